@@ -1,0 +1,6 @@
+//! writegate: gated writes to LoopX goal state. The library is terminal-free: `loopx`
+//! (formats), `gate` (the gate folder), `engine` (prepare → preview → apply → record),
+//! `scan`, `diff`, `wire` (versioned JSON shapes), `cli`.
+
+pub mod json;
+pub mod loopx;

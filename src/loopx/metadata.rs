@@ -1,0 +1,331 @@
+//! Todo metadata comments: `<!-- loopx:todo key=value ... -->` parsing, percent-encoding
+//! and emission in LoopX's schema order (FORMATS.md §1.5, `loopx/control_plane/todos/contract.py`).
+
+use super::pytext::{compact_whitespace, py_strip};
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
+use regex::Regex;
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+/// Characters LoopX leaves unencoded: `quote(text, safe="A-Za-z0-9_.:-")` keeps ASCII
+/// letters, digits, `_ . - ~` (always safe in CPython) and `:`.
+const METADATA_SAFE: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'-')
+    .remove(b'~')
+    .remove(b':');
+
+/// Emission order of every metadata key LoopX 0.5.4 writes (`_TODO_METADATA_FIELD_SCHEMA`).
+/// `removed_continuation_policy` is read-only and never emitted, so it is absent here.
+pub const FIELD_ORDER: &[&str] = &[
+    "todo_id", "status", "task_class", "action_kind", "task_domain", "capability_binding_ref",
+    "task_repository", "continuation_policy", "required_write_scopes", "required_capabilities",
+    "target_capabilities", "explore_result_node_refs", "decision_scope",
+    "required_decision_scopes", "decision_outcome", "decision_scope_outcomes", "claimed_by",
+    "bound_agent", "goal_bound", "blocks_agent", "excluded_agents", "global_gate",
+    "unblocks_todo_id", "successor_todo_ids", "completion_continuation", "completion_recovery",
+    "replan_obligation_id", "resume_when", "resume_monitor_generation", "no_followup",
+    "target_key", "monitor_effect_id", "cadence", "next_due_at", "expires_at",
+    "last_checked_at", "result_hash", "consecutive_no_change", "material_change",
+    "material_change_generation", "max_no_change_before_replan", "watch_only", "note",
+    "evidence", "reason", "completed_at", "updated_at", "completion_turn_key",
+    "validation_command", "validation_command_argv", "validation_label",
+    "validation_timeout_seconds", "superseded_by",
+];
+
+const LIST_FIELDS: &[&str] = &[
+    "required_write_scopes", "required_capabilities", "target_capabilities",
+    "explore_result_node_refs", "required_decision_scopes", "decision_scope_outcomes",
+    "excluded_agents", "successor_todo_ids",
+];
+const BOOL_FIELDS: &[&str] = &["goal_bound", "global_gate", "no_followup"];
+const AGENT_FIELDS: &[&str] = &["claimed_by", "bound_agent", "blocks_agent"];
+const TODO_ID_FIELDS: &[&str] = &["todo_id", "unblocks_todo_id", "superseded_by"];
+
+static COMMENT_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*<!--\s*loopx:(?:todo\s+)?(?P<body>.*?)\s*-->\s*$").expect("static regex")
+});
+static TOKEN_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?P<key>[a-z_][a-z0-9_]*)=(?P<value>[^\s<>]+)").expect("static regex")
+});
+static TODO_ID_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^todo_[a-z0-9_-]{3,64}$").expect("static regex"));
+static AGENT_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[a-z][a-z0-9_.:@-]{0,79}$").expect("static regex"));
+
+/// One metadata value after LoopX's read normalisation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MetaValue {
+    /// A compacted text token (most keys).
+    Text(String),
+    /// A comma-separated list (deduplicated; `excluded_agents` also sorted).
+    List(Vec<String>),
+    /// `true` / `false`.
+    Bool(bool),
+}
+
+impl MetaValue {
+    /// The value as text (lists comma-joined, booleans `true`/`false`).
+    #[must_use]
+    pub fn as_text(&self) -> String {
+        match self {
+            Self::Text(t) => t.clone(),
+            Self::List(items) => items.join(","),
+            Self::Bool(b) => b.to_string(),
+        }
+    }
+}
+
+/// The known metadata of one todo, keyed by field name. Unknown keys are not kept:
+/// LoopX ignores them on read and drops them on rewrite (FORMATS.md §1.5).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Metadata {
+    fields: BTreeMap<String, MetaValue>,
+}
+
+impl Metadata {
+    /// The value of `key`, if present.
+    #[must_use]
+    pub fn get(&self, key: &str) -> Option<&MetaValue> {
+        self.fields.get(key)
+    }
+
+    /// The value of `key` as text, if present.
+    #[must_use]
+    pub fn text(&self, key: &str) -> Option<String> {
+        self.fields.get(key).map(MetaValue::as_text)
+    }
+
+    /// The list value of `key` (empty when absent).
+    #[must_use]
+    pub fn list(&self, key: &str) -> Vec<String> {
+        match self.fields.get(key) {
+            Some(MetaValue::List(items)) => items.clone(),
+            Some(other) => vec![other.as_text()],
+            None => Vec::new(),
+        }
+    }
+
+    /// True when no known key is present.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.fields.is_empty()
+    }
+
+    /// Sets `key` from raw (already decoded) text, applying the field's normaliser; a
+    /// value the normaliser rejects or an empty value removes the key, as LoopX does.
+    pub fn set_text(&mut self, key: &str, raw: &str) {
+        match normalize(key, raw) {
+            Some(value) => {
+                self.fields.insert(key.to_owned(), value);
+            }
+            None => {
+                self.fields.remove(key);
+            }
+        }
+    }
+
+    /// Sets a list field from items (normalised like a comma-joined value).
+    pub fn set_list(&mut self, key: &str, items: &[String]) {
+        self.set_text(key, &items.join(","));
+    }
+
+    /// Sets a boolean field.
+    pub fn set_bool(&mut self, key: &str, value: bool) {
+        self.fields.insert(key.to_owned(), MetaValue::Bool(value));
+    }
+
+    /// Removes `key`.
+    pub fn remove(&mut self, key: &str) {
+        self.fields.remove(key);
+    }
+
+    /// Merges `other` over `self` (later metadata lines override earlier ones).
+    pub fn extend(&mut self, other: Metadata) {
+        self.fields.extend(other.fields);
+    }
+
+    /// Iterates present fields in emission order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &MetaValue)> {
+        FIELD_ORDER.iter().filter_map(|k| self.fields.get(*k).map(|v| (*k, v)))
+    }
+
+    /// The full comment line LoopX writes for this metadata: two spaces,
+    /// `<!-- loopx:todo k=v ... -->`, values percent-encoded; `None` when empty.
+    #[must_use]
+    pub fn format_line(&self) -> Option<String> {
+        let tokens: Vec<String> = self
+            .iter()
+            .map(|(k, v)| format!("{k}={}", encode_value(&v.as_text())))
+            .collect();
+        if tokens.is_empty() {
+            return None;
+        }
+        Some(format!("  <!-- loopx:todo {} -->", tokens.join(" ")))
+    }
+}
+
+/// Percent-encodes a value as LoopX `encode_metadata_value` does (whitespace compacted first).
+#[must_use]
+pub fn encode_value(text: &str) -> String {
+    utf8_percent_encode(&compact_whitespace(text), METADATA_SAFE).to_string()
+}
+
+/// Decodes a value as LoopX `decode_metadata_value`: `unquote` (UTF-8, invalid bytes become
+/// U+FFFD, `+` stays `+`) then whitespace compaction.
+#[must_use]
+pub fn decode_value(raw: &str) -> String {
+    compact_whitespace(&percent_decode_str(raw).decode_utf8_lossy())
+}
+
+/// Parses a metadata comment line into its known, valid fields. Returns `None` when the
+/// line is not a `loopx:` comment or carries no valid known key.
+#[must_use]
+pub fn parse_line(line: &str) -> Option<Metadata> {
+    let caps = COMMENT_RE.captures(line)?;
+    let body = caps.name("body")?.as_str();
+    let mut meta = Metadata::default();
+    for token in TOKEN_RE.captures_iter(body) {
+        let whole = token.get(0)?;
+        // Python's `(?<!\S)`: a token starts the body or follows whitespace.
+        if whole.start() > 0 && !body[..whole.start()].ends_with(char::is_whitespace) {
+            continue;
+        }
+        let key = &token["key"];
+        if key == "removed_continuation_policy" || !FIELD_ORDER.contains(&key) {
+            continue;
+        }
+        meta.set_text(key, &decode_value(&token["value"]));
+    }
+    (!meta.is_empty()).then_some(meta)
+}
+
+/// True when `line` is a metadata comment line (even one with no known key).
+#[must_use]
+pub fn is_metadata_comment(line: &str) -> bool {
+    COMMENT_RE.is_match(line)
+}
+
+/// LoopX `normalize_todo_id`: lowercased, must match `^todo_[a-z0-9_-]{3,64}$`.
+#[must_use]
+pub fn normalize_todo_id(raw: &str) -> Option<String> {
+    let id = py_strip(raw).to_lowercase();
+    TODO_ID_RE.is_match(&id).then_some(id)
+}
+
+/// LoopX agent-id normalisation: lowercased, spaces → `-`, must match
+/// `^[a-z][a-z0-9_.:@-]{0,79}$` (FORMATS.md §1.5).
+#[must_use]
+pub fn normalize_agent_id(raw: &str) -> Option<String> {
+    let id = compact_whitespace(raw).to_lowercase().replace(' ', "-");
+    AGENT_RE.is_match(&id).then_some(id)
+}
+
+/// LoopX boolean metadata words (`true/1/yes/on`, `false/0/no/off`).
+#[must_use]
+pub fn parse_bool(raw: &str) -> Option<bool> {
+    match py_strip(raw).to_lowercase().as_str() {
+        "true" | "1" | "yes" | "on" => Some(true),
+        "false" | "0" | "no" | "off" => Some(false),
+        _ => None,
+    }
+}
+
+fn normalize(key: &str, raw: &str) -> Option<MetaValue> {
+    let text = compact_whitespace(raw);
+    if LIST_FIELDS.contains(&key) {
+        let mut items: Vec<String> = Vec::new();
+        for part in text.split(',') {
+            let part = py_strip(part);
+            let item = match key {
+                "excluded_agents" => normalize_agent_id(part),
+                "successor_todo_ids" => normalize_todo_id(part),
+                _ => (!part.is_empty()).then(|| part.to_owned()),
+            };
+            if let Some(item) = item {
+                if !items.contains(&item) {
+                    items.push(item);
+                }
+            }
+        }
+        if key == "excluded_agents" {
+            items.sort();
+        }
+        return (!items.is_empty()).then_some(MetaValue::List(items));
+    }
+    if BOOL_FIELDS.contains(&key) {
+        return parse_bool(&text).map(MetaValue::Bool);
+    }
+    if text.is_empty() {
+        return None;
+    }
+    let value = if AGENT_FIELDS.contains(&key) {
+        normalize_agent_id(&text)?
+    } else if TODO_ID_FIELDS.contains(&key) {
+        normalize_todo_id(&text)?
+    } else {
+        match key {
+            "status" => normalize_status(&text)?,
+            "task_class" => one_of(
+                &text,
+                &["advancement_task", "continuous_monitor", "user_gate", "user_action", "blocker"],
+            )?,
+            "decision_outcome" => one_of(&text, &["approve", "reject", "cancel"])?,
+            "continuation_policy" => {
+                one_of(&text, &["independent_handoff", "same_agent_non_delivery"])?
+            }
+            "completion_continuation" => {
+                one_of(&text, &["active_goal", "successor", "no_followup"])?
+            }
+            _ => text,
+        }
+    };
+    Some(MetaValue::Text(value))
+}
+
+/// LoopX `normalize_todo_status`: `open|done|blocked|deferred`, case-insensitive.
+#[must_use]
+pub fn normalize_status(raw: &str) -> Option<String> {
+    one_of(raw, &["open", "done", "blocked", "deferred"])
+}
+
+fn one_of(raw: &str, allowed: &[&str]) -> Option<String> {
+    let v = py_strip(raw).to_lowercase();
+    allowed.contains(&v.as_str()).then_some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verified_round_trip_from_formats() {
+        // FORMATS.md §1.5 verified round trip.
+        let line = "  <!-- loopx:todo todo_id=todo_abc123 status=done task_class=advancement_task required_capabilities=shell%2Cbenchmark_runner decision_scope=private_read:project:authority claimed_by=codex-main-control excluded_agents=codex-a%2Ccodex-b global_gate=true resume_when=pr_merged:%23532 note=superseded evidence=smoke%20passed:%203%2F3%20ok completed_at=2026-01-01T00:00:00%2B00:00 updated_at=2026-01-01T00:00:00%2B00:00 superseded_by=todo_next001 -->";
+        let meta = parse_line(line).expect("parses");
+        assert_eq!(meta.list("excluded_agents"), vec!["codex-a", "codex-b"]);
+        assert_eq!(meta.text("evidence").as_deref(), Some("smoke passed: 3/3 ok"));
+        assert_eq!(meta.text("completed_at").as_deref(), Some("2026-01-01T00:00:00+00:00"));
+        assert_eq!(meta.format_line().as_deref(), Some(line));
+    }
+
+    #[test]
+    fn encoding_matches_python_quote() {
+        assert_eq!(
+            encode_value("halfway: 2/3 done, see #12 @ci + retry"),
+            "halfway:%202%2F3%20done%2C%20see%20%2312%20%40ci%20%2B%20retry"
+        );
+        assert_eq!(encode_value("a~b|c*d"), "a~b%7Cc%2Ad");
+        assert_eq!(decode_value("a+b%20c"), "a+b c");
+    }
+
+    #[test]
+    fn unknown_and_invalid_keys_are_dropped() {
+        let meta = parse_line("  <!-- loopx:todo todo_id=todo_x12 frobnicate=1 status=bogus -->")
+            .expect("parses");
+        assert_eq!(meta.format_line().as_deref(), Some("  <!-- loopx:todo todo_id=todo_x12 -->"));
+        assert!(parse_line("  <!-- loopx: todo_id=todo_short -->").is_some());
+        assert!(parse_line("  <!-- loopx:todo x-todo_id=todo_abc -->").is_none());
+    }
+}

@@ -1,0 +1,10 @@
+//! LoopX 0.5.4 formats: registry, active-state Markdown, todo edits, leases, the lock
+//! protocol, and revision / idempotency hashing. Terminal-free and UI-free.
+
+pub mod hash;
+pub mod lease;
+pub mod lock;
+pub mod metadata;
+pub mod pytext;
+pub mod registry;
+pub mod state;

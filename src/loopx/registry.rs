@@ -1,0 +1,330 @@
+//! LoopX registry discovery and goal resolution (FORMATS.md §2): which registry file, which
+//! runtime root, and each goal's state file, refused when it resolves outside its root.
+
+use serde_json::Value;
+use std::path::{Component, Path, PathBuf};
+
+/// Failures reading a workspace.
+#[derive(Debug, thiserror::Error)]
+pub enum RegistryError {
+    /// No registry could be found.
+    #[error("no LoopX registry found (tried {tried}); pass --registry or set LOOPX_REGISTRY")]
+    NotFound {
+        /// The paths tried, comma-separated.
+        tried: String,
+    },
+    /// The registry could not be read.
+    #[error("read registry {path}: {source}")]
+    Read {
+        /// Registry path.
+        path: PathBuf,
+        /// Cause.
+        source: std::io::Error,
+    },
+    /// The registry is not valid JSON of the expected shape.
+    #[error("parse registry {path}: {reason}")]
+    Parse {
+        /// Registry path.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The goal id is not in the registry.
+    #[error("goal {0:?} is not in the registry")]
+    UnknownGoal(String),
+    /// A goal id that is not a single safe path segment.
+    #[error("goal id {0:?} is not a valid LoopX goal id")]
+    InvalidGoalId(String),
+    /// A path resolves outside the root it must stay in.
+    #[error("{what} {path} resolves outside {root}")]
+    Escapes {
+        /// What the path is (state file, gate folder).
+        what: &'static str,
+        /// The offending path.
+        path: PathBuf,
+        /// The root it must stay under.
+        root: PathBuf,
+    },
+    /// The goal has no usable repo / state file.
+    #[error("goal {goal}: {reason}")]
+    Goal {
+        /// Goal id.
+        goal: String,
+        /// What is missing.
+        reason: String,
+    },
+}
+
+/// How the caller pointed at the workspace (CLI flags and environment).
+#[derive(Debug, Clone, Default)]
+pub struct Locator {
+    /// `--registry`.
+    pub registry: Option<PathBuf>,
+    /// `--runtime-root`.
+    pub runtime_root: Option<PathBuf>,
+    /// `$LOOPX_REGISTRY`.
+    pub env_registry: Option<PathBuf>,
+    /// The working directory (for `./.loopx/registry.json`).
+    pub cwd: PathBuf,
+    /// `$HOME` (for `~/.codex/loopx`).
+    pub home: Option<PathBuf>,
+}
+
+impl Locator {
+    /// A locator from the process environment plus explicit flags.
+    #[must_use]
+    pub fn from_env(registry: Option<PathBuf>, runtime_root: Option<PathBuf>) -> Self {
+        Self {
+            registry,
+            runtime_root,
+            env_registry: std::env::var_os("LOOPX_REGISTRY")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from),
+            cwd: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+            home: std::env::var_os("HOME").map(PathBuf::from),
+        }
+    }
+
+    fn default_runtime_root(&self) -> PathBuf {
+        self.home.clone().unwrap_or_else(|| PathBuf::from("/")).join(".codex/loopx")
+    }
+}
+
+/// One goal entry, with paths resolved.
+#[derive(Debug, Clone)]
+pub struct Goal {
+    /// `id`.
+    pub id: String,
+    /// `repo` (absolute project path).
+    pub repo: PathBuf,
+    /// `state_file` as written in the registry (usually relative).
+    pub state_file_rel: String,
+    /// The resolved state file path (inside `repo`).
+    pub state_file: PathBuf,
+    /// Registry `status`.
+    pub status: Option<String>,
+    /// `coordination.registered_agents`.
+    pub registered_agents: Vec<String>,
+    /// The raw entry.
+    pub raw: Value,
+}
+
+/// A loaded workspace: registry path, runtime root and goals.
+#[derive(Debug, Clone)]
+pub struct Workspace {
+    /// The registry file read.
+    pub registry_path: PathBuf,
+    /// The runtime root (`goals/<id>/...` lives under it).
+    pub runtime_root: PathBuf,
+    /// Goals whose paths resolved.
+    pub goals: Vec<Goal>,
+    /// Goals that could not be resolved, with the reason (shown, never used).
+    pub broken_goals: Vec<(String, String)>,
+}
+
+impl Workspace {
+    /// Discovers and loads the workspace: `--registry`, else `$LOOPX_REGISTRY`, else
+    /// `./.loopx/registry.json`, else `<runtime_root>/registry.global.json`
+    /// (`loopx/paths.py`). Runtime root: `--runtime-root`, else the registry's
+    /// `common_runtime_root` (relative to the project root, the parent of `.loopx`),
+    /// else `~/.codex/loopx`.
+    ///
+    /// # Errors
+    /// [`RegistryError`] when no registry exists or it cannot be parsed.
+    pub fn load(loc: &Locator) -> Result<Self, RegistryError> {
+        let local = loc.cwd.join(".loopx/registry.json");
+        let global = loc
+            .runtime_root
+            .clone()
+            .unwrap_or_else(|| loc.default_runtime_root())
+            .join("registry.global.json");
+        let path = if let Some(p) = loc.registry.clone().or_else(|| loc.env_registry.clone()) {
+            p
+        } else if local.is_file() {
+            local
+        } else if global.is_file() {
+            global
+        } else {
+            return Err(RegistryError::NotFound {
+                tried: format!("{}, {}", local.display(), global.display()),
+            });
+        };
+        let path = absolute(&loc.cwd, &path);
+        let bytes = std::fs::read(&path).map_err(|source| RegistryError::Read { path: path.clone(), source })?;
+        let value = crate::json::parse_strict(&bytes)
+            .map_err(|e| RegistryError::Parse { path: path.clone(), reason: e.to_string() })?;
+        Self::from_value(&path, &value, loc)
+    }
+
+    fn from_value(path: &Path, value: &Value, loc: &Locator) -> Result<Self, RegistryError> {
+        let parse_err = |reason: &str| RegistryError::Parse { path: path.to_owned(), reason: reason.to_owned() };
+        let goals_raw = value.get("goals").and_then(Value::as_array).ok_or_else(|| parse_err("missing goals[]"))?;
+        let project_root = registry_project_root(path);
+        let runtime_root = match (&loc.runtime_root, value.get("common_runtime_root").and_then(Value::as_str)) {
+            (Some(rt), _) => absolute(&loc.cwd, rt),
+            (None, Some(common)) if !common.is_empty() => absolute(&project_root, Path::new(common)),
+            _ => loc.default_runtime_root(),
+        };
+        let mut goals = Vec::new();
+        let mut broken_goals = Vec::new();
+        for raw in goals_raw {
+            let id = raw.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
+            match resolve_goal(raw, &project_root) {
+                Ok(goal) => goals.push(goal),
+                Err(e) => broken_goals.push((id, e.to_string())),
+            }
+        }
+        Ok(Self { registry_path: path.to_owned(), runtime_root, goals, broken_goals })
+    }
+
+    /// The goal with `id`.
+    ///
+    /// # Errors
+    /// [`RegistryError::UnknownGoal`].
+    pub fn goal(&self, id: &str) -> Result<&Goal, RegistryError> {
+        self.goals.iter().find(|g| g.id == id).ok_or_else(|| RegistryError::UnknownGoal(id.to_owned()))
+    }
+
+    /// `<runtime_root>/goals/<goal_id>`, refused when the id is not one safe segment or
+    /// the directory resolves (through symlinks) outside the runtime root.
+    ///
+    /// # Errors
+    /// [`RegistryError::InvalidGoalId`] or [`RegistryError::Escapes`].
+    pub fn goal_runtime_dir(&self, goal_id: &str) -> Result<PathBuf, RegistryError> {
+        validate_goal_id(goal_id)?;
+        let dir = self.runtime_root.join("goals").join(goal_id);
+        ensure_inside(&dir, &self.runtime_root, "goal runtime folder")?;
+        Ok(dir)
+    }
+}
+
+/// LoopX goal id rules: `^[A-Za-z0-9][A-Za-z0-9_.-]*$` and a single path segment that is
+/// not `.` or `..` (FORMATS.md §2.3).
+///
+/// # Errors
+/// [`RegistryError::InvalidGoalId`].
+pub fn validate_goal_id(id: &str) -> Result<(), RegistryError> {
+    let ok = id.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
+        && id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+        && id != "."
+        && id != ".."
+        && id.len() <= 200;
+    if ok { Ok(()) } else { Err(RegistryError::InvalidGoalId(id.to_owned())) }
+}
+
+fn resolve_goal(raw: &Value, project_root: &Path) -> Result<Goal, RegistryError> {
+    let id = raw.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
+    validate_goal_id(&id)?;
+    let goal_err = |reason: &str| RegistryError::Goal { goal: id.clone(), reason: reason.to_owned() };
+    let repo = raw
+        .get("repo")
+        .and_then(Value::as_str)
+        .map_or_else(|| project_root.to_owned(), |r| absolute(project_root, Path::new(r)));
+    let rel = raw
+        .get("state_file")
+        .and_then(Value::as_str)
+        .map_or_else(|| format!(".codex/goals/{id}/ACTIVE_GOAL_STATE.md"), str::to_owned);
+    if rel.is_empty() {
+        return Err(goal_err("empty state_file"));
+    }
+    let state_file = absolute(&repo, Path::new(&rel));
+    ensure_inside(&state_file, &repo, "state file")?;
+    let registered_agents = raw
+        .pointer("/coordination/registered_agents")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .unwrap_or_default();
+    Ok(Goal {
+        status: raw.get("status").and_then(Value::as_str).map(str::to_owned),
+        id,
+        repo,
+        state_file_rel: rel,
+        state_file,
+        registered_agents,
+        raw: raw.clone(),
+    })
+}
+
+/// The project root of a registry: the parent of its `.loopx` folder, else its folder.
+#[must_use]
+pub fn registry_project_root(registry: &Path) -> PathBuf {
+    let dir = registry.parent().unwrap_or(Path::new("/"));
+    if dir.file_name().is_some_and(|n| n == ".loopx") {
+        dir.parent().unwrap_or(dir).to_owned()
+    } else {
+        dir.to_owned()
+    }
+}
+
+/// `base.join(p)` lexically normalised (`.` and `..` folded), without touching the disk.
+#[must_use]
+pub fn absolute(base: &Path, p: &Path) -> PathBuf {
+    let joined = if p.is_absolute() { p.to_owned() } else { base.join(p) };
+    let mut out = PathBuf::new();
+    for c in joined.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Refuses `path` unless it stays under `root` both lexically and after resolving every
+/// symlink of its longest existing ancestor.
+///
+/// # Errors
+/// [`RegistryError::Escapes`].
+pub fn ensure_inside(path: &Path, root: &Path, what: &'static str) -> Result<(), RegistryError> {
+    let escapes = || RegistryError::Escapes { what, path: path.to_owned(), root: root.to_owned() };
+    let lexical = absolute(Path::new("/"), path);
+    let lexical_root = absolute(Path::new("/"), root);
+    if !lexical.starts_with(&lexical_root) {
+        return Err(escapes());
+    }
+    let real_root = std::fs::canonicalize(root).unwrap_or(lexical_root);
+    let mut probe = lexical.as_path();
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(real) = std::fs::canonicalize(probe) {
+            let full = rest.iter().rev().fold(real, |acc: PathBuf, part| acc.join(part));
+            return if full.starts_with(&real_root) { Ok(()) } else { Err(escapes()) };
+        }
+        match (probe.parent(), probe.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_owned());
+                probe = parent;
+            }
+            _ => return Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn goal_ids() {
+        assert!(validate_goal_id("demo-goal").is_ok());
+        for bad in ["", "..", ".", "a/b", "-x", "a\\b"] {
+            assert!(validate_goal_id(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn refuses_escapes() -> Result<(), Box<dyn std::error::Error>> {
+        let dir = tempfile::tempdir()?;
+        let repo = dir.path().join("repo");
+        std::fs::create_dir_all(repo.join("sub"))?;
+        assert!(ensure_inside(&absolute(&repo, Path::new("sub/x.md")), &repo, "state file").is_ok());
+        assert!(ensure_inside(&absolute(&repo, Path::new("../x.md")), &repo, "state file").is_err());
+        assert!(ensure_inside(Path::new("/etc/passwd"), &repo, "state file").is_err());
+        std::os::unix::fs::symlink(dir.path(), repo.join("out"))?;
+        assert!(ensure_inside(&repo.join("out/x.md"), &repo, "state file").is_err());
+        Ok(())
+    }
+}
