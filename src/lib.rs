@@ -2,5 +2,6 @@
 //! (formats), `gate` (the gate folder), `engine` (prepare → preview → apply → record),
 //! `scan`, `diff`, `wire` (versioned JSON shapes), `cli`.
 
+pub mod cli;
 pub mod json;
 pub mod loopx;

@@ -2,9 +2,11 @@
 //! protocol, and revision / idempotency hashing. Terminal-free and UI-free.
 
 pub mod hash;
+pub mod edit;
 pub mod lease;
 pub mod lock;
 pub mod metadata;
+pub mod packet;
 pub mod pytext;
 pub mod registry;
 pub mod state;

@@ -1,0 +1,300 @@
+//! The line model LoopX's todo writers edit: `splitlines()` of the universal-newline text,
+//! rejoined with `\n` keeping the original final newline (spec §0.1), plus sections,
+//! todo blocks, metadata upsert and the frontmatter `updated_at` bump (§0.2–0.4).
+
+use crate::loopx::metadata::{self, Metadata};
+use crate::loopx::pytext::{normalize_todo_text, py_strip, splitlines, universal_newlines};
+use crate::loopx::state::{Role, TODO_TASK_RE, build_todo_id, heading_text, role_for_heading};
+use regex::Regex;
+use std::sync::LazyLock;
+
+static UPDATED_AT_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?m)^updated_at:\s*.+$").expect("static regex"));
+static MARKER_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(\s*[-*]\s+\[)[ xX-](\]\s+)").expect("static regex"));
+
+/// Lines of a state file being edited.
+#[derive(Debug, Clone)]
+pub struct Doc {
+    /// The lines (no terminators).
+    pub lines: Vec<String>,
+    /// The original universal-newline text.
+    pub original: String,
+}
+
+/// One todo block inside a section: from its checkbox line to the line before the next
+/// checkbox line or the section end (trailing blank lines included).
+#[derive(Debug, Clone)]
+pub struct Block {
+    /// First line (the checkbox).
+    pub start: usize,
+    /// One past the last line.
+    pub end: usize,
+    /// 1-based position in the section.
+    pub index: usize,
+    /// Checkbox marker.
+    pub marker: char,
+    /// Normalised text with continuations.
+    pub text: String,
+    /// Known metadata (merged).
+    pub metadata: Metadata,
+    /// First metadata comment line, if any.
+    pub meta_line: Option<usize>,
+    /// Metadata id or generated id.
+    pub todo_id: String,
+    /// Metadata status, else marker status.
+    pub status: String,
+}
+
+impl Block {
+    /// Done or deferred.
+    #[must_use]
+    pub fn is_terminal(&self) -> bool {
+        matches!(self.status.as_str(), "done" | "deferred")
+    }
+}
+
+/// The checkbox marker LoopX writes for a status.
+#[must_use]
+pub fn marker_for_status(status: &str) -> char {
+    match status {
+        "done" => 'x',
+        "deferred" => '-',
+        _ => ' ',
+    }
+}
+
+impl Doc {
+    /// Splits `text` (any newline style) as LoopX does.
+    #[must_use]
+    pub fn new(text: &str) -> Self {
+        let original = universal_newlines(text);
+        let lines = splitlines(&original).into_iter().map(str::to_owned).collect();
+        Self { lines, original }
+    }
+
+    /// `"\n".join(lines)` plus a final `\n` when the original had one.
+    #[must_use]
+    pub fn joined(&self) -> String {
+        let mut out = self.lines.join("\n");
+        if self.original.ends_with('\n') {
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The first section whose heading maps to `role`: `(heading line, end, heading text)`.
+    #[must_use]
+    pub fn section_bounds(&self, role: Role) -> Option<(usize, usize, String)> {
+        let start = self.lines.iter().position(|l| {
+            l.starts_with("## ") && role_for_heading(heading_text(l)) == Some(role)
+        })?;
+        Some((start, self.section_end(start), heading_text(&self.lines[start]).to_owned()))
+    }
+
+    /// The first archive section (`## Completed Work Archive` and similar).
+    #[must_use]
+    pub fn archive_bounds(&self) -> Option<(usize, usize)> {
+        let start = self.lines.iter().position(|l| py_strip(l) == "## Completed Work Archive")?;
+        Some((start, self.section_end(start)))
+    }
+
+    /// The line index after a section heading at `start` where the next `## ` begins.
+    #[must_use]
+    pub fn section_end(&self, start: usize) -> usize {
+        self.lines
+            .iter()
+            .enumerate()
+            .skip(start + 1)
+            .find(|(_, l)| l.starts_with("## "))
+            .map_or(self.lines.len(), |(i, _)| i)
+    }
+
+    /// The todo blocks of the section `[start, end)` with role `role` and `heading`.
+    #[must_use]
+    pub fn blocks(&self, start: usize, end: usize, role: Option<Role>, heading: &str) -> Vec<Block> {
+        let starts: Vec<usize> = (start + 1..end).filter(|&i| TODO_TASK_RE.is_match(&self.lines[i])).collect();
+        let mut out = Vec::with_capacity(starts.len());
+        for (n, &s) in starts.iter().enumerate() {
+            let e = starts.get(n + 1).copied().unwrap_or(end);
+            out.push(self.block_at(s, e, n + 1, role, heading));
+        }
+        out
+    }
+
+    fn block_at(&self, s: usize, e: usize, index: usize, role: Option<Role>, heading: &str) -> Block {
+        let caps = TODO_TASK_RE.captures(&self.lines[s]);
+        let marker = caps.as_ref().and_then(|c| c[1].chars().next()).unwrap_or(' ');
+        let mut text = caps.map(|c| normalize_todo_text(&c[2])).unwrap_or_default();
+        let mut meta = Metadata::default();
+        let mut meta_line = None;
+        for i in s + 1..e {
+            let line = &self.lines[i];
+            if !line.starts_with([' ', '\t']) {
+                continue;
+            }
+            if metadata::is_metadata_comment(line) {
+                meta_line.get_or_insert(i);
+                if let Some(m) = metadata::parse_line(line) {
+                    meta.extend(m);
+                }
+                continue;
+            }
+            let cont = py_strip(line);
+            if !cont.is_empty() {
+                text = normalize_todo_text(&format!("{text} {cont}"));
+            }
+        }
+        let status = meta.text("status").unwrap_or_else(|| match marker {
+            'x' | 'X' => "done".into(),
+            '-' => "deferred".into(),
+            _ => "open".into(),
+        });
+        let todo_id = meta.text("todo_id").unwrap_or_else(|| {
+            build_todo_id(role.map_or("", Role::as_str), heading, index, &text)
+        });
+        Block { start: s, end: e, index, marker, text, metadata: meta, meta_line, todo_id, status }
+    }
+
+    /// Finds an active todo by exact id in the first user section, then the first agent
+    /// section (or only `role`'s): `(role, heading, block)`.
+    #[must_use]
+    pub fn find_todo(&self, todo_id: &str, role: Option<Role>) -> Option<(Role, String, Block)> {
+        let roles: &[Role] = match role {
+            Some(Role::User) => &[Role::User],
+            Some(Role::Agent) => &[Role::Agent],
+            None => &[Role::User, Role::Agent],
+        };
+        for &r in roles {
+            if let Some((s, e, heading)) = self.section_bounds(r) {
+                if let Some(b) = self.blocks(s, e, Some(r), &heading).into_iter().find(|b| b.todo_id == todo_id) {
+                    return Some((r, heading, b));
+                }
+            }
+        }
+        None
+    }
+
+    /// Sets the checkbox marker of the line at `line`, keeping indentation and bullet.
+    pub fn set_marker(&mut self, line: usize, marker: char) {
+        let replaced = MARKER_RE.replace(&self.lines[line], format!("${{1}}{marker}${{2}}").as_str()).into_owned();
+        self.lines[line] = replaced;
+    }
+
+    /// Replaces the block's first metadata line with `line`, or inserts it after the last
+    /// non-blank line of the block (LoopX `upsert_todo_metadata`). Returns the shift in
+    /// line count (0 or 1).
+    pub fn upsert_metadata(&mut self, block: &Block, line: String) -> usize {
+        if let Some(i) = block.meta_line {
+            self.lines[i] = line;
+            return 0;
+        }
+        let mut at = block.end;
+        while at > block.start + 1 && py_strip(&self.lines[at - 1]).is_empty() {
+            at -= 1;
+        }
+        self.lines.insert(at, line);
+        1
+    }
+
+    /// Where a new block goes in section `[start, end)` (spec §1.4): after the section's
+    /// last non-blank line; returns the lines to insert around `item` lines.
+    pub fn insert_in_section(&mut self, start: usize, end: usize, item: Vec<String>) {
+        let mut at = end;
+        while at > start + 1 && py_strip(&self.lines[at - 1]).is_empty() {
+            at -= 1;
+        }
+        let mut block = Vec::new();
+        if at == start + 1 {
+            block.push(String::new());
+        }
+        block.extend(item);
+        if at == end && end < self.lines.len() && self.lines[end].starts_with("## ") {
+            block.push(String::new());
+        }
+        self.lines.splice(at..at, block);
+    }
+
+    /// Inserts a whole new section `## <heading>` (spec §1.4 "missing section").
+    pub fn insert_new_section(&mut self, role: Role, item: Vec<String>) -> usize {
+        let agent = self.section_bounds(Role::Agent).map(|b| b.0);
+        let anchor = match (role, agent) {
+            (Role::User, Some(a)) => a,
+            _ => self
+                .lines
+                .iter()
+                .position(|l| py_strip(l) == "## Next Action")
+                .unwrap_or(self.lines.len()),
+        };
+        let mut block = Vec::new();
+        if anchor > 0 && !py_strip(&self.lines[anchor - 1]).is_empty() {
+            block.push(String::new());
+        }
+        let heading_at = anchor + block.len();
+        block.push(format!("## {}", role.canonical_heading()));
+        block.push(String::new());
+        block.extend(item);
+        block.push(String::new());
+        self.lines.splice(anchor..anchor, block);
+        heading_at
+    }
+}
+
+/// LoopX `replace_updated_at`: rewrites (or appends) frontmatter `updated_at`; a text that
+/// does not start with `---` (e.g. one starting with a BOM) is returned unchanged.
+#[must_use]
+pub fn bump_updated_at(text: &str, now: &str) -> String {
+    if !text.starts_with("---") {
+        return text.to_owned();
+    }
+    let mut parts = text.splitn(3, "---");
+    parts.next();
+    let (Some(front), Some(body)) = (parts.next(), parts.next()) else {
+        return text.to_owned();
+    };
+    let front = if UPDATED_AT_RE.is_match(front) {
+        UPDATED_AT_RE.replace(front, regex::NoExpand(&format!("updated_at: {now}"))).into_owned()
+    } else {
+        format!("{}\nupdated_at: {now}\n", front.trim_end_matches('\n'))
+    };
+    format!("---{front}---{body}")
+}
+
+/// LoopX `lease_id`: `lease_<todo>_<agent>` with non-`[A-Za-z0-9_]` runs as `_`, trimmed.
+#[must_use]
+pub fn lease_id(todo_id: &str, claimed_by: &str) -> String {
+    let clean = |s: &str| {
+        let mut out = String::new();
+        let mut bad = false;
+        for c in s.chars() {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                out.push(c);
+                bad = false;
+            } else if !bad {
+                out.push('_');
+                bad = true;
+            }
+        }
+        out.trim_matches('_').to_owned()
+    };
+    format!("lease_{}_{}", clean(todo_id), clean(claimed_by))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bump_rules() {
+        assert_eq!(bump_updated_at("---\nstatus: a\nupdated_at: x\n---\nbody", "N"), "---\nstatus: a\nupdated_at: N\n---\nbody");
+        assert_eq!(bump_updated_at("---\nstatus: a\n---\nbody", "N"), "---\nstatus: a\nupdated_at: N\n---\nbody");
+        assert_eq!(bump_updated_at("\u{feff}---\nupdated_at: x\n---\n", "N"), "\u{feff}---\nupdated_at: x\n---\n");
+        assert_eq!(lease_id("todo_existing", "codex-main-control"), "lease_todo_existing_codex_main_control");
+    }
+
+    #[test]
+    fn join_keeps_final_newline_state() {
+        assert_eq!(Doc::new("a\r\nb").joined(), "a\nb");
+        assert_eq!(Doc::new("a\nb\n\n").joined(), "a\nb\n\n");
+    }
+}
