@@ -3,5 +3,11 @@
 //! `scan`, `diff`, `wire` (versioned JSON shapes), `cli`.
 
 pub mod cli;
+pub mod demo;
+pub mod diff;
+pub mod engine;
+pub mod gate;
 pub mod json;
 pub mod loopx;
+pub mod scan;
+pub mod wire;

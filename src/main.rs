@@ -1,1 +1,41 @@
-fn main() {}
+//! The `writegate` binary: parses the command line, sends logs to a file, maps errors to
+//! exit code 2.
+
+use clap::Parser;
+use std::path::PathBuf;
+use writegate::cli::{Cli, exit, run};
+
+fn log_path() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_STATE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))?;
+    Some(base.join("writegate").join("writegate.log"))
+}
+
+fn init_logging() {
+    let Some(path) = log_path() else { return };
+    if let Some(dir) = path.parent() {
+        if std::fs::create_dir_all(dir).is_err() {
+            return;
+        }
+    }
+    let Ok(file) = std::fs::OpenOptions::new().create(true).append(true).open(&path) else { return };
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::sync::Mutex::new(file))
+        .with_ansi(false)
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("WRITEGATE_LOG").unwrap_or_else(|_| "info".into()))
+        .try_init();
+}
+
+fn main() {
+    init_logging();
+    let cli = Cli::parse();
+    let code = match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("writegate: {e:#}");
+            exit::ERROR
+        }
+    };
+    std::process::exit(code);
+}

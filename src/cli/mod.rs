@@ -1,4 +1,161 @@
-//! The command line: read-only subcommands over the engine, `propose` for agents, and
-//! `demo`. JSON out with `--json`; exit codes in [`exit`].
+//! The command line: read-only subcommands over the engine, `propose` for agents, `scan`,
+//! and `demo`. JSON out with `--json`; exit codes in [`exit`] (a contract, see README).
 
+mod demo;
+mod output;
+mod propose;
 pub mod propose_args;
+
+use crate::engine::{Clock, Engine};
+use crate::loopx::registry::Locator;
+use anyhow::Context as _;
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Exit codes.
+pub mod exit {
+    /// Success, nothing pending, no blocking finding.
+    pub const OK: i32 = 0;
+    /// Pending items exist (`status`, `list`), the item is not ready (`preview`), a
+    /// blocking finding (`scan`), or problems found (`check`).
+    pub const ATTENTION: i32 = 1;
+    /// An error: bad arguments, unreadable workspace, a refused proposal.
+    pub const ERROR: i32 = 2;
+}
+
+/// writegate — gated writes to LoopX goal state.
+#[derive(Debug, Parser)]
+#[command(name = "writegate", version, about, after_help = "Logs: $XDG_STATE_HOME/writegate/writegate.log (default ~/.local/state/writegate/writegate.log).\nExit codes: 0 ok · 1 pending items / not ready / blocking findings · 2 error.")]
+pub struct Cli {
+    /// LoopX registry file (else $LOOPX_REGISTRY, ./.loopx/registry.json, the global registry).
+    #[arg(long, global = true)]
+    pub registry: Option<PathBuf>,
+    /// LoopX runtime root (else the registry's common_runtime_root, else ~/.codex/loopx).
+    #[arg(long, global = true)]
+    pub runtime_root: Option<PathBuf>,
+    /// Operator name recorded with decisions (default $USER).
+    #[arg(long, global = true)]
+    pub operator: Option<String>,
+    /// The command (the TUI when omitted).
+    #[command(subcommand)]
+    pub cmd: Option<Cmd>,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Cmd {
+    /// Per goal: revision, frontmatter status, open todos, pending items, conflicts.
+    Status {
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Pending items with the status apply would return now.
+    List {
+        /// Only this goal.
+        #[arg(long)]
+        goal: Option<String>,
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// One item: every check, scan findings and the diff.
+    Preview {
+        /// `ITEM_ID` or `GOAL_ID/ITEM_ID`.
+        item: String,
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Decision results, newest first.
+    Log {
+        /// Only this goal.
+        #[arg(long)]
+        goal: Option<String>,
+        /// At most this many.
+        #[arg(long)]
+        limit: Option<usize>,
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Validate the workspace: goals, state files, inbox items, results logs, markers.
+    Check {
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Boundary-scan a file (JSON or text) or stdin (`-`).
+    Scan {
+        /// File to scan, `-` for stdin.
+        #[arg(default_value = "-")]
+        path: PathBuf,
+        /// `public` (strict, default) or `local`.
+        #[arg(long, default_value = "public", value_parser = ["public", "local"])]
+        policy: String,
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Create a sample workspace (several goals, items of every kind) and show it.
+    Demo {
+        /// Where to create it (default: a new folder under the temp dir).
+        #[arg(long)]
+        path: Option<PathBuf>,
+        /// Only create it and print the registry path.
+        #[arg(long)]
+        no_tui: bool,
+    },
+    /// For agents: drop a write intent computed exactly as `loopx … --dry-run` would.
+    #[command(subcommand)]
+    Propose(propose_args::ProposeCmd),
+}
+
+/// Runs the command line; returns the exit code.
+///
+/// # Errors
+/// Any failure (mapped to exit code 2 by `main`).
+pub fn run(cli: Cli) -> anyhow::Result<i32> {
+    let operator = cli.operator.clone().or_else(|| std::env::var("USER").ok()).unwrap_or_else(|| "operator".into());
+    let loc = Locator::from_env(cli.registry.clone(), cli.runtime_root.clone());
+    let open = || Engine::open(&loc, Clock::System, operator.clone()).context("failed to open the workspace");
+    match cli.cmd {
+        None => {
+            let engine = open()?;
+            output::print_status(&engine.status(), false)?;
+            eprintln!("writegate: the interactive TUI is not in this release; showing status. See `writegate --help`.");
+            Ok(exit::OK)
+        }
+        Some(Cmd::Status { json }) => {
+            let rows = open()?.status();
+            output::print_status(&rows, json)?;
+            Ok(if rows.iter().any(|r| r.pending > 0) { exit::ATTENTION } else { exit::OK })
+        }
+        Some(Cmd::List { goal, json }) => {
+            let rows = open()?.list(goal.as_deref());
+            output::print_list(&rows, json)?;
+            Ok(if rows.is_empty() { exit::OK } else { exit::ATTENTION })
+        }
+        Some(Cmd::Preview { item, json }) => {
+            let engine = open()?;
+            let found = engine.find_item(&item)?;
+            let preview = engine.prepare(&found).to_wire();
+            output::print_preview(&preview, json)?;
+            Ok(if preview.row.predicted_status == "ready" { exit::OK } else { exit::ATTENTION })
+        }
+        Some(Cmd::Log { goal, limit, json }) => {
+            let mut rows = open()?.log(goal.as_deref())?;
+            rows.truncate(limit.unwrap_or(usize::MAX));
+            output::print_log(&rows, json)?;
+            Ok(exit::OK)
+        }
+        Some(Cmd::Check { json }) => {
+            let problems = output::check(&open()?);
+            output::print_check(&problems, json)?;
+            Ok(if problems.is_empty() { exit::OK } else { exit::ATTENTION })
+        }
+        Some(Cmd::Scan { path, policy, json }) => output::scan(&path, &policy, json),
+        Some(Cmd::Demo { path, no_tui }) => demo::run(path, no_tui, &operator),
+        Some(Cmd::Propose(cmd)) => propose::run(&loc, cmd, &operator),
+    }
+}

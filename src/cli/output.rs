@@ -1,0 +1,195 @@
+//! Human and JSON printers for the read-only subcommands (one `wire` type per output).
+
+use crate::engine::Engine;
+use crate::scan::{self, Policy};
+use crate::wire::{Doc, Finding, GoalStatus, LIST_SCHEMA, ListRow, Preview, ResultRecord, STATUS_SCHEMA};
+use anyhow::Context as _;
+use serde::Serialize;
+use std::io::{Read as _, Write};
+use std::path::Path;
+
+/// Writes `text` to stdout; a closed pipe (e.g. `| head`) is not an error.
+pub fn out(text: &str) -> anyhow::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.context("failed to write to stdout"),
+    }
+}
+
+fn json<T: Serialize>(v: &T) -> anyhow::Result<()> {
+    out(&(serde_json::to_string_pretty(v)? + "\n"))
+}
+
+/// Replaces control and bidi characters so file content cannot drive the terminal.
+#[must_use]
+pub fn clean(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}') { '�' } else { c })
+        .collect()
+}
+
+pub(super) fn print_status(rows: &[GoalStatus], as_json: bool) -> anyhow::Result<()> {
+    if as_json {
+        return json(&Doc { schema_version: STATUS_SCHEMA.into(), items: rows.to_vec() });
+    }
+    let mut s = format!("{:<24} {:<10} {:>5} {:>7} {:>9}  {}\n", "GOAL", "STATUS", "OPEN", "PENDING", "CONFLICTS", "REVISION");
+    for r in rows {
+        let rev = r.revision.as_deref().map_or_else(|| format!("error: {}", r.error.as_deref().unwrap_or("")), |v| v.chars().take(19).collect());
+        s += &format!("{:<24} {:<10} {:>5} {:>7} {:>9}  {}\n", clean(&r.goal_id), clean(r.frontmatter_status.as_deref().unwrap_or("-")), r.open_todos, r.pending, r.conflicts, clean(&rev));
+    }
+    out(&s)
+}
+
+pub(super) fn print_list(rows: &[ListRow], as_json: bool) -> anyhow::Result<()> {
+    if as_json {
+        return json(&Doc { schema_version: LIST_SCHEMA.into(), items: rows.to_vec() });
+    }
+    let mut s = format!("{:<40} {:<14} {:<22} {:<20} {:>7}  {}\n", "ITEM", "GOAL", "CLASS", "PREDICTED", "AGE", "WRITER");
+    for r in rows {
+        s += &format!("{:<40} {:<14} {:<22} {:<20} {:>7}  {}\n", clean(&r.item_id), clean(&r.goal_id), clean(&r.write_class), r.predicted_status, age(r.age_seconds), clean(&r.writer_id));
+    }
+    if rows.is_empty() {
+        s += "(no pending items)\n";
+    }
+    out(&s)
+}
+
+fn age(secs: u64) -> String {
+    match secs {
+        s if s < 60 => format!("{s}s"),
+        s if s < 3600 => format!("{}m", s / 60),
+        s if s < 86_400 => format!("{}h", s / 3600),
+        s => format!("{}d", s / 86_400),
+    }
+}
+
+pub(super) fn print_preview(p: &Preview, as_json: bool) -> anyhow::Result<()> {
+    if as_json {
+        return json(p);
+    }
+    let mut s = format!("item {}  goal {}  {}  {}\npredicted: {}\n", clean(&p.row.item_id), clean(&p.row.goal_id), clean(&p.row.write_class), clean(&p.row.writer_id), p.row.predicted_status);
+    if let Some(r) = &p.invalid_reason {
+        s += &format!("reason: {}\n", clean(r));
+    }
+    s += "checks:\n";
+    for c in &p.checks {
+        s += &format!("  [{}] {:<12} {}\n", if c.ok { "ok" } else { "!!" }, c.name, clean(&c.detail));
+    }
+    if !p.findings.is_empty() {
+        s += "findings:\n";
+        for f in &p.findings {
+            s += &format!("  {:<5} {:<22} {:<14} {}  {}\n", f.severity, f.rule_id, clean(&f.location), clean(&f.sample_masked), f.reason);
+        }
+    }
+    if !p.diff.is_empty() {
+        s += &format!("diff:\n{}", clean_lines(&p.diff));
+    }
+    out(&s)
+}
+
+fn clean_lines(text: &str) -> String {
+    text.lines().map(|l| clean(l) + "\n").collect()
+}
+
+pub(super) fn print_log(rows: &[ResultRecord], as_json: bool) -> anyhow::Result<()> {
+    if as_json {
+        return json(&Doc { schema_version: crate::wire::RESULT_SCHEMA.into(), items: rows.to_vec() });
+    }
+    let mut s = String::new();
+    for r in rows {
+        s += &format!("{}  {:<14} {:<32} {:<20} {:<8} {}{}\n", r.recorded_at, clean(&r.goal_id), clean(&r.item_id), r.status.as_str(), clean(&r.decision), clean(&r.operator), r.reason.as_deref().map(|x| format!("  \"{}\"", clean(x))).unwrap_or_default());
+    }
+    if rows.is_empty() {
+        s += "(no results yet)\n";
+    }
+    out(&s)
+}
+
+/// A workspace problem found by `check`.
+#[derive(Debug, Serialize)]
+pub(super) struct Problem {
+    goal_id: String,
+    what: String,
+    detail: String,
+}
+
+pub(super) fn check(engine: &Engine) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let mut add = |g: &str, what: &str, detail: String| out.push(Problem { goal_id: g.into(), what: what.into(), detail });
+    for (id, err) in &engine.ws.broken_goals {
+        add(id, "goal", err.clone());
+    }
+    for g in &engine.ws.goals {
+        match crate::engine::read_state(&g.state_file) {
+            Err(e) => add(&g.id, "state_file", e),
+            Ok(text) => {
+                let st = crate::loopx::state::ActiveState::parse(&text);
+                if st.frontmatter.is_empty() {
+                    add(&g.id, "state_file", "no frontmatter (LoopX will not bump updated_at)".into());
+                }
+                for d in st.duplicate_todo_ids() {
+                    add(&g.id, "state_file", format!("duplicate todo id {d}"));
+                }
+            }
+        }
+        let Ok(gate) = engine.gate(&g.id) else { continue };
+        if let Err(e) = gate.results().read_all(false) {
+            add(&g.id, "results", e.to_string());
+        }
+        if std::fs::read_dir(gate.applying()).is_ok_and(|mut d| d.next().is_some()) {
+            add(&g.id, "applying", "an interrupted apply awaits recovery (it finishes on the next decision)".into());
+        }
+        for item in engine.items(Some(&g.id)) {
+            if let Err(e) = &item.intent {
+                add(&g.id, "item", format!("{}: {e}", item.id));
+            }
+        }
+    }
+    out
+}
+
+pub(super) fn print_check(problems: &[Problem], as_json: bool) -> anyhow::Result<()> {
+    if as_json {
+        return json(&serde_json::json!({"schema_version": "writegate_check_v1", "ok": problems.is_empty(), "problems": problems}));
+    }
+    let mut s = String::new();
+    for p in problems {
+        s += &format!("{:<20} {:<12} {}\n", clean(&p.goal_id), p.what, clean(&p.detail));
+    }
+    if problems.is_empty() {
+        s += "workspace ok\n";
+    }
+    out(&s)
+}
+
+pub(super) fn scan(path: &Path, policy: &str, as_json: bool) -> anyhow::Result<i32> {
+    let mut bytes = Vec::new();
+    if path == Path::new("-") {
+        std::io::stdin().read_to_end(&mut bytes).context("failed to read stdin")?;
+    } else {
+        bytes = std::fs::read(path).with_context(|| format!("failed to read {}", path.display()))?;
+    }
+    let policy = if policy == "local" { Policy::Local } else { Policy::Public };
+    let mut findings: Vec<Finding> = Vec::new();
+    match crate::json::parse_strict(&bytes) {
+        Ok(v) => scan::scan_json(&v, "", policy, &mut findings),
+        Err(_) => {
+            let text = String::from_utf8_lossy(&bytes);
+            let lines: Vec<(usize, String)> = text.lines().enumerate().map(|(i, l)| (i + 1, l.to_owned())).collect();
+            scan::scan_lines(&lines, policy, &mut findings);
+        }
+    }
+    let blocking = findings.iter().any(|f| f.severity == "block");
+    if as_json {
+        json(&serde_json::json!({"schema_version": "writegate_scan_v1", "ok": !blocking, "findings": findings}))?;
+    } else {
+        let mut s = String::new();
+        for f in &findings {
+            s += &format!("{:<5} {:<22} {:<16} {:<14} {}\n", f.severity, f.rule_id, clean(&f.location), clean(&f.sample_masked), f.reason);
+        }
+        s += &format!("{} finding(s), {}\n", findings.len(), if blocking { "blocking" } else { "none blocking" });
+        out(&s)?;
+    }
+    Ok(if blocking { super::exit::ATTENTION } else { super::exit::OK })
+}

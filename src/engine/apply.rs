@@ -1,0 +1,321 @@
+//! Decisions: apply (under the gate lock and the LoopX state-file lock, every check
+//! re-run on a fresh read, write-ahead marker, atomic write, result, move), skip and
+//! reject; and recovery of an apply interrupted by a crash.
+
+use super::item::Item;
+use super::preview::{Predicted, Prepared};
+use super::{Engine, EngineError, read_state};
+use crate::gate::GateDir;
+use crate::gate::fsutil::{atomic_write, durable_move, failpoint};
+use crate::loopx::hash::revision_of_text;
+use crate::loopx::lock::{self, LockError, LockRequest, MUTATION_TIMEOUT};
+use crate::wire::{RESULT_SCHEMA, ResultRecord, Status};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+/// The operator's decision on one item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// Apply it.
+    Apply {
+        /// The operator typed the confirmation that `warn` findings require.
+        confirm_warnings: bool,
+        /// Explicitly apply despite an idempotency conflict (recorded with both digests).
+        override_idempotency: bool,
+    },
+    /// Skip it (recorded, item moved to `decided/`).
+    Skip,
+    /// Reject it with a reason (recorded, item moved to `decided/`).
+    Reject {
+        /// Why (typed or a quick reason).
+        reason: String,
+    },
+}
+
+/// What a decision led to.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The status.
+    pub status: Status,
+    /// The record appended, if any.
+    pub record: Option<ResultRecord>,
+    /// Whether the item left the inbox.
+    pub item_moved: bool,
+    /// Human summary with the next step.
+    pub message: String,
+    /// Lock holder and incident row on `lock_busy`.
+    pub lock: Option<Value>,
+    /// Conflict details.
+    pub conflict: Option<Value>,
+}
+
+/// Write-ahead marker `gate/applying/<item>.json`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Marker {
+    item_id: String,
+    base_revision: String,
+    applied_revision: String,
+    record: ResultRecord,
+}
+
+impl Engine {
+    /// Decides one pending item. `seen_digest` is the item's `payload_digest` as the operator
+    /// reviewed it; if the file changed since, nothing happens ([`EngineError::ItemChanged`]).
+    ///
+    /// # Errors
+    /// [`EngineError`] for missing / changed items and I/O failures. Conflicts are
+    /// [`Outcome`]s, not errors.
+    pub fn decide(&self, reference: &str, decision: &Decision, seen_digest: Option<&str>) -> Result<Outcome, EngineError> {
+        let found = self.find_item(reference)?;
+        let gate = self.gate(&found.goal_id)?;
+        let _gate_lock = gate_lock(&gate)?;
+        failpoint("after_gate_lock");
+        self.recover_goal(&found.goal_id)?;
+        let item = Item::read(&found.path, &found.goal_id);
+        if !found.path.exists() {
+            return Err(EngineError::NoSuchItem(reference.to_owned()));
+        }
+        if seen_digest.is_some_and(|d| d != item.payload_digest) {
+            return Err(EngineError::ItemChanged(item.id));
+        }
+        match decision {
+            Decision::Skip => self.close(&gate, &item, "skip", Status::Skipped, Some("operator_skip"), None),
+            Decision::Reject { reason } => {
+                let reason = sanitize_reason(reason);
+                if reason.is_empty() {
+                    return Err(EngineError::Io { what: "reject".into(), source: std::io::Error::other("a reject needs a reason") });
+                }
+                self.close(&gate, &item, "reject", Status::Rejected, Some("operator_reject"), Some(reason))
+            }
+            Decision::Apply { confirm_warnings, override_idempotency } => self.apply(&gate, &item, *confirm_warnings, *override_idempotency),
+        }
+    }
+
+    fn apply(&self, gate: &GateDir, item: &Item, confirm: bool, override_idem: bool) -> Result<Outcome, EngineError> {
+        let goal = self.goal(&item.goal_id)?.clone();
+        let class = item.intent.as_ref().map_or("unknown", |i| i.write_class.as_str());
+        let req = LockRequest { target: &goal.state_file, agent_id: Some("writegate"), operation: class, timeout: MUTATION_TIMEOUT };
+        let state_lock = match lock::acquire(&req) {
+            Ok(g) => g,
+            Err(LockError::Busy { holder, incident, incident_recorded, waited_ms, .. }) => {
+                let p = self.prepare(item);
+                let mut rec = self.record(&p, "apply", Status::LockBusy, Some("lock_acquire_timeout"), None);
+                rec.base_revision = p.current_text.as_deref().map(revision_of_text);
+                gate.results().append(&rec)?;
+                return Ok(Outcome {
+                    status: Status::LockBusy,
+                    message: format!("the state file lock stayed busy for {waited_ms} ms (holder pid {}); inspect the holder, then retry — never delete the lock file", holder.get("pid").map_or("unknown".into(), ToString::to_string)),
+                    record: Some(rec),
+                    item_moved: false,
+                    lock: Some(json!({"holder": holder, "incident": incident, "incident_recorded": incident_recorded})),
+                    conflict: None,
+                });
+            }
+            Err(e @ LockError::Io { .. }) => return Err(EngineError::Io { what: "state lock".into(), source: std::io::Error::other(e.to_string()) }),
+        };
+        failpoint("after_state_lock");
+        let p = self.prepare(item);
+        let mut status = match &p.predicted {
+            Predicted::Ready => Status::Applied,
+            Predicted::Invalid => {
+                return Ok(Outcome { status: Status::Failed, record: None, item_moved: false, message: format!("invalid item: {}", p.invalid_reason.clone().unwrap_or_default()), lock: None, conflict: None });
+            }
+            Predicted::Status(s) => *s,
+        };
+        if status == Status::IdempotencyConflict && override_idem && only_idempotency_failed(&p) {
+            status = Status::Applied;
+        }
+        if status == Status::Applied && p.has_warnings() && !confirm {
+            return Err(EngineError::Io { what: "apply".into(), source: std::io::Error::other("warn findings need a typed confirmation") });
+        }
+        let base = p.current_text.as_deref().map(revision_of_text);
+        if status != Status::Applied {
+            let final_ = matches!(status, Status::SkippedDuplicate | Status::AlreadyApplied);
+            let mut rec = self.record(&p, "apply", status, Some(status.as_str()), None);
+            rec.base_revision = base;
+            gate.results().append(&rec)?;
+            failpoint("after_result");
+            if final_ {
+                durable_move(&item.path, &Self::decided_path(gate, item)).map_err(|source| EngineError::Io { what: "move item to decided/".into(), source })?;
+            }
+            drop(state_lock);
+            return Ok(Outcome { status, message: next_step(status, &p), record: Some(rec), item_moved: final_, lock: None, conflict: p.conflict.clone() });
+        }
+        let new_text = p.proposed_text.clone().unwrap_or_default();
+        let applied = revision_of_text(&new_text);
+        let mut rec = self.record(&p, "apply", Status::Applied, None, None);
+        rec.base_revision.clone_from(&base);
+        rec.applied_revision = Some(applied.clone());
+        rec.applied_scopes = vec!["active_state".into()];
+        if p.predicted == Predicted::Status(Status::IdempotencyConflict) {
+            rec.reason_code = Some("idempotency_override".into());
+            rec.override_of_effect_digest.clone_from(&p.prior_effect_digest);
+        }
+        let marker = Marker { item_id: item.id.clone(), base_revision: base.unwrap_or_default(), applied_revision: applied, record: rec.clone() };
+        let marker_path = marker_path(gate, &item.id);
+        write_marker(&marker_path, &marker)?;
+        failpoint("after_marker");
+        atomic_write(&goal.state_file, new_text.as_bytes()).map_err(|source| EngineError::Io { what: format!("write {}", goal.state_file.display()), source })?;
+        failpoint("after_state_write");
+        gate.results().append(&rec)?;
+        failpoint("after_result");
+        durable_move(&item.path, &Self::decided_path(gate, item)).map_err(|source| EngineError::Io { what: "move item to decided/".into(), source })?;
+        failpoint("after_move");
+        std::fs::remove_file(&marker_path).map_err(|source| EngineError::Io { what: "remove apply marker".into(), source })?;
+        drop(state_lock);
+        Ok(Outcome { status: Status::Applied, message: format!("applied; the state is now at {}", rec.applied_revision.as_deref().unwrap_or("")), record: Some(rec), item_moved: true, lock: None, conflict: None })
+    }
+
+    fn close(&self, gate: &GateDir, item: &Item, decision: &str, status: Status, code: Option<&str>, reason: Option<String>) -> Result<Outcome, EngineError> {
+        let p = self.prepare(item);
+        let rec = self.record(&p, decision, status, code, reason);
+        gate.results().append(&rec)?;
+        failpoint("after_result");
+        durable_move(&item.path, &Self::decided_path(gate, item)).map_err(|source| EngineError::Io { what: "move item to decided/".into(), source })?;
+        Ok(Outcome { status, message: format!("{}; the item moved to decided/", status.as_str()), record: Some(rec), item_moved: true, lock: None, conflict: None })
+    }
+
+    /// A result record for `p` (no payload body: ids, keys, digests only).
+    fn record(&self, p: &Prepared, decision: &str, status: Status, code: Option<&str>, reason: Option<String>) -> ResultRecord {
+        let intent = p.item.intent.as_ref().ok();
+        let s = |f: fn(&super::item::Intent) -> &String| intent.map(|i| f(i).clone()).unwrap_or_default();
+        ResultRecord {
+            schema_version: RESULT_SCHEMA.into(),
+            recorded_at: self.clock.utc_stamp(),
+            goal_id: p.item.goal_id.clone(),
+            item_id: p.item.id.clone(),
+            kind: p.item.kind.into(),
+            write_class: s(|i| &i.write_class),
+            writer_id: s(|i| &i.writer_id),
+            write_id: s(|i| &i.write_id),
+            idempotency_key: s(|i| &i.idempotency_key),
+            decision: decision.into(),
+            status,
+            reason_code: code.map(str::to_owned),
+            reason,
+            operator: self.operator.clone(),
+            expected_revision: intent.map(|i| i.expected_revision.clone()),
+            base_revision: None,
+            applied_revision: None,
+            effect_digest: s(|i| &i.effect_digest),
+            payload_digest: p.item.payload_digest.clone(),
+            override_of_effect_digest: None,
+            applied_scopes: Vec::new(),
+        }
+    }
+
+    /// Finishes or unwinds applies interrupted by a crash in `goal_id` (call under the gate
+    /// lock). State already at the marker's applied revision → `already_applied` recorded and
+    /// the item moved; state still at the base revision → the marker is dropped and the
+    /// item stays pending. A marker that cannot be parsed is kept and reported.
+    ///
+    /// # Errors
+    /// [`EngineError`] on I/O failure or an unparseable marker.
+    pub fn recover_goal(&self, goal_id: &str) -> Result<Vec<String>, EngineError> {
+        let gate = self.gate(goal_id)?;
+        let Ok(rd) = std::fs::read_dir(gate.applying()) else { return Ok(Vec::new()) };
+        let goal = self.goal(goal_id)?.clone();
+        let mut notes = Vec::new();
+        let records = gate.results().read_all(true)?;
+        for entry in rd.filter_map(Result::ok) {
+            let path = entry.path();
+            if path.extension().is_none_or(|e| e != "json") {
+                continue;
+            }
+            let marker: Marker = std::fs::read(&path)
+                .ok()
+                .and_then(|b| serde_json::from_slice(&b).ok())
+                .ok_or_else(|| EngineError::Io { what: format!("apply marker {} is unreadable; inspect it by hand", path.display()), source: std::io::Error::other("unparseable marker") })?;
+            let inbox_path = gate.inbox().join(format!("{}.json", marker.item_id));
+            let recorded = records.iter().any(|r| r.item_id == marker.item_id && r.applied_revision.as_deref() == Some(marker.applied_revision.as_str()));
+            let current = read_state(&goal.state_file).map(|t| revision_of_text(&t)).unwrap_or_default();
+            let item = Item::read(&inbox_path, goal_id);
+            if recorded {
+                notes.push(format!("{}: result was recorded; finishing the move", marker.item_id));
+            } else if current == marker.applied_revision {
+                let mut rec = marker.record.clone();
+                rec.status = Status::AlreadyApplied;
+                rec.decision = "recover".into();
+                rec.reason_code = Some("recovered_after_interrupted_apply".into());
+                rec.recorded_at = self.clock.utc_stamp();
+                gate.results().append(&rec)?;
+                notes.push(format!("{}: the state already holds the write; recorded already_applied", marker.item_id));
+            } else {
+                notes.push(format!("{}: the interrupted apply never reached the state; the item stays pending", marker.item_id));
+                std::fs::remove_file(&path).map_err(|source| EngineError::Io { what: "remove apply marker".into(), source })?;
+                continue;
+            }
+            if inbox_path.exists() {
+                durable_move(&inbox_path, &Self::decided_path(&gate, &item)).map_err(|source| EngineError::Io { what: "move item to decided/".into(), source })?;
+            }
+            std::fs::remove_file(&path).map_err(|source| EngineError::Io { what: "remove apply marker".into(), source })?;
+        }
+        for n in &notes {
+            tracing::warn!(goal = goal_id, "{n}");
+        }
+        Ok(notes)
+    }
+
+    /// Runs [`Engine::recover_goal`] for every goal, each under its gate lock.
+    ///
+    /// # Errors
+    /// The first failure.
+    pub fn recover_all(&self) -> Result<Vec<String>, EngineError> {
+        let mut notes = Vec::new();
+        for g in &self.ws.goals {
+            let gate = self.gate(&g.id)?;
+            if !gate.applying().exists() {
+                continue;
+            }
+            let _l = gate_lock(&gate)?;
+            notes.extend(self.recover_goal(&g.id)?);
+        }
+        Ok(notes)
+    }
+}
+
+fn only_idempotency_failed(p: &Prepared) -> bool {
+    p.checks.iter().filter(|c| !c.ok && c.name != "lock").all(|c| c.name == "idempotency")
+}
+
+fn next_step(status: Status, p: &Prepared) -> String {
+    match status {
+        Status::RevisionConflict => "revision conflict: the state changed after the agent read it; reject or skip the item, or ask the agent to propose again".into(),
+        Status::LeaseConflict => format!("lease conflict: {}; nothing is taken from another agent — reject, skip, or wait for the holder", p.checks.iter().find(|c| c.name == "lease").map_or("", |c| c.detail.as_str())),
+        Status::IdempotencyConflict => "idempotency conflict: this key was applied with a different effect; reject, skip, or apply with an explicit override".into(),
+        Status::BoundaryRejected => "boundary rejected: a block finding makes apply unavailable; reject the item".into(),
+        Status::SkippedDuplicate => "duplicate of an applied item; recorded and moved to decided/".into(),
+        Status::AlreadyApplied => "the state already holds this change; recorded and moved to decided/".into(),
+        Status::Failed => format!("failed: {}", p.invalid_reason.clone().unwrap_or_default()),
+        other => other.as_str().into(),
+    }
+}
+
+fn marker_path(gate: &GateDir, item_id: &str) -> PathBuf {
+    gate.applying().join(format!("{item_id}.json"))
+}
+
+fn write_marker(path: &Path, marker: &Marker) -> Result<(), EngineError> {
+    let io = |source| EngineError::Io { what: format!("write apply marker {}", path.display()), source };
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
+    let bytes = serde_json::to_vec(marker).map_err(|e| io(std::io::Error::other(e)))?;
+    atomic_write(path, &bytes).map_err(io)
+}
+
+/// The gate lock: `gate/.gate.lock`, serialising decisions on one goal across processes.
+fn gate_lock(gate: &GateDir) -> Result<std::fs::File, EngineError> {
+    let io = |source| EngineError::Io { what: format!("gate lock in {}", gate.root().display()), source };
+    std::fs::create_dir_all(gate.root()).map_err(io)?;
+    let f = std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false).open(gate.root().join(".gate.lock")).map_err(io)?;
+    f.lock().map_err(io)?;
+    Ok(f)
+}
+
+/// Operator reasons: control characters dropped, whitespace compacted, 200 chars max.
+fn sanitize_reason(reason: &str) -> String {
+    let clean: String = reason.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    crate::loopx::pytext::compact_whitespace(&clean).chars().take(200).collect()
+}

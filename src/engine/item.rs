@@ -1,0 +1,226 @@
+//! Inbox items (DESIGN.md §3): a `local_state_write_correctness_v0` packet — bare, or
+//! wrapped in the JSON `loopx … --dry-run --format json` prints — plus writegate's
+//! `proposal`. Parsing never fails: a bad file becomes an item with an `invalid` reason.
+
+use crate::loopx::edit::TodoOp;
+use crate::loopx::hash::{sha256_hex, value_digest};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// Inbox items larger than this are refused unread (bytes).
+pub const MAX_ITEM_BYTES: u64 = 4 * 1024 * 1024;
+/// Locator fields LoopX prints around a dry-run packet; not payload, never copied.
+pub const LOCATOR_FIELDS: &[&str] = &["state_file", "project"];
+
+/// What the item asks to write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Proposal {
+    /// A LoopX todo / refresh-state command, recomputed on the current text.
+    TodoOp(TodoOp),
+    /// The full new state text, bound to `expected_revision`.
+    Replace(String),
+    /// A unified diff against the text at `expected_revision`.
+    UnifiedDiff(String),
+}
+
+impl Proposal {
+    /// `todo_op` | `replace` | `unified_diff`.
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::TodoOp(_) => "todo_op",
+            Self::Replace(_) => "replace",
+            Self::UnifiedDiff(_) => "unified_diff",
+        }
+    }
+}
+
+/// A parsed write intent.
+#[derive(Debug, Clone)]
+pub struct Intent {
+    /// The seed packet.
+    pub packet: Value,
+    /// `write_intent.write_id`.
+    pub write_id: String,
+    /// `write_intent.goal_id`.
+    pub goal_id: String,
+    /// `write_intent.writer_id`.
+    pub writer_id: String,
+    /// `write_intent.write_class`.
+    pub write_class: String,
+    /// `write_intent.idempotency_key`.
+    pub idempotency_key: String,
+    /// `write_intent.expected_revision.value`.
+    pub expected_revision: String,
+    /// `write_intent.lease_ref` (null → `None`).
+    pub lease_ref: Option<Value>,
+    /// `write_intent.target_refs.todo_id`.
+    pub target_todo_id: Option<String>,
+    /// What to write.
+    pub proposal: Proposal,
+    /// Digest of the proposal: the effect, for idempotency comparisons.
+    pub effect_digest: String,
+    /// The document without locator fields: what the scan reads.
+    pub payload: Value,
+}
+
+/// One inbox file.
+#[derive(Debug, Clone)]
+pub struct Item {
+    /// File stem.
+    pub id: String,
+    /// Goal whose inbox holds it.
+    pub goal_id: String,
+    /// Path.
+    pub path: PathBuf,
+    /// `sha256:` of the file bytes.
+    pub payload_digest: String,
+    /// Seconds since the file's mtime.
+    pub age_seconds: u64,
+    /// `write_intent` | `writeback` | `unknown`.
+    pub kind: &'static str,
+    /// The parsed intent, or why it is invalid.
+    pub intent: Result<Intent, String>,
+}
+
+impl Item {
+    /// Reads and parses an inbox file. Never panics and never touches the file.
+    #[must_use]
+    pub fn read(path: &Path, goal_id: &str) -> Self {
+        let id = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let meta = std::fs::metadata(path).ok();
+        let age_seconds = meta
+            .as_ref()
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.elapsed().ok())
+            .map_or(0, |d| d.as_secs());
+        let mut item = Self { id, goal_id: goal_id.to_owned(), path: path.to_owned(), payload_digest: String::new(), age_seconds, kind: "unknown", intent: Err(String::new()) };
+        if meta.as_ref().is_some_and(|m| m.len() > MAX_ITEM_BYTES) {
+            item.intent = Err(format!("item is larger than {MAX_ITEM_BYTES} bytes"));
+            return item;
+        }
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => {
+                item.intent = Err(format!("cannot read: {e}"));
+                return item;
+            }
+        };
+        item.payload_digest = format!("sha256:{}", sha256_hex(&bytes));
+        let doc = match crate::json::parse_strict(&bytes) {
+            Ok(v) => v,
+            Err(e) => {
+                item.intent = Err(format!("not valid JSON (half-written or damaged?): {e}"));
+                return item;
+            }
+        };
+        item.kind = classify(&doc);
+        item.intent = match item.kind {
+            "writeback" => Err("writeback previews (session_runtime_controlled_writeback_v0) are not handled by this writegate release".into()),
+            "write_intent" => parse_intent(&doc),
+            _ => Err("neither a local_state_write_correctness_v0 packet nor a writeback preview".into()),
+        };
+        item
+    }
+}
+
+fn classify(doc: &Value) -> &'static str {
+    match doc.get("schema_version").and_then(Value::as_str) {
+        Some("session_runtime_controlled_writeback_v0") => "writeback",
+        Some("local_state_write_correctness_v0") => "write_intent",
+        _ if doc.get("local_state_write_correctness").is_some_and(Value::is_object) => "write_intent",
+        _ => "unknown",
+    }
+}
+
+fn text_at<'a>(v: &'a Value, pointer: &str) -> Result<&'a str, String> {
+    v.pointer(pointer).and_then(Value::as_str).filter(|s| !s.is_empty()).ok_or_else(|| format!("packet field {pointer} is missing or not a string"))
+}
+
+fn parse_intent(doc: &Value) -> Result<Intent, String> {
+    let packet = doc.get("local_state_write_correctness").unwrap_or(doc).clone();
+    if packet.get("schema_version").and_then(Value::as_str) != Some("local_state_write_correctness_v0") {
+        return Err("packet schema_version is not local_state_write_correctness_v0".into());
+    }
+    let status = text_at(&packet, "/apply_result/status")?;
+    if status != "preview_only" {
+        return Err(format!("packet apply_result.status is {status:?}, not preview_only: only dry-run previews can be decided"));
+    }
+    if packet.pointer("/preview/mode").and_then(Value::as_str) != Some("dry_run") {
+        return Err("packet preview.mode is not dry_run".into());
+    }
+    let proposal_value = doc.get("proposal").ok_or(
+        "no proposal: a LoopX dry run does not say exactly what it would write (e.g. an update's new note); drop items with `writegate propose …` instead",
+    )?;
+    let proposal = parse_proposal(proposal_value)?;
+    let write_class = text_at(&packet, "/write_intent/write_class")?.to_owned();
+    if let Proposal::TodoOp(op) = &proposal {
+        if op.name() != write_class {
+            return Err(format!("proposal op {} does not match the packet's write_class {write_class}", op.name()));
+        }
+    }
+    let mut payload = doc.clone();
+    if let Some(map) = payload.as_object_mut() {
+        for key in LOCATOR_FIELDS {
+            map.shift_remove(*key);
+        }
+    }
+    Ok(Intent {
+        write_id: text_at(&packet, "/write_intent/write_id")?.to_owned(),
+        goal_id: text_at(&packet, "/write_intent/goal_id")?.to_owned(),
+        writer_id: text_at(&packet, "/write_intent/writer_id")?.to_owned(),
+        idempotency_key: text_at(&packet, "/write_intent/idempotency_key")?.to_owned(),
+        expected_revision: text_at(&packet, "/write_intent/expected_revision/value")?.to_owned(),
+        lease_ref: packet.pointer("/write_intent/lease_ref").filter(|v| !v.is_null()).cloned(),
+        target_todo_id: packet.pointer("/write_intent/target_refs/todo_id").and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_owned),
+        effect_digest: value_digest(proposal_value),
+        write_class,
+        proposal,
+        payload,
+        packet,
+    })
+}
+
+fn parse_proposal(v: &Value) -> Result<Proposal, String> {
+    let kind = v.get("kind").and_then(Value::as_str).ok_or("proposal.kind is missing")?;
+    match kind {
+        "todo_op" => {
+            let mut body = v.clone();
+            if let Some(map) = body.as_object_mut() {
+                map.shift_remove("kind");
+            }
+            serde_json::from_value::<TodoOp>(body).map(Proposal::TodoOp).map_err(|e| format!("proposal todo_op: {e}"))
+        }
+        "replace" => v.get("text").and_then(Value::as_str).map(|t| Proposal::Replace(t.to_owned())).ok_or_else(|| "proposal replace needs a string text".into()),
+        "unified_diff" => v.get("diff").and_then(Value::as_str).map(|t| Proposal::UnifiedDiff(t.to_owned())).ok_or_else(|| "proposal unified_diff needs a string diff".into()),
+        other => Err(format!("unknown proposal kind {other:?} (todo_op, replace, unified_diff)")),
+    }
+}
+
+/// Builds the inbox document `writegate propose` drops: the packet under
+/// `local_state_write_correctness` (as LoopX's dry-run JSON carries it), a few of the
+/// dry-run payload's fields, and the `proposal`. No locator paths.
+#[must_use]
+pub fn make_item_doc(goal_id: &str, op: &TodoOp, state_text: &str, outcome: &crate::loopx::edit::EditOutcome, created_at: &str) -> Value {
+    let packet = crate::loopx::packet::build_packet(goal_id, op, state_text, outcome);
+    let proposal = serde_json::to_value(op).unwrap_or(Value::Null);
+    let mut proposal_obj = serde_json::Map::new();
+    proposal_obj.insert("kind".into(), Value::String("todo_op".into()));
+    if let Value::Object(m) = proposal {
+        proposal_obj.extend(m);
+    }
+    serde_json::json!({
+        "ok": true,
+        "dry_run": true,
+        "changed": outcome.changed,
+        "goal_id": goal_id,
+        "role": outcome.role.map(crate::loopx::state::Role::as_str),
+        "section": outcome.section,
+        "todo_id": outcome.todo_id,
+        "claimed_by": outcome.claimed_by,
+        "proposed_by": "writegate propose",
+        "created_at": created_at,
+        "local_state_write_correctness": packet,
+        "proposal": Value::Object(proposal_obj),
+    })
+}

@@ -1,0 +1,222 @@
+//! The one place decisions happen: prepare → preview → decide → apply → record, shared by
+//! the CLI and the TUI (DESIGN.md §4). Preview is pure; apply runs only on a [`Decision`],
+//! under the LoopX-compatible state-file lock, re-running every check on a fresh read.
+
+mod apply;
+pub mod item;
+pub mod patch;
+mod preview;
+mod propose;
+
+pub use apply::{Decision, Outcome};
+pub use item::{Item, Proposal};
+pub use preview::{Predicted, Prepared, is_conflict_name};
+pub use propose::ProposeError;
+
+use crate::gate::GateDir;
+use crate::loopx::registry::{Goal, Locator, RegistryError, Workspace};
+use crate::wire::{GoalStatus, ListRow, ResultRecord};
+use chrono::{DateTime, FixedOffset, Local, Utc};
+use std::path::PathBuf;
+
+/// Engine failures (not outcomes: a conflict is an [`Outcome`], not an error).
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// Workspace problems.
+    #[error(transparent)]
+    Registry(#[from] RegistryError),
+    /// No pending item with that id.
+    #[error("no pending item {0:?} (see `writegate list`)")]
+    NoSuchItem(String),
+    /// The id names items in several goals.
+    #[error("item id {0:?} exists in several goals; use <goal_id>/<item_id>")]
+    Ambiguous(String),
+    /// The item file changed after the operator previewed it.
+    #[error("item {0} changed on disk after it was previewed; review it again")]
+    ItemChanged(String),
+    /// Results log problems.
+    #[error(transparent)]
+    Results(#[from] crate::gate::results::ResultsError),
+    /// Other I/O.
+    #[error("{what}: {source}")]
+    Io {
+        /// What was being done.
+        what: String,
+        /// Cause.
+        source: std::io::Error,
+    },
+}
+
+/// A clock: fixed in tests, the system clock otherwise.
+#[derive(Debug, Clone, Copy)]
+pub enum Clock {
+    /// `Local::now()`.
+    System,
+    /// A fixed instant, with the offset LoopX's `now_local()` would print.
+    Fixed(DateTime<FixedOffset>),
+}
+
+impl Clock {
+    /// Now, in local time with offset.
+    #[must_use]
+    pub fn now(self) -> DateTime<FixedOffset> {
+        match self {
+            Self::System => Local::now().fixed_offset(),
+            Self::Fixed(t) => t,
+        }
+    }
+
+    /// LoopX `now_local()` text: seconds precision, ISO-8601 with offset.
+    #[must_use]
+    pub fn loopx_now(self) -> String {
+        self.now().format("%Y-%m-%dT%H:%M:%S%:z").to_string()
+    }
+
+    /// UTC RFC 3339 seconds (`…Z`) for records.
+    #[must_use]
+    pub fn utc_stamp(self) -> String {
+        self.now().with_timezone(&Utc).format("%Y-%m-%dT%H:%M:%SZ").to_string()
+    }
+}
+
+/// The engine over one workspace.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    /// The loaded workspace.
+    pub ws: Workspace,
+    /// The clock.
+    pub clock: Clock,
+    /// Operator name recorded with decisions.
+    pub operator: String,
+}
+
+impl Engine {
+    /// Loads the workspace found by `loc`.
+    ///
+    /// # Errors
+    /// [`EngineError::Registry`].
+    pub fn open(loc: &Locator, clock: Clock, operator: String) -> Result<Self, EngineError> {
+        Ok(Self { ws: Workspace::load(loc)?, clock, operator })
+    }
+
+    /// The gate folder of `goal_id`.
+    ///
+    /// # Errors
+    /// Invalid goal id or a runtime dir escaping the runtime root.
+    pub fn gate(&self, goal_id: &str) -> Result<GateDir, EngineError> {
+        Ok(GateDir::new(&self.ws.goal_runtime_dir(goal_id)?))
+    }
+
+    /// Every pending item of every goal (or of `goal`), by goal then name.
+    #[must_use]
+    pub fn items(&self, goal: Option<&str>) -> Vec<Item> {
+        let mut out = Vec::new();
+        for g in self.ws.goals.iter().filter(|g| goal.is_none_or(|x| x == g.id)) {
+            if let Ok(gate) = self.gate(&g.id) {
+                out.extend(gate.pending_files().iter().map(|p| Item::read(p, &g.id)));
+            }
+        }
+        out
+    }
+
+    /// Finds one pending item by `item_id` or `goal_id/item_id`.
+    ///
+    /// # Errors
+    /// [`EngineError::NoSuchItem`] / [`EngineError::Ambiguous`].
+    pub fn find_item(&self, reference: &str) -> Result<Item, EngineError> {
+        let (goal, id) = match reference.split_once('/') {
+            Some((g, i)) => (Some(g), i),
+            None => (None, reference),
+        };
+        let mut found: Vec<Item> = self.items(goal).into_iter().filter(|i| i.id == id).collect();
+        match found.len() {
+            0 => Err(EngineError::NoSuchItem(reference.to_owned())),
+            1 => Ok(found.remove(0)),
+            _ => Err(EngineError::Ambiguous(reference.to_owned())),
+        }
+    }
+
+    /// `writegate list` rows.
+    #[must_use]
+    pub fn list(&self, goal: Option<&str>) -> Vec<ListRow> {
+        self.items(goal).iter().map(|i| self.prepare(i).row()).collect()
+    }
+
+    /// `writegate status` rows.
+    #[must_use]
+    pub fn status(&self) -> Vec<GoalStatus> {
+        let mut rows: Vec<GoalStatus> = self.ws.goals.iter().map(|g| self.goal_status(g)).collect();
+        rows.extend(self.ws.broken_goals.iter().map(|(id, err)| GoalStatus {
+            goal_id: id.clone(),
+            state_file: String::new(),
+            revision: None,
+            frontmatter_status: None,
+            open_todos: 0,
+            pending: 0,
+            conflicts: 0,
+            error: Some(err.clone()),
+        }));
+        rows
+    }
+
+    fn goal_status(&self, g: &Goal) -> GoalStatus {
+        let state = read_state(&g.state_file);
+        let rows = self.list(Some(&g.id));
+        let (revision, fm, open, error) = match &state {
+            Ok(text) => {
+                let st = crate::loopx::state::ActiveState::parse(text);
+                (Some(crate::loopx::hash::revision_of_text(text)), st.frontmatter_value("status").map(str::to_owned), st.open_todos().count(), None)
+            }
+            Err(e) => (None, None, 0, Some(e.clone())),
+        };
+        GoalStatus {
+            goal_id: g.id.clone(),
+            state_file: g.state_file_rel.clone(),
+            revision,
+            frontmatter_status: fm,
+            open_todos: open,
+            pending: rows.len(),
+            conflicts: rows.iter().filter(|r| preview::is_conflict_name(&r.predicted_status)).count(),
+            error,
+        }
+    }
+
+    /// Result records, newest first (all goals, or one). A damaged log is an error.
+    ///
+    /// # Errors
+    /// [`EngineError::Results`].
+    pub fn log(&self, goal: Option<&str>) -> Result<Vec<ResultRecord>, EngineError> {
+        let mut all = Vec::new();
+        for g in self.ws.goals.iter().filter(|g| goal.is_none_or(|x| x == g.id)) {
+            all.extend(self.gate(&g.id)?.results().read_all(false)?);
+        }
+        all.sort_by(|a, b| b.recorded_at.cmp(&a.recorded_at));
+        Ok(all)
+    }
+
+    /// The goal of `id`.
+    ///
+    /// # Errors
+    /// [`EngineError::Registry`].
+    pub fn goal(&self, id: &str) -> Result<&Goal, EngineError> {
+        Ok(self.ws.goal(id)?)
+    }
+
+    /// `<gate>/decided/<item>.json` (a free name if that exists).
+    fn decided_path(gate: &GateDir, item: &Item) -> PathBuf {
+        let base = gate.decided().join(format!("{}.json", item.id));
+        if !base.exists() {
+            return base;
+        }
+        (2..).map(|n| gate.decided().join(format!("{}.{n}.json", item.id))).find(|p| !p.exists()).unwrap_or(base)
+    }
+}
+
+/// Reads a state file as text (UTF-8 required; refused otherwise, never guessed).
+///
+/// # Errors
+/// A message naming the problem.
+pub fn read_state(path: &std::path::Path) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read state file {}: {e}", path.display()))?;
+    String::from_utf8(bytes).map_err(|e| format!("state file {} is not UTF-8 (byte {})", path.display(), e.utf8_error().valid_up_to()))
+}

@@ -1,0 +1,108 @@
+//! Durable file operations: atomic replace (temp file in the same directory, fsync,
+//! rename, fsync the directory, file mode kept), durable append, durable move, and the
+//! crash-test failpoints.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+/// Environment variable naming a failpoint at which the process aborts (crash tests).
+pub const FAILPOINT_ENV: &str = "WRITEGATE_FAILPOINT";
+
+/// Aborts the process (no unwinding, no cleanup, like a kill) when `WRITEGATE_FAILPOINT`
+/// equals `name`. Used only to prove crash safety; a no-op otherwise.
+pub fn failpoint(name: &str) {
+    if std::env::var(FAILPOINT_ENV).is_ok_and(|v| v == name) {
+        std::process::abort();
+    }
+}
+
+/// fsyncs a directory so a rename or create inside it is durable.
+///
+/// # Errors
+/// I/O errors from open or fsync.
+pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+/// Atomically replaces `path` with `bytes`: writes `.<name>.<pid>.<n>.tmp` in the same
+/// directory with the existing file's permission bits (0644 for a new file), fsyncs it,
+/// renames it over `path`, fsyncs the directory. A crash leaves the old or the new file,
+/// never a torn one; a stale temp file may remain and is never read.
+///
+/// # Errors
+/// I/O errors; the temp file is removed on failure.
+pub fn atomic_write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mode = std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode() & 0o7777);
+    let tmp = temp_sibling(path);
+    let result = (|| {
+        let mut f = OpenOptions::new().write(true).create_new(true).mode(mode).open(&tmp)?;
+        f.set_permissions(std::fs::Permissions::from_mode(mode))?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        failpoint("before_state_rename");
+        std::fs::rename(&tmp, path)?;
+        sync_dir(dir)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+fn temp_sibling(path: &Path) -> PathBuf {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    path.with_file_name(format!(".{name}.{}.{n}.tmp", std::process::id()))
+}
+
+/// Appends `line` (which must end with `\n`) with `O_APPEND` in one write, then fsyncs.
+///
+/// # Errors
+/// I/O errors.
+pub fn durable_append(path: &Path, line: &[u8]) -> std::io::Result<()> {
+    let mut f = OpenOptions::new().append(true).create(true).mode(0o644).open(path)?;
+    f.write_all(line)?;
+    f.sync_all()
+}
+
+/// Renames `from` to `to` (same file system) and fsyncs both directories.
+///
+/// # Errors
+/// I/O errors.
+pub fn durable_move(from: &Path, to: &Path) -> std::io::Result<()> {
+    if let Some(dir) = to.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::rename(from, to)?;
+    if let Some(dir) = to.parent() {
+        sync_dir(dir)?;
+    }
+    if let Some(dir) = from.parent() {
+        sync_dir(dir)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_keeps_mode_and_leaves_no_temp() -> std::io::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let p = dir.path().join("STATE.md");
+        std::fs::write(&p, "old")?;
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o600))?;
+        atomic_write(&p, b"new")?;
+        assert_eq!(std::fs::read_to_string(&p)?, "new");
+        assert_eq!(std::fs::metadata(&p)?.permissions().mode() & 0o777, 0o600);
+        assert_eq!(std::fs::read_dir(dir.path())?.count(), 1);
+        Ok(())
+    }
+}

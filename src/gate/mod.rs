@@ -1,0 +1,90 @@
+//! The gate folder of a goal, `<runtime_root>/goals/<goal_id>/gate/`: `inbox/` (pending
+//! items), `decided/` (items after their result is recorded), `results.jsonl`, and
+//! `applying/` (write-ahead markers that make an interrupted apply recoverable).
+
+pub mod fsutil;
+pub mod results;
+
+use std::path::{Path, PathBuf};
+
+/// Paths of one goal's gate folder.
+#[derive(Debug, Clone)]
+pub struct GateDir {
+    root: PathBuf,
+}
+
+impl GateDir {
+    /// The gate folder under a goal runtime directory.
+    #[must_use]
+    pub fn new(goal_runtime_dir: &Path) -> Self {
+        Self { root: goal_runtime_dir.join("gate") }
+    }
+
+    /// `gate/`.
+    #[must_use]
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// `gate/inbox/`.
+    #[must_use]
+    pub fn inbox(&self) -> PathBuf {
+        self.root.join("inbox")
+    }
+
+    /// `gate/decided/`.
+    #[must_use]
+    pub fn decided(&self) -> PathBuf {
+        self.root.join("decided")
+    }
+
+    /// `gate/applying/`.
+    #[must_use]
+    pub fn applying(&self) -> PathBuf {
+        self.root.join("applying")
+    }
+
+    /// `gate/results.jsonl`.
+    #[must_use]
+    pub fn results(&self) -> results::ResultsLog {
+        results::ResultsLog::new(self.root.join("results.jsonl"))
+    }
+
+    /// Pending item files: `inbox/*.json`, skipping dot-files and temp files (agents write
+    /// `.<name>.tmp` then rename). Sorted by name.
+    #[must_use]
+    pub fn pending_files(&self) -> Vec<PathBuf> {
+        let Ok(rd) = std::fs::read_dir(self.inbox()) else { return Vec::new() };
+        let mut out: Vec<PathBuf> = rd
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| {
+                let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                !name.starts_with('.') && name.ends_with(".json") && p.is_file()
+            })
+            .collect();
+        out.sort();
+        out
+    }
+}
+
+/// Drops `doc` into `inbox/` atomically (temp dot-file, fsync, rename) under a new id
+/// `<UTC yyyymmddThhmmssZ>-<write_class>-<8 hex of the document digest>`; returns the id.
+///
+/// # Errors
+/// I/O errors.
+pub fn drop_item(gate: &GateDir, doc: &serde_json::Value, stamp: &str, write_class: &str) -> std::io::Result<String> {
+    let body = serde_json::to_vec_pretty(doc).map_err(std::io::Error::other)?;
+    let digest = crate::loopx::hash::sha256_hex(&body);
+    let class: String = write_class.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    let id = format!("{stamp}-{class}-{}", &digest[..8]);
+    std::fs::create_dir_all(gate.inbox())?;
+    let path = gate.inbox().join(format!("{id}.json"));
+    if path.exists() {
+        return Err(std::io::Error::new(std::io::ErrorKind::AlreadyExists, format!("item {id} already pending")));
+    }
+    let mut bytes = body;
+    bytes.push(b'\n');
+    fsutil::atomic_write(&path, &bytes)?;
+    Ok(id)
+}

@@ -1,0 +1,146 @@
+//! `gate/results.jsonl`: the append-only result log, one self-checking line per decision.
+//! Each line is the record's canonical JSON with a `line_check` field holding the SHA-256
+//! of the record without that field. A torn last line (a crash mid-append) is moved aside
+//! to `results.jsonl.torn-<unix-ms>` and cut off on open; damage anywhere else is reported,
+//! never skipped.
+
+use super::fsutil::durable_append;
+use crate::loopx::hash::{canonical_json, sha256_hex};
+use crate::wire::ResultRecord;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// Failures of the results log.
+#[derive(Debug, thiserror::Error)]
+pub enum ResultsError {
+    /// I/O.
+    #[error("results log {path}: {source}")]
+    Io {
+        /// The log.
+        path: PathBuf,
+        /// Cause.
+        source: std::io::Error,
+    },
+    /// A complete line in the middle of the log fails its check or does not parse.
+    #[error("results log {path} is damaged at line {line}: {reason}; fix or move the file aside (writegate will not skip it)")]
+    Damaged {
+        /// The log.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// The result log of one goal.
+#[derive(Debug, Clone)]
+pub struct ResultsLog {
+    path: PathBuf,
+}
+
+/// Serialises a record to its self-checking line (with trailing `\n`).
+#[must_use]
+pub fn encode_line(record: &ResultRecord) -> String {
+    let mut v = serde_json::to_value(record).unwrap_or(Value::Null);
+    let check = format!("sha256:{}", sha256_hex(canonical_json(&v, false).as_bytes()));
+    if let Some(map) = v.as_object_mut() {
+        map.insert("line_check".into(), Value::String(check));
+    }
+    let mut line = canonical_json(&v, false);
+    line.push('\n');
+    line
+}
+
+fn decode_line(line: &str) -> Result<ResultRecord, String> {
+    let mut v = crate::json::parse_strict(line.as_bytes()).map_err(|e| e.to_string())?;
+    let check = v
+        .as_object_mut()
+        .and_then(|m| m.remove("line_check"))
+        .and_then(|c| c.as_str().map(str::to_owned))
+        .ok_or("missing line_check")?;
+    let actual = format!("sha256:{}", sha256_hex(canonical_json(&v, false).as_bytes()));
+    if actual != check {
+        return Err("line_check mismatch".into());
+    }
+    serde_json::from_value(v).map_err(|e| e.to_string())
+}
+
+impl ResultsLog {
+    /// The log at `path` (created on first append).
+    #[must_use]
+    pub fn new(path: PathBuf) -> Self {
+        Self { path }
+    }
+
+    /// The file path.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Reads every record, oldest first. A torn final line (no `\n`) is
+    /// repaired when `repair` is true (moved aside, then cut off), and ignored otherwise.
+    ///
+    /// # Errors
+    /// [`ResultsError::Damaged`] for a bad complete line that is not the last;
+    /// [`ResultsError::Io`].
+    pub fn read_all(&self, repair: bool) -> Result<Vec<ResultRecord>, ResultsError> {
+        let io = |source| ResultsError::Io { path: self.path.clone(), source };
+        let bytes = match std::fs::read(&self.path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(io(e)),
+        };
+        let mut records = Vec::new();
+        let mut offset = 0usize;
+        let mut line_no = 0usize;
+        while offset < bytes.len() {
+            line_no += 1;
+            let rest = &bytes[offset..];
+            let (line, complete) = match rest.iter().position(|&b| b == b'\n') {
+                Some(n) => (&rest[..n], true),
+                None => (rest, false),
+            };
+            let next = offset + line.len() + usize::from(complete);
+            let parsed = std::str::from_utf8(line).map_err(|e| e.to_string()).and_then(decode_line);
+            match (parsed, complete) {
+                (Ok(r), true) => records.push(r),
+                (_, false) => {
+                    // An incomplete last line: a crash mid-append.
+                    if repair {
+                        self.repair_tail(offset, &bytes[offset..]).map_err(io)?;
+                    }
+                    break;
+                }
+                (Err(reason), true) => {
+                    return Err(ResultsError::Damaged { path: self.path.clone(), line: line_no, reason });
+                }
+            }
+            offset = next;
+        }
+        Ok(records)
+    }
+
+    fn repair_tail(&self, keep: usize, torn: &[u8]) -> std::io::Result<()> {
+        let ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis());
+        let aside = self.path.with_file_name(format!("results.jsonl.torn-{ms}"));
+        std::fs::write(&aside, torn)?;
+        let f = std::fs::OpenOptions::new().write(true).open(&self.path)?;
+        f.set_len(keep as u64)?;
+        f.sync_all()?;
+        tracing::warn!(path = %self.path.display(), aside = %aside.display(), "repaired torn last line of results log");
+        Ok(())
+    }
+
+    /// Appends one record durably (one `write`, then fsync).
+    ///
+    /// # Errors
+    /// [`ResultsError::Io`].
+    pub fn append(&self, record: &ResultRecord) -> Result<(), ResultsError> {
+        if let Some(dir) = self.path.parent() {
+            std::fs::create_dir_all(dir).map_err(|source| ResultsError::Io { path: self.path.clone(), source })?;
+        }
+        durable_append(&self.path, encode_line(record).as_bytes()).map_err(|source| ResultsError::Io { path: self.path.clone(), source })
+    }
+}
