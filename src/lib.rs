@@ -10,4 +10,5 @@ pub mod gate;
 pub mod json;
 pub mod loopx;
 pub mod scan;
+pub mod textsafe;
 pub mod wire;

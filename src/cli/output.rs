@@ -21,12 +21,10 @@ fn json<T: Serialize>(v: &T) -> anyhow::Result<()> {
     out(&(serde_json::to_string_pretty(v)? + "\n"))
 }
 
-/// Replaces control and bidi characters so file content cannot drive the terminal.
+/// Terminal-safe single-line text (see [`crate::textsafe`]).
 #[must_use]
 pub fn clean(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}') { '�' } else { c })
-        .collect()
+    crate::textsafe::sanitize(text, false)
 }
 
 pub(super) fn print_status(rows: &[GoalStatus], as_json: bool) -> anyhow::Result<()> {
@@ -89,7 +87,7 @@ pub(super) fn print_preview(p: &Preview, as_json: bool) -> anyhow::Result<()> {
 }
 
 fn clean_lines(text: &str) -> String {
-    text.lines().map(|l| clean(l) + "\n").collect()
+    crate::textsafe::sanitize(text, true)
 }
 
 pub(super) fn print_log(rows: &[ResultRecord], as_json: bool) -> anyhow::Result<()> {

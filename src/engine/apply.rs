@@ -314,8 +314,8 @@ fn gate_lock(gate: &GateDir) -> Result<std::fs::File, EngineError> {
     Ok(f)
 }
 
-/// Operator reasons: control characters dropped, whitespace compacted, 200 chars max.
+/// Operator reasons: escape sequences and control characters dropped, whitespace compacted, 200 chars max.
 fn sanitize_reason(reason: &str) -> String {
-    let clean: String = reason.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let clean = crate::textsafe::sanitize(reason, false);
     crate::loopx::pytext::compact_whitespace(&clean).chars().take(200).collect()
 }
