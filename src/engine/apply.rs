@@ -6,7 +6,7 @@ use super::item::Item;
 use super::preview::{Predicted, Prepared};
 use super::{Engine, EngineError, read_state};
 use crate::gate::GateDir;
-use crate::gate::fsutil::{atomic_write, durable_move, failpoint};
+use crate::gate::fsutil::{atomic_write, atomic_write_at, durable_move, failpoint, remove_stale_temps};
 use crate::loopx::hash::revision_of_text;
 use crate::loopx::lock::{self, LockError, LockRequest, MUTATION_TIMEOUT};
 use crate::wire::{RESULT_SCHEMA, ResultRecord, Status};
@@ -156,7 +156,7 @@ impl Engine {
         let marker_path = marker_path(gate, &item.id);
         write_marker(&marker_path, &marker)?;
         failpoint("after_marker");
-        atomic_write(&goal.state_file, new_text.as_bytes()).map_err(|source| EngineError::Io { what: format!("write {}", goal.state_file.display()), source })?;
+        atomic_write_at(&goal.state_file, new_text.as_bytes(), Some("before_state_rename")).map_err(|source| EngineError::Io { what: format!("write {}", goal.state_file.display()), source })?;
         failpoint("after_state_write");
         gate.results().append(&rec)?;
         failpoint("after_result");
@@ -214,9 +214,13 @@ impl Engine {
     /// [`EngineError`] on I/O failure or an unparseable marker.
     pub fn recover_goal(&self, goal_id: &str) -> Result<Vec<String>, EngineError> {
         let gate = self.gate(goal_id)?;
-        let Ok(rd) = std::fs::read_dir(gate.applying()) else { return Ok(Vec::new()) };
         let goal = self.goal(goal_id)?.clone();
         let mut notes = Vec::new();
+        let stale = remove_stale_temps(&goal.state_file);
+        if stale > 0 {
+            notes.push(format!("removed {stale} temp file(s) left by an interrupted write"));
+        }
+        let Ok(rd) = std::fs::read_dir(gate.applying()) else { return Ok(notes) };
         let records = gate.results().read_all(true)?;
         for entry in rd.filter_map(Result::ok) {
             let path = entry.path();

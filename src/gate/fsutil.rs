@@ -34,6 +34,15 @@ pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
 /// # Errors
 /// I/O errors; the temp file is removed on failure.
 pub fn atomic_write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    atomic_write_at(path, bytes, None)
+}
+
+/// [`atomic_write`] with a failpoint fired after the temp file is durable and before the
+/// rename (crash tests name it `before_state_rename` for the state file).
+///
+/// # Errors
+/// I/O errors; the temp file is removed on failure.
+pub fn atomic_write_at(path: &Path, bytes: &[u8], point: Option<&str>) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let mode = std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode() & 0o7777);
     let tmp = temp_sibling(path);
@@ -43,7 +52,9 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         f.write_all(bytes)?;
         f.sync_all()?;
         drop(f);
-        failpoint("before_state_rename");
+        if let Some(p) = point {
+            failpoint(p);
+        }
         std::fs::rename(&tmp, path)?;
         sync_dir(dir)
     })();
@@ -51,6 +62,26 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// Removes this module's temp siblings of `path` (`.<name>.<pid>.<n>.tmp`) left by
+/// processes that no longer run. Returns how many were removed.
+pub fn remove_stale_temps(path: &Path) -> usize {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else { return 0 };
+    let prefix = format!(".{}.", name.to_string_lossy());
+    let Ok(rd) = std::fs::read_dir(dir) else { return 0 };
+    let mut removed = 0;
+    for entry in rd.filter_map(Result::ok) {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some(rest) = file.strip_prefix(&prefix).and_then(|r| r.strip_suffix(".tmp")) else { continue };
+        let mut parts = rest.split('.');
+        let (Some(pid), Some(n), None) = (parts.next(), parts.next(), parts.next()) else { continue };
+        let (Ok(pid), true) = (pid.parse::<u32>(), n.chars().all(|c| c.is_ascii_digit())) else { continue };
+        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() && std::fs::remove_file(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
 }
 
 fn temp_sibling(path: &Path) -> PathBuf {
