@@ -41,11 +41,18 @@ fn write(path: &Path, text: &str) -> Result<(), DemoError> {
     if let Some(dir) = path.parent() {
         io("create folder", std::fs::create_dir_all(dir))?;
     }
-    io(&format!("write {}", path.display()), std::fs::write(path, text))
+    io(
+        &format!("write {}", path.display()),
+        std::fs::write(path, text),
+    )
 }
 
 fn update(todo: &str, f: impl FnOnce(&mut TodoArgs)) -> TodoOp {
-    let mut a = TodoArgs { todo_id: Some(todo.into()), agent_id: Some(MAIN.into()), ..TodoArgs::default() };
+    let mut a = TodoArgs {
+        todo_id: Some(todo.into()),
+        agent_id: Some(MAIN.into()),
+        ..TodoArgs::default()
+    };
     f(&mut a);
     TodoOp::TodoUpdate(a)
 }
@@ -59,64 +66,154 @@ pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
     if root.exists() && io("read folder", std::fs::read_dir(root))?.next().is_some() {
         return Err(DemoError::NotEmpty(root.to_owned()));
     }
-    let root = io("create folder", std::fs::create_dir_all(root).and_then(|()| std::fs::canonicalize(root)))?;
+    let root = io(
+        "create folder",
+        std::fs::create_dir_all(root).and_then(|()| std::fs::canonicalize(root)),
+    )?;
     let project = root.join("project");
     let runtime = root.join("runtime");
     let registry = project.join(".loopx/registry.json");
-    let goal = |id: &str, agents: &[&str]| json!({
-        "id": id, "domain": "demo", "status": "active", "repo": project,
-        "state_file": format!(".codex/goals/{id}/ACTIVE_GOAL_STATE.md"),
-        "adapter": {"kind": "generic_project_goal_v0", "status": "connected"},
-        "authority_sources": [],
-        "coordination": {"registered_agents": agents, "agent_model": "peer_v1"},
-    });
+    let goal = |id: &str, agents: &[&str]| {
+        json!({
+            "id": id, "domain": "demo", "status": "active", "repo": project,
+            "state_file": format!(".codex/goals/{id}/ACTIVE_GOAL_STATE.md"),
+            "adapter": {"kind": "generic_project_goal_v0", "status": "connected"},
+            "authority_sources": [],
+            "coordination": {"registered_agents": agents, "agent_model": "peer_v1"},
+        })
+    };
     let reg = json!({"schema_version": "0.1", "updated_at": "2026-11-29", "common_runtime_root": runtime,
         "goals": [goal("demo-goal", &[MAIN, PEER]), goal("docs-goal", &[MAIN])]});
-    write(&registry, &(serde_json::to_string_pretty(&reg).unwrap_or_default() + "\n"))?;
-    write(&project.join(".codex/goals/demo-goal/ACTIVE_GOAL_STATE.md"), DEMO_STATE)?;
-    write(&project.join(".codex/goals/docs-goal/ACTIVE_GOAL_STATE.md"), DOCS_STATE)?;
-    let lease = |todo: &str, owner: &str, expires: chrono::DateTime<chrono::Utc>| json!({
+    write(
+        &registry,
+        &(serde_json::to_string_pretty(&reg).unwrap_or_default() + "\n"),
+    )?;
+    write(
+        &project.join(".codex/goals/demo-goal/ACTIVE_GOAL_STATE.md"),
+        DEMO_STATE,
+    )?;
+    write(
+        &project.join(".codex/goals/docs-goal/ACTIVE_GOAL_STATE.md"),
+        DOCS_STATE,
+    )?;
+    let lease = |todo: &str, owner: &str, expires: chrono::DateTime<chrono::Utc>| {
+        json!({
         "schema_version": "task_lease_v0", "goal_id": "demo-goal", "todo_id": todo, "owner": owner,
         "idempotency_key": format!("demo-{todo}"), "write_scopes": ["docs/**"], "acquire_ttl_seconds": 7200,
         "version": 1, "lease_epoch": 1, "acquired_at": "2026-11-29T12:00:00Z", "updated_at": "2026-11-29T12:00:00Z",
-        "expires_at": expires.format("%Y-%m-%dT%H:%M:%SZ").to_string(), "status": "active"});
+        "expires_at": expires.format("%Y-%m-%dT%H:%M:%SZ").to_string(), "status": "active"})
+    };
     let now = chrono::Utc::now();
     let leases = runtime.join("goals/demo-goal/task-leases");
-    write(&leases.join("todo_28ff25cccdd0.json"), &(crate::loopx::hash::python_json_indent2(&lease("todo_28ff25cccdd0", PEER, now + chrono::Duration::hours(2))) + "\n"))?;
-    write(&leases.join("todo_c670645b588b.json"), &(crate::loopx::hash::python_json_indent2(&lease("todo_c670645b588b", MAIN, now - chrono::Duration::hours(1))) + "\n"))?;
+    write(
+        &leases.join("todo_28ff25cccdd0.json"),
+        &(crate::loopx::hash::python_json_indent2(&lease(
+            "todo_28ff25cccdd0",
+            PEER,
+            now + chrono::Duration::hours(2),
+        )) + "\n"),
+    )?;
+    write(
+        &leases.join("todo_c670645b588b.json"),
+        &(crate::loopx::hash::python_json_indent2(&lease(
+            "todo_c670645b588b",
+            MAIN,
+            now - chrono::Duration::hours(1),
+        )) + "\n"),
+    )?;
 
-    let loc = Locator { registry: Some(registry.clone()), ..Locator::from_env(None, None) };
+    let loc = Locator {
+        registry: Some(registry.clone()),
+        ..Locator::from_env(None, None)
+    };
     let engine = Engine::open(&loc, Clock::System, operator.to_owned())?;
-    let apply = Decision::Apply { confirm_warnings: false, override_idempotency: false };
+    let apply = Decision::Apply {
+        confirm_warnings: false,
+        override_idempotency: false,
+    };
     // History: a claim applied through the engine; then the same item again (duplicate).
-    let claim = engine.propose("demo-goal", &TodoOp::TodoClaim(TodoArgs { todo_id: Some("todo_cc1c01a7ef81".into()), agent_id: Some(MAIN.into()), claimed_by: Some(MAIN.into()), ..TodoArgs::default() }))?;
+    let claim = engine.propose(
+        "demo-goal",
+        &TodoOp::TodoClaim(TodoArgs {
+            todo_id: Some("todo_cc1c01a7ef81".into()),
+            agent_id: Some(MAIN.into()),
+            claimed_by: Some(MAIN.into()),
+            ..TodoArgs::default()
+        }),
+    )?;
     engine.decide(&claim, &apply, None)?;
     let gate = engine.gate("demo-goal")?;
-    let decided = io("read decided item", std::fs::read(gate.decided().join(format!("{claim}.json"))))?;
-    io("write duplicate", atomic_write(&gate.inbox().join(format!("{claim}-retry.json")), &decided))?;
+    let decided = io(
+        "read decided item",
+        std::fs::read(gate.decided().join(format!("{claim}.json"))),
+    )?;
+    io(
+        "write duplicate",
+        atomic_write(&gate.inbox().join(format!("{claim}-retry.json")), &decided),
+    )?;
     // A stale intent: proposed, then another LoopX writer changed the state.
-    engine.propose("demo-goal", &update("todo_0384f4bcd660", |a| {
-        a.status = Some("blocked".into());
-        a.reason = Some("waiting on CI capacity".into());
-    }))?;
+    engine.propose(
+        "demo-goal",
+        &update("todo_0384f4bcd660", |a| {
+            a.status = Some("blocked".into());
+            a.reason = Some("waiting on CI capacity".into());
+        }),
+    )?;
     let state_path = engine.goal("demo-goal")?.state_file.clone();
     let text = io("read state", std::fs::read_to_string(&state_path))?;
-    let ctx = EditContext { goal_id: "demo-goal".into(), registered_agents: vec![MAIN.into(), PEER.into()], now: Clock::System.loopx_now() };
-    let other = TodoOp::TodoAdd(TodoArgs { role: Some("agent".into()), text: Some("[P2] Added meanwhile by another agent".into()), ..TodoArgs::default() });
+    let ctx = EditContext {
+        goal_id: "demo-goal".into(),
+        registered_agents: vec![MAIN.into(), PEER.into()],
+        now: Clock::System.loopx_now(),
+    };
+    let other = TodoOp::TodoAdd(TodoArgs {
+        role: Some("agent".into()),
+        text: Some("[P2] Added meanwhile by another agent".into()),
+        ..TodoArgs::default()
+    });
     if let Ok(o) = apply_op(&text, &other, &ctx) {
         io("write state", atomic_write(&state_path, o.text.as_bytes()))?;
     }
     // Current intents: ready, hard-lease conflicts, a boundary block and a warning.
-    engine.propose("demo-goal", &update("todo_cc1c01a7ef81", |a| {
-        a.note = Some("halfway: 2/3 done, see #12".into());
-        a.evidence = Some("smoke passed: 2/3 ok".into());
-    }))?;
-    engine.propose("demo-goal", &update("todo_28ff25cccdd0", |a| a.note = Some("started the upstream PR".into())))?;
-    engine.propose("demo-goal", &TodoOp::TodoSupersede(TodoArgs { todo_id: Some("todo_c670645b588b".into()), agent_id: Some(MAIN.into()), reason: Some("replaced by a narrower plan".into()), ..TodoArgs::default() }))?;
-    engine.propose("demo-goal", &update("todo_db6353bdcb9c", |a| a.note = Some("deploy with token=ghp_Xq8vR2mN5tK9wL3pZ7yB4cD6fH1jA0sE2gU8".into())))?;
-    engine.propose("demo-goal", &update("todo_db6353bdcb9c", |a| a.evidence = Some("ci log kept at /home/alice/ci/run-418.log".into())))?;
+    engine.propose(
+        "demo-goal",
+        &update("todo_cc1c01a7ef81", |a| {
+            a.note = Some("halfway: 2/3 done, see #12".into());
+            a.evidence = Some("smoke passed: 2/3 ok".into());
+        }),
+    )?;
+    engine.propose(
+        "demo-goal",
+        &update("todo_28ff25cccdd0", |a| {
+            a.note = Some("started the upstream PR".into());
+        }),
+    )?;
+    engine.propose(
+        "demo-goal",
+        &TodoOp::TodoSupersede(TodoArgs {
+            todo_id: Some("todo_c670645b588b".into()),
+            agent_id: Some(MAIN.into()),
+            reason: Some("replaced by a narrower plan".into()),
+            ..TodoArgs::default()
+        }),
+    )?;
+    engine.propose(
+        "demo-goal",
+        &update("todo_db6353bdcb9c", |a| {
+            a.note = Some("deploy with token=ghp_Xq8vR2mN5tK9wL3pZ7yB4cD6fH1jA0sE2gU8".into());
+        }),
+    )?;
+    engine.propose(
+        "demo-goal",
+        &update("todo_db6353bdcb9c", |a| {
+            a.evidence = Some("ci log kept at /home/alice/ci/run-418.log".into());
+        }),
+    )?;
     // Invalid inputs: half-written, LoopX dry-run output without a proposal, a writeback.
-    write(&gate.inbox().join("half-written.json"), "{\"schema_version\": \"local_state_write_correctness_v0\", \"write_intent\": {")?;
+    write(
+        &gate.inbox().join("half-written.json"),
+        "{\"schema_version\": \"local_state_write_correctness_v0\", \"write_intent\": {",
+    )?;
     write(&gate.inbox().join("raw-loopx-dry-run.json"), RAW_DRY_RUN)?;
     let writeback = json!({"schema_version": "session_runtime_controlled_writeback_v0", "goal_id": "demo-goal", "agent_id": MAIN,
         "runtime": {"runtime_id": "codex_cli_tui", "session_id": "public-safe-session-handle"},
@@ -125,16 +222,38 @@ pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
             "payload": {"decision_label": "approved_next_action", "summary": "continue the validated next action", "evidence_pointer_count": 2}},
         "boundary": {"raw_transcripts_copied": false, "raw_tool_outputs_copied": false, "credentials_copied": false, "private_paths_copied": false, "launch_authority_granted": false},
         "result": {"status": "previewed", "runtime_event_id": null, "loopx_writeback_run_id": null}});
-    write(&gate.inbox().join("writeback-handoff.json"), &serde_json::to_string_pretty(&writeback).unwrap_or_default())?;
+    write(
+        &gate.inbox().join("writeback-handoff.json"),
+        &serde_json::to_string_pretty(&writeback).unwrap_or_default(),
+    )?;
 
     // docs-goal (one agent): an idempotency conflict (LoopX reuses a todo's key), then ready items.
-    let block = engine.propose("docs-goal", &update("todo_61974865c668", |a| {
-        a.status = Some("blocked".into());
-        a.reason = Some("waiting for review".into());
-    }))?;
+    let block = engine.propose(
+        "docs-goal",
+        &update("todo_61974865c668", |a| {
+            a.status = Some("blocked".into());
+            a.reason = Some("waiting for review".into());
+        }),
+    )?;
     engine.decide(&block, &apply, None)?;
-    engine.propose("docs-goal", &update("todo_61974865c668", |a| a.status = Some("open".into())))?;
-    engine.propose("docs-goal", &TodoOp::RefreshState(TodoArgs { next_action: Some("Run the smoke suite, then record the 3/3 result.".into()), ..TodoArgs::default() }))?;
-    engine.propose("docs-goal", &TodoOp::TodoAdd(TodoArgs { role: Some("agent".into()), text: Some("[P2] Write the release notes".into()), ..TodoArgs::default() }))?;
+    engine.propose(
+        "docs-goal",
+        &update("todo_61974865c668", |a| a.status = Some("open".into())),
+    )?;
+    engine.propose(
+        "docs-goal",
+        &TodoOp::RefreshState(TodoArgs {
+            next_action: Some("Run the smoke suite, then record the 3/3 result.".into()),
+            ..TodoArgs::default()
+        }),
+    )?;
+    engine.propose(
+        "docs-goal",
+        &TodoOp::TodoAdd(TodoArgs {
+            role: Some("agent".into()),
+            text: Some("[P2] Write the release notes".into()),
+            ..TodoArgs::default()
+        }),
+    )?;
     Ok(registry)
 }

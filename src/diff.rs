@@ -78,6 +78,11 @@ pub fn added_lines(old: &str, new: &str) -> Vec<(usize, String)> {
     TextDiff::from_lines(old, new)
         .iter_all_changes()
         .filter(|c| c.tag() == ChangeTag::Insert)
-        .map(|c| (c.new_index().map_or(0, |i| i + 1), c.value().trim_end_matches(['\n', '\r']).to_owned()))
+        .map(|c| {
+            (
+                c.new_index().map_or(0, |i| i + 1),
+                c.value().trim_end_matches(['\n', '\r']).to_owned(),
+            )
+        })
         .collect()
 }

@@ -14,16 +14,25 @@ fn log_path() -> Option<PathBuf> {
 
 fn init_logging() {
     let Some(path) = log_path() else { return };
-    if let Some(dir) = path.parent() {
-        if std::fs::create_dir_all(dir).is_err() {
-            return;
-        }
+    if let Some(dir) = path.parent()
+        && std::fs::create_dir_all(dir).is_err()
+    {
+        return;
     }
-    let Ok(file) = std::fs::OpenOptions::new().create(true).append(true).open(&path) else { return };
+    let Ok(file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+    else {
+        return;
+    };
     let _ = tracing_subscriber::fmt()
         .with_writer(std::sync::Mutex::new(file))
         .with_ansi(false)
-        .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("WRITEGATE_LOG").unwrap_or_else(|_| "info".into()))
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("WRITEGATE_LOG")
+                .unwrap_or_else(|_| "info".into()),
+        )
         .try_init();
 }
 

@@ -38,11 +38,15 @@ pub fn sanitize(text: &str, keep_newlines: bool) -> String {
 }
 
 fn skip_escape(first: char, chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
-    let kind = if first == '\u{9b}' { Some('[') } else { chars.next_if(|c| matches!(c, '[' | ']' | 'P' | '_' | '^' | '(' | ')')) };
+    let kind = if first == '\u{9b}' {
+        Some('[')
+    } else {
+        chars.next_if(|c| matches!(c, '[' | ']' | 'P' | '_' | '^' | '(' | ')'))
+    };
     match kind {
         Some('[') => {
             // CSI: parameters and intermediates up to a final byte in @..~.
-            while let Some(c) = chars.next() {
+            for c in chars.by_ref() {
                 if ('@'..='~').contains(&c) {
                     break;
                 }
@@ -60,10 +64,7 @@ fn skip_escape(first: char, chars: &mut std::iter::Peekable<std::str::Chars<'_>>
                 }
             }
         }
-        Some(_) => {
-            chars.next();
-        }
-        None => {
+        _ => {
             chars.next();
         }
     }

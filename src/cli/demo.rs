@@ -9,14 +9,18 @@ use std::path::PathBuf;
 pub(super) fn run(path: Option<PathBuf>, no_tui: bool, operator: &str) -> anyhow::Result<i32> {
     let root = match path {
         Some(p) => p,
-        None => tempfile_dir()?,
+        None => tempfile_dir(),
     };
-    let registry = crate::demo::build(&root, operator).context("failed to build the demo workspace")?;
+    let registry =
+        crate::demo::build(&root, operator).context("failed to build the demo workspace")?;
     if no_tui {
         out(&format!("{}\n", registry.display()))?;
         return Ok(super::exit::OK);
     }
-    let loc = Locator { registry: Some(registry.clone()), ..Locator::from_env(None, None) };
+    let loc = Locator {
+        registry: Some(registry.clone()),
+        ..Locator::from_env(None, None)
+    };
     let engine = Engine::open(&loc, Clock::System, operator.to_owned())?;
     out(&format!("demo workspace: {}\n\n", registry.display()))?;
     print_status(&engine.status(), false)?;
@@ -29,8 +33,7 @@ pub(super) fn run(path: Option<PathBuf>, no_tui: bool, operator: &str) -> anyhow
     Ok(super::exit::OK)
 }
 
-fn tempfile_dir() -> anyhow::Result<PathBuf> {
+fn tempfile_dir() -> PathBuf {
     let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S");
-    let dir = std::env::temp_dir().join(format!("writegate-demo-{stamp}-{}", std::process::id()));
-    Ok(dir)
+    std::env::temp_dir().join(format!("writegate-demo-{stamp}-{}", std::process::id()))
 }

@@ -25,7 +25,12 @@ pub mod exit {
 
 /// writegate — gated writes to LoopX goal state.
 #[derive(Debug, Parser)]
-#[command(name = "writegate", version, about, after_help = "Logs: $XDG_STATE_HOME/writegate/writegate.log (default ~/.local/state/writegate/writegate.log).\nExit codes: 0 ok · 1 pending items / not ready / blocking findings · 2 error.")]
+#[command(
+    name = "writegate",
+    version,
+    about,
+    after_help = "Logs: $XDG_STATE_HOME/writegate/writegate.log (default ~/.local/state/writegate/writegate.log).\nExit codes: 0 ok · 1 pending items / not ready / blocking findings · 2 error."
+)]
 pub struct Cli {
     /// LoopX registry file (else $LOOPX_REGISTRY, ./.loopx/registry.json, the global registry).
     #[arg(long, global = true)]
@@ -116,32 +121,52 @@ pub enum Cmd {
 /// # Errors
 /// Any failure (mapped to exit code 2 by `main`).
 pub fn run(cli: Cli) -> anyhow::Result<i32> {
-    let operator = cli.operator.clone().or_else(|| std::env::var("USER").ok()).unwrap_or_else(|| "operator".into());
+    let operator = cli
+        .operator
+        .clone()
+        .or_else(|| std::env::var("USER").ok())
+        .unwrap_or_else(|| "operator".into());
     let loc = Locator::from_env(cli.registry.clone(), cli.runtime_root.clone());
-    let open = || Engine::open(&loc, Clock::System, operator.clone()).context("failed to open the workspace");
+    let open = || {
+        Engine::open(&loc, Clock::System, operator.clone()).context("failed to open the workspace")
+    };
     match cli.cmd {
         None => {
             let engine = open()?;
             output::print_status(&engine.status(), false)?;
-            eprintln!("writegate: the interactive TUI is not in this release; showing status. See `writegate --help`.");
+            eprintln!(
+                "writegate: the interactive TUI is not in this release; showing status. See `writegate --help`."
+            );
             Ok(exit::OK)
         }
         Some(Cmd::Status { json }) => {
             let rows = open()?.status();
             output::print_status(&rows, json)?;
-            Ok(if rows.iter().any(|r| r.pending > 0) { exit::ATTENTION } else { exit::OK })
+            Ok(if rows.iter().any(|r| r.pending > 0) {
+                exit::ATTENTION
+            } else {
+                exit::OK
+            })
         }
         Some(Cmd::List { goal, json }) => {
             let rows = open()?.list(goal.as_deref());
             output::print_list(&rows, json)?;
-            Ok(if rows.is_empty() { exit::OK } else { exit::ATTENTION })
+            Ok(if rows.is_empty() {
+                exit::OK
+            } else {
+                exit::ATTENTION
+            })
         }
         Some(Cmd::Preview { item, json }) => {
             let engine = open()?;
             let found = engine.find_item(&item)?;
             let preview = engine.prepare(&found).to_wire();
             output::print_preview(&preview, json)?;
-            Ok(if preview.row.predicted_status == "ready" { exit::OK } else { exit::ATTENTION })
+            Ok(if preview.row.predicted_status == "ready" {
+                exit::OK
+            } else {
+                exit::ATTENTION
+            })
         }
         Some(Cmd::Log { goal, limit, json }) => {
             let mut rows = open()?.log(goal.as_deref())?;
@@ -152,7 +177,11 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Some(Cmd::Check { json }) => {
             let problems = output::check(&open()?);
             output::print_check(&problems, json)?;
-            Ok(if problems.is_empty() { exit::OK } else { exit::ATTENTION })
+            Ok(if problems.is_empty() {
+                exit::OK
+            } else {
+                exit::ATTENTION
+            })
         }
         Some(Cmd::Scan { path, policy, json }) => output::scan(&path, &policy, json),
         Some(Cmd::Demo { path, no_tui }) => demo::run(path, no_tui, &operator),

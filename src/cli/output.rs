@@ -2,7 +2,9 @@
 
 use crate::engine::Engine;
 use crate::scan::{self, Policy};
-use crate::wire::{Doc, Finding, GoalStatus, LIST_SCHEMA, ListRow, Preview, ResultRecord, STATUS_SCHEMA};
+use crate::wire::{
+    Doc, Finding, GoalStatus, LIST_SCHEMA, ListRow, Preview, ResultRecord, STATUS_SCHEMA,
+};
 use anyhow::Context as _;
 use serde::Serialize;
 use std::io::{Read as _, Write};
@@ -11,7 +13,10 @@ use std::path::Path;
 /// Writes `text` to stdout; a closed pipe (e.g. `| head`) is not an error.
 pub fn out(text: &str) -> anyhow::Result<()> {
     let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => other.context("failed to write to stdout"),
     }
@@ -29,23 +34,54 @@ pub fn clean(text: &str) -> String {
 
 pub(super) fn print_status(rows: &[GoalStatus], as_json: bool) -> anyhow::Result<()> {
     if as_json {
-        return json(&Doc { schema_version: STATUS_SCHEMA.into(), items: rows.to_vec() });
+        return json(&Doc {
+            schema_version: STATUS_SCHEMA.into(),
+            items: rows.to_vec(),
+        });
     }
-    let mut s = format!("{:<24} {:<10} {:>5} {:>7} {:>9}  {}\n", "GOAL", "STATUS", "OPEN", "PENDING", "CONFLICTS", "REVISION");
+    let mut s = format!(
+        "{:<24} {:<10} {:>5} {:>7} {:>9}  {}\n",
+        "GOAL", "STATUS", "OPEN", "PENDING", "CONFLICTS", "REVISION"
+    );
     for r in rows {
-        let rev = r.revision.as_deref().map_or_else(|| format!("error: {}", r.error.as_deref().unwrap_or("")), |v| v.chars().take(19).collect());
-        s += &format!("{:<24} {:<10} {:>5} {:>7} {:>9}  {}\n", clean(&r.goal_id), clean(r.frontmatter_status.as_deref().unwrap_or("-")), r.open_todos, r.pending, r.conflicts, clean(&rev));
+        let rev = r.revision.as_deref().map_or_else(
+            || format!("error: {}", r.error.as_deref().unwrap_or("")),
+            |v| v.chars().take(19).collect(),
+        );
+        s += &format!(
+            "{:<24} {:<10} {:>5} {:>7} {:>9}  {}\n",
+            clean(&r.goal_id),
+            clean(r.frontmatter_status.as_deref().unwrap_or("-")),
+            r.open_todos,
+            r.pending,
+            r.conflicts,
+            clean(&rev)
+        );
     }
     out(&s)
 }
 
 pub(super) fn print_list(rows: &[ListRow], as_json: bool) -> anyhow::Result<()> {
     if as_json {
-        return json(&Doc { schema_version: LIST_SCHEMA.into(), items: rows.to_vec() });
+        return json(&Doc {
+            schema_version: LIST_SCHEMA.into(),
+            items: rows.to_vec(),
+        });
     }
-    let mut s = format!("{:<40} {:<14} {:<22} {:<20} {:>7}  {}\n", "ITEM", "GOAL", "CLASS", "PREDICTED", "AGE", "WRITER");
+    let mut s = format!(
+        "{:<40} {:<14} {:<22} {:<20} {:>7}  {}\n",
+        "ITEM", "GOAL", "CLASS", "PREDICTED", "AGE", "WRITER"
+    );
     for r in rows {
-        s += &format!("{:<40} {:<14} {:<22} {:<20} {:>7}  {}\n", clean(&r.item_id), clean(&r.goal_id), clean(&r.write_class), r.predicted_status, age(r.age_seconds), clean(&r.writer_id));
+        s += &format!(
+            "{:<40} {:<14} {:<22} {:<20} {:>7}  {}\n",
+            clean(&r.item_id),
+            clean(&r.goal_id),
+            clean(&r.write_class),
+            r.predicted_status,
+            age(r.age_seconds),
+            clean(&r.writer_id)
+        );
     }
     if rows.is_empty() {
         s += "(no pending items)\n";
@@ -66,18 +102,37 @@ pub(super) fn print_preview(p: &Preview, as_json: bool) -> anyhow::Result<()> {
     if as_json {
         return json(p);
     }
-    let mut s = format!("item {}  goal {}  {}  {}\npredicted: {}\n", clean(&p.row.item_id), clean(&p.row.goal_id), clean(&p.row.write_class), clean(&p.row.writer_id), p.row.predicted_status);
+    let mut s = format!(
+        "item {}  goal {}  {}  {}\npredicted: {}\n",
+        clean(&p.row.item_id),
+        clean(&p.row.goal_id),
+        clean(&p.row.write_class),
+        clean(&p.row.writer_id),
+        p.row.predicted_status
+    );
     if let Some(r) = &p.invalid_reason {
         s += &format!("reason: {}\n", clean(r));
     }
     s += "checks:\n";
     for c in &p.checks {
-        s += &format!("  [{}] {:<12} {}\n", if c.ok { "ok" } else { "!!" }, c.name, clean(&c.detail));
+        s += &format!(
+            "  [{}] {:<12} {}\n",
+            if c.ok { "ok" } else { "!!" },
+            c.name,
+            clean(&c.detail)
+        );
     }
     if !p.findings.is_empty() {
         s += "findings:\n";
         for f in &p.findings {
-            s += &format!("  {:<5} {:<22} {:<14} {}  {}\n", f.severity, f.rule_id, clean(&f.location), clean(&f.sample_masked), f.reason);
+            s += &format!(
+                "  {:<5} {:<22} {:<14} {}  {}\n",
+                f.severity,
+                f.rule_id,
+                clean(&f.location),
+                clean(&f.sample_masked),
+                f.reason
+            );
         }
     }
     if !p.diff.is_empty() {
@@ -92,11 +147,26 @@ fn clean_lines(text: &str) -> String {
 
 pub(super) fn print_log(rows: &[ResultRecord], as_json: bool) -> anyhow::Result<()> {
     if as_json {
-        return json(&Doc { schema_version: crate::wire::RESULT_SCHEMA.into(), items: rows.to_vec() });
+        return json(&Doc {
+            schema_version: crate::wire::RESULT_SCHEMA.into(),
+            items: rows.to_vec(),
+        });
     }
     let mut s = String::new();
     for r in rows {
-        s += &format!("{}  {:<14} {:<32} {:<20} {:<8} {}{}\n", r.recorded_at, clean(&r.goal_id), clean(&r.item_id), r.status.as_str(), clean(&r.decision), clean(&r.operator), r.reason.as_deref().map(|x| format!("  \"{}\"", clean(x))).unwrap_or_default());
+        s += &format!(
+            "{}  {:<14} {:<32} {:<20} {:<8} {}{}\n",
+            r.recorded_at,
+            clean(&r.goal_id),
+            clean(&r.item_id),
+            r.status.as_str(),
+            clean(&r.decision),
+            clean(&r.operator),
+            r.reason
+                .as_deref()
+                .map(|x| format!("  \"{}\"", clean(x)))
+                .unwrap_or_default()
+        );
     }
     if rows.is_empty() {
         s += "(no results yet)\n";
@@ -114,7 +184,13 @@ pub(super) struct Problem {
 
 pub(super) fn check(engine: &Engine) -> Vec<Problem> {
     let mut out = Vec::new();
-    let mut add = |g: &str, what: &str, detail: String| out.push(Problem { goal_id: g.into(), what: what.into(), detail });
+    let mut add = |g: &str, what: &str, detail: String| {
+        out.push(Problem {
+            goal_id: g.into(),
+            what: what.into(),
+            detail,
+        });
+    };
     for (id, err) in &engine.ws.broken_goals {
         add(id, "goal", err.clone());
     }
@@ -124,19 +200,29 @@ pub(super) fn check(engine: &Engine) -> Vec<Problem> {
             Ok(text) => {
                 let st = crate::loopx::state::ActiveState::parse(&text);
                 if st.frontmatter.is_empty() {
-                    add(&g.id, "state_file", "no frontmatter (LoopX will not bump updated_at)".into());
+                    add(
+                        &g.id,
+                        "state_file",
+                        "no frontmatter (LoopX will not bump updated_at)".into(),
+                    );
                 }
                 for d in st.duplicate_todo_ids() {
                     add(&g.id, "state_file", format!("duplicate todo id {d}"));
                 }
             }
         }
-        let Ok(gate) = engine.gate(&g.id) else { continue };
+        let Ok(gate) = engine.gate(&g.id) else {
+            continue;
+        };
         if let Err(e) = gate.results().read_all(false) {
             add(&g.id, "results", e.to_string());
         }
         if std::fs::read_dir(gate.applying()).is_ok_and(|mut d| d.next().is_some()) {
-            add(&g.id, "applying", "an interrupted apply awaits recovery (it finishes on the next decision)".into());
+            add(
+                &g.id,
+                "applying",
+                "an interrupted apply awaits recovery (it finishes on the next decision)".into(),
+            );
         }
         for item in engine.items(Some(&g.id)) {
             if let Err(e) = &item.intent {
@@ -149,11 +235,18 @@ pub(super) fn check(engine: &Engine) -> Vec<Problem> {
 
 pub(super) fn print_check(problems: &[Problem], as_json: bool) -> anyhow::Result<()> {
     if as_json {
-        return json(&serde_json::json!({"schema_version": "writegate_check_v1", "ok": problems.is_empty(), "problems": problems}));
+        return json(
+            &serde_json::json!({"schema_version": "writegate_check_v1", "ok": problems.is_empty(), "problems": problems}),
+        );
     }
     let mut s = String::new();
     for p in problems {
-        s += &format!("{:<20} {:<12} {}\n", clean(&p.goal_id), p.what, clean(&p.detail));
+        s += &format!(
+            "{:<20} {:<12} {}\n",
+            clean(&p.goal_id),
+            p.what,
+            clean(&p.detail)
+        );
     }
     if problems.is_empty() {
         s += "workspace ok\n";
@@ -164,30 +257,61 @@ pub(super) fn print_check(problems: &[Problem], as_json: bool) -> anyhow::Result
 pub(super) fn scan(path: &Path, policy: &str, as_json: bool) -> anyhow::Result<i32> {
     let mut bytes = Vec::new();
     if path == Path::new("-") {
-        std::io::stdin().read_to_end(&mut bytes).context("failed to read stdin")?;
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .context("failed to read stdin")?;
     } else {
-        bytes = std::fs::read(path).with_context(|| format!("failed to read {}", path.display()))?;
+        bytes =
+            std::fs::read(path).with_context(|| format!("failed to read {}", path.display()))?;
     }
-    let policy = if policy == "local" { Policy::Local } else { Policy::Public };
+    let policy = if policy == "local" {
+        Policy::Local
+    } else {
+        Policy::Public
+    };
     let mut findings: Vec<Finding> = Vec::new();
-    match crate::json::parse_strict(&bytes) {
-        Ok(v) => scan::scan_json(&v, "", policy, &mut findings),
-        Err(_) => {
-            let text = String::from_utf8_lossy(&bytes);
-            let lines: Vec<(usize, String)> = text.lines().enumerate().map(|(i, l)| (i + 1, l.to_owned())).collect();
-            scan::scan_lines(&lines, policy, &mut findings);
-        }
+    if let Ok(v) = crate::json::parse_strict(&bytes) {
+        scan::scan_json(&v, "", policy, &mut findings);
+    } else {
+        let text = String::from_utf8_lossy(&bytes);
+        let lines: Vec<(usize, String)> = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i + 1, l.to_owned()))
+            .collect();
+        scan::scan_lines(&lines, policy, &mut findings);
     }
     let blocking = findings.iter().any(|f| f.severity == "block");
     if as_json {
-        json(&serde_json::json!({"schema_version": "writegate_scan_v1", "ok": !blocking, "findings": findings}))?;
+        json(
+            &serde_json::json!({"schema_version": "writegate_scan_v1", "ok": !blocking, "findings": findings}),
+        )?;
     } else {
         let mut s = String::new();
         for f in &findings {
-            s += &format!("{:<5} {:<22} {:<16} {:<14} {}\n", f.severity, f.rule_id, clean(&f.location), clean(&f.sample_masked), f.reason);
+            s += &format!(
+                "{:<5} {:<22} {:<16} {:<14} {}\n",
+                f.severity,
+                f.rule_id,
+                clean(&f.location),
+                clean(&f.sample_masked),
+                f.reason
+            );
         }
-        s += &format!("{} finding(s), {}\n", findings.len(), if blocking { "blocking" } else { "none blocking" });
+        s += &format!(
+            "{} finding(s), {}\n",
+            findings.len(),
+            if blocking {
+                "blocking"
+            } else {
+                "none blocking"
+            }
+        );
         out(&s)?;
     }
-    Ok(if blocking { super::exit::ATTENTION } else { super::exit::OK })
+    Ok(if blocking {
+        super::exit::ATTENTION
+    } else {
+        super::exit::OK
+    })
 }

@@ -12,7 +12,8 @@ use anyhow::Context as _;
 
 pub(super) fn run(loc: &Locator, cmd: ProposeCmd, operator: &str) -> anyhow::Result<i32> {
     let (goal_id, op) = cmd.into_op();
-    let engine = Engine::open(loc, Clock::System, operator.to_owned()).context("failed to open the workspace")?;
+    let engine = Engine::open(loc, Clock::System, operator.to_owned())
+        .context("failed to open the workspace")?;
     match engine.propose(&goal_id, &op) {
         Ok(id) => {
             tracing::info!(goal = goal_id, item = id, "proposed");
@@ -20,7 +21,9 @@ pub(super) fn run(loc: &Locator, cmd: ProposeCmd, operator: &str) -> anyhow::Res
             Ok(exit::OK)
         }
         Err(ProposeError::Refused(refused)) => {
-            out(&(serde_json::to_string(&serde_json::json!({"ok": false, "goal_id": goal_id, "error": refused.0}))? + "\n"))?;
+            out(&(serde_json::to_string(
+                &serde_json::json!({"ok": false, "goal_id": goal_id, "error": refused.0}),
+            )? + "\n"))?;
             Ok(exit::ERROR)
         }
         Err(ProposeError::Engine(e)) => Err(e).context("failed to propose"),

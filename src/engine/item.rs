@@ -87,14 +87,25 @@ impl Item {
     /// Reads and parses an inbox file. Never panics and never touches the file.
     #[must_use]
     pub fn read(path: &Path, goal_id: &str) -> Self {
-        let id = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let id = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let meta = std::fs::metadata(path).ok();
         let age_seconds = meta
             .as_ref()
             .and_then(|m| m.modified().ok())
             .and_then(|t| t.elapsed().ok())
             .map_or(0, |d| d.as_secs());
-        let mut item = Self { id, goal_id: goal_id.to_owned(), path: path.to_owned(), payload_digest: String::new(), age_seconds, kind: "unknown", intent: Err(String::new()) };
+        let mut item = Self {
+            id,
+            goal_id: goal_id.to_owned(),
+            path: path.to_owned(),
+            payload_digest: String::new(),
+            age_seconds,
+            kind: "unknown",
+            intent: Err(String::new()),
+        };
         if meta.as_ref().is_some_and(|m| m.len() > MAX_ITEM_BYTES) {
             item.intent = Err(format!("item is larger than {MAX_ITEM_BYTES} bytes"));
             return item;
@@ -128,23 +139,38 @@ fn classify(doc: &Value) -> &'static str {
     match doc.get("schema_version").and_then(Value::as_str) {
         Some("session_runtime_controlled_writeback_v0") => "writeback",
         Some("local_state_write_correctness_v0") => "write_intent",
-        _ if doc.get("local_state_write_correctness").is_some_and(Value::is_object) => "write_intent",
+        _ if doc
+            .get("local_state_write_correctness")
+            .is_some_and(Value::is_object) =>
+        {
+            "write_intent"
+        }
         _ => "unknown",
     }
 }
 
 fn text_at<'a>(v: &'a Value, pointer: &str) -> Result<&'a str, String> {
-    v.pointer(pointer).and_then(Value::as_str).filter(|s| !s.is_empty()).ok_or_else(|| format!("packet field {pointer} is missing or not a string"))
+    v.pointer(pointer)
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| format!("packet field {pointer} is missing or not a string"))
 }
 
 fn parse_intent(doc: &Value) -> Result<Intent, String> {
-    let packet = doc.get("local_state_write_correctness").unwrap_or(doc).clone();
-    if packet.get("schema_version").and_then(Value::as_str) != Some("local_state_write_correctness_v0") {
+    let packet = doc
+        .get("local_state_write_correctness")
+        .unwrap_or(doc)
+        .clone();
+    if packet.get("schema_version").and_then(Value::as_str)
+        != Some("local_state_write_correctness_v0")
+    {
         return Err("packet schema_version is not local_state_write_correctness_v0".into());
     }
     let status = text_at(&packet, "/apply_result/status")?;
     if status != "preview_only" {
-        return Err(format!("packet apply_result.status is {status:?}, not preview_only: only dry-run previews can be decided"));
+        return Err(format!(
+            "packet apply_result.status is {status:?}, not preview_only: only dry-run previews can be decided"
+        ));
     }
     if packet.pointer("/preview/mode").and_then(Value::as_str) != Some("dry_run") {
         return Err("packet preview.mode is not dry_run".into());
@@ -154,10 +180,13 @@ fn parse_intent(doc: &Value) -> Result<Intent, String> {
     )?;
     let proposal = parse_proposal(proposal_value)?;
     let write_class = text_at(&packet, "/write_intent/write_class")?.to_owned();
-    if let Proposal::TodoOp(op) = &proposal {
-        if op.name() != write_class {
-            return Err(format!("proposal op {} does not match the packet's write_class {write_class}", op.name()));
-        }
+    if let Proposal::TodoOp(op) = &proposal
+        && op.name() != write_class
+    {
+        return Err(format!(
+            "proposal op {} does not match the packet's write_class {write_class}",
+            op.name()
+        ));
     }
     let mut payload = doc.clone();
     if let Some(map) = payload.as_object_mut() {
@@ -171,8 +200,15 @@ fn parse_intent(doc: &Value) -> Result<Intent, String> {
         writer_id: text_at(&packet, "/write_intent/writer_id")?.to_owned(),
         idempotency_key: text_at(&packet, "/write_intent/idempotency_key")?.to_owned(),
         expected_revision: text_at(&packet, "/write_intent/expected_revision/value")?.to_owned(),
-        lease_ref: packet.pointer("/write_intent/lease_ref").filter(|v| !v.is_null()).cloned(),
-        target_todo_id: packet.pointer("/write_intent/target_refs/todo_id").and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_owned),
+        lease_ref: packet
+            .pointer("/write_intent/lease_ref")
+            .filter(|v| !v.is_null())
+            .cloned(),
+        target_todo_id: packet
+            .pointer("/write_intent/target_refs/todo_id")
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned),
         effect_digest: value_digest(proposal_value),
         write_class,
         proposal,
@@ -182,18 +218,33 @@ fn parse_intent(doc: &Value) -> Result<Intent, String> {
 }
 
 fn parse_proposal(v: &Value) -> Result<Proposal, String> {
-    let kind = v.get("kind").and_then(Value::as_str).ok_or("proposal.kind is missing")?;
+    let kind = v
+        .get("kind")
+        .and_then(Value::as_str)
+        .ok_or("proposal.kind is missing")?;
     match kind {
         "todo_op" => {
             let mut body = v.clone();
             if let Some(map) = body.as_object_mut() {
                 map.shift_remove("kind");
             }
-            serde_json::from_value::<TodoOp>(body).map(Proposal::TodoOp).map_err(|e| format!("proposal todo_op: {e}"))
+            serde_json::from_value::<TodoOp>(body)
+                .map(Proposal::TodoOp)
+                .map_err(|e| format!("proposal todo_op: {e}"))
         }
-        "replace" => v.get("text").and_then(Value::as_str).map(|t| Proposal::Replace(t.to_owned())).ok_or_else(|| "proposal replace needs a string text".into()),
-        "unified_diff" => v.get("diff").and_then(Value::as_str).map(|t| Proposal::UnifiedDiff(t.to_owned())).ok_or_else(|| "proposal unified_diff needs a string diff".into()),
-        other => Err(format!("unknown proposal kind {other:?} (todo_op, replace, unified_diff)")),
+        "replace" => v
+            .get("text")
+            .and_then(Value::as_str)
+            .map(|t| Proposal::Replace(t.to_owned()))
+            .ok_or_else(|| "proposal replace needs a string text".into()),
+        "unified_diff" => v
+            .get("diff")
+            .and_then(Value::as_str)
+            .map(|t| Proposal::UnifiedDiff(t.to_owned()))
+            .ok_or_else(|| "proposal unified_diff needs a string diff".into()),
+        other => Err(format!(
+            "unknown proposal kind {other:?} (todo_op, replace, unified_diff)"
+        )),
     }
 }
 
@@ -201,7 +252,13 @@ fn parse_proposal(v: &Value) -> Result<Proposal, String> {
 /// `local_state_write_correctness` (as LoopX's dry-run JSON carries it), a few of the
 /// dry-run payload's fields, and the `proposal`. No locator paths.
 #[must_use]
-pub fn make_item_doc(goal_id: &str, op: &TodoOp, state_text: &str, outcome: &crate::loopx::edit::EditOutcome, created_at: &str) -> Value {
+pub fn make_item_doc(
+    goal_id: &str,
+    op: &TodoOp,
+    state_text: &str,
+    outcome: &crate::loopx::edit::EditOutcome,
+    created_at: &str,
+) -> Value {
     let packet = crate::loopx::packet::build_packet(goal_id, op, state_text, outcome);
     let proposal = serde_json::to_value(op).unwrap_or(Value::Null);
     let mut proposal_obj = serde_json::Map::new();

@@ -75,7 +75,10 @@ impl Clock {
     /// UTC RFC 3339 seconds (`…Z`) for records.
     #[must_use]
     pub fn utc_stamp(self) -> String {
-        self.now().with_timezone(&Utc).format("%Y-%m-%dT%H:%M:%SZ").to_string()
+        self.now()
+            .with_timezone(&Utc)
+            .format("%Y-%m-%dT%H:%M:%SZ")
+            .to_string()
     }
 }
 
@@ -96,7 +99,11 @@ impl Engine {
     /// # Errors
     /// [`EngineError::Registry`].
     pub fn open(loc: &Locator, clock: Clock, operator: String) -> Result<Self, EngineError> {
-        Ok(Self { ws: Workspace::load(loc)?, clock, operator })
+        Ok(Self {
+            ws: Workspace::load(loc)?,
+            clock,
+            operator,
+        })
     }
 
     /// The gate folder of `goal_id`.
@@ -111,7 +118,12 @@ impl Engine {
     #[must_use]
     pub fn items(&self, goal: Option<&str>) -> Vec<Item> {
         let mut out = Vec::new();
-        for g in self.ws.goals.iter().filter(|g| goal.is_none_or(|x| x == g.id)) {
+        for g in self
+            .ws
+            .goals
+            .iter()
+            .filter(|g| goal.is_none_or(|x| x == g.id))
+        {
             if let Ok(gate) = self.gate(&g.id) {
                 out.extend(gate.pending_files().iter().map(|p| Item::read(p, &g.id)));
             }
@@ -128,7 +140,11 @@ impl Engine {
             Some((g, i)) => (Some(g), i),
             None => (None, reference),
         };
-        let mut found: Vec<Item> = self.items(goal).into_iter().filter(|i| i.id == id).collect();
+        let mut found: Vec<Item> = self
+            .items(goal)
+            .into_iter()
+            .filter(|i| i.id == id)
+            .collect();
         match found.len() {
             0 => Err(EngineError::NoSuchItem(reference.to_owned())),
             1 => Ok(found.remove(0)),
@@ -139,7 +155,10 @@ impl Engine {
     /// `writegate list` rows.
     #[must_use]
     pub fn list(&self, goal: Option<&str>) -> Vec<ListRow> {
-        self.items(goal).iter().map(|i| self.prepare(i).row()).collect()
+        self.items(goal)
+            .iter()
+            .map(|i| self.prepare(i).row())
+            .collect()
     }
 
     /// `writegate status` rows.
@@ -165,7 +184,12 @@ impl Engine {
         let (revision, fm, open, error) = match &state {
             Ok(text) => {
                 let st = crate::loopx::state::ActiveState::parse(text);
-                (Some(crate::loopx::hash::revision_of_text(text)), st.frontmatter_value("status").map(str::to_owned), st.open_todos().count(), None)
+                (
+                    Some(crate::loopx::hash::revision_of_text(text)),
+                    st.frontmatter_value("status").map(str::to_owned),
+                    st.open_todos().count(),
+                    None,
+                )
             }
             Err(e) => (None, None, 0, Some(e.clone())),
         };
@@ -176,7 +200,10 @@ impl Engine {
             frontmatter_status: fm,
             open_todos: open,
             pending: rows.len(),
-            conflicts: rows.iter().filter(|r| preview::is_conflict_name(&r.predicted_status)).count(),
+            conflicts: rows
+                .iter()
+                .filter(|r| preview::is_conflict_name(&r.predicted_status))
+                .count(),
             error,
         }
     }
@@ -187,7 +214,12 @@ impl Engine {
     /// [`EngineError::Results`].
     pub fn log(&self, goal: Option<&str>) -> Result<Vec<ResultRecord>, EngineError> {
         let mut all = Vec::new();
-        for g in self.ws.goals.iter().filter(|g| goal.is_none_or(|x| x == g.id)) {
+        for g in self
+            .ws
+            .goals
+            .iter()
+            .filter(|g| goal.is_none_or(|x| x == g.id))
+        {
             all.extend(self.gate(&g.id)?.results().read_all(false)?);
         }
         all.sort_by(|a, b| b.recorded_at.cmp(&a.recorded_at));
@@ -208,7 +240,10 @@ impl Engine {
         if !base.exists() {
             return base;
         }
-        (2..).map(|n| gate.decided().join(format!("{}.{n}.json", item.id))).find(|p| !p.exists()).unwrap_or(base)
+        (2..100_000)
+            .map(|n| gate.decided().join(format!("{}.{n}.json", item.id)))
+            .find(|p| !p.exists())
+            .unwrap_or(base)
     }
 }
 
@@ -217,6 +252,13 @@ impl Engine {
 /// # Errors
 /// A message naming the problem.
 pub fn read_state(path: &std::path::Path) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read state file {}: {e}", path.display()))?;
-    String::from_utf8(bytes).map_err(|e| format!("state file {} is not UTF-8 (byte {})", path.display(), e.utf8_error().valid_up_to()))
+    let bytes = std::fs::read(path)
+        .map_err(|e| format!("cannot read state file {}: {e}", path.display()))?;
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "state file {} is not UTF-8 (byte {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })
 }

@@ -47,7 +47,11 @@ pub fn atomic_write_at(path: &Path, bytes: &[u8], point: Option<&str>) -> std::i
     let mode = std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode() & 0o7777);
     let tmp = temp_sibling(path);
     let result = (|| {
-        let mut f = OpenOptions::new().write(true).create_new(true).mode(mode).open(&tmp)?;
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(mode)
+            .open(&tmp)?;
         f.set_permissions(std::fs::Permissions::from_mode(mode))?;
         f.write_all(bytes)?;
         f.sync_all()?;
@@ -67,17 +71,33 @@ pub fn atomic_write_at(path: &Path, bytes: &[u8], point: Option<&str>) -> std::i
 /// Removes this module's temp siblings of `path` (`.<name>.<pid>.<n>.tmp`) left by
 /// processes that no longer run. Returns how many were removed.
 pub fn remove_stale_temps(path: &Path) -> usize {
-    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else { return 0 };
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return 0;
+    };
     let prefix = format!(".{}.", name.to_string_lossy());
-    let Ok(rd) = std::fs::read_dir(dir) else { return 0 };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return 0;
+    };
     let mut removed = 0;
     for entry in rd.filter_map(Result::ok) {
         let file = entry.file_name().to_string_lossy().into_owned();
-        let Some(rest) = file.strip_prefix(&prefix).and_then(|r| r.strip_suffix(".tmp")) else { continue };
+        let Some(rest) = file
+            .strip_prefix(&prefix)
+            .and_then(|r| r.strip_suffix(".tmp"))
+        else {
+            continue;
+        };
         let mut parts = rest.split('.');
-        let (Some(pid), Some(n), None) = (parts.next(), parts.next(), parts.next()) else { continue };
-        let (Ok(pid), true) = (pid.parse::<u32>(), n.chars().all(|c| c.is_ascii_digit())) else { continue };
-        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() && std::fs::remove_file(entry.path()).is_ok() {
+        let (Some(pid), Some(n), None) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
+        let (Ok(pid), true) = (pid.parse::<u32>(), n.chars().all(|c| c.is_ascii_digit())) else {
+            continue;
+        };
+        if pid != std::process::id()
+            && !Path::new(&format!("/proc/{pid}")).exists()
+            && std::fs::remove_file(entry.path()).is_ok()
+        {
             removed += 1;
         }
     }
@@ -87,7 +107,10 @@ pub fn remove_stale_temps(path: &Path) -> usize {
 fn temp_sibling(path: &Path) -> PathBuf {
     use std::sync::atomic::{AtomicU64, Ordering};
     static N: AtomicU64 = AtomicU64::new(0);
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let n = N.fetch_add(1, Ordering::Relaxed);
     path.with_file_name(format!(".{name}.{}.{n}.tmp", std::process::id()))
 }
@@ -97,7 +120,11 @@ fn temp_sibling(path: &Path) -> PathBuf {
 /// # Errors
 /// I/O errors.
 pub fn durable_append(path: &Path, line: &[u8]) -> std::io::Result<()> {
-    let mut f = OpenOptions::new().append(true).create(true).mode(0o644).open(path)?;
+    let mut f = OpenOptions::new()
+        .append(true)
+        .create(true)
+        .mode(0o644)
+        .open(path)?;
     f.write_all(line)?;
     f.sync_all()
 }

@@ -17,7 +17,9 @@ impl GateDir {
     /// The gate folder under a goal runtime directory.
     #[must_use]
     pub fn new(goal_runtime_dir: &Path) -> Self {
-        Self { root: goal_runtime_dir.join("gate") }
+        Self {
+            root: goal_runtime_dir.join("gate"),
+        }
     }
 
     /// `gate/`.
@@ -54,13 +56,18 @@ impl GateDir {
     /// `.<name>.tmp` then rename). Sorted by name.
     #[must_use]
     pub fn pending_files(&self) -> Vec<PathBuf> {
-        let Ok(rd) = std::fs::read_dir(self.inbox()) else { return Vec::new() };
+        let Ok(rd) = std::fs::read_dir(self.inbox()) else {
+            return Vec::new();
+        };
         let mut out: Vec<PathBuf> = rd
             .filter_map(Result::ok)
             .map(|e| e.path())
             .filter(|p| {
-                let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-                !name.starts_with('.') && name.ends_with(".json") && p.is_file()
+                let name = p
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                !name.starts_with('.') && p.extension().is_some_and(|e| e == "json") && p.is_file()
             })
             .collect();
         out.sort();
@@ -73,15 +80,26 @@ impl GateDir {
 ///
 /// # Errors
 /// I/O errors.
-pub fn drop_item(gate: &GateDir, doc: &serde_json::Value, stamp: &str, write_class: &str) -> std::io::Result<String> {
+pub fn drop_item(
+    gate: &GateDir,
+    doc: &serde_json::Value,
+    stamp: &str,
+    write_class: &str,
+) -> std::io::Result<String> {
     let body = serde_json::to_vec_pretty(doc).map_err(std::io::Error::other)?;
     let digest = crate::loopx::hash::sha256_hex(&body);
-    let class: String = write_class.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    let class: String = write_class
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
     let id = format!("{stamp}-{class}-{}", &digest[..8]);
     std::fs::create_dir_all(gate.inbox())?;
     let path = gate.inbox().join(format!("{id}.json"));
     if path.exists() {
-        return Err(std::io::Error::new(std::io::ErrorKind::AlreadyExists, format!("item {id} already pending")));
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            format!("item {id} already pending"),
+        ));
     }
     let mut bytes = body;
     bytes.push(b'\n');

@@ -58,14 +58,18 @@ impl TaskLease {
     /// Parsed `expires_at`.
     #[must_use]
     pub fn expiry(&self) -> Option<DateTime<Utc>> {
-        DateTime::parse_from_rfc3339(&self.expires_at).ok().map(|d| d.with_timezone(&Utc))
+        DateTime::parse_from_rfc3339(&self.expires_at)
+            .ok()
+            .map(|d| d.with_timezone(&Utc))
     }
 }
 
 /// `<goal_runtime_dir>/task-leases/<todo_id>.json`.
 #[must_use]
 pub fn lease_path(goal_runtime_dir: &Path, todo_id: &str) -> PathBuf {
-    goal_runtime_dir.join("task-leases").join(format!("{todo_id}.json"))
+    goal_runtime_dir
+        .join("task-leases")
+        .join(format!("{todo_id}.json"))
 }
 
 /// Reads the hard lease of `todo_id`, if any. Never fails: a bad file is `Unreadable`.
@@ -75,11 +79,20 @@ pub fn read_lease(goal_runtime_dir: &Path, todo_id: &str) -> LeaseRead {
     let bytes = match std::fs::read(&path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return LeaseRead::Absent,
-        Err(e) => return LeaseRead::Unreadable { reason: e.to_string() },
+        Err(e) => {
+            return LeaseRead::Unreadable {
+                reason: e.to_string(),
+            };
+        }
     };
     match crate::json::parse_strict(&bytes) {
-        Ok(v) => parse_lease(&v).map_or_else(|reason| LeaseRead::Unreadable { reason }, LeaseRead::Present),
-        Err(e) => LeaseRead::Unreadable { reason: e.to_string() },
+        Ok(v) => parse_lease(&v).map_or_else(
+            |reason| LeaseRead::Unreadable { reason },
+            LeaseRead::Present,
+        ),
+        Err(e) => LeaseRead::Unreadable {
+            reason: e.to_string(),
+        },
     }
 }
 
@@ -87,8 +100,17 @@ fn parse_lease(v: &Value) -> Result<TaskLease, String> {
     if v.get("schema_version").and_then(Value::as_str) != Some("task_lease_v0") {
         return Err("schema_version is not task_lease_v0".into());
     }
-    let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned).ok_or(format!("missing {k}"));
-    let n = |k: &str| v.get(k).and_then(Value::as_i64).ok_or(format!("missing {k}"));
+    let s = |k: &str| {
+        v.get(k)
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .ok_or(format!("missing {k}"))
+    };
+    let n = |k: &str| {
+        v.get(k)
+            .and_then(Value::as_i64)
+            .ok_or(format!("missing {k}"))
+    };
     Ok(TaskLease {
         todo_id: s("todo_id")?,
         owner: s("owner")?,
@@ -96,7 +118,10 @@ fn parse_lease(v: &Value) -> Result<TaskLease, String> {
         lease_epoch: n("lease_epoch")?,
         expires_at: s("expires_at")?,
         status: s("status")?,
-        idempotency_key: v.get("idempotency_key").and_then(Value::as_str).map(str::to_owned),
+        idempotency_key: v
+            .get("idempotency_key")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
     })
 }
 
@@ -110,15 +135,23 @@ mod tests {
         std::fs::create_dir_all(dir.path().join("task-leases"))?;
         let body = r#"{"schema_version":"task_lease_v0","goal_id":"g","todo_id":"todo_abc","owner":"codex-a","idempotency_key":"k","write_scopes":[],"acquire_ttl_seconds":120,"version":1,"lease_epoch":1,"acquired_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z","expires_at":"2026-01-01T00:02:00Z","status":"active"}"#;
         std::fs::write(lease_path(dir.path(), "todo_abc"), body)?;
-        let LeaseRead::Present(lease) = read_lease(dir.path(), "todo_abc") else { return Err("not present".into()) };
+        let LeaseRead::Present(lease) = read_lease(dir.path(), "todo_abc") else {
+            return Err("not present".into());
+        };
         let before: DateTime<Utc> = "2026-01-01T00:01:59Z".parse()?;
         let at: DateTime<Utc> = "2026-01-01T00:02:00Z".parse()?;
         assert!(lease.is_active_at(before));
         assert!(!lease.is_active_at(at), "expiry is expires_at <= now");
         assert!(lease.is_expired_at(at));
         std::fs::write(lease_path(dir.path(), "todo_bad"), "{")?;
-        assert!(matches!(read_lease(dir.path(), "todo_bad"), LeaseRead::Unreadable { .. }));
-        assert!(matches!(read_lease(dir.path(), "todo_none"), LeaseRead::Absent));
+        assert!(matches!(
+            read_lease(dir.path(), "todo_bad"),
+            LeaseRead::Unreadable { .. }
+        ));
+        assert!(matches!(
+            read_lease(dir.path(), "todo_none"),
+            LeaseRead::Absent
+        ));
         Ok(())
     }
 }

@@ -11,8 +11,16 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Holder-record keys LoopX reads back (`_read_holder_record`).
-const HOLDER_KEYS: &[&str] =
-    &["schema_version", "lock_id", "policy", "pid", "agent_id", "operation", "acquired_at", "released_at"];
+const HOLDER_KEYS: &[&str] = &[
+    "schema_version",
+    "lock_id",
+    "policy",
+    "pid",
+    "agent_id",
+    "operation",
+    "acquired_at",
+    "released_at",
+];
 
 /// LoopX's `mutation` policy: wait up to 5 s, polling every 50 ms.
 pub const MUTATION_TIMEOUT: Duration = Duration::from_secs(5);
@@ -123,8 +131,16 @@ pub fn safe_label(value: &str, fallback: &str) -> String {
             in_bad = true;
         }
     }
-    let trimmed: String = out.trim_matches(['.', '_', '-']).chars().take(128).collect();
-    if trimmed.is_empty() { fallback.to_owned() } else { trimmed }
+    let trimmed: String = out
+        .trim_matches(['.', '_', '-'])
+        .chars()
+        .take(128)
+        .collect();
+    if trimmed.is_empty() {
+        fallback.to_owned()
+    } else {
+        trimmed
+    }
 }
 
 /// Python `datetime.now(timezone.utc).isoformat().replace("+00:00", "Z")`.
@@ -158,11 +174,21 @@ pub struct LockRequest<'a> {
 /// [`LockError`].
 pub fn acquire(req: &LockRequest<'_>) -> Result<LockGuard, LockError> {
     let path = lock_path(req.target);
-    let io = |source| LockError::Io { path: path.clone(), source };
+    let io = |source| LockError::Io {
+        path: path.clone(),
+        source,
+    };
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(io)?;
     }
-    let mut file = OpenOptions::new().read(true).write(true).create(true).truncate(false).mode(0o600).open(&path).map_err(io)?;
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .open(&path)
+        .map_err(io)?;
     let started = Instant::now();
     let started_at = utc_now_iso();
     loop {
@@ -175,7 +201,7 @@ pub fn acquire(req: &LockRequest<'_>) -> Result<LockGuard, LockError> {
         if waited >= req.timeout {
             return Err(timeout_error(req, &path, &started_at, waited));
         }
-        std::thread::sleep(POLL.min(req.timeout - waited));
+        std::thread::sleep(POLL.min(req.timeout.saturating_sub(waited)));
     }
     let record = json!({
         "schema_version": "file_lock_holder_v0",
@@ -206,7 +232,9 @@ fn write_record(file: &mut File, record: &Value) -> std::io::Result<()> {
 /// The holder record currently in `<target>.lock` (allowed keys only; `{}` when unreadable).
 #[must_use]
 pub fn read_holder(target: &Path) -> Value {
-    let parsed = std::fs::read(lock_path(target)).ok().and_then(|b| serde_json::from_slice::<Value>(&b).ok());
+    let parsed = std::fs::read(lock_path(target))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Value>(&b).ok());
     let mut out = serde_json::Map::new();
     if let Some(Value::Object(map)) = parsed {
         for key in HOLDER_KEYS {
@@ -218,7 +246,12 @@ pub fn read_holder(target: &Path) -> Value {
     Value::Object(out)
 }
 
-fn timeout_error(req: &LockRequest<'_>, path: &Path, started_at: &str, waited: Duration) -> LockError {
+fn timeout_error(
+    req: &LockRequest<'_>,
+    path: &Path,
+    started_at: &str,
+    waited: Duration,
+) -> LockError {
     let holder = read_holder(req.target);
     let round3 = |d: Duration| (d.as_secs_f64() * 1000.0).round() / 1000.0;
     let incident = json!({
@@ -250,13 +283,23 @@ fn timeout_error(req: &LockRequest<'_>, path: &Path, started_at: &str, waited: D
         }
     });
     let incident_recorded = append_incident(req.target, &incident).is_ok();
-    LockError::Busy { lock: path.to_owned(), holder, incident, incident_recorded, waited_ms: waited.as_millis() }
+    LockError::Busy {
+        lock: path.to_owned(),
+        holder,
+        incident,
+        incident_recorded,
+        waited_ms: waited.as_millis(),
+    }
 }
 
 fn append_incident(target: &Path, incident: &Value) -> std::io::Result<()> {
     let mut line = canonical_json(incident, true);
     line.push('\n');
-    let mut f = OpenOptions::new().append(true).create(true).mode(0o600).open(incident_path(target))?;
+    let mut f = OpenOptions::new()
+        .append(true)
+        .create(true)
+        .mode(0o600)
+        .open(incident_path(target))?;
     f.write_all(line.as_bytes())?;
     f.sync_all()
 }
@@ -276,7 +319,12 @@ mod tests {
     fn busy_writes_incident_and_keeps_lock_file() -> Result<(), Box<dyn std::error::Error>> {
         let dir = tempfile::tempdir()?;
         let target = dir.path().join("STATE.md");
-        let req = LockRequest { target: &target, agent_id: Some("a1"), operation: "todo_add", timeout: Duration::from_millis(120) };
+        let req = LockRequest {
+            target: &target,
+            agent_id: Some("a1"),
+            operation: "todo_add",
+            timeout: Duration::from_millis(120),
+        };
         let held = acquire(&req)?;
         let holder = read_holder(&target);
         assert_eq!(holder["operation"], "todo_add");
@@ -284,7 +332,13 @@ mod tests {
         // flock locks belong to the open file description, so a second open in the same
         // process conflicts just like another process would.
         let err = acquire(&req).err().ok_or("expected busy")?;
-        assert!(matches!(err, LockError::Busy { incident_recorded: true, .. }));
+        assert!(matches!(
+            err,
+            LockError::Busy {
+                incident_recorded: true,
+                ..
+            }
+        ));
         let rows = std::fs::read_to_string(incident_path(&target))?;
         assert_eq!(rows.lines().count(), 1);
         assert!(rows.contains("\"error_code\":\"lock_acquire_timeout\""));

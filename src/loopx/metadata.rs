@@ -19,25 +19,70 @@ const METADATA_SAFE: &AsciiSet = &NON_ALPHANUMERIC
 /// Emission order of every metadata key LoopX 0.5.4 writes (`_TODO_METADATA_FIELD_SCHEMA`).
 /// `removed_continuation_policy` is read-only and never emitted, so it is absent here.
 pub const FIELD_ORDER: &[&str] = &[
-    "todo_id", "status", "task_class", "action_kind", "task_domain", "capability_binding_ref",
-    "task_repository", "continuation_policy", "required_write_scopes", "required_capabilities",
-    "target_capabilities", "explore_result_node_refs", "decision_scope",
-    "required_decision_scopes", "decision_outcome", "decision_scope_outcomes", "claimed_by",
-    "bound_agent", "goal_bound", "blocks_agent", "excluded_agents", "global_gate",
-    "unblocks_todo_id", "successor_todo_ids", "completion_continuation", "completion_recovery",
-    "replan_obligation_id", "resume_when", "resume_monitor_generation", "no_followup",
-    "target_key", "monitor_effect_id", "cadence", "next_due_at", "expires_at",
-    "last_checked_at", "result_hash", "consecutive_no_change", "material_change",
-    "material_change_generation", "max_no_change_before_replan", "watch_only", "note",
-    "evidence", "reason", "completed_at", "updated_at", "completion_turn_key",
-    "validation_command", "validation_command_argv", "validation_label",
-    "validation_timeout_seconds", "superseded_by",
+    "todo_id",
+    "status",
+    "task_class",
+    "action_kind",
+    "task_domain",
+    "capability_binding_ref",
+    "task_repository",
+    "continuation_policy",
+    "required_write_scopes",
+    "required_capabilities",
+    "target_capabilities",
+    "explore_result_node_refs",
+    "decision_scope",
+    "required_decision_scopes",
+    "decision_outcome",
+    "decision_scope_outcomes",
+    "claimed_by",
+    "bound_agent",
+    "goal_bound",
+    "blocks_agent",
+    "excluded_agents",
+    "global_gate",
+    "unblocks_todo_id",
+    "successor_todo_ids",
+    "completion_continuation",
+    "completion_recovery",
+    "replan_obligation_id",
+    "resume_when",
+    "resume_monitor_generation",
+    "no_followup",
+    "target_key",
+    "monitor_effect_id",
+    "cadence",
+    "next_due_at",
+    "expires_at",
+    "last_checked_at",
+    "result_hash",
+    "consecutive_no_change",
+    "material_change",
+    "material_change_generation",
+    "max_no_change_before_replan",
+    "watch_only",
+    "note",
+    "evidence",
+    "reason",
+    "completed_at",
+    "updated_at",
+    "completion_turn_key",
+    "validation_command",
+    "validation_command_argv",
+    "validation_label",
+    "validation_timeout_seconds",
+    "superseded_by",
 ];
 
 const LIST_FIELDS: &[&str] = &[
-    "required_write_scopes", "required_capabilities", "target_capabilities",
-    "explore_result_node_refs", "required_decision_scopes", "decision_scope_outcomes",
-    "excluded_agents", "successor_todo_ids",
+    "required_write_scopes",
+    "required_capabilities",
+    "target_capabilities",
+    "explore_result_node_refs",
+    "required_decision_scopes",
+    "decision_scope_outcomes",
+    "excluded_agents",
+    "successor_todo_ids",
 ];
 const BOOL_FIELDS: &[&str] = &["goal_bound", "global_gate", "no_followup"];
 const AGENT_FIELDS: &[&str] = &["claimed_by", "bound_agent", "blocks_agent"];
@@ -148,7 +193,9 @@ impl Metadata {
 
     /// Iterates present fields in emission order.
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, &MetaValue)> {
-        FIELD_ORDER.iter().filter_map(|k| self.fields.get(*k).map(|v| (*k, v)))
+        FIELD_ORDER
+            .iter()
+            .filter_map(|k| self.fields.get(*k).map(|v| (*k, v)))
     }
 
     /// The full comment line LoopX writes for this metadata: two spaces,
@@ -243,10 +290,10 @@ fn normalize(key: &str, raw: &str) -> Option<MetaValue> {
                 "successor_todo_ids" => normalize_todo_id(part),
                 _ => (!part.is_empty()).then(|| part.to_owned()),
             };
-            if let Some(item) = item {
-                if !items.contains(&item) {
-                    items.push(item);
-                }
+            if let Some(item) = item
+                && !items.contains(&item)
+            {
+                items.push(item);
             }
         }
         if key == "excluded_agents" {
@@ -269,7 +316,13 @@ fn normalize(key: &str, raw: &str) -> Option<MetaValue> {
             "status" => normalize_status(&text)?,
             "task_class" => one_of(
                 &text,
-                &["advancement_task", "continuous_monitor", "user_gate", "user_action", "blocker"],
+                &[
+                    "advancement_task",
+                    "continuous_monitor",
+                    "user_gate",
+                    "user_action",
+                    "blocker",
+                ],
             )?,
             "decision_outcome" => one_of(&text, &["approve", "reject", "cancel"])?,
             "continuation_policy" => {
@@ -305,8 +358,14 @@ mod tests {
         let line = "  <!-- loopx:todo todo_id=todo_abc123 status=done task_class=advancement_task required_capabilities=shell%2Cbenchmark_runner decision_scope=private_read:project:authority claimed_by=codex-main-control excluded_agents=codex-a%2Ccodex-b global_gate=true resume_when=pr_merged:%23532 note=superseded evidence=smoke%20passed:%203%2F3%20ok completed_at=2026-01-01T00:00:00%2B00:00 updated_at=2026-01-01T00:00:00%2B00:00 superseded_by=todo_next001 -->";
         let meta = parse_line(line).expect("parses");
         assert_eq!(meta.list("excluded_agents"), vec!["codex-a", "codex-b"]);
-        assert_eq!(meta.text("evidence").as_deref(), Some("smoke passed: 3/3 ok"));
-        assert_eq!(meta.text("completed_at").as_deref(), Some("2026-01-01T00:00:00+00:00"));
+        assert_eq!(
+            meta.text("evidence").as_deref(),
+            Some("smoke passed: 3/3 ok")
+        );
+        assert_eq!(
+            meta.text("completed_at").as_deref(),
+            Some("2026-01-01T00:00:00+00:00")
+        );
         assert_eq!(meta.format_line().as_deref(), Some(line));
     }
 
@@ -324,7 +383,10 @@ mod tests {
     fn unknown_and_invalid_keys_are_dropped() {
         let meta = parse_line("  <!-- loopx:todo todo_id=todo_x12 frobnicate=1 status=bogus -->")
             .expect("parses");
-        assert_eq!(meta.format_line().as_deref(), Some("  <!-- loopx:todo todo_id=todo_x12 -->"));
+        assert_eq!(
+            meta.format_line().as_deref(),
+            Some("  <!-- loopx:todo todo_id=todo_x12 -->")
+        );
         assert!(parse_line("  <!-- loopx: todo_id=todo_short -->").is_some());
         assert!(parse_line("  <!-- loopx:todo x-todo_id=todo_abc -->").is_none());
     }

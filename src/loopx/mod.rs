@@ -1,8 +1,8 @@
 //! LoopX 0.5.4 formats: registry, active-state Markdown, todo edits, leases, the lock
 //! protocol, and revision / idempotency hashing. Terminal-free and UI-free.
 
-pub mod hash;
 pub mod edit;
+pub mod hash;
 pub mod lease;
 pub mod lock;
 pub mod metadata;

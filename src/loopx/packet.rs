@@ -26,33 +26,87 @@ pub fn build_packet(goal_id: &str, op: &TodoOp, state_text: &str, outcome: &Edit
     let class = write_class(op);
     let revision = revision_of_text(state_text);
     if let TodoOp::RefreshState(args) = op {
-        return refresh_packet(goal_id, args.agent_id.as_deref(), args.classification.as_deref(), !args.no_global_sync, outcome.changed, &revision);
+        return refresh_packet(
+            goal_id,
+            args.agent_id.as_deref(),
+            args.classification.as_deref(),
+            !args.no_global_sync,
+            outcome.changed,
+            &revision,
+        );
     }
     let role = outcome.role.map_or("", |r| r.as_str());
     let todo_id = outcome.todo_id.clone().unwrap_or_default();
     let summary = format!(
         "preview {class} for {} todo {}: {}",
-        if role.is_empty() { "unknown_role" } else { role },
-        if todo_id.is_empty() { "new_todo" } else { &todo_id },
-        if outcome.changed { "would change active state" } else { "would leave active state unchanged" }
+        if role.is_empty() {
+            "unknown_role"
+        } else {
+            role
+        },
+        if todo_id.is_empty() {
+            "new_todo"
+        } else {
+            &todo_id
+        },
+        if outcome.changed {
+            "would change active state"
+        } else {
+            "would leave active state unchanged"
+        }
     );
     let lease_ref = match (&outcome.claimed_by, todo_id.is_empty()) {
-        (Some(c), false) => json!({"kind": "todo_claim", "goal_id": goal_id, "todo_id": todo_id, "claimed_by": c, "lease_id": doc_lease_id(&todo_id, c)}),
+        (Some(c), false) => {
+            json!({"kind": "todo_claim", "goal_id": goal_id, "todo_id": todo_id, "claimed_by": c, "lease_id": doc_lease_id(&todo_id, c)})
+        }
         _ => Value::Null,
     };
     let lease_projection = match &outcome.claimed_by {
-        Some(c) if !todo_id.is_empty() => json!({"todo_id": todo_id, "claimed_by": c, "lease_state": "preview_only"}),
+        Some(c) if !todo_id.is_empty() => {
+            json!({"todo_id": todo_id, "claimed_by": c, "lease_state": "preview_only"})
+        }
         _ => Value::Null,
     };
     let target_refs = json!({"state_file_ref": "registry.goal.state_file", "todo_id": todo_id, "role": role, "section": outcome.section});
-    assemble(goal_id, TODO_WRITER, class, target_refs, &summary, &["active_state"], lease_ref, &revision, PER_TODO_NARROWER, &summary, lease_projection)
+    assemble(
+        goal_id,
+        TODO_WRITER,
+        class,
+        &target_refs,
+        &summary,
+        &["active_state"],
+        &lease_ref,
+        &revision,
+        PER_TODO_NARROWER,
+        &summary,
+        &lease_projection,
+    )
 }
 
-fn refresh_packet(goal_id: &str, agent: Option<&str>, classification: Option<&str>, sync: bool, changed: bool, revision: &str) -> Value {
-    let writer = agent.map(str::trim).filter(|a| !a.is_empty()).unwrap_or("loopx.refresh-state");
+fn refresh_packet(
+    goal_id: &str,
+    agent: Option<&str>,
+    classification: Option<&str>,
+    sync: bool,
+    changed: bool,
+    revision: &str,
+) -> Value {
+    let writer = agent
+        .map(str::trim)
+        .filter(|a| !a.is_empty())
+        .unwrap_or("loopx.refresh-state");
     let classification = classification.unwrap_or("state_refreshed");
-    let mut parts = vec![format!("append refresh-state run classification={classification}")];
-    parts.push(if changed { "preview active-state Next Action update" } else { "preserve active-state Next Action" }.to_owned());
+    let mut parts = vec![format!(
+        "append refresh-state run classification={classification}"
+    )];
+    parts.push(
+        if changed {
+            "preview active-state Next Action update"
+        } else {
+            "preserve active-state Next Action"
+        }
+        .to_owned(),
+    );
     let mut scopes = vec![];
     if changed {
         scopes.push("active_state");
@@ -71,7 +125,19 @@ fn refresh_packet(goal_id: &str, agent: Option<&str>, classification: Option<&st
     });
     let summary = parts.join("; ");
     let surface = format!("refresh-state dry-run: {classification}");
-    assemble(goal_id, writer, "refresh_state", target_refs, &summary, &scopes, Value::Null, revision, "not_for_refresh_state", &surface, Value::Null)
+    assemble(
+        goal_id,
+        writer,
+        "refresh_state",
+        &target_refs,
+        &summary,
+        &scopes,
+        &Value::Null,
+        revision,
+        "not_for_refresh_state",
+        &surface,
+        &Value::Null,
+    )
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -79,14 +145,14 @@ fn assemble(
     goal_id: &str,
     writer: &str,
     class: &str,
-    target_refs: Value,
+    target_refs: &Value,
     summary: &str,
     scopes: &[&str],
-    lease_ref: Value,
+    lease_ref: &Value,
     revision: &str,
     narrower: &str,
     surface: &str,
-    lease_projection: Value,
+    lease_projection: &Value,
 ) -> Value {
     let seed = json!({
         "goal_id": goal_id, "writer_id": writer, "write_class": class, "target_refs": target_refs,

@@ -86,7 +86,10 @@ impl Locator {
     }
 
     fn default_runtime_root(&self) -> PathBuf {
-        self.home.clone().unwrap_or_else(|| PathBuf::from("/")).join(".codex/loopx")
+        self.home
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("/"))
+            .join(".codex/loopx")
     }
 }
 
@@ -150,31 +153,56 @@ impl Workspace {
             });
         };
         let path = absolute(&loc.cwd, &path);
-        let bytes = std::fs::read(&path).map_err(|source| RegistryError::Read { path: path.clone(), source })?;
-        let value = crate::json::parse_strict(&bytes)
-            .map_err(|e| RegistryError::Parse { path: path.clone(), reason: e.to_string() })?;
+        let bytes = std::fs::read(&path).map_err(|source| RegistryError::Read {
+            path: path.clone(),
+            source,
+        })?;
+        let value = crate::json::parse_strict(&bytes).map_err(|e| RegistryError::Parse {
+            path: path.clone(),
+            reason: e.to_string(),
+        })?;
         Self::from_value(&path, &value, loc)
     }
 
     fn from_value(path: &Path, value: &Value, loc: &Locator) -> Result<Self, RegistryError> {
-        let parse_err = |reason: &str| RegistryError::Parse { path: path.to_owned(), reason: reason.to_owned() };
-        let goals_raw = value.get("goals").and_then(Value::as_array).ok_or_else(|| parse_err("missing goals[]"))?;
+        let parse_err = |reason: &str| RegistryError::Parse {
+            path: path.to_owned(),
+            reason: reason.to_owned(),
+        };
+        let goals_raw = value
+            .get("goals")
+            .and_then(Value::as_array)
+            .ok_or_else(|| parse_err("missing goals[]"))?;
         let project_root = registry_project_root(path);
-        let runtime_root = match (&loc.runtime_root, value.get("common_runtime_root").and_then(Value::as_str)) {
+        let runtime_root = match (
+            &loc.runtime_root,
+            value.get("common_runtime_root").and_then(Value::as_str),
+        ) {
             (Some(rt), _) => absolute(&loc.cwd, rt),
-            (None, Some(common)) if !common.is_empty() => absolute(&project_root, Path::new(common)),
+            (None, Some(common)) if !common.is_empty() => {
+                absolute(&project_root, Path::new(common))
+            }
             _ => loc.default_runtime_root(),
         };
         let mut goals = Vec::new();
         let mut broken_goals = Vec::new();
         for raw in goals_raw {
-            let id = raw.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
+            let id = raw
+                .get("id")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
             match resolve_goal(raw, &project_root) {
                 Ok(goal) => goals.push(goal),
                 Err(e) => broken_goals.push((id, e.to_string())),
             }
         }
-        Ok(Self { registry_path: path.to_owned(), runtime_root, goals, broken_goals })
+        Ok(Self {
+            registry_path: path.to_owned(),
+            runtime_root,
+            goals,
+            broken_goals,
+        })
     }
 
     /// The goal with `id`.
@@ -182,7 +210,10 @@ impl Workspace {
     /// # Errors
     /// [`RegistryError::UnknownGoal`].
     pub fn goal(&self, id: &str) -> Result<&Goal, RegistryError> {
-        self.goals.iter().find(|g| g.id == id).ok_or_else(|| RegistryError::UnknownGoal(id.to_owned()))
+        self.goals
+            .iter()
+            .find(|g| g.id == id)
+            .ok_or_else(|| RegistryError::UnknownGoal(id.to_owned()))
     }
 
     /// `<runtime_root>/goals/<goal_id>`, refused when the id is not one safe segment or
@@ -205,25 +236,38 @@ impl Workspace {
 /// [`RegistryError::InvalidGoalId`].
 pub fn validate_goal_id(id: &str) -> Result<(), RegistryError> {
     let ok = id.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
-        && id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
         && id != "."
         && id != ".."
         && id.len() <= 200;
-    if ok { Ok(()) } else { Err(RegistryError::InvalidGoalId(id.to_owned())) }
+    if ok {
+        Ok(())
+    } else {
+        Err(RegistryError::InvalidGoalId(id.to_owned()))
+    }
 }
 
 fn resolve_goal(raw: &Value, project_root: &Path) -> Result<Goal, RegistryError> {
-    let id = raw.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
+    let id = raw
+        .get("id")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
     validate_goal_id(&id)?;
-    let goal_err = |reason: &str| RegistryError::Goal { goal: id.clone(), reason: reason.to_owned() };
-    let repo = raw
-        .get("repo")
-        .and_then(Value::as_str)
-        .map_or_else(|| project_root.to_owned(), |r| absolute(project_root, Path::new(r)));
-    let rel = raw
-        .get("state_file")
-        .and_then(Value::as_str)
-        .map_or_else(|| format!(".codex/goals/{id}/ACTIVE_GOAL_STATE.md"), str::to_owned);
+    let goal_err = |reason: &str| RegistryError::Goal {
+        goal: id.clone(),
+        reason: reason.to_owned(),
+    };
+    let repo = raw.get("repo").and_then(Value::as_str).map_or_else(
+        || project_root.to_owned(),
+        |r| absolute(project_root, Path::new(r)),
+    );
+    let rel = raw.get("state_file").and_then(Value::as_str).map_or_else(
+        || format!(".codex/goals/{id}/ACTIVE_GOAL_STATE.md"),
+        str::to_owned,
+    );
     if rel.is_empty() {
         return Err(goal_err("empty state_file"));
     }
@@ -232,7 +276,12 @@ fn resolve_goal(raw: &Value, project_root: &Path) -> Result<Goal, RegistryError>
     let registered_agents = raw
         .pointer("/coordination/registered_agents")
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
         .unwrap_or_default();
     Ok(Goal {
         status: raw.get("status").and_then(Value::as_str).map(str::to_owned),
@@ -259,7 +308,11 @@ pub fn registry_project_root(registry: &Path) -> PathBuf {
 /// `base.join(p)` lexically normalised (`.` and `..` folded), without touching the disk.
 #[must_use]
 pub fn absolute(base: &Path, p: &Path) -> PathBuf {
-    let joined = if p.is_absolute() { p.to_owned() } else { base.join(p) };
+    let joined = if p.is_absolute() {
+        p.to_owned()
+    } else {
+        base.join(p)
+    };
     let mut out = PathBuf::new();
     for c in joined.components() {
         match c {
@@ -279,7 +332,11 @@ pub fn absolute(base: &Path, p: &Path) -> PathBuf {
 /// # Errors
 /// [`RegistryError::Escapes`].
 pub fn ensure_inside(path: &Path, root: &Path, what: &'static str) -> Result<(), RegistryError> {
-    let escapes = || RegistryError::Escapes { what, path: path.to_owned(), root: root.to_owned() };
+    let escapes = || RegistryError::Escapes {
+        what,
+        path: path.to_owned(),
+        root: root.to_owned(),
+    };
     let lexical = absolute(Path::new("/"), path);
     let lexical_root = absolute(Path::new("/"), root);
     if !lexical.starts_with(&lexical_root) {
@@ -290,8 +347,15 @@ pub fn ensure_inside(path: &Path, root: &Path, what: &'static str) -> Result<(),
     let mut rest = Vec::new();
     loop {
         if let Ok(real) = std::fs::canonicalize(probe) {
-            let full = rest.iter().rev().fold(real, |acc: PathBuf, part| acc.join(part));
-            return if full.starts_with(&real_root) { Ok(()) } else { Err(escapes()) };
+            let full = rest
+                .iter()
+                .rev()
+                .fold(real, |acc: PathBuf, part| acc.join(part));
+            return if full.starts_with(&real_root) {
+                Ok(())
+            } else {
+                Err(escapes())
+            };
         }
         match (probe.parent(), probe.file_name()) {
             (Some(parent), Some(name)) => {
@@ -320,8 +384,12 @@ mod tests {
         let dir = tempfile::tempdir()?;
         let repo = dir.path().join("repo");
         std::fs::create_dir_all(repo.join("sub"))?;
-        assert!(ensure_inside(&absolute(&repo, Path::new("sub/x.md")), &repo, "state file").is_ok());
-        assert!(ensure_inside(&absolute(&repo, Path::new("../x.md")), &repo, "state file").is_err());
+        assert!(
+            ensure_inside(&absolute(&repo, Path::new("sub/x.md")), &repo, "state file").is_ok()
+        );
+        assert!(
+            ensure_inside(&absolute(&repo, Path::new("../x.md")), &repo, "state file").is_err()
+        );
         assert!(ensure_inside(Path::new("/etc/passwd"), &repo, "state file").is_err());
         std::os::unix::fs::symlink(dir.path(), repo.join("out"))?;
         assert!(ensure_inside(&repo.join("out/x.md"), &repo, "state file").is_err());

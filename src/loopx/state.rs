@@ -10,21 +10,27 @@ use serde::Serialize;
 use std::sync::LazyLock;
 
 /// Checkbox line: `^\s*[-*]\s+\[([ xX-])\]\s+(.+?)\s*$` (`contract.py:19`).
-pub static TODO_TASK_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*[-*]\s+\[([ xX-])\]\s+(.+?)\s*$").expect("static regex")
-});
-static PRIORITY_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^\s*\[(P[0-4][^\]]*)\]\s*(.+)$").expect("static regex")
-});
-static NEXT_ACTION_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*(?:[-*]|\d+[.)])\s+(.+?)\s*$").expect("static regex")
-});
+pub static TODO_TASK_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*[-*]\s+\[([ xX-])\]\s+(.+?)\s*$").expect("static regex"));
+static PRIORITY_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)^\s*\[(P[0-4][^\]]*)\]\s*(.+)$").expect("static regex"));
+static NEXT_ACTION_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*(?:[-*]|\d+[.)])\s+(.+?)\s*$").expect("static regex"));
 
 /// Heading substrings that mark archive sections (checked first; no role).
 pub const ARCHIVE_MARKERS: &[&str] = &[
-    "todo archive", "work archive", "completed archive", "completed work", "完成归档", "待办归档",
+    "todo archive",
+    "work archive",
+    "completed archive",
+    "completed work",
+    "完成归档",
+    "待办归档",
 ];
-const USER_MARKERS: &[&str] = &["user todo", "owner review reading queue", "owner reading queue"];
+const USER_MARKERS: &[&str] = &[
+    "user todo",
+    "owner review reading queue",
+    "owner reading queue",
+];
 const AGENT_MARKERS: &[&str] = &["agent todo", "codex todo", "project agent todo"];
 
 /// A todo role.
@@ -112,7 +118,10 @@ pub fn parse_frontmatter(text: &str) -> Vec<(String, String)> {
         .into_iter()
         .filter_map(|line| {
             let (k, v) = line.split_once(':')?;
-            Some((py_strip(k).to_owned(), py_strip(v).trim_matches('"').to_owned()))
+            Some((
+                py_strip(k).to_owned(),
+                py_strip(v).trim_matches('"').to_owned(),
+            ))
         })
         .collect()
 }
@@ -120,7 +129,10 @@ pub fn parse_frontmatter(text: &str) -> Vec<(String, String)> {
 /// LoopX `build_todo_id`: `todo_` + sha1(`role|source_section|index|compact(text)`)[:12].
 #[must_use]
 pub fn build_todo_id(role: &str, source_section: &str, index: usize, text: &str) -> String {
-    let identity = format!("{role}|{source_section}|{index}|{}", compact_whitespace(text));
+    let identity = format!(
+        "{role}|{source_section}|{index}|{}",
+        compact_whitespace(text)
+    );
     format!("todo_{}", &sha1_hex(identity.as_bytes())[..12])
 }
 
@@ -227,7 +239,12 @@ impl ActiveState {
                 if let Some(r) = role {
                     source[r as usize].get_or_insert_with(|| heading.clone());
                 }
-                sections.push(Section { heading, line: n, role, archive });
+                sections.push(Section {
+                    heading,
+                    line: n,
+                    role,
+                    archive,
+                });
                 current = None;
                 continue;
             }
@@ -236,12 +253,17 @@ impl ActiveState {
             }
             if let Some(caps) = TODO_TASK_RE.captures(line) {
                 let marker = caps[1].chars().next().unwrap_or(' ');
-                let slot = if archive { 2 } else { role.map_or(2, |r| r as usize) };
+                let slot = if archive {
+                    2
+                } else {
+                    role.map_or(2, |r| r as usize)
+                };
                 counts[slot] += 1;
                 let source_section = if archive {
                     archive_heading.clone()
                 } else {
-                    role.and_then(|r| source[r as usize].clone()).unwrap_or_default()
+                    role.and_then(|r| source[r as usize].clone())
+                        .unwrap_or_default()
                 };
                 todos.push(Todo {
                     todo_id: String::new(),
@@ -279,7 +301,12 @@ impl ActiveState {
         for todo in &mut todos {
             finish_todo(todo);
         }
-        Self { frontmatter: parse_frontmatter(&text), sections, todos, text }
+        Self {
+            frontmatter: parse_frontmatter(&text),
+            sections,
+            todos,
+            text,
+        }
     }
 
     /// The lines of the text (Python `splitlines`).
@@ -291,13 +318,19 @@ impl ActiveState {
     /// The last value of frontmatter `key`.
     #[must_use]
     pub fn frontmatter_value(&self, key: &str) -> Option<&str> {
-        self.frontmatter.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+        self.frontmatter
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
     }
 
     /// Active (not archived) todos with `todo_id`.
     #[must_use]
     pub fn find_todo(&self, todo_id: &str) -> Option<&Todo> {
-        self.todos.iter().find(|t| !t.archived && t.todo_id == todo_id)
+        self.todos
+            .iter()
+            .find(|t| !t.archived && t.todo_id == todo_id)
     }
 
     /// Open (status open or blocked) active todos.
@@ -319,11 +352,12 @@ impl ActiveState {
             }
             if let Some(c) = NEXT_ACTION_RE.captures(line) {
                 entries.push(c[1].to_owned());
-            } else if line.starts_with([' ', '\t']) && !py_strip(line).is_empty() {
-                if let Some(last) = entries.last_mut() {
-                    last.push(' ');
-                    last.push_str(py_strip(line));
-                }
+            } else if line.starts_with([' ', '\t'])
+                && !py_strip(line).is_empty()
+                && let Some(last) = entries.last_mut()
+            {
+                last.push(' ');
+                last.push_str(py_strip(line));
             }
         }
         entries
@@ -336,7 +370,10 @@ impl ActiveState {
         for t in self.todos.iter().filter(|t| !t.archived) {
             *seen.entry(t.todo_id.as_str()).or_default() += 1;
         }
-        seen.into_iter().filter(|(_, n)| *n > 1).map(|(k, _)| k.to_owned()).collect()
+        seen.into_iter()
+            .filter(|(_, n)| *n > 1)
+            .map(|(k, _)| k.to_owned())
+            .collect()
     }
 }
 
@@ -376,7 +413,12 @@ mod tests {
     fn golden_generated_id() {
         // FORMATS.md §1.6 verified value.
         assert_eq!(
-            build_todo_id("agent", "Agent Todo", 5, "Plain legacy checkbox without metadata."),
+            build_todo_id(
+                "agent",
+                "Agent Todo",
+                5,
+                "Plain legacy checkbox without metadata."
+            ),
             "todo_ac30e0a7e6b8"
         );
     }

@@ -25,37 +25,150 @@ struct Rule {
     reason: &'static str,
 }
 
-fn rule(id: &'static str, category: &'static str, re: &str, local_warn: bool, reason: &'static str) -> Rule {
-    Rule { id, category, re: Regex::new(re).expect("static regex"), local_warn, reason }
+fn rule(
+    id: &'static str,
+    category: &'static str,
+    re: &str,
+    local_warn: bool,
+    reason: &'static str,
+) -> Rule {
+    Rule {
+        id,
+        category,
+        re: Regex::new(re).expect("static regex"),
+        local_warn,
+        reason,
+    }
 }
 
 static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
     vec![
-        rule("aws_access_key", "credentials", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", false, "AWS access key id"),
-        rule("github_token", "credentials", r"\bgh[pousr]_[A-Za-z0-9]{30,}\b", false, "GitHub token"),
-        rule("openai_style_key", "credentials", r"\bsk-[A-Za-z0-9_-]{20,}", false, "model API key"),
-        rule("slack_token", "credentials", r"\bxox[abprs]-[A-Za-z0-9-]{10,}", false, "Slack token"),
-        rule("jwt", "credentials", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", false, "JSON web token"),
-        rule("private_key_block", "credentials", r"-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----", false, "PEM private key"),
-        rule("bearer_token", "credentials", r"(?i)\bbearer\s+[A-Za-z0-9._~+/-]{16,}=*", false, "bearer token"),
-        rule("authorization_header", "credentials", r"(?i)\bauthorization:\s*\S+", false, "Authorization header"),
-        rule("url_password", "credentials", r"[a-z][a-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@", false, "password in URL"),
-        rule("secret_assignment", "credentials", r#"(?i)\b(?:password|passwd|secret|token|api[_-]?key|access[_-]?key)\s*[=:]\s*["']?([A-Za-z0-9_./+=-]{8,})"#, false, "secret assigned a literal value"),
-        rule("home_path", "local_paths", r"(?:/home/[^/\s]+|/Users/[^/\s]+|/root)(?:/|\b)", true, "local home directory path"),
-        rule("windows_home_path", "local_paths", r"(?i)\b[A-Z]:(?:\\\\|\\)Users(?:\\\\|\\)[^\\\s]+", true, "Windows home directory path"),
-        rule("private_ip", "network", r"\b(?:10\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01])|192\.168)\.\d{1,3}\.\d{1,3}\b", true, "private IP address"),
-        rule("transcript_turn", "transcripts", r"(?im)^\s*(?:user|assistant|system|human)\s*:\s+\S", false, "role-marked conversation turn"),
-        rule("stack_trace", "raw_tool_output", r"(?m)^Traceback \(most recent call last\):|^\s+at [\w.$]+\([\w.]+:\d+\)", false, "stack trace"),
+        rule(
+            "aws_access_key",
+            "credentials",
+            r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",
+            false,
+            "AWS access key id",
+        ),
+        rule(
+            "github_token",
+            "credentials",
+            r"\bgh[pousr]_[A-Za-z0-9]{30,}\b",
+            false,
+            "GitHub token",
+        ),
+        rule(
+            "openai_style_key",
+            "credentials",
+            r"\bsk-[A-Za-z0-9_-]{20,}",
+            false,
+            "model API key",
+        ),
+        rule(
+            "slack_token",
+            "credentials",
+            r"\bxox[abprs]-[A-Za-z0-9-]{10,}",
+            false,
+            "Slack token",
+        ),
+        rule(
+            "jwt",
+            "credentials",
+            r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
+            false,
+            "JSON web token",
+        ),
+        rule(
+            "private_key_block",
+            "credentials",
+            r"-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----",
+            false,
+            "PEM private key",
+        ),
+        rule(
+            "bearer_token",
+            "credentials",
+            r"(?i)\bbearer\s+[A-Za-z0-9._~+/-]{16,}=*",
+            false,
+            "bearer token",
+        ),
+        rule(
+            "authorization_header",
+            "credentials",
+            r"(?i)\bauthorization:\s*\S+",
+            false,
+            "Authorization header",
+        ),
+        rule(
+            "url_password",
+            "credentials",
+            r"[a-z][a-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@",
+            false,
+            "password in URL",
+        ),
+        rule(
+            "secret_assignment",
+            "credentials",
+            r#"(?i)\b(?:password|passwd|secret|token|api[_-]?key|access[_-]?key)\s*[=:]\s*["']?([A-Za-z0-9_./+=-]{8,})"#,
+            false,
+            "secret assigned a literal value",
+        ),
+        rule(
+            "home_path",
+            "local_paths",
+            r"(?:/home/[^/\s]+|/Users/[^/\s]+|/root)(?:/|\b)",
+            true,
+            "local home directory path",
+        ),
+        rule(
+            "windows_home_path",
+            "local_paths",
+            r"(?i)\b[A-Z]:(?:\\\\|\\)Users(?:\\\\|\\)[^\\\s]+",
+            true,
+            "Windows home directory path",
+        ),
+        rule(
+            "private_ip",
+            "network",
+            r"\b(?:10\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01])|192\.168)\.\d{1,3}\.\d{1,3}\b",
+            true,
+            "private IP address",
+        ),
+        rule(
+            "transcript_turn",
+            "transcripts",
+            r"(?im)^\s*(?:user|assistant|system|human)\s*:\s+\S",
+            false,
+            "role-marked conversation turn",
+        ),
+        rule(
+            "stack_trace",
+            "raw_tool_output",
+            r"(?m)^Traceback \(most recent call last\):|^\s+at [\w.$]+\([\w.]+:\d+\)",
+            false,
+            "stack trace",
+        ),
     ]
 });
 
-static EMAIL_RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b").expect("static regex"));
+static EMAIL_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b").expect("static regex")
+});
 static REFERENCE_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?i)(?:[=:]\s*["']?)(?:\$\{?[A-Za-z_]|%[A-Za-z_]+%|os\.environ|process\.env|<[^>]+>|redacted|example|placeholder|changeme|your[-_])"#).expect("static regex")
 });
 
-const FORBIDDEN_KEYS: &[&str] = &["password", "secret", "transcript", "request_body", "response_body", "cookie", "authorization", "credentials", "private_key"];
+const FORBIDDEN_KEYS: &[&str] = &[
+    "password",
+    "secret",
+    "transcript",
+    "request_body",
+    "response_body",
+    "cookie",
+    "authorization",
+    "credentials",
+    "private_key",
+];
 
 /// `first4***last4`, or `***` for samples of 8 characters or fewer.
 #[must_use]
@@ -70,7 +183,11 @@ pub fn mask(sample: &str) -> String {
 }
 
 fn severity(rule: &Rule, policy: Policy) -> &'static str {
-    if rule.local_warn && policy == Policy::Local { "warn" } else { "block" }
+    if rule.local_warn && policy == Policy::Local {
+        "warn"
+    } else {
+        "block"
+    }
 }
 
 /// Scans one string found at `location`.
@@ -121,14 +238,33 @@ pub fn scan_json(value: &Value, pointer: &str, policy: Policy, out: &mut Vec<Fin
                 let loc = format!("{pointer}/{}", pointer_escape(k));
                 let lower = k.to_lowercase();
                 let forbidden = FORBIDDEN_KEYS.contains(&lower.as_str())
-                    || lower.starts_with("raw_") && !lower.ends_with("_copied") && !lower.ends_with("_recorded")
+                    || lower.starts_with("raw_")
+                        && !lower.ends_with("_copied")
+                        && !lower.ends_with("_recorded")
                     || lower.ends_with("_token") && !lower.ends_with("_tokens");
                 if forbidden {
-                    out.push(Finding { rule_id: "forbidden_key".into(), category: "structure".into(), severity: "block".into(), location: loc.clone(), sample_masked: mask(k), reason: format!("key name {k:?} carries raw or secret data") });
+                    out.push(Finding {
+                        rule_id: "forbidden_key".into(),
+                        category: "structure".into(),
+                        severity: "block".into(),
+                        location: loc.clone(),
+                        sample_masked: mask(k),
+                        reason: format!("key name {k:?} carries raw or secret data"),
+                    });
                 }
-                let flag = lower.ends_with("_copied") || lower.ends_with("_recorded") || lower.ends_with("_authorized") || lower.ends_with("_granted");
+                let flag = lower.ends_with("_copied")
+                    || lower.ends_with("_recorded")
+                    || lower.ends_with("_authorized")
+                    || lower.ends_with("_granted");
                 if flag && v == &Value::Bool(true) {
-                    out.push(Finding { rule_id: "boundary_flag_true".into(), category: "structure".into(), severity: "block".into(), location: loc.clone(), sample_masked: "true".into(), reason: format!("boundary flag {k} is true") });
+                    out.push(Finding {
+                        rule_id: "boundary_flag_true".into(),
+                        category: "structure".into(),
+                        severity: "block".into(),
+                        location: loc.clone(),
+                        sample_masked: "true".into(),
+                        reason: format!("boundary flag {k} is true"),
+                    });
                 }
                 scan_text(k, &loc, policy, out);
                 scan_json(v, &loc, policy, out);
@@ -144,7 +280,9 @@ pub fn scan_lines(lines: &[(usize, String)], policy: Policy, out: &mut Vec<Findi
         let before = out.len();
         scan_text(line, &format!("{n}:1"), policy, out);
         for f in &mut out[before..] {
-            let col = line.find(f.sample_masked.get(..4).unwrap_or("")).map_or(1, |c| c + 1);
+            let col = line
+                .find(f.sample_masked.get(..4).unwrap_or(""))
+                .map_or(1, |c| c + 1);
             f.location = format!("{n}:{col}");
         }
     }
@@ -158,17 +296,35 @@ mod tests {
     #[test]
     fn finds_and_allows() {
         let mut f = Vec::new();
-        scan_text("token=ghp_abcdefghijklmnopqrstuvwxyz0123456789", "/x", Policy::Local, &mut f);
-        assert!(f.iter().any(|x| x.rule_id == "github_token" && x.severity == "block"));
+        scan_text(
+            "token=ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+            "/x",
+            Policy::Local,
+            &mut f,
+        );
+        assert!(
+            f.iter()
+                .any(|x| x.rule_id == "github_token" && x.severity == "block")
+        );
         assert!(f.iter().all(|x| !x.sample_masked.contains("abcdefghijkl")));
         let mut f = Vec::new();
-        scan_text("password=${DB_PASSWORD} and see <project-root>/docs", "/x", Policy::Public, &mut f);
+        scan_text(
+            "password=${DB_PASSWORD} and see <project-root>/docs",
+            "/x",
+            Policy::Public,
+            &mut f,
+        );
         assert!(f.is_empty(), "{f:?}");
         let mut f = Vec::new();
         scan_text("logs in /home/alice/x", "/x", Policy::Local, &mut f);
         assert_eq!(f[0].severity, "warn");
         let mut f = Vec::new();
-        scan_json(&json!({"raw_transcript": "x", "boundary": {"credentials_copied": true}}), "", Policy::Public, &mut f);
+        scan_json(
+            &json!({"raw_transcript": "x", "boundary": {"credentials_copied": true}}),
+            "",
+            Policy::Public,
+            &mut f,
+        );
         assert_eq!(f.iter().filter(|x| x.severity == "block").count(), 2);
     }
 }

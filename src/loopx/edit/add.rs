@@ -2,7 +2,10 @@
 //! section creation, and the Next Action side effect for outranking advancement tasks.
 
 use super::doc::{Block, Doc, bump_updated_at, marker_for_status};
-use super::{EditContext, EditOutcome, EditRefused, TodoArgs, check_registered, next_action, normalize_agent_arg, refuse};
+use super::{
+    EditContext, EditOutcome, EditRefused, TodoArgs, check_registered, next_action,
+    normalize_agent_arg, refuse,
+};
 use crate::loopx::metadata::{Metadata, normalize_status};
 use crate::loopx::pytext::compact_whitespace;
 use crate::loopx::state::{Role, build_todo_id};
@@ -14,20 +17,34 @@ struct Binding {
     global_gate: bool,
 }
 
-pub(super) fn todo_add(original: &str, a: &TodoArgs, ctx: &EditContext) -> Result<EditOutcome, EditRefused> {
-    let Some(role_raw) = a.role.as_deref() else { return refuse("todo add requires --role") };
-    let Some(role) = Role::parse(role_raw) else { return refuse(format!("invalid role {role_raw:?}")) };
-    let Some(raw_text) = a.text.as_deref() else { return refuse("todo add requires --text") };
+pub(super) fn todo_add(
+    original: &str,
+    a: &TodoArgs,
+    ctx: &EditContext,
+) -> Result<EditOutcome, EditRefused> {
+    let Some(role_raw) = a.role.as_deref() else {
+        return refuse("todo add requires --role");
+    };
+    let Some(role) = Role::parse(role_raw) else {
+        return refuse(format!("invalid role {role_raw:?}"));
+    };
+    let Some(raw_text) = a.text.as_deref() else {
+        return refuse("todo add requires --text");
+    };
     let text = compact_whitespace(raw_text);
     if text.is_empty() {
         return refuse("todo text must not be empty");
     }
     let status = match a.status.as_deref() {
         None => "open".to_owned(),
-        Some(s) => normalize_status(s).ok_or_else(|| EditRefused(format!("invalid status {s:?}")))?,
+        Some(s) => {
+            normalize_status(s).ok_or_else(|| EditRefused(format!("invalid status {s:?}")))?
+        }
     };
     if status == "done" {
-        return refuse("todo add cannot create completed work; add it open and use `loopx todo complete`");
+        return refuse(
+            "todo add cannot create completed work; add it open and use `loopx todo complete`",
+        );
     }
     if status == "deferred" && a.resume_when.is_none() {
         return refuse("deferred todo add requires --resume-when with a supported condition");
@@ -48,22 +65,36 @@ pub(super) fn todo_add(original: &str, a: &TodoArgs, ctx: &EditContext) -> Resul
         check_registered(ctx, "excluded_agents", &x)?;
         excluded.push(x);
     }
-    if let Some(c) = &claimed_by {
-        if excluded.contains(c) {
-            return refuse(format!("claimed_by='{c}' cannot also appear in excluded_agents"));
-        }
+    if let Some(c) = &claimed_by
+        && excluded.contains(c)
+    {
+        return refuse(format!(
+            "claimed_by='{c}' cannot also appear in excluded_agents"
+        ));
     }
 
     let mut doc = Doc::new(original);
     let bounds = doc.section_bounds(role);
     let existing = bounds.as_ref().and_then(|(s, e, h)| {
-        doc.blocks(*s, *e, Some(role), h).into_iter().find(|b| !b.is_terminal() && b.text == text)
+        doc.blocks(*s, *e, Some(role), h)
+            .into_iter()
+            .find(|b| !b.is_terminal() && b.text == text)
     });
     let (todo_id, section, changed, resulting_claim, added_class);
     if let Some(block) = existing {
         let heading = bounds.as_ref().map(|b| b.2.clone()).unwrap_or_default();
         let mut meta = block.metadata.clone();
-        apply_add_flags(&mut meta, a, &status, task_class.as_deref(), claimed_by.as_deref(), &excluded, role, &binding, true);
+        apply_add_flags(
+            &mut meta,
+            a,
+            &status,
+            task_class.as_deref(),
+            claimed_by.as_deref(),
+            &excluded,
+            role,
+            &binding,
+            true,
+        );
         meta.set_text("todo_id", &block.todo_id);
         if meta.get("updated_at").is_none() {
             meta.set_text("updated_at", &ctx.now);
@@ -87,9 +118,22 @@ pub(super) fn todo_add(original: &str, a: &TodoArgs, ctx: &EditContext) -> Resul
         let id = build_todo_id(role.as_str(), &heading, index, &text);
         let mut meta = Metadata::default();
         meta.set_text("todo_id", &id);
-        apply_add_flags(&mut meta, a, &status, task_class.as_deref(), claimed_by.as_deref(), &excluded, role, &binding, false);
+        apply_add_flags(
+            &mut meta,
+            a,
+            &status,
+            task_class.as_deref(),
+            claimed_by.as_deref(),
+            &excluded,
+            role,
+            &binding,
+            false,
+        );
         meta.set_text("updated_at", &ctx.now);
-        let item = vec![format!("- [{}] {text}", marker_for_status(&status)), meta.format_line().unwrap_or_default()];
+        let item = vec![
+            format!("- [{}] {text}", marker_for_status(&status)),
+            meta.format_line().unwrap_or_default(),
+        ];
         match bounds {
             Some((s, e, _)) => doc.insert_in_section(s, e, item),
             None => {
@@ -102,10 +146,18 @@ pub(super) fn todo_add(original: &str, a: &TodoArgs, ctx: &EditContext) -> Resul
         resulting_claim = meta.text("claimed_by");
         added_class = meta.text("task_class");
     }
-    if changed && role == Role::Agent && added_class.as_deref() == Some("advancement_task") && status == "open" {
+    if changed
+        && role == Role::Agent
+        && added_class.as_deref() == Some("advancement_task")
+        && status == "open"
+    {
         reconcile_next_action(&mut doc, &todo_id, &text, resulting_claim.as_deref());
     }
-    let text_out = if changed { bump_updated_at(&doc.joined(), &ctx.now) } else { doc.original.clone() };
+    let text_out = if changed {
+        bump_updated_at(&doc.joined(), &ctx.now)
+    } else {
+        doc.original.clone()
+    };
     Ok(EditOutcome {
         text: text_out,
         changed,
@@ -117,27 +169,49 @@ pub(super) fn todo_add(original: &str, a: &TodoArgs, ctx: &EditContext) -> Resul
     })
 }
 
-fn validate_role_flags(role: Role, a: &TodoArgs, task_class: Option<&str>, ctx: &EditContext) -> Result<Binding, EditRefused> {
+fn validate_role_flags(
+    role: Role,
+    a: &TodoArgs,
+    task_class: Option<&str>,
+    ctx: &EditContext,
+) -> Result<Binding, EditRefused> {
     let multi = ctx.registered_agents.len() >= 2;
     match role {
         Role::Agent => {
             if a.agent_id.is_some() {
-                return refuse("todo add does not support --agent-id for agent todos; omit --agent-id and use --claimed-by <registered-agent> only when assigning execution, or omit both options to leave the todo unclaimed.");
+                return refuse(
+                    "todo add does not support --agent-id for agent todos; omit --agent-id and use --claimed-by <registered-agent> only when assigning execution, or omit both options to leave the todo unclaimed.",
+                );
             }
             if matches!(task_class, Some("user_action" | "user_gate")) {
-                return refuse("user_action and user_gate task_class are only valid for --role user");
+                return refuse(
+                    "user_action and user_gate task_class are only valid for --role user",
+                );
             }
-            Ok(Binding { bound_agent: None, blocks_agent: None, goal_bound: false, global_gate: false })
+            Ok(Binding {
+                bound_agent: None,
+                blocks_agent: None,
+                goal_bound: false,
+                global_gate: false,
+            })
         }
         Role::User => {
             if !matches!(task_class, Some("user_action" | "user_gate")) {
-                return refuse("user todo requires explicit --task-class user_gate or user_action; use user_gate for blocking owner/controller decisions and user_action for non-blocking user-visible todos");
+                return refuse(
+                    "user todo requires explicit --task-class user_gate or user_action; use user_gate for blocking owner/controller decisions and user_action for non-blocking user-visible todos",
+                );
             }
             if a.claimed_by.is_some() {
-                return refuse("claimed_by is execution ownership for agent todos, not a user-todo binding; use --bound-agent or --goal-bound");
+                return refuse(
+                    "claimed_by is execution ownership for agent todos, not a user-todo binding; use --bound-agent or --goal-bound",
+                );
             }
             let gate = task_class == Some("user_gate");
-            let agent_id = a.agent_id.as_deref().map(|x| normalize_agent_arg("agent_id", x)).transpose()?;
+            let agent_id = a
+                .agent_id
+                .as_deref()
+                .map(|x| normalize_agent_arg("agent_id", x))
+                .transpose()?;
             if let Some(x) = &agent_id {
                 check_registered(ctx, "agent_id", x)?;
             }
@@ -152,21 +226,35 @@ fn validate_role_flags(role: Role, a: &TodoArgs, task_class: Option<&str>, ctx: 
                 None if !goal_bound => agent_id
                     .clone()
                     .or_else(|| if gate { blocks_agent.clone() } else { None })
-                    .or_else(|| (ctx.registered_agents.len() == 1).then(|| ctx.registered_agents[0].clone())),
+                    .or_else(|| {
+                        (ctx.registered_agents.len() == 1).then(|| ctx.registered_agents[0].clone())
+                    }),
                 None => None,
             };
-            for (field, v) in [("bound_agent", &bound_agent), ("blocks_agent", &blocks_agent)] {
+            for (field, v) in [
+                ("bound_agent", &bound_agent),
+                ("blocks_agent", &blocks_agent),
+            ] {
                 if let Some(v) = v {
                     check_registered(ctx, field, v)?;
                 }
             }
             if multi && bound_agent.is_none() && !goal_bound {
-                return refuse("multi-agent user todo requires an explicit binding: pass --bound-agent <registered-agent> (or --agent-id <registered-agent> for authoring), or pass --goal-bound for an intentionally goal-wide user todo");
+                return refuse(
+                    "multi-agent user todo requires an explicit binding: pass --bound-agent <registered-agent> (or --agent-id <registered-agent> for authoring), or pass --goal-bound for an intentionally goal-wide user todo",
+                );
             }
             if multi && gate && blocks_agent.is_none() && !a.global_gate {
-                return refuse("multi-agent user_gate requires an explicit scope: pass --blocks-agent <registered-agent> (or --agent-id <registered-agent> for authoring) when the gate blocks one lane, or pass --global-gate when it genuinely blocks every registered agent");
+                return refuse(
+                    "multi-agent user_gate requires an explicit scope: pass --blocks-agent <registered-agent> (or --agent-id <registered-agent> for authoring) when the gate blocks one lane, or pass --global-gate when it genuinely blocks every registered agent",
+                );
             }
-            Ok(Binding { bound_agent, blocks_agent: if gate { blocks_agent } else { None }, goal_bound, global_gate: a.global_gate && gate })
+            Ok(Binding {
+                bound_agent,
+                blocks_agent: if gate { blocks_agent } else { None },
+                goal_bound,
+                global_gate: a.global_gate && gate,
+            })
         }
     }
 }
@@ -186,24 +274,42 @@ fn apply_add_flags(
     meta.set_text("status", status);
     for (key, value) in [
         ("task_class", task_class.map(str::to_owned)),
-        ("action_kind", a.action_kind.as_deref().map(str::to_lowercase)),
-        ("task_domain", a.task_domain.as_deref().map(str::to_lowercase)),
+        (
+            "action_kind",
+            a.action_kind.as_deref().map(str::to_lowercase),
+        ),
+        (
+            "task_domain",
+            a.task_domain.as_deref().map(str::to_lowercase),
+        ),
         ("claimed_by", claimed_by.map(str::to_owned)),
         ("blocks_agent", binding.blocks_agent.clone()),
         ("unblocks_todo_id", a.unblocks_todo_id.clone()),
         ("resume_when", a.resume_when.clone()),
         ("note", a.note.clone()),
-        ("decision_scope", a.decision_scope.as_deref().map(str::to_lowercase)),
+        (
+            "decision_scope",
+            a.decision_scope.as_deref().map(str::to_lowercase),
+        ),
     ] {
         if let Some(v) = value.filter(|v| !v.is_empty()) {
             meta.set_text(key, &v);
         }
     }
-    for (key, items) in [("required_write_scopes", &a.required_write_scopes), ("required_capabilities", &a.required_capabilities)] {
+    for (key, items) in [
+        ("required_write_scopes", &a.required_write_scopes),
+        ("required_capabilities", &a.required_capabilities),
+    ] {
         if !items.is_empty() || !existing {
             let items: Vec<String> = items
                 .iter()
-                .map(|c| if key == "required_capabilities" { c.to_lowercase().replace(['-', ' '], "_") } else { c.clone() })
+                .map(|c| {
+                    if key == "required_capabilities" {
+                        c.to_lowercase().replace(['-', ' '], "_")
+                    } else {
+                        c.clone()
+                    }
+                })
                 .collect();
             if items.is_empty() {
                 continue;
@@ -228,20 +334,38 @@ fn apply_add_flags(
     }
 }
 
-fn reconcile_next_action(doc: &mut Doc, added_id: &str, added_text: &str, added_claim: Option<&str>) {
+fn reconcile_next_action(
+    doc: &mut Doc,
+    added_id: &str,
+    added_text: &str,
+    added_claim: Option<&str>,
+) {
     let na = next_action::read(doc);
-    let (Some(bounds), [bound_id], [_entry]) = (na.bounds, na.bindings.as_slice(), na.entries.as_slice()) else {
+    let (Some(bounds), [bound_id], [_entry]) =
+        (na.bounds, na.bindings.as_slice(), na.entries.as_slice())
+    else {
         return;
     };
     if bound_id == added_id {
         return;
     }
-    let Some((s, e, h)) = doc.section_bounds(Role::Agent) else { return };
+    let Some((s, e, h)) = doc.section_bounds(Role::Agent) else {
+        return;
+    };
     let blocks: Vec<Block> = doc.blocks(s, e, Some(Role::Agent), &h);
-    let Some(bound) = blocks.iter().find(|b| &b.todo_id == bound_id) else { return };
-    let bound_ok = bound.status == "open" && bound.metadata.text("task_class").as_deref() == Some("advancement_task");
-    let claim_ok = bound.metadata.text("claimed_by").is_none_or(|c| Some(c.as_str()) == added_claim);
-    if bound_ok && claim_ok && next_action::priority_rank(added_text) < next_action::priority_rank(&bound.text) {
+    let Some(bound) = blocks.iter().find(|b| &b.todo_id == bound_id) else {
+        return;
+    };
+    let bound_ok = bound.status == "open"
+        && bound.metadata.text("task_class").as_deref() == Some("advancement_task");
+    let claim_ok = bound
+        .metadata
+        .text("claimed_by")
+        .is_none_or(|c| Some(c.as_str()) == added_claim);
+    if bound_ok
+        && claim_ok
+        && next_action::priority_rank(added_text) < next_action::priority_rank(&bound.text)
+    {
         next_action::rewrite(doc, bounds, Some((added_text, added_id)));
     }
 }

@@ -9,9 +9,15 @@ use crate::loopx::state::Role;
 /// LoopX's default `--max-active-done` (12 − 2).
 pub const DEFAULT_MAX_ACTIVE_DONE: i64 = 10;
 
-pub(super) fn archive_completed(original: &str, a: &TodoArgs, ctx: &EditContext) -> Result<EditOutcome, EditRefused> {
+pub(super) fn archive_completed(
+    original: &str,
+    a: &TodoArgs,
+    ctx: &EditContext,
+) -> Result<EditOutcome, EditRefused> {
     if a.role.as_deref().is_some_and(|r| r != "agent") {
-        return refuse("writegate archives the agent role only (user archives keep standing decision receipts, which writegate does not reproduce)");
+        return refuse(
+            "writegate archives the agent role only (user archives keep standing decision receipts, which writegate does not reproduce)",
+        );
     }
     let max = a.max_active_done.unwrap_or(DEFAULT_MAX_ACTIVE_DONE);
     if max < 0 {
@@ -27,8 +33,14 @@ pub(super) fn archive_completed(original: &str, a: &TodoArgs, ctx: &EditContext)
         claimed_by: None,
         touched_todo_ids: Vec::new(),
     };
-    let Some((s, e, heading)) = doc.section_bounds(Role::Agent) else { return Ok(unchanged(&doc, String::new())) };
-    let done: Vec<_> = doc.blocks(s, e, Some(Role::Agent), &heading).into_iter().filter(|b| b.status == "done").collect();
+    let Some((s, e, heading)) = doc.section_bounds(Role::Agent) else {
+        return Ok(unchanged(&doc, String::new()));
+    };
+    let done: Vec<_> = doc
+        .blocks(s, e, Some(Role::Agent), &heading)
+        .into_iter()
+        .filter(|b| b.status == "done")
+        .collect();
     let excess = usize::try_from((done.len() as i64 - max).max(0)).unwrap_or(0);
     let moving: Vec<_> = done.into_iter().take(excess).collect();
     if moving.is_empty() {
@@ -41,7 +53,10 @@ pub(super) fn archive_completed(original: &str, a: &TodoArgs, ctx: &EditContext)
         if let Some(b) = moving.iter().find(|b| b.start == i) {
             moved_lines.extend(doc.lines[b.start..b.end].iter().cloned());
             i = b.end;
-            while i < doc.lines.len() && kept.last().is_some_and(|l| py_strip(l).is_empty()) && py_strip(&doc.lines[i]).is_empty() {
+            while i < doc.lines.len()
+                && kept.last().is_some_and(|l| py_strip(l).is_empty())
+                && py_strip(&doc.lines[i]).is_empty()
+            {
                 i += 1;
             }
             continue;

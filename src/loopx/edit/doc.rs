@@ -69,7 +69,10 @@ impl Doc {
     #[must_use]
     pub fn new(text: &str) -> Self {
         let original = universal_newlines(text);
-        let lines = splitlines(&original).into_iter().map(str::to_owned).collect();
+        let lines = splitlines(&original)
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
         Self { lines, original }
     }
 
@@ -89,13 +92,20 @@ impl Doc {
         let start = self.lines.iter().position(|l| {
             l.starts_with("## ") && role_for_heading(heading_text(l)) == Some(role)
         })?;
-        Some((start, self.section_end(start), heading_text(&self.lines[start]).to_owned()))
+        Some((
+            start,
+            self.section_end(start),
+            heading_text(&self.lines[start]).to_owned(),
+        ))
     }
 
     /// The first archive section (`## Completed Work Archive` and similar).
     #[must_use]
     pub fn archive_bounds(&self) -> Option<(usize, usize)> {
-        let start = self.lines.iter().position(|l| py_strip(l) == "## Completed Work Archive")?;
+        let start = self
+            .lines
+            .iter()
+            .position(|l| py_strip(l) == "## Completed Work Archive")?;
         Some((start, self.section_end(start)))
     }
 
@@ -112,8 +122,16 @@ impl Doc {
 
     /// The todo blocks of the section `[start, end)` with role `role` and `heading`.
     #[must_use]
-    pub fn blocks(&self, start: usize, end: usize, role: Option<Role>, heading: &str) -> Vec<Block> {
-        let starts: Vec<usize> = (start + 1..end).filter(|&i| TODO_TASK_RE.is_match(&self.lines[i])).collect();
+    pub fn blocks(
+        &self,
+        start: usize,
+        end: usize,
+        role: Option<Role>,
+        heading: &str,
+    ) -> Vec<Block> {
+        let starts: Vec<usize> = (start + 1..end)
+            .filter(|&i| TODO_TASK_RE.is_match(&self.lines[i]))
+            .collect();
         let mut out = Vec::with_capacity(starts.len());
         for (n, &s) in starts.iter().enumerate() {
             let e = starts.get(n + 1).copied().unwrap_or(end);
@@ -122,9 +140,19 @@ impl Doc {
         out
     }
 
-    fn block_at(&self, s: usize, e: usize, index: usize, role: Option<Role>, heading: &str) -> Block {
+    fn block_at(
+        &self,
+        s: usize,
+        e: usize,
+        index: usize,
+        role: Option<Role>,
+        heading: &str,
+    ) -> Block {
         let caps = TODO_TASK_RE.captures(&self.lines[s]);
-        let marker = caps.as_ref().and_then(|c| c[1].chars().next()).unwrap_or(' ');
+        let marker = caps
+            .as_ref()
+            .and_then(|c| c[1].chars().next())
+            .unwrap_or(' ');
         let mut text = caps.map(|c| normalize_todo_text(&c[2])).unwrap_or_default();
         let mut meta = Metadata::default();
         let mut meta_line = None;
@@ -150,10 +178,20 @@ impl Doc {
             '-' => "deferred".into(),
             _ => "open".into(),
         });
-        let todo_id = meta.text("todo_id").unwrap_or_else(|| {
-            build_todo_id(role.map_or("", Role::as_str), heading, index, &text)
-        });
-        Block { start: s, end: e, index, marker, text, metadata: meta, meta_line, todo_id, status }
+        let todo_id = meta
+            .text("todo_id")
+            .unwrap_or_else(|| build_todo_id(role.map_or("", Role::as_str), heading, index, &text));
+        Block {
+            start: s,
+            end: e,
+            index,
+            marker,
+            text,
+            metadata: meta,
+            meta_line,
+            todo_id,
+            status,
+        }
     }
 
     /// Finds an active todo by exact id in the first user section, then the first agent
@@ -166,10 +204,13 @@ impl Doc {
             None => &[Role::User, Role::Agent],
         };
         for &r in roles {
-            if let Some((s, e, heading)) = self.section_bounds(r) {
-                if let Some(b) = self.blocks(s, e, Some(r), &heading).into_iter().find(|b| b.todo_id == todo_id) {
-                    return Some((r, heading, b));
-                }
+            if let Some((s, e, heading)) = self.section_bounds(r)
+                && let Some(b) = self
+                    .blocks(s, e, Some(r), &heading)
+                    .into_iter()
+                    .find(|b| b.todo_id == todo_id)
+            {
+                return Some((r, heading, b));
             }
         }
         None
@@ -177,7 +218,9 @@ impl Doc {
 
     /// Sets the checkbox marker of the line at `line`, keeping indentation and bullet.
     pub fn set_marker(&mut self, line: usize, marker: char) {
-        let replaced = MARKER_RE.replace(&self.lines[line], format!("${{1}}{marker}${{2}}").as_str()).into_owned();
+        let replaced = MARKER_RE
+            .replace(&self.lines[line], format!("${{1}}{marker}${{2}}").as_str())
+            .into_owned();
         self.lines[line] = replaced;
     }
 
@@ -253,7 +296,9 @@ pub fn bump_updated_at(text: &str, now: &str) -> String {
         return text.to_owned();
     };
     let front = if UPDATED_AT_RE.is_match(front) {
-        UPDATED_AT_RE.replace(front, regex::NoExpand(&format!("updated_at: {now}"))).into_owned()
+        UPDATED_AT_RE
+            .replace(front, regex::NoExpand(&format!("updated_at: {now}")))
+            .into_owned()
     } else {
         format!("{}\nupdated_at: {now}\n", front.trim_end_matches('\n'))
     };
@@ -286,10 +331,22 @@ mod tests {
 
     #[test]
     fn bump_rules() {
-        assert_eq!(bump_updated_at("---\nstatus: a\nupdated_at: x\n---\nbody", "N"), "---\nstatus: a\nupdated_at: N\n---\nbody");
-        assert_eq!(bump_updated_at("---\nstatus: a\n---\nbody", "N"), "---\nstatus: a\nupdated_at: N\n---\nbody");
-        assert_eq!(bump_updated_at("\u{feff}---\nupdated_at: x\n---\n", "N"), "\u{feff}---\nupdated_at: x\n---\n");
-        assert_eq!(lease_id("todo_existing", "codex-main-control"), "lease_todo_existing_codex_main_control");
+        assert_eq!(
+            bump_updated_at("---\nstatus: a\nupdated_at: x\n---\nbody", "N"),
+            "---\nstatus: a\nupdated_at: N\n---\nbody"
+        );
+        assert_eq!(
+            bump_updated_at("---\nstatus: a\n---\nbody", "N"),
+            "---\nstatus: a\nupdated_at: N\n---\nbody"
+        );
+        assert_eq!(
+            bump_updated_at("\u{feff}---\nupdated_at: x\n---\n", "N"),
+            "\u{feff}---\nupdated_at: x\n---\n"
+        );
+        assert_eq!(
+            lease_id("todo_existing", "codex-main-control"),
+            "lease_todo_existing_codex_main_control"
+        );
     }
 
     #[test]

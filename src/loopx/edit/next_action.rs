@@ -10,7 +10,8 @@ use std::sync::LazyLock;
 static ENTRY_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*(?:[-*]|\d+[.)])\s+(.+?)\s*$").expect("static regex"));
 static BINDING_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*<!--\s*loopx:next-action\s+.*?\btodo_id=([^\s<>]+).*?-->\s*$").expect("static regex")
+    Regex::new(r"^\s*<!--\s*loopx:next-action\s+.*?\btodo_id=([^\s<>]+).*?-->\s*$")
+        .expect("static regex")
 });
 static PRIORITY_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)^\s*\[(P[0-4])[^\]]*\]\s*(.+)$").expect("static regex"));
@@ -29,21 +30,29 @@ pub struct NextAction {
 /// Reads the first `## Next Action` section.
 #[must_use]
 pub fn read(doc: &Doc) -> NextAction {
-    let Some(start) = doc.lines.iter().position(|l| py_strip(l) == "## Next Action") else {
+    let Some(start) = doc
+        .lines
+        .iter()
+        .position(|l| py_strip(l) == "## Next Action")
+    else {
         return NextAction::default();
     };
     let end = doc.section_end(start);
-    let mut na = NextAction { bounds: Some((start, end)), ..NextAction::default() };
+    let mut na = NextAction {
+        bounds: Some((start, end)),
+        ..NextAction::default()
+    };
     for line in &doc.lines[start + 1..end] {
         if let Some(c) = BINDING_RE.captures(line) {
             na.bindings.push(c[1].to_owned());
         } else if let Some(c) = ENTRY_RE.captures(line) {
             na.entries.push(c[1].to_owned());
-        } else if line.starts_with([' ', '\t']) && !py_strip(line).is_empty() {
-            if let Some(last) = na.entries.last_mut() {
-                last.push(' ');
-                last.push_str(py_strip(line));
-            }
+        } else if line.starts_with([' ', '\t'])
+            && !py_strip(line).is_empty()
+            && let Some(last) = na.entries.last_mut()
+        {
+            last.push(' ');
+            last.push_str(py_strip(line));
         }
     }
     na
@@ -54,7 +63,9 @@ pub fn rewrite(doc: &mut Doc, bounds: (usize, usize), todo: Option<(&str, &str)>
     let mut lines = vec!["## Next Action".to_owned(), String::new()];
     if let Some((text, id)) = todo {
         lines.push(format!("- {text}"));
-        lines.push(format!("<!-- loopx:next-action schema=loopx_next_action_binding_v0 todo_id={id} -->"));
+        lines.push(format!(
+            "<!-- loopx:next-action schema=loopx_next_action_binding_v0 todo_id={id} -->"
+        ));
         lines.push(String::new());
     }
     doc.lines.splice(bounds.0..bounds.1, lines);
