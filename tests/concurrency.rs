@@ -91,6 +91,7 @@ fn parallel_appliers_lose_no_update() {
                     "--test-threads=1",
                 ])
                 .env("WG_CHILD_REGISTRY", &reg)
+                .stdout(std::process::Stdio::null())
                 .env("WG_WORKER", k.to_string())
                 .spawn()
                 .expect("spawn")

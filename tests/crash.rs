@@ -61,6 +61,7 @@ fn crash_at_every_failpoint() {
                 "--test-threads=1",
             ])
             .env("WG_CHILD_REGISTRY", &reg)
+            .stdout(std::process::Stdio::null())
             .env("WG_CHILD_ITEM", &id)
             .env(FAILPOINT_ENV, fp)
             .output()

@@ -80,7 +80,10 @@ fn replay(name: &str) -> Tally {
         if words[pos] == "refresh-state" && !words[pos..end].iter().any(|w| w == "--next-action") {
             continue; // no Markdown effect: nothing for writegate to gate
         }
-        if std::path::Path::new(&out_name).extension().is_some_and(|e| e == "md") {
+        if std::path::Path::new(&out_name)
+            .extension()
+            .is_some_and(|e| e == "md")
+        {
             continue; // Markdown rendering of a dry run, not a packet
         }
         let parsed = match ProposeOnly::try_parse_from(&words[pos..end]) {

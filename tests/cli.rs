@@ -1,0 +1,287 @@
+//! End to end through the binary: `demo --no-tui`, then `status`, `list`, `preview`,
+//! `log`, `check`, `scan` and `propose`, with JSON parsed back into the `wire` types and
+//! the documented exit codes.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+use writegate::wire::{Doc, GoalStatus, ListRow, Preview, ResultRecord};
+
+fn wg(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_writegate"))
+        .args(args)
+        .current_dir(cwd)
+        .env("XDG_STATE_HOME", cwd.join("state"))
+        .env_remove("LOOPX_REGISTRY")
+        .output()
+        .expect("run writegate")
+}
+
+fn demo(dir: &Path) -> String {
+    let out = wg(
+        &[
+            "demo",
+            "--path",
+            dir.join("ws").to_str().expect("utf8"),
+            "--no-tui",
+        ],
+        dir,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .expect("utf8")
+        .trim()
+        .to_owned()
+}
+
+#[test]
+fn read_only_commands_round_trip_through_wire_types() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let reg = demo(dir.path());
+    let out = wg(&["--registry", &reg, "status", "--json"], dir.path());
+    assert_eq!(out.status.code(), Some(1), "pending items → exit 1");
+    let status: Doc<GoalStatus> = serde_json::from_slice(&out.stdout).expect("status json");
+    assert_eq!(status.schema_version, "writegate_status_v1");
+    let demo_goal = status
+        .items
+        .iter()
+        .find(|g| g.goal_id == "demo-goal")
+        .expect("goal");
+    assert_eq!(
+        demo_goal.state_file,
+        ".codex/goals/demo-goal/ACTIVE_GOAL_STATE.md"
+    );
+    assert!(demo_goal.pending >= 5 && demo_goal.conflicts >= 3);
+    assert!(
+        demo_goal
+            .revision
+            .as_deref()
+            .is_some_and(|r| r.starts_with("sha256:"))
+    );
+
+    let out = wg(&["--registry", &reg, "list", "--json"], dir.path());
+    let list: Doc<ListRow> = serde_json::from_slice(&out.stdout).expect("list json");
+    for expected in [
+        "ready",
+        "revision_conflict",
+        "lease_conflict",
+        "skipped_duplicate",
+        "idempotency_conflict",
+        "boundary_rejected",
+        "invalid",
+    ] {
+        assert!(
+            list.items.iter().any(|r| r.predicted_status == expected),
+            "demo lacks a {expected} item"
+        );
+    }
+    let ready = list
+        .items
+        .iter()
+        .find(|r| r.predicted_status == "ready")
+        .expect("ready");
+    let out = wg(
+        &["--registry", &reg, "preview", &ready.item_id, "--json"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let p: Preview = serde_json::from_slice(&out.stdout).expect("preview json");
+    assert!(p.diff.starts_with("--- a/ACTIVE_GOAL_STATE.md"));
+    assert_eq!(
+        p.checks.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
+        [
+            "schema",
+            "goal",
+            "idempotency",
+            "revision",
+            "lease",
+            "edit",
+            "boundary",
+            "lock"
+        ]
+    );
+    let stale = list
+        .items
+        .iter()
+        .find(|r| r.predicted_status == "revision_conflict")
+        .expect("stale");
+    let out = wg(
+        &[
+            "--registry",
+            &reg,
+            "preview",
+            &format!("{}/{}", stale.goal_id, stale.item_id),
+            "--json",
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let p: Preview = serde_json::from_slice(&out.stdout).expect("preview json");
+    let conflict = p.conflict.expect("conflict");
+    assert_eq!(conflict["kind"], "revision_conflict");
+    assert_ne!(conflict["expected_revision"], conflict["current_revision"]);
+
+    let out = wg(&["--registry", &reg, "log", "--json"], dir.path());
+    assert_eq!(out.status.code(), Some(0));
+    let log: Doc<ResultRecord> = serde_json::from_slice(&out.stdout).expect("log json");
+    assert!(
+        log.items
+            .iter()
+            .any(|r| r.status == writegate::wire::Status::Applied)
+    );
+
+    let out = wg(&["--registry", &reg, "check", "--json"], dir.path());
+    assert_eq!(out.status.code(), Some(1), "the demo has invalid items");
+    let check: Value = serde_json::from_slice(&out.stdout).expect("check json");
+    assert!(
+        check["problems"]
+            .as_array()
+            .is_some_and(|p| p.iter().any(|x| x["detail"]
+                .as_str()
+                .is_some_and(|d| d.starts_with("half-written"))))
+    );
+
+    let out = wg(&["--registry", &reg, "preview", "no-such-item"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn propose_drops_an_item_and_refuses_what_loopx_refuses() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let reg = demo(dir.path());
+    let before = wg(&["--registry", &reg, "status", "--json"], dir.path()).stdout;
+    let out = wg(
+        &[
+            "--registry",
+            &reg,
+            "propose",
+            "todo",
+            "update",
+            "--goal-id",
+            "docs-goal",
+            "--todo-id",
+            "todo_fa501099a20c",
+            "--note",
+            "a note",
+            "--dry-run",
+            "--format",
+            "json",
+        ],
+        dir.path(),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let id = String::from_utf8(out.stdout)
+        .expect("utf8")
+        .trim()
+        .to_owned();
+    let out = wg(&["--registry", &reg, "preview", &id, "--json"], dir.path());
+    let p: Preview = serde_json::from_slice(&out.stdout).expect("preview");
+    assert_eq!(p.row.predicted_status, "ready");
+    let after: Doc<GoalStatus> =
+        serde_json::from_slice(&wg(&["--registry", &reg, "status", "--json"], dir.path()).stdout)
+            .expect("status");
+    let before: Doc<GoalStatus> = serde_json::from_slice(&before).expect("status");
+    let rev = |d: &Doc<GoalStatus>| {
+        d.items
+            .iter()
+            .find(|g| g.goal_id == "docs-goal")
+            .and_then(|g| g.revision.clone())
+    };
+    assert_eq!(rev(&before), rev(&after), "propose never touches the state");
+
+    let out = wg(
+        &[
+            "--registry",
+            &reg,
+            "propose",
+            "todo",
+            "claim",
+            "--goal-id",
+            "demo-goal",
+            "--todo-id",
+            "todo_doesnotexist",
+            "--claimed-by",
+            "codex-main-control",
+            "--agent-id",
+            "codex-main-control",
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(
+        err["error"],
+        "todo_id 'todo_doesnotexist' was not found in active user or agent todos"
+    );
+    let out = wg(
+        &[
+            "--registry",
+            &reg,
+            "propose",
+            "todo",
+            "update",
+            "--goal-id",
+            "demo-goal",
+            "--todo-id",
+            "x",
+            "--validation-command",
+            "true",
+        ],
+        dir.path(),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "an unsupported LoopX flag is refused, never ignored"
+    );
+}
+
+#[test]
+fn scan_exit_codes() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let secret = dir.path().join("s.json");
+    std::fs::write(&secret, r#"{"note": "use AKIAABCDEFGHIJKLMNOP"}"#).expect("write");
+    let out = wg(
+        &["scan", secret.to_str().expect("utf8"), "--json"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["findings"][0]["location"], "/note");
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains("AKIAABCDEFGHIJKLMNOP"),
+        "never prints the full secret"
+    );
+    let clean = dir.path().join("c.md");
+    std::fs::write(&clean, "password=${DB_PASSWORD}\n").expect("write");
+    assert_eq!(
+        wg(&["scan", clean.to_str().expect("utf8")], dir.path())
+            .status
+            .code(),
+        Some(0)
+    );
+}
+
+#[test]
+fn missing_registry_is_a_clear_error() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let out = Command::new(env!("CARGO_BIN_EXE_writegate"))
+        .args(["status"])
+        .current_dir(dir.path())
+        .env("HOME", dir.path())
+        .env_remove("LOOPX_REGISTRY")
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no LoopX registry found"));
+}
