@@ -141,6 +141,7 @@ pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
             ..TodoArgs::default()
         }),
     )?;
+    let claim = claim.item_id;
     engine.decide(&claim, &apply, None)?;
     let gate = engine.gate("demo-goal")?;
     let decided = io(
@@ -235,7 +236,7 @@ pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
             a.reason = Some("waiting for review".into());
         }),
     )?;
-    engine.decide(&block, &apply, None)?;
+    engine.decide(&block.item_id, &apply, None)?;
     engine.propose(
         "docs-goal",
         &update("todo_61974865c668", |a| a.status = Some("open".into())),

@@ -12,3 +12,19 @@ pub mod loopx;
 pub mod scan;
 pub mod textsafe;
 pub mod wire;
+
+/// An error with its whole `source()` chain, `": "`-joined (for messages stored as text).
+#[must_use]
+pub fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut cur = e.source();
+    while let Some(s) = cur {
+        let text = s.to_string();
+        if !out.contains(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+        cur = s.source();
+    }
+    out
+}

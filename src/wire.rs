@@ -10,6 +10,8 @@ pub const RESULT_SCHEMA: &str = "writegate_result_v1";
 pub const PREVIEW_SCHEMA: &str = "writegate_preview_v1";
 /// `schema_version` of [`ListRow`] documents.
 pub const LIST_SCHEMA: &str = "writegate_list_v1";
+/// `schema_version` of `writegate log --json` documents.
+pub const LOG_SCHEMA: &str = "writegate_log_v1";
 /// `schema_version` of [`GoalStatus`] documents.
 pub const STATUS_SCHEMA: &str = "writegate_status_v1";
 
@@ -171,6 +173,8 @@ pub struct ListRow {
     pub write_class: String,
     /// Writer id (empty if unparseable).
     pub writer_id: String,
+    /// The acting agent: the proposal's `agent_id` (else `claimed_by`), else the writer id.
+    pub agent_id: String,
     /// What apply would return now (`ready`, a conflict status, `invalid`, …).
     pub predicted_status: String,
     /// Seconds since the file was written.

@@ -48,7 +48,7 @@ fn child_worker() {
         ..TodoArgs::default()
     });
     for _ in 0..200 {
-        let id = e.propose("demo-goal", &op).expect("propose");
+        let id = e.propose("demo-goal", &op).expect("propose").item_id;
         let out = e
             .decide(
                 &id,

@@ -149,7 +149,11 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
             })
         }
         Some(Cmd::List { goal, json }) => {
-            let rows = open()?.list(goal.as_deref());
+            let engine = open()?;
+            if let Some(g) = &goal {
+                engine.goal(g)?;
+            }
+            let rows = engine.list(goal.as_deref());
             output::print_list(&rows, json)?;
             Ok(if rows.is_empty() {
                 exit::OK
@@ -169,7 +173,11 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
             })
         }
         Some(Cmd::Log { goal, limit, json }) => {
-            let mut rows = open()?.log(goal.as_deref())?;
+            let engine = open()?;
+            if let Some(g) = &goal {
+                engine.goal(g)?;
+            }
+            let mut rows = engine.log(goal.as_deref())?;
             rows.truncate(limit.unwrap_or(usize::MAX));
             output::print_log(&rows, json)?;
             Ok(exit::OK)

@@ -39,26 +39,54 @@ pub(super) fn print_status(rows: &[GoalStatus], as_json: bool) -> anyhow::Result
             items: rows.to_vec(),
         });
     }
-    let mut s = format!(
-        "{:<24} {:<10} {:>5} {:>7} {:>9}  {}\n",
-        "GOAL", "STATUS", "OPEN", "PENDING", "CONFLICTS", "REVISION"
-    );
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            let rev = r.revision.as_deref().map_or_else(
+                || format!("error: {}", r.error.as_deref().unwrap_or("")),
+                |v| v.chars().take(19).collect(),
+            );
+            vec![
+                clean(&r.goal_id),
+                clean(r.frontmatter_status.as_deref().unwrap_or("-")),
+                r.open_todos.to_string(),
+                r.pending.to_string(),
+                r.conflicts.to_string(),
+                clean(&rev),
+            ]
+        })
+        .collect();
+    out(&table(
+        &["GOAL", "STATUS", "OPEN", "PENDING", "CONFLICTS", "REVISION"],
+        &cells,
+    ))
+}
+
+/// Renders rows as left-aligned columns sized to their content (last column unpadded).
+fn table(header: &[&str], rows: &[Vec<String>]) -> String {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for r in rows {
-        let rev = r.revision.as_deref().map_or_else(
-            || format!("error: {}", r.error.as_deref().unwrap_or("")),
-            |v| v.chars().take(19).collect(),
-        );
-        s += &format!(
-            "{:<24} {:<10} {:>5} {:>7} {:>9}  {}\n",
-            clean(&r.goal_id),
-            clean(r.frontmatter_status.as_deref().unwrap_or("-")),
-            r.open_todos,
-            r.pending,
-            r.conflicts,
-            clean(&rev)
-        );
+        for (w, cell) in widths.iter_mut().zip(r) {
+            *w = (*w).max(cell.chars().count());
+        }
     }
-    out(&s)
+    let line = |cells: Vec<String>| {
+        let n = cells.len();
+        let mut out = String::new();
+        for (i, (cell, w)) in cells.into_iter().zip(&widths).enumerate() {
+            if i + 1 == n {
+                out.push_str(&cell);
+            } else {
+                out.push_str(&format!("{cell:<w$}  "));
+            }
+        }
+        out.trim_end().to_owned() + "\n"
+    };
+    let mut s = line(header.iter().map(|h| (*h).to_owned()).collect());
+    for r in rows {
+        s += &line(r.clone());
+    }
+    s
 }
 
 pub(super) fn print_list(rows: &[ListRow], as_json: bool) -> anyhow::Result<()> {
@@ -68,25 +96,26 @@ pub(super) fn print_list(rows: &[ListRow], as_json: bool) -> anyhow::Result<()> 
             items: rows.to_vec(),
         });
     }
-    let mut s = format!(
-        "{:<40} {:<14} {:<22} {:<20} {:>7}  {}\n",
-        "ITEM", "GOAL", "CLASS", "PREDICTED", "AGE", "WRITER"
-    );
-    for r in rows {
-        s += &format!(
-            "{:<40} {:<14} {:<22} {:<20} {:>7}  {}\n",
-            clean(&r.item_id),
-            clean(&r.goal_id),
-            clean(&r.write_class),
-            r.predicted_status,
-            age(r.age_seconds),
-            clean(&r.writer_id)
-        );
-    }
     if rows.is_empty() {
-        s += "(no pending items)\n";
+        return out("(no pending items)\n");
     }
-    out(&s)
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            vec![
+                clean(&r.item_id),
+                clean(&r.goal_id),
+                clean(&r.write_class),
+                r.predicted_status.clone(),
+                age(r.age_seconds),
+                clean(&r.agent_id),
+            ]
+        })
+        .collect();
+    out(&table(
+        &["ITEM", "GOAL", "CLASS", "PREDICTED", "AGE", "AGENT"],
+        &cells,
+    ))
 }
 
 fn age(secs: u64) -> String {
@@ -148,30 +177,37 @@ fn clean_lines(text: &str) -> String {
 pub(super) fn print_log(rows: &[ResultRecord], as_json: bool) -> anyhow::Result<()> {
     if as_json {
         return json(&Doc {
-            schema_version: crate::wire::RESULT_SCHEMA.into(),
+            schema_version: crate::wire::LOG_SCHEMA.into(),
             items: rows.to_vec(),
         });
     }
-    let mut s = String::new();
-    for r in rows {
-        s += &format!(
-            "{}  {:<14} {:<32} {:<20} {:<8} {}{}\n",
-            r.recorded_at,
-            clean(&r.goal_id),
-            clean(&r.item_id),
-            r.status.as_str(),
-            clean(&r.decision),
-            clean(&r.operator),
-            r.reason
-                .as_deref()
-                .map(|x| format!("  \"{}\"", clean(x)))
-                .unwrap_or_default()
-        );
-    }
     if rows.is_empty() {
-        s += "(no results yet)\n";
+        return out("(no results)\n");
     }
-    out(&s)
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            vec![
+                r.recorded_at.clone(),
+                clean(&r.goal_id),
+                clean(&r.item_id),
+                clean(&r.decision),
+                r.status.as_str().to_owned(),
+                clean(&r.operator),
+                r.reason
+                    .as_deref()
+                    .or(r.reason_code.as_deref())
+                    .map(clean)
+                    .unwrap_or_default(),
+            ]
+        })
+        .collect();
+    out(&table(
+        &[
+            "RECORDED", "GOAL", "ITEM", "DECISION", "STATUS", "OPERATOR", "REASON",
+        ],
+        &cells,
+    ))
 }
 
 /// A workspace problem found by `check`.
@@ -215,7 +251,7 @@ pub(super) fn check(engine: &Engine) -> Vec<Problem> {
             continue;
         };
         if let Err(e) = gate.results().read_all(false) {
-            add(&g.id, "results", e.to_string());
+            add(&g.id, "results", crate::error_chain(&e));
         }
         if std::fs::read_dir(gate.applying()).is_ok_and(|mut d| d.next().is_some()) {
             add(

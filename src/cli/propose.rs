@@ -1,6 +1,7 @@
 //! `writegate propose …`: computes the write exactly as `loopx … --dry-run` would (same
 //! packet), adds the proposal, drops the item into the goal's inbox and prints its id.
-//! It never touches the state file. A command LoopX would refuse prints LoopX's error as
+//! It never touches the state file. The item id goes to stdout; a note on stderr says when
+//! apply would not be `ready` now, or when an identical item was already pending. A command LoopX would refuse prints LoopX's error as
 //! `{"ok": false, "error": …}` and exits 2.
 
 use super::exit;
@@ -15,9 +16,29 @@ pub(super) fn run(loc: &Locator, cmd: ProposeCmd, operator: &str) -> anyhow::Res
     let engine = Engine::open(loc, Clock::System, operator.to_owned())
         .context("failed to open the workspace")?;
     match engine.propose(&goal_id, &op) {
-        Ok(id) => {
-            tracing::info!(goal = goal_id, item = id, "proposed");
-            out(&format!("{id}\n"))?;
+        Ok(p) => {
+            tracing::info!(
+                goal = goal_id,
+                item = p.item_id,
+                reused = p.reused,
+                predicted = p.predicted_status,
+                "proposed"
+            );
+            out(&format!("{}\n", p.item_id))?;
+            if p.reused {
+                eprintln!(
+                    "writegate: an identical item is already pending; not adding a duplicate"
+                );
+            }
+            if p.predicted_status != "ready" {
+                eprintln!(
+                    "writegate: note: apply would return {} now{}",
+                    p.predicted_status,
+                    p.detail
+                        .map(|d| format!(" ({})", super::output::clean(&d)))
+                        .unwrap_or_default()
+                );
+            }
             Ok(exit::OK)
         }
         Err(ProposeError::Refused(refused)) => {

@@ -36,68 +36,98 @@ pub enum TodoCmd {
 /// Flags shared by the LoopX todo verbs (each verb's own validation refuses the ones it
 /// does not take, with LoopX's message).
 #[derive(Debug, Clone, Args, Default)]
-#[allow(missing_docs)]
 pub struct TodoFlags {
+    /// Goal id (LoopX --goal-id).
     #[arg(long)]
     pub goal_id: String,
+    /// Target todo id.
     #[arg(long)]
     pub todo_id: Option<String>,
-    #[arg(long)]
+    /// Todo role: user or agent.
+    #[arg(long, value_parser = ["user", "agent"])]
     pub role: Option<String>,
+    /// Todo text (a [P0]..[P4] prefix sets the priority).
     #[arg(long)]
     pub text: Option<String>,
+    /// New status.
     #[arg(long, value_parser = ["open", "done", "blocked", "deferred"])]
     pub status: Option<String>,
+    /// The acting registered agent (required in multi-agent goals).
     #[arg(long)]
     pub agent_id: Option<String>,
+    /// Soft-claim owner to set.
     #[arg(long)]
     pub claimed_by: Option<String>,
+    /// Remove the soft claim.
     #[arg(long)]
     pub clear_claim: bool,
+    /// advancement_task, continuous_monitor, user_gate, user_action or blocker.
     #[arg(long)]
     pub task_class: Option<String>,
+    /// Public-safe action kind token.
     #[arg(long)]
     pub action_kind: Option<String>,
+    /// Public-safe task domain token.
     #[arg(long)]
     pub task_domain: Option<String>,
+    /// kind:granularity:scope_key.
     #[arg(long)]
     pub decision_scope: Option<String>,
+    /// Required write scope (repeatable).
     #[arg(long = "required-write-scope")]
     pub required_write_scopes: Vec<String>,
+    /// Required capability (repeatable).
     #[arg(long = "required-capability")]
     pub required_capabilities: Vec<String>,
+    /// Agent that must not take the todo (repeatable).
     #[arg(long = "excluded-agent")]
     pub excluded_agents: Vec<String>,
+    /// User todo: the agent whose response it binds.
     #[arg(long)]
     pub bound_agent: Option<String>,
+    /// User todo: bound to the whole goal.
     #[arg(long)]
     pub goal_bound: bool,
+    /// User gate: the agent it blocks.
     #[arg(long)]
     pub blocks_agent: Option<String>,
+    /// User gate: blocks every agent.
     #[arg(long)]
     pub global_gate: bool,
+    /// Todo this one unblocks.
     #[arg(long)]
     pub unblocks_todo_id: Option<String>,
+    /// Deferred todo: resume condition (e.g. pr_merged:#532).
     #[arg(long)]
     pub resume_when: Option<String>,
+    /// Remove the resume condition.
     #[arg(long)]
     pub clear_resume_when: bool,
+    /// Note text.
     #[arg(long)]
     pub note: Option<String>,
+    /// Evidence text.
     #[arg(long)]
     pub evidence: Option<String>,
+    /// Reason text (blocked, deferred, supersede).
     #[arg(long)]
     pub reason: Option<String>,
+    /// Complete: no follow-up todo.
     #[arg(long)]
     pub no_follow_up: bool,
+    /// Complete a user gate: approve, reject or cancel.
     #[arg(long, value_parser = ["approve", "reject", "cancel"])]
     pub decision_outcome: Option<String>,
+    /// Complete / supersede: successor agent todo text.
     #[arg(long)]
     pub next_agent_todo: Option<String>,
+    /// Successor soft-claim owner.
     #[arg(long)]
     pub next_claimed_by: Option<String>,
+    /// Successor task class (default advancement_task).
     #[arg(long)]
     pub next_task_class: Option<String>,
+    /// Archive: done todos to keep active (default 10).
     #[arg(long, allow_negative_numbers = true)]
     pub max_active_done: Option<i64>,
     #[command(flatten)]
@@ -106,18 +136,23 @@ pub struct TodoFlags {
 
 /// `loopx refresh-state` flags writegate reproduces.
 #[derive(Debug, Clone, Args, Default)]
-#[allow(missing_docs)]
 pub struct RefreshFlags {
+    /// Goal id (LoopX --goal-id).
     #[arg(long)]
     pub goal_id: String,
+    /// The acting registered agent (required in multi-agent goals).
     #[arg(long)]
     pub agent_id: Option<String>,
+    /// refresh-state: the new Next Action text.
     #[arg(long)]
     pub next_action: Option<String>,
+    /// refresh-state: run classification (default state_refreshed).
     #[arg(long)]
     pub classification: Option<String>,
+    /// refresh-state: goal or agent_lane.
     #[arg(long, value_parser = ["goal", "agent_lane"])]
     pub progress_scope: Option<String>,
+    /// refresh-state: no global registry sync.
     #[arg(long)]
     pub no_global_sync: bool,
     /// Goes into LoopX's run row, which writegate does not write; accepted so an agent's

@@ -175,7 +175,7 @@ impl Engine {
             Err(e @ LockError::Io { .. }) => {
                 return Err(EngineError::Io {
                     what: "state lock".into(),
-                    source: std::io::Error::other(e.to_string()),
+                    source: std::io::Error::other(crate::error_chain(&e)),
                 });
             }
         };

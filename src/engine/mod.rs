@@ -11,7 +11,7 @@ mod propose;
 pub use apply::{Decision, Outcome};
 pub use item::{Item, Proposal};
 pub use preview::{Predicted, Prepared, is_conflict_name};
-pub use propose::ProposeError;
+pub use propose::{ProposeError, Proposed};
 
 use crate::gate::GateDir;
 use crate::loopx::registry::{Goal, Locator, RegistryError, Workspace};
@@ -38,7 +38,7 @@ pub enum EngineError {
     #[error(transparent)]
     Results(#[from] crate::gate::results::ResultsError),
     /// Other I/O.
-    #[error("{what}: {source}")]
+    #[error("{what}")]
     Io {
         /// What was being done.
         what: String,

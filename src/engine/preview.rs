@@ -107,18 +107,22 @@ impl Prepared {
     /// The list row.
     #[must_use]
     pub fn row(&self) -> ListRow {
-        let (class, writer) = self
-            .item
-            .intent
-            .as_ref()
-            .map_or((String::new(), String::new()), |i| {
-                (i.write_class.clone(), i.writer_id.clone())
-            });
+        let intent = self.item.intent.as_ref().ok();
+        let agent = intent.and_then(|i| match &i.proposal {
+            Proposal::TodoOp(op) => op
+                .args()
+                .agent_id
+                .clone()
+                .or_else(|| op.args().claimed_by.clone()),
+            _ => None,
+        });
+        let writer = intent.map(|i| i.writer_id.clone()).unwrap_or_default();
         ListRow {
             item_id: self.item.id.clone(),
             goal_id: self.item.goal_id.clone(),
             kind: self.item.kind.into(),
-            write_class: class,
+            write_class: intent.map(|i| i.write_class.clone()).unwrap_or_default(),
+            agent_id: agent.unwrap_or_else(|| writer.clone()),
             writer_id: writer,
             predicted_status: self.predicted.name().into(),
             age_seconds: self.item.age_seconds,
@@ -142,7 +146,9 @@ impl Prepared {
             checks: self.checks.clone(),
             findings: self.findings.clone(),
             diff: match (&self.current_text, &self.proposed_text) {
-                (Some(a), Some(b)) => crate::diff::unified(a, b, label),
+                (Some(a), Some(b)) => {
+                    crate::scan::mask_secrets(&crate::diff::unified(a, b, label)).0
+                }
                 _ => String::new(),
             },
             conflict: self.conflict.clone(),
@@ -184,8 +190,13 @@ impl Engine {
                 return p;
             }
             Err(e) => {
-                p.check("goal", false, e.to_string(), Some(Predicted::Invalid));
-                p.invalid_reason = Some(e.to_string());
+                p.check(
+                    "goal",
+                    false,
+                    crate::error_chain(&e),
+                    Some(Predicted::Invalid),
+                );
+                p.invalid_reason = Some(crate::error_chain(&e));
                 return p;
             }
         };
@@ -250,7 +261,7 @@ impl Engine {
                 p.check(
                     "idempotency",
                     false,
-                    format!("results log unreadable: {e}"),
+                    format!("results log unreadable: {}", crate::error_chain(&e)),
                     Some(Predicted::Status(Status::Failed)),
                 );
                 return;

@@ -1,7 +1,7 @@
 //! Proposing: compute a LoopX op against the current state exactly as `loopx … --dry-run`
 //! would, and drop the resulting item into the goal's inbox. Never touches the state.
 
-use super::item::make_item_doc;
+use super::item::{Item, make_item_doc};
 use super::{Engine, EngineError, read_state};
 use crate::gate::drop_item;
 use crate::loopx::edit::{EditContext, EditRefused, TodoOp, apply_op};
@@ -17,15 +17,31 @@ pub enum ProposeError {
     Engine(#[from] EngineError),
 }
 
+/// A dropped (or already pending) item.
+#[derive(Debug, Clone)]
+pub struct Proposed {
+    /// The item id.
+    pub item_id: String,
+    /// True when an identical item (same key, effect and expected revision) was already
+    /// pending and no new file was written.
+    pub reused: bool,
+    /// What apply would return now (`ready`, a conflict, …).
+    pub predicted_status: String,
+    /// The first failing check's detail, if any.
+    pub detail: Option<String>,
+}
+
 impl Engine {
-    /// Computes `op` on `goal_id`'s current state and drops the item; returns its id.
+    /// Computes `op` on `goal_id`'s current state and drops the item. Proposing the same
+    /// write again while an identical item is pending returns that item instead of a
+    /// duplicate (agents retry).
     ///
     /// # Errors
     /// [`ProposeError::Refused`] with LoopX's message, or workspace / I/O errors.
-    pub fn propose(&self, goal_id: &str, op: &TodoOp) -> Result<String, ProposeError> {
+    pub fn propose(&self, goal_id: &str, op: &TodoOp) -> Result<Proposed, ProposeError> {
         let goal = self.goal(goal_id)?;
         let text = read_state(&goal.state_file).map_err(|e| EngineError::Io {
-            what: "read state".into(),
+            what: format!("read state: {e}"),
             source: std::io::Error::other(e),
         })?;
         let ctx = EditContext {
@@ -35,19 +51,51 @@ impl Engine {
         };
         let outcome = apply_op(&text, op, &ctx)?;
         let doc = make_item_doc(goal_id, op, &text, &outcome, &self.clock.utc_stamp());
-        let gate = self.gate(goal_id)?;
-        let stamp = self
-            .clock
-            .now()
-            .with_timezone(&chrono::Utc)
-            .format("%Y%m%dT%H%M%SZ")
-            .to_string();
-        drop_item(&gate, &doc, &stamp, op.name()).map_err(|source| {
-            EngineError::Io {
-                what: "drop item into inbox".into(),
-                source,
-            }
-            .into()
+        let key = doc
+            .pointer("/local_state_write_correctness/write_intent/idempotency_key")
+            .cloned();
+        let rev = doc
+            .pointer("/local_state_write_correctness/write_intent/expected_revision/value")
+            .cloned();
+        let effect = crate::loopx::hash::value_digest(&doc["proposal"]);
+        let existing = self.items(Some(goal_id)).into_iter().find(|i| {
+            i.intent.as_ref().is_ok_and(|it| {
+                Some(serde_json::Value::String(it.idempotency_key.clone())) == key
+                    && Some(serde_json::Value::String(it.expected_revision.clone())) == rev
+                    && it.effect_digest == effect
+            })
+        });
+        let (item, reused) = if let Some(item) = existing {
+            (item, true)
+        } else {
+            let gate = self.gate(goal_id)?;
+            let stamp = self
+                .clock
+                .now()
+                .with_timezone(&chrono::Utc)
+                .format("%Y%m%dT%H%M%SZ")
+                .to_string();
+            let id =
+                drop_item(&gate, &doc, &stamp, op.name()).map_err(|source| EngineError::Io {
+                    what: "drop item into inbox".into(),
+                    source,
+                })?;
+            (
+                Item::read(&gate.inbox().join(format!("{id}.json")), goal_id),
+                false,
+            )
+        };
+        let p = self.prepare(&item);
+        let detail = p
+            .checks
+            .iter()
+            .find(|c| !c.ok && c.name != "lock")
+            .map(|c| format!("{}: {}", c.name, c.detail));
+        Ok(Proposed {
+            item_id: item.id,
+            reused,
+            predicted_status: p.predicted.name().into(),
+            detail,
         })
     }
 }

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 pub enum ResultsError {
     /// I/O.
-    #[error("results log {path}: {source}")]
+    #[error("results log {path}")]
     Io {
         /// The log.
         path: PathBuf,

@@ -44,7 +44,7 @@ pub enum LockError {
         waited_ms: u128,
     },
     /// The lock file could not be opened or written.
-    #[error("lock {path}: {source}")]
+    #[error("lock {path}")]
     Io {
         /// The `.lock` path.
         path: PathBuf,

@@ -14,7 +14,7 @@ pub enum RegistryError {
         tried: String,
     },
     /// The registry could not be read.
-    #[error("read registry {path}: {source}")]
+    #[error("read registry {path}")]
     Read {
         /// Registry path.
         path: PathBuf,
@@ -194,7 +194,7 @@ impl Workspace {
                 .to_owned();
             match resolve_goal(raw, &project_root) {
                 Ok(goal) => goals.push(goal),
-                Err(e) => broken_goals.push((id, e.to_string())),
+                Err(e) => broken_goals.push((id, crate::error_chain(&e))),
             }
         }
         Ok(Self {

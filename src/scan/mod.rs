@@ -288,6 +288,22 @@ pub fn scan_lines(lines: &[(usize, String)], policy: Policy, out: &mut Vec<Findi
     }
 }
 
+/// Replaces every credential match in `text` with its masked form; returns the text and
+/// how many were masked. Used on diffs so a preview never shows a full secret.
+#[must_use]
+pub fn mask_secrets(text: &str) -> (String, usize) {
+    let mut out = text.to_owned();
+    let mut n = 0;
+    for r in RULES.iter().filter(|r| r.category == "credentials") {
+        let replaced = r.re.replace_all(&out, |c: &regex::Captures<'_>| {
+            n += 1;
+            mask(&c[0])
+        });
+        out = replaced.into_owned();
+    }
+    (out, n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
