@@ -290,17 +290,51 @@ fn missing_registry_is_a_clear_error() {
 fn proposing_twice_reuses_the_pending_item_and_previews_never_show_a_secret() {
     let dir = tempfile::tempdir().expect("tmp");
     let reg = demo(dir.path());
-    let args = ["--registry", &reg, "propose", "todo", "add", "--goal-id", "docs-goal", "--role", "agent", "--text", "[P3] Retry-safe proposal"];
+    let args = [
+        "--registry",
+        &reg,
+        "propose",
+        "todo",
+        "add",
+        "--goal-id",
+        "docs-goal",
+        "--role",
+        "agent",
+        "--text",
+        "[P3] Retry-safe proposal",
+    ];
     let first = wg(&args, dir.path());
     let second = wg(&args, dir.path());
-    assert_eq!(first.stdout, second.stdout, "a retried proposal returns the pending item");
+    assert_eq!(
+        first.stdout, second.stdout,
+        "a retried proposal returns the pending item"
+    );
     assert!(String::from_utf8_lossy(&second.stderr).contains("already pending"));
-    let list: Doc<ListRow> = serde_json::from_slice(&wg(&["--registry", &reg, "list", "--json"], dir.path()).stdout).expect("list");
-    let blocked = list.items.iter().find(|r| r.predicted_status == "boundary_rejected").expect("blocked item");
-    let out = wg(&["--registry", &reg, "preview", &blocked.item_id, "--json"], dir.path());
+    let list: Doc<ListRow> =
+        serde_json::from_slice(&wg(&["--registry", &reg, "list", "--json"], dir.path()).stdout)
+            .expect("list");
+    let blocked = list
+        .items
+        .iter()
+        .find(|r| r.predicted_status == "boundary_rejected")
+        .expect("blocked item");
+    let out = wg(
+        &["--registry", &reg, "preview", &blocked.item_id, "--json"],
+        dir.path(),
+    );
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(!text.contains("ghp_Xq8vR2mN5tK9wL3pZ7yB4cD6fH1jA0sE2gU8"), "secret shown in full");
+    assert!(
+        !text.contains("ghp_Xq8vR2mN5tK9wL3pZ7yB4cD6fH1jA0sE2gU8"),
+        "secret shown in full"
+    );
     assert!(text.contains("ghp_***"), "masked secret shown");
-    let out = wg(&["--registry", &reg, "list", "--goal", "no-such-goal"], dir.path());
-    assert_eq!(out.status.code(), Some(2), "an unknown goal is an error, not an empty list");
+    let out = wg(
+        &["--registry", &reg, "list", "--goal", "no-such-goal"],
+        dir.path(),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "an unknown goal is an error, not an empty list"
+    );
 }

@@ -276,8 +276,10 @@ pub fn scan_json(value: &Value, pointer: &str, policy: Policy, out: &mut Vec<Fin
 
 /// Scans added lines (`(line number, text)`); locations are `line:column`.
 pub fn scan_lines(lines: &[(usize, String)], policy: Policy, out: &mut Vec<Finding>) {
-    for (n, line) in lines {
+    for (n, raw) in lines {
         let before = out.len();
+        let (decoded, _) = decode_ascii_percent(raw);
+        let line = &decoded;
         scan_text(line, &format!("{n}:1"), policy, out);
         for f in &mut out[before..] {
             let col = line
@@ -288,18 +290,66 @@ pub fn scan_lines(lines: &[(usize, String)], policy: Policy, out: &mut Vec<Findi
     }
 }
 
-/// Replaces every credential match in `text` with its masked form; returns the text and
-/// how many were masked. Used on diffs so a preview never shows a full secret.
+/// Decodes ASCII `%XX` escapes (what LoopX's metadata encoding produces) and returns the
+/// decoded text with, for each decoded byte, the byte range it came from in `text`.
+fn decode_ascii_percent(text: &str) -> (String, Vec<(usize, usize)>) {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut map = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3])
+                .ok()
+                .and_then(|h| u8::from_str_radix(h, 16).ok());
+            if let Some(b) = hex.filter(|b| (0x20..0x7f).contains(b)) {
+                out.push(b);
+                map.push((i, i + 3));
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        map.push((i, i + 1));
+        i += 1;
+    }
+    (
+        String::from_utf8(out).unwrap_or_else(|_| text.to_owned()),
+        map,
+    )
+}
+
+/// Replaces every credential match in `text` — also inside percent-encoded metadata — with
+/// its masked form; returns the text and how many were masked. Used on diffs so a preview
+/// never shows a full secret.
 #[must_use]
 pub fn mask_secrets(text: &str) -> (String, usize) {
-    let mut out = text.to_owned();
     let mut n = 0;
-    for r in RULES.iter().filter(|r| r.category == "credentials") {
-        let replaced = r.re.replace_all(&out, |c: &regex::Captures<'_>| {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let (decoded, map) = decode_ascii_percent(line);
+        if map.len() != decoded.len() {
+            out.push_str(line);
+            continue;
+        }
+        let mut spans: Vec<(usize, usize, String)> = Vec::new();
+        for r in RULES.iter().filter(|r| r.category == "credentials") {
+            for m in r.re.find_iter(&decoded) {
+                let (start, end) = (map[m.start()].0, map[m.end() - 1].1);
+                if !spans.iter().any(|(s, e, _)| start < *e && *s < end) {
+                    spans.push((start, end, mask(m.as_str())));
+                }
+            }
+        }
+        spans.sort_by_key(|s| s.0);
+        let mut last = 0;
+        for (start, end, masked) in spans {
+            out.push_str(&line[last..start]);
+            out.push_str(&masked);
+            last = end;
             n += 1;
-            mask(&c[0])
-        });
-        out = replaced.into_owned();
+        }
+        out.push_str(&line[last..]);
     }
     (out, n)
 }
@@ -342,5 +392,16 @@ mod tests {
             &mut f,
         );
         assert_eq!(f.iter().filter(|x| x.severity == "block").count(), 2);
+    }
+
+    #[test]
+    fn masks_inside_percent_encoded_metadata() {
+        let line = "+  <!-- loopx:todo note=deploy%20with%20token%3Dghp_Xq8vR2mN5tK9wL3pZ7yB4cD6fH1jA0sE2gU8 -->\n";
+        let (masked, n) = mask_secrets(line);
+        assert!(n >= 1);
+        assert!(!masked.contains("Xq8vR2mN5tK9"), "{masked}");
+        let mut f = Vec::new();
+        scan_lines(&[(3, line.trim_end().to_owned())], Policy::Local, &mut f);
+        assert!(f.iter().any(|x| x.rule_id == "github_token"));
     }
 }
