@@ -3,6 +3,17 @@
 
 use serde::Serialize;
 use similar::{ChangeTag, TextDiff};
+use std::time::{Duration, Instant};
+
+/// Time budget for one line diff; past it `similar` falls back to a coarser (still exact)
+/// line diff, so a hostile or huge state cannot stall a preview.
+pub const LINE_DIFF_DEADLINE: Duration = Duration::from_millis(300);
+
+fn line_diff<'a>(old: &'a str, new: &'a str) -> TextDiff<'a, 'a, 'a, str> {
+    TextDiff::configure()
+        .deadline(Instant::now() + LINE_DIFF_DEADLINE)
+        .diff_lines(old, new)
+}
 
 /// One diff line.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -31,7 +42,7 @@ pub struct Hunk {
 /// Hunks of `old` → `new` with `context` lines around each change.
 #[must_use]
 pub fn hunks(old: &str, new: &str, context: usize) -> Vec<Hunk> {
-    let diff = TextDiff::from_lines(old, new);
+    let diff = line_diff(old, new);
     diff.unified_diff()
         .context_radius(context)
         .iter_hunks()
@@ -65,7 +76,7 @@ pub fn unified(old: &str, new: &str, label: &str) -> String {
     if old == new {
         return String::new();
     }
-    TextDiff::from_lines(old, new)
+    line_diff(old, new)
         .unified_diff()
         .context_radius(3)
         .header(&format!("a/{label}"), &format!("b/{label}"))
@@ -75,7 +86,7 @@ pub fn unified(old: &str, new: &str, label: &str) -> String {
 /// The lines a change adds, with their 1-based line numbers in the new text.
 #[must_use]
 pub fn added_lines(old: &str, new: &str) -> Vec<(usize, String)> {
-    TextDiff::from_lines(old, new)
+    line_diff(old, new)
         .iter_all_changes()
         .filter(|c| c.tag() == ChangeTag::Insert)
         .map(|c| {

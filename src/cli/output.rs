@@ -22,8 +22,19 @@ pub fn out(text: &str) -> anyhow::Result<()> {
     }
 }
 
+/// Pretty JSON with every character a terminal could act on escaped: serde escapes C0
+/// controls; C1 controls, DEL and bidi overrides are escaped here (still valid JSON).
 fn json<T: Serialize>(v: &T) -> anyhow::Result<()> {
-    out(&(serde_json::to_string_pretty(v)? + "\n"))
+    let text = serde_json::to_string_pretty(v)?;
+    let mut safe = String::with_capacity(text.len());
+    for c in text.chars() {
+        if ('\u{7f}'..='\u{9f}').contains(&c) || crate::textsafe::is_bidi_control(c) {
+            safe.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            safe.push(c);
+        }
+    }
+    out(&(safe + "\n"))
 }
 
 /// Terminal-safe single-line text (see [`crate::textsafe`]).
@@ -156,11 +167,11 @@ pub(super) fn print_preview(p: &Preview, as_json: bool) -> anyhow::Result<()> {
         for f in &p.findings {
             s += &format!(
                 "  {:<5} {:<22} {:<14} {}  {}\n",
-                f.severity,
-                f.rule_id,
+                clean(&f.severity),
+                clean(&f.rule_id),
                 clean(&f.location),
                 clean(&f.sample_masked),
-                f.reason
+                clean(&f.reason)
             );
         }
     }
@@ -188,7 +199,7 @@ pub(super) fn print_log(rows: &[ResultRecord], as_json: bool) -> anyhow::Result<
         .iter()
         .map(|r| {
             vec![
-                r.recorded_at.clone(),
+                clean(&r.recorded_at),
                 clean(&r.goal_id),
                 clean(&r.item_id),
                 clean(&r.decision),
@@ -247,11 +258,17 @@ pub(super) fn check(engine: &Engine) -> Vec<Problem> {
                 }
             }
         }
-        let Ok(gate) = engine.gate(&g.id) else {
-            continue;
+        let gate = match engine.gate(&g.id) {
+            Ok(gate) => gate,
+            Err(e) => {
+                add(&g.id, "gate", crate::error_chain(&e));
+                continue;
+            }
         };
         if let Err(e) = gate.results().read_all(false) {
             add(&g.id, "results", crate::error_chain(&e));
+        } else if gate.results().has_torn_tail() {
+            add(&g.id, "results", "the last line is torn (a crash mid-append); it is moved aside on the next decision".into());
         }
         if std::fs::read_dir(gate.applying()).is_ok_and(|mut d| d.next().is_some()) {
             add(
@@ -327,11 +344,11 @@ pub(super) fn scan(path: &Path, policy: &str, as_json: bool) -> anyhow::Result<i
         for f in &findings {
             s += &format!(
                 "{:<5} {:<22} {:<16} {:<14} {}\n",
-                f.severity,
-                f.rule_id,
+                clean(&f.severity),
+                clean(&f.rule_id),
                 clean(&f.location),
                 clean(&f.sample_masked),
-                f.reason
+                clean(&f.reason)
             );
         }
         s += &format!(

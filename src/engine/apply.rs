@@ -252,15 +252,16 @@ impl Engine {
         let marker_path = marker_path(gate, &item.id);
         write_marker(&marker_path, &marker)?;
         failpoint("after_marker");
-        atomic_write_at(
-            &goal.state_file,
-            new_text.as_bytes(),
-            Some("before_state_rename"),
-        )
-        .map_err(|source| EngineError::Io {
-            what: format!("write {}", goal.state_file.display()),
-            source,
-        })?;
+        // A state file that is a symlink inside the repo is written through, as LoopX's
+        // `write_text` does, instead of being replaced by a regular file.
+        let target =
+            std::fs::canonicalize(&goal.state_file).unwrap_or_else(|_| goal.state_file.clone());
+        atomic_write_at(&target, new_text.as_bytes(), Some("before_state_rename")).map_err(
+            |source| EngineError::Io {
+                what: format!("write {}", goal.state_file.display()),
+                source,
+            },
+        )?;
         failpoint("after_state_write");
         gate.results().append(&rec)?;
         failpoint("after_result");
@@ -367,7 +368,9 @@ impl Engine {
         let gate = self.gate(goal_id)?;
         let goal = self.goal(goal_id)?.clone();
         let mut notes = Vec::new();
-        let stale = remove_stale_temps(&goal.state_file);
+        let target =
+            std::fs::canonicalize(&goal.state_file).unwrap_or_else(|_| goal.state_file.clone());
+        let stale = remove_stale_temps(&target);
         if stale > 0 {
             notes.push(format!(
                 "removed {stale} temp file(s) left by an interrupted write"
@@ -382,16 +385,29 @@ impl Engine {
             if path.extension().is_none_or(|e| e != "json") {
                 continue;
             }
-            let marker: Marker = std::fs::read(&path)
-                .ok()
-                .and_then(|b| serde_json::from_slice(&b).ok())
-                .ok_or_else(|| EngineError::Io {
+            let marker: Marker = crate::gate::fsutil::read_regular(
+                &path,
+                crate::gate::fsutil::limits::RECORD,
+                false,
+            )
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .ok_or_else(|| EngineError::Io {
+                what: format!(
+                    "apply marker {} is unreadable; inspect it by hand",
+                    path.display()
+                ),
+                source: std::io::Error::other("unparseable marker"),
+            })?;
+            if !crate::gate::is_safe_id(&marker.item_id) {
+                return Err(EngineError::Io {
                     what: format!(
-                        "apply marker {} is unreadable; inspect it by hand",
+                        "apply marker {} names an unsafe item id; inspect it by hand",
                         path.display()
                     ),
-                    source: std::io::Error::other("unparseable marker"),
-                })?;
+                    source: std::io::Error::other("unsafe item id in marker"),
+                });
+            }
             let inbox_path = gate.inbox().join(format!("{}.json", marker.item_id));
             let recorded = records.iter().any(|r| {
                 r.item_id == marker.item_id

@@ -106,11 +106,23 @@ impl Item {
             kind: "unknown",
             intent: Err(String::new()),
         };
+        let raw_id = item.id.clone();
+        item.id = crate::gate::visible_id(&raw_id);
+        if !crate::gate::is_safe_id(&raw_id) {
+            item.intent = Err("item file name must use only [A-Za-z0-9._:@+=-] (it holds spaces, control, bidi or other characters); rename or remove it by hand".into());
+            return item;
+        }
+        if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+            item.intent = Err(
+                "item file is a symlink; writegate reads only regular files in the inbox".into(),
+            );
+            return item;
+        }
         if meta.as_ref().is_some_and(|m| m.len() > MAX_ITEM_BYTES) {
             item.intent = Err(format!("item is larger than {MAX_ITEM_BYTES} bytes"));
             return item;
         }
-        let bytes = match std::fs::read(path) {
+        let bytes = match crate::gate::fsutil::read_regular(path, MAX_ITEM_BYTES, false) {
             Ok(b) => b,
             Err(e) => {
                 item.intent = Err(format!("cannot read: {e}"));

@@ -10,7 +10,7 @@ mod propose;
 
 pub use apply::{Decision, Outcome};
 pub use item::{Item, Proposal};
-pub use preview::{Predicted, Prepared, is_conflict_name};
+pub use preview::{GoalSnapshot, Predicted, Prepared, is_conflict_name};
 pub use propose::{ProposeError, Proposed};
 
 use crate::gate::GateDir;
@@ -111,7 +111,18 @@ impl Engine {
     /// # Errors
     /// Invalid goal id or a runtime dir escaping the runtime root.
     pub fn gate(&self, goal_id: &str) -> Result<GateDir, EngineError> {
-        Ok(GateDir::new(&self.ws.goal_runtime_dir(goal_id)?))
+        let gate = GateDir::new(&self.ws.goal_runtime_dir(goal_id)?);
+        let root = &self.ws.runtime_root;
+        for (what, path) in [
+            ("gate folder", gate.root().to_owned()),
+            ("gate inbox", gate.inbox()),
+            ("gate decided folder", gate.decided()),
+            ("gate applying folder", gate.applying()),
+            ("gate results log", gate.results().path().to_owned()),
+        ] {
+            crate::loopx::registry::ensure_inside(&path, root, what)?;
+        }
+        Ok(gate)
     }
 
     /// Every pending item of every goal (or of `goal`), by goal then name.
@@ -150,6 +161,31 @@ impl Engine {
             1 => Ok(found.remove(0)),
             _ => Err(EngineError::Ambiguous(reference.to_owned())),
         }
+    }
+
+    /// Every pending item of every goal (or of `goal`), prepared against one snapshot per goal.
+    #[must_use]
+    pub fn prepared(&self, goal: Option<&str>) -> Vec<Prepared> {
+        let mut out = Vec::new();
+        for g in self
+            .ws
+            .goals
+            .iter()
+            .filter(|g| goal.is_none_or(|x| x == g.id))
+        {
+            let Ok(gate) = self.gate(&g.id) else { continue };
+            let files = gate.pending_files();
+            if files.is_empty() {
+                continue;
+            }
+            let snap = self.goal_snapshot(&g.id);
+            out.extend(
+                files
+                    .iter()
+                    .map(|p| self.prepare_in(&Item::read(p, &g.id), &snap)),
+            );
+        }
+        out
     }
 
     /// `writegate list` rows.
@@ -192,6 +228,18 @@ impl Engine {
                 )
             }
             Err(e) => (None, None, 0, Some(e.clone())),
+        };
+        let results_error = match self.gate(&g.id) {
+            Ok(gate) => gate
+                .results()
+                .read_all(false)
+                .err()
+                .map(|e| crate::error_chain(&e)),
+            Err(e) => Some(crate::error_chain(&e)),
+        };
+        let error = match (error, results_error) {
+            (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+            (a, b) => a.or(b),
         };
         GoalStatus {
             goal_id: g.id.clone(),
@@ -252,7 +300,7 @@ impl Engine {
 /// # Errors
 /// A message naming the problem.
 pub fn read_state(path: &std::path::Path) -> Result<String, String> {
-    let bytes = std::fs::read(path)
+    let bytes = crate::gate::fsutil::read_regular(path, crate::gate::fsutil::limits::STATE, true)
         .map_err(|e| format!("cannot read state file {}: {e}", path.display()))?;
     String::from_utf8(bytes).map_err(|e| {
         format!(

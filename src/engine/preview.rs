@@ -34,6 +34,17 @@ impl Predicted {
     }
 }
 
+/// What every item of one goal is checked against, read once.
+#[derive(Debug, Clone)]
+pub struct GoalSnapshot {
+    /// The goal, or why it is unknown.
+    pub goal: Result<crate::loopx::registry::Goal, String>,
+    /// The state text, or why it cannot be read.
+    pub state: Result<String, String>,
+    /// The results log, or why it cannot be read.
+    pub results: Result<Vec<ResultRecord>, String>,
+}
+
 /// True for predicted-status names that are conflicts.
 #[must_use]
 pub fn is_conflict_name(name: &str) -> bool {
@@ -66,6 +77,8 @@ pub struct Prepared {
     pub prior_effect_digest: Option<String>,
     /// The edit's outcome (todo ops).
     pub outcome: Option<EditOutcome>,
+    /// Lines the change adds (1-based line number in the proposed text, text).
+    pub added: Vec<(usize, String)>,
 }
 
 impl Prepared {
@@ -81,6 +94,7 @@ impl Prepared {
             conflict: None,
             prior_effect_digest: None,
             outcome: None,
+            added: Vec::new(),
         }
     }
 
@@ -160,6 +174,38 @@ impl Engine {
     /// Evaluates every check for `item` against the current disk state. Writes nothing.
     #[must_use]
     pub fn prepare(&self, item: &Item) -> Prepared {
+        self.prepare_in(item, &self.goal_snapshot(&item.goal_id))
+    }
+
+    /// Reads what every item of `goal_id` is checked against, once: the goal, its state
+    /// text and its results log.
+    #[must_use]
+    pub fn goal_snapshot(&self, goal_id: &str) -> GoalSnapshot {
+        let goal = self
+            .goal(goal_id)
+            .cloned()
+            .map_err(|e| crate::error_chain(&e));
+        let state = goal
+            .as_ref()
+            .map_err(Clone::clone)
+            .and_then(|g| read_state(&g.state_file));
+        let results = match self.gate(goal_id) {
+            Ok(g) => g
+                .results()
+                .read_all(false)
+                .map_err(|e| crate::error_chain(&e)),
+            Err(e) => Err(crate::error_chain(&e)),
+        };
+        GoalSnapshot {
+            goal,
+            state,
+            results,
+        }
+    }
+
+    /// [`Engine::prepare`] against an already read [`GoalSnapshot`] of the item's goal.
+    #[must_use]
+    pub fn prepare_in(&self, item: &Item, snap: &GoalSnapshot) -> Prepared {
         let mut p = Prepared::new(item);
         let intent = match &item.intent {
             Ok(i) => i.clone(),
@@ -178,7 +224,7 @@ impl Engine {
             ),
             None,
         );
-        let goal = match self.goal(&item.goal_id) {
+        let goal = match &snap.goal {
             Ok(g) if intent.goal_id == item.goal_id => g.clone(),
             Ok(_) => {
                 let why = format!(
@@ -190,18 +236,13 @@ impl Engine {
                 return p;
             }
             Err(e) => {
-                p.check(
-                    "goal",
-                    false,
-                    crate::error_chain(&e),
-                    Some(Predicted::Invalid),
-                );
-                p.invalid_reason = Some(crate::error_chain(&e));
+                p.check("goal", false, e.clone(), Some(Predicted::Invalid));
+                p.invalid_reason = Some(e.clone());
                 return p;
             }
         };
-        let current = match read_state(&goal.state_file) {
-            Ok(t) => t,
+        let current = match &snap.state {
+            Ok(t) => t.clone(),
             Err(e) => {
                 p.check(
                     "goal",
@@ -209,7 +250,7 @@ impl Engine {
                     e.clone(),
                     Some(Predicted::Status(Status::Failed)),
                 );
-                p.invalid_reason = Some(e);
+                p.invalid_reason = Some(e.clone());
                 return p;
             }
         };
@@ -219,7 +260,7 @@ impl Engine {
             format!("{} → {}", goal.id, goal.state_file_rel),
             None,
         );
-        self.check_idempotency(&mut p, &intent);
+        Self::check_idempotency(&mut p, &intent, &snap.results);
         let current_rev = revision_of_text(&current);
         let rev_ok = current_rev == intent.expected_revision;
         p.check(
@@ -242,7 +283,7 @@ impl Engine {
             );
         }
         let state = ActiveState::parse(&current);
-        self.check_lease(&mut p, &intent, &state, &goal.id);
+        self.check_lease(&mut p, &intent, &state, &current, &goal.id);
         self.check_edit(&mut p, &intent, &current, &goal.registered_agents, rev_ok);
         p.current_text = Some(current);
         check_boundary(&mut p, &intent);
@@ -250,23 +291,22 @@ impl Engine {
         p
     }
 
-    fn check_idempotency(&self, p: &mut Prepared, intent: &Intent) {
-        let prior = self
-            .gate(&p.item.goal_id)
-            .ok()
-            .map(|g| g.results().read_all(false));
-        let records: Vec<ResultRecord> = match prior {
-            Some(Ok(r)) => r,
-            Some(Err(e)) => {
+    fn check_idempotency(
+        p: &mut Prepared,
+        intent: &Intent,
+        results: &Result<Vec<ResultRecord>, String>,
+    ) {
+        let records = match results {
+            Ok(r) => r,
+            Err(e) => {
                 p.check(
                     "idempotency",
                     false,
-                    format!("results log unreadable: {}", crate::error_chain(&e)),
+                    format!("results log unreadable: {e}"),
                     Some(Predicted::Status(Status::Failed)),
                 );
                 return;
             }
-            None => Vec::new(),
         };
         let applied = records.iter().rev().find(|r| {
             r.idempotency_key == intent.idempotency_key
@@ -304,129 +344,89 @@ impl Engine {
         }
     }
 
-    fn check_lease(&self, p: &mut Prepared, intent: &Intent, state: &ActiveState, goal_id: &str) {
-        let Proposal::TodoOp(op) = &intent.proposal else {
-            p.check("lease", true, "not a todo operation", None);
-            return;
-        };
-        let Some(todo_id) = op.todo_id() else {
-            p.check("lease", true, "no existing todo targeted", None);
-            return;
-        };
-        let args = op.args();
-        let actor = args.agent_id.clone().or_else(|| {
-            matches!(op, TodoOp::TodoClaim(_))
-                .then(|| args.claimed_by.clone())
-                .flatten()
-        });
-        let soft = state
-            .find_todo(todo_id)
-            .and_then(super::super::loopx::state::Todo::claimed_by);
+    fn check_lease(
+        &self,
+        p: &mut Prepared,
+        intent: &Intent,
+        state: &ActiveState,
+        current: &str,
+        goal_id: &str,
+    ) {
         let expected = intent
             .lease_ref
             .as_ref()
             .and_then(|l| l.get("claimed_by"))
             .and_then(Value::as_str)
             .map(str::to_owned);
-        let excluded = state
-            .find_todo(todo_id)
-            .map(|t| t.metadata.list("excluded_agents"))
-            .unwrap_or_default();
-        let hard = self
-            .ws
-            .goal_runtime_dir(goal_id)
-            .map_or(LeaseRead::Absent, |d| read_lease(&d, todo_id));
+        let targets: Vec<(String, Option<String>)> = match &intent.proposal {
+            Proposal::TodoOp(op) => {
+                let Some(todo_id) = op.todo_id() else {
+                    p.check("lease", true, "no existing todo targeted", None);
+                    return;
+                };
+                let args = op.args();
+                let actor = args.agent_id.clone().or_else(|| {
+                    matches!(op, TodoOp::TodoClaim(_))
+                        .then(|| args.claimed_by.clone())
+                        .flatten()
+                });
+                vec![(todo_id.to_owned(), actor)]
+            }
+            raw => {
+                // A raw change is checked on every existing todo it touches; the writer is the
+                // packet's lease holder, else its writer_id.
+                let Ok(proposed) = raw_text(raw, current) else {
+                    p.check("lease", true, "the change does not apply; see edit", None);
+                    return;
+                };
+                let actor = expected.clone().or_else(|| Some(intent.writer_id.clone()));
+                touched_todos(state, &ActiveState::parse(&proposed))
+                    .0
+                    .into_iter()
+                    .filter(|id| state.find_todo(id).is_some())
+                    .map(|id| (id, actor.clone()))
+                    .collect()
+            }
+        };
+        if targets.is_empty() {
+            p.check("lease", true, "touches no existing todo", None);
+            return;
+        }
         let now = self.clock.now().with_timezone(&chrono::Utc);
-        let mut problem: Option<(&str, String)> = None;
-        if let (Some(a), true) = (&actor, true)
-            && excluded.contains(a)
-        {
-            problem = Some((
-                "excluded_agent",
-                format!("{a} is in the todo's excluded_agents"),
-            ));
-        }
-        if problem.is_none()
-            && let (Some(e), Some(s)) = (&expected, &soft)
-            && e != s
-        {
-            problem = Some((
-                "foreign_claim",
-                format!("the item expects claimed_by={e}, the todo is claimed_by={s}"),
-            ));
-        }
-        if problem.is_none()
-            && let Some(s) = &soft
-            && actor.as_deref().is_some_and(|a| a != s)
-        {
-            problem = Some((
-                "foreign_claim",
-                format!(
-                    "claimed_by={s}, the writer is {}",
-                    actor.as_deref().unwrap_or("unknown")
-                ),
-            ));
-        }
-        let mut hard_json = Value::Null;
-        if problem.is_none() {
-            match &hard {
-                LeaseRead::Absent => {}
-                LeaseRead::Unreadable { reason } => {
-                    problem = Some((
-                        "hard_lease_unreadable",
-                        format!("task lease file unreadable: {reason}"),
-                    ));
-                }
-                LeaseRead::Present(l) => {
-                    hard_json = json!({"owner": l.owner, "version": l.version, "lease_epoch": l.lease_epoch, "expires_at": l.expires_at, "status": l.status});
-                    if l.is_expired_at(now) {
-                        problem = Some((
-                            "expired",
-                            format!("hard lease of {} expired at {}", l.owner, l.expires_at),
-                        ));
-                    } else if l.is_active_at(now) && actor.as_deref() != Some(l.owner.as_str()) {
-                        problem = Some((
-                            "foreign_holder",
-                            format!(
-                                "hard lease held by {} until {}, the writer is {}",
-                                l.owner,
-                                l.expires_at,
-                                actor.as_deref().unwrap_or("unknown")
-                            ),
-                        ));
+        let runtime_dir = self.ws.goal_runtime_dir(goal_id).ok();
+        let mut details = Vec::new();
+        for (todo_id, actor) in &targets {
+            let hard = runtime_dir
+                .as_ref()
+                .map_or(LeaseRead::Absent, |d| read_lease(d, todo_id));
+            match lease_problem(
+                state,
+                todo_id,
+                actor.as_deref(),
+                expected.as_deref(),
+                &hard,
+                now,
+            ) {
+                Ok(detail) => details.push(detail),
+                Err((reason, detail, hard_json)) => {
+                    if p.conflict.is_none() {
+                        p.conflict = Some(
+                            json!({"kind": "lease_conflict", "reason": reason, "todo_id": todo_id,
+                            "claimed_by": state.find_todo(todo_id).and_then(crate::loopx::state::Todo::claimed_by),
+                            "expected_claimed_by": expected, "writer": actor, "hard_lease": hard_json}),
+                        );
                     }
-                }
-            }
-        }
-        match problem {
-            None => p.check(
-                "lease",
-                true,
-                format!(
-                    "claimed_by={}, hard lease {}",
-                    soft.as_deref().unwrap_or("none"),
-                    if hard_json.is_null() {
-                        "none".into()
-                    } else {
-                        hard_json["owner"].to_string()
-                    }
-                ),
-                None,
-            ),
-            Some((reason, detail)) => {
-                if p.conflict.is_none() {
-                    p.conflict = Some(
-                        json!({"kind": "lease_conflict", "reason": reason, "todo_id": todo_id, "claimed_by": soft, "expected_claimed_by": expected, "writer": actor, "hard_lease": hard_json}),
+                    p.check(
+                        "lease",
+                        false,
+                        detail,
+                        Some(Predicted::Status(Status::LeaseConflict)),
                     );
+                    return;
                 }
-                p.check(
-                    "lease",
-                    false,
-                    detail,
-                    Some(Predicted::Status(Status::LeaseConflict)),
-                );
             }
         }
+        p.check("lease", true, details.join("; "), None);
     }
 
     fn check_edit(
@@ -438,8 +438,17 @@ impl Engine {
         rev_ok: bool,
     ) {
         let proposed = match &intent.proposal {
-            Proposal::Replace(t) => Ok(t.clone()),
-            Proposal::UnifiedDiff(d) => super::patch::apply(current, d).map_err(|e| e.to_string()),
+            raw @ (Proposal::Replace(_) | Proposal::UnifiedDiff(_)) => {
+                let text = raw_text(raw, current);
+                if let (Ok(t), true) = (&text, rev_ok)
+                    && let Err(why) = raw_consistent(intent, current, t)
+                {
+                    p.check("edit", false, why.clone(), Some(Predicted::Invalid));
+                    p.invalid_reason = Some(why);
+                    return;
+                }
+                text
+            }
             Proposal::TodoOp(op) => {
                 let ctx = EditContext {
                     goal_id: intent.goal_id.clone(),
@@ -481,7 +490,8 @@ impl Engine {
                 p.proposed_text = Some(text);
             }
             Ok(text) => {
-                let added = crate::diff::added_lines(current, &text).len();
+                p.added = crate::diff::added_lines(current, &text);
+                let added = p.added.len();
                 p.check(
                     "edit",
                     true,
@@ -495,6 +505,175 @@ impl Engine {
             }
         }
     }
+}
+
+/// A raw change must stay within what its packet names: when `target_refs.todo_id` is set,
+/// only that todo's block (and frontmatter `updated_at`) may change.
+fn raw_consistent(intent: &Intent, current: &str, proposed: &str) -> Result<(), String> {
+    let Some(target) = &intent.target_todo_id else {
+        return Ok(());
+    };
+    let (touched, outside) =
+        touched_todos(&ActiveState::parse(current), &ActiveState::parse(proposed));
+    let others: Vec<&String> = touched.iter().filter(|t| *t != target).collect();
+    if !others.is_empty() {
+        return Err(format!(
+            "the packet names {target} but the change also touches {}",
+            others
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if outside {
+        return Err(format!(
+            "the packet names {target} but the change also edits text outside todo blocks"
+        ));
+    }
+    Ok(())
+}
+
+/// Judges one todo's soft claim and hard lease for `actor`: `Ok(detail)` or
+/// `Err((reason, detail, hard lease json))` (foreign claim, excluded agent, foreign or
+/// expired hard lease, unreadable lease file).
+fn lease_problem(
+    state: &ActiveState,
+    todo_id: &str,
+    actor: Option<&str>,
+    expected: Option<&str>,
+    hard: &LeaseRead,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<String, (&'static str, String, Value)> {
+    let todo = state.find_todo(todo_id);
+    let soft = todo.and_then(crate::loopx::state::Todo::claimed_by);
+    let excluded = todo
+        .map(|t| t.metadata.list("excluded_agents"))
+        .unwrap_or_default();
+    let hard_json = match hard {
+        LeaseRead::Present(l) => {
+            json!({"owner": l.owner, "version": l.version, "lease_epoch": l.lease_epoch, "expires_at": l.expires_at, "status": l.status})
+        }
+        _ => Value::Null,
+    };
+    let fail = |reason, detail: String| Err((reason, detail, hard_json.clone()));
+    if let Some(a) = actor
+        && excluded.iter().any(|x| x == a)
+    {
+        return fail(
+            "excluded_agent",
+            format!("{a} is in {todo_id}'s excluded_agents"),
+        );
+    }
+    if let (Some(e), Some(s)) = (expected, &soft)
+        && e != s
+    {
+        return fail(
+            "foreign_claim",
+            format!("the item expects {todo_id} claimed_by={e}, it is claimed_by={s}"),
+        );
+    }
+    if let Some(s) = &soft
+        && actor.is_some_and(|a| a != s)
+    {
+        return fail(
+            "foreign_claim",
+            format!(
+                "{todo_id} is claimed_by={s}, the writer is {}",
+                actor.unwrap_or("unknown")
+            ),
+        );
+    }
+    match hard {
+        LeaseRead::Unreadable { reason } => {
+            return fail(
+                "hard_lease_unreadable",
+                format!("task lease file of {todo_id} unreadable: {reason}"),
+            );
+        }
+        LeaseRead::Present(l) if l.is_expired_at(now) => {
+            return fail(
+                "expired",
+                format!(
+                    "hard lease of {todo_id} by {} expired at {}",
+                    l.owner, l.expires_at
+                ),
+            );
+        }
+        LeaseRead::Present(l) if l.is_active_at(now) && actor != Some(l.owner.as_str()) => {
+            return fail(
+                "foreign_holder",
+                format!(
+                    "hard lease of {todo_id} held by {} until {}, the writer is {}",
+                    l.owner,
+                    l.expires_at,
+                    actor.unwrap_or("unknown")
+                ),
+            );
+        }
+        LeaseRead::Absent | LeaseRead::Present(_) => {}
+    }
+    Ok(format!(
+        "{todo_id}: claimed_by={}, hard lease {}",
+        soft.as_deref().unwrap_or("none"),
+        hard_json
+            .get("owner")
+            .and_then(Value::as_str)
+            .unwrap_or("none")
+    ))
+}
+
+/// The text a `replace` / `unified_diff` proposal would write on `current`.
+fn raw_text(proposal: &Proposal, current: &str) -> Result<String, String> {
+    match proposal {
+        Proposal::Replace(t) => Ok(t.clone()),
+        Proposal::UnifiedDiff(d) => super::patch::apply(current, d).map_err(|e| e.to_string()),
+        Proposal::TodoOp(_) => Err("not a raw proposal".into()),
+    }
+}
+
+/// Todo ids whose block differs between two states (added, removed, or changed text,
+/// status, marker or metadata), and whether anything outside todo blocks changed besides
+/// the frontmatter `updated_at`.
+#[must_use]
+pub fn touched_todos(
+    before: &ActiveState,
+    after: &ActiveState,
+) -> (std::collections::BTreeSet<String>, bool) {
+    let key = |t: &crate::loopx::state::Todo| {
+        format!(
+            "{}|{}|{}|{}|{:?}",
+            t.text,
+            t.status,
+            t.marker,
+            t.archived,
+            t.metadata.format_line()
+        )
+    };
+    let map = |s: &ActiveState| {
+        s.todos
+            .iter()
+            .map(|t| (t.todo_id.clone(), key(t)))
+            .collect::<std::collections::BTreeMap<_, _>>()
+    };
+    let (a, b) = (map(before), map(after));
+    let mut touched: std::collections::BTreeSet<String> = a
+        .iter()
+        .filter(|(k, v)| b.get(*k) != Some(*v))
+        .map(|(k, _)| k.clone())
+        .collect();
+    touched.extend(b.keys().filter(|k| !a.contains_key(*k)).cloned());
+    let skeleton = |s: &ActiveState| -> String {
+        let todo_lines: std::collections::BTreeSet<usize> = s.todo_block_lines();
+        s.lines()
+            .iter()
+            .enumerate()
+            .filter(|(i, l)| !todo_lines.contains(i) && !l.starts_with("updated_at:"))
+            .map(|(_, l)| *l)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    (touched, skeleton(before) != skeleton(after))
 }
 
 /// At the expected revision, the packet must be the one LoopX would print for this
@@ -527,12 +706,16 @@ fn consistent(
 fn check_boundary(p: &mut Prepared, intent: &Intent) {
     let mut findings = Vec::new();
     scan::scan_json(&intent.payload, "", Policy::Local, &mut findings);
-    if let (Some(cur), Some(new)) = (&p.current_text, &p.proposed_text) {
-        scan::scan_lines(
-            &crate::diff::added_lines(cur, new),
-            Policy::Local,
-            &mut findings,
-        );
+    scan::scan_lines(&p.added, Policy::Local, &mut findings);
+    if !matches!(intent.proposal, Proposal::TodoOp(_)) {
+        findings.push(Finding {
+            rule_id: "unverified_raw_change".into(),
+            category: "structure".into(),
+            severity: "warn".into(),
+            location: "/proposal".into(),
+            sample_masked: intent.proposal.kind().into(),
+            reason: "a replace / unified_diff is not recomputed from LoopX arguments; its packet cannot vouch for it".into(),
+        });
     }
     let blocks = findings.iter().filter(|f| f.severity == "block").count();
     let warns = findings.iter().filter(|f| f.severity == "warn").count();

@@ -18,6 +18,90 @@ pub fn failpoint(name: &str) {
     }
 }
 
+/// `O_NONBLOCK` on Linux: opening a FIFO must never block the caller.
+const O_NONBLOCK: i32 = 0o4000;
+
+/// Size limits for files read from disk (bytes).
+pub mod limits {
+    /// A state file.
+    pub const STATE: u64 = 64 * 1024 * 1024;
+    /// A registry.
+    pub const REGISTRY: u64 = 16 * 1024 * 1024;
+    /// A results log.
+    pub const RESULTS: u64 = 256 * 1024 * 1024;
+    /// A small JSON record (lease, marker, lock holder).
+    pub const RECORD: u64 = 1024 * 1024;
+}
+
+/// Reads a **regular file** of at most `max` bytes without ever blocking: the open is
+/// non-blocking (a FIFO cannot hang us), and anything that is not a regular file (FIFO,
+/// device, directory, socket) or is larger than `max` is refused with `InvalidData`.
+/// Symlinks are followed only when `follow` is true.
+///
+/// # Errors
+/// I/O errors, or `InvalidData` naming the problem.
+pub fn read_regular(path: &Path, max: u64, follow: bool) -> std::io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    if !follow && std::fs::symlink_metadata(path)?.file_type().is_symlink() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "is a symlink",
+        ));
+    }
+    let f = OpenOptions::new()
+        .read(true)
+        .custom_flags(O_NONBLOCK)
+        .open(path)?;
+    let meta = f.metadata()?;
+    if !meta.file_type().is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "not a regular file",
+        ));
+    }
+    if meta.len() > max {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("larger than {max} bytes"),
+        ));
+    }
+    let mut buf = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    f.take(max + 1).read_to_end(&mut buf)?;
+    if buf.len() as u64 > max {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("larger than {max} bytes"),
+        ));
+    }
+    Ok(buf)
+}
+
+/// Opens a file for appending, refusing symlinks and non-regular files (non-blocking open).
+///
+/// # Errors
+/// I/O errors or `InvalidData`.
+pub fn open_append_regular(path: &Path) -> std::io::Result<File> {
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("{} is a symlink", path.display()),
+        ));
+    }
+    let f = OpenOptions::new()
+        .append(true)
+        .create(true)
+        .mode(0o644)
+        .custom_flags(O_NONBLOCK)
+        .open(path)?;
+    if !f.metadata()?.file_type().is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("{} is not a regular file", path.display()),
+        ));
+    }
+    Ok(f)
+}
+
 /// fsyncs a directory so a rename or create inside it is durable.
 ///
 /// # Errors
@@ -120,11 +204,7 @@ fn temp_sibling(path: &Path) -> PathBuf {
 /// # Errors
 /// I/O errors.
 pub fn durable_append(path: &Path, line: &[u8]) -> std::io::Result<()> {
-    let mut f = OpenOptions::new()
-        .append(true)
-        .create(true)
-        .mode(0o644)
-        .open(path)?;
+    let mut f = open_append_regular(path)?;
     f.write_all(line)?;
     f.sync_all()
 }

@@ -7,6 +7,32 @@ pub mod results;
 
 use std::path::{Path, PathBuf};
 
+/// True for item ids writegate accepts: 1–200 characters from `[A-Za-z0-9._:@+=-]`, not
+/// starting with `.` (no separators, whitespace, control or bidi characters).
+#[must_use]
+pub fn is_safe_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 200
+        && !id.starts_with('.')
+        && id.chars().all(|c| {
+            c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | ':' | '@' | '+' | '=' | '-')
+        })
+}
+
+/// A printable form of an arbitrary file stem: unsafe characters become `\u{XXXX}`.
+#[must_use]
+pub fn visible_id(raw: &str) -> String {
+    raw.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | ':' | '@' | '+' | '=' | '-') {
+                c.to_string()
+            } else {
+                format!("\\u{{{:04x}}}", c as u32)
+            }
+        })
+        .collect()
+}
+
 /// Paths of one goal's gate folder.
 #[derive(Debug, Clone)]
 pub struct GateDir {
@@ -61,14 +87,14 @@ impl GateDir {
         };
         let mut out: Vec<PathBuf> = rd
             .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| {
-                let name = p
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                !name.starts_with('.') && p.extension().is_some_and(|e| e == "json") && p.is_file()
+            .filter(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
+                !name.starts_with('.')
+                    && !is_dir
+                    && Path::new(&name).extension().is_some_and(|x| x == "json")
             })
+            .map(|e| e.path())
             .collect();
         out.sort();
         out

@@ -81,6 +81,22 @@ impl ResultsLog {
         Self { path }
     }
 
+    /// The goal this log belongs to (`<goal>/gate/results.jsonl`).
+    fn goal_id(&self) -> Option<String> {
+        self.path
+            .parent()?
+            .parent()?
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+    }
+
+    /// True when the last line is incomplete (a torn append not yet repaired).
+    #[must_use]
+    pub fn has_torn_tail(&self) -> bool {
+        crate::gate::fsutil::read_regular(&self.path, crate::gate::fsutil::limits::RESULTS, false)
+            .is_ok_and(|b| !b.is_empty() && b.last() != Some(&b'\n'))
+    }
+
     /// The file path.
     #[must_use]
     pub fn path(&self) -> &Path {
@@ -98,7 +114,11 @@ impl ResultsLog {
             path: self.path.clone(),
             source,
         };
-        let bytes = match std::fs::read(&self.path) {
+        let bytes = match crate::gate::fsutil::read_regular(
+            &self.path,
+            crate::gate::fsutil::limits::RESULTS,
+            false,
+        ) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(e) => return Err(io(e)),
@@ -117,6 +137,13 @@ impl ResultsLog {
             let parsed = std::str::from_utf8(line)
                 .map_err(|e| e.to_string())
                 .and_then(decode_line);
+            let parsed = parsed.and_then(|r| match self.goal_id() {
+                Some(g) if g != r.goal_id => Err(format!(
+                    "the record is for goal {:?}, this is the log of {g:?}",
+                    r.goal_id
+                )),
+                _ => Ok(r),
+            });
             match (parsed, complete) {
                 (Ok(r), true) => records.push(r),
                 (_, false) => {

@@ -76,7 +76,11 @@ pub fn lease_path(goal_runtime_dir: &Path, todo_id: &str) -> PathBuf {
 #[must_use]
 pub fn read_lease(goal_runtime_dir: &Path, todo_id: &str) -> LeaseRead {
     let path = lease_path(goal_runtime_dir, todo_id);
-    let bytes = match std::fs::read(&path) {
+    let bytes = match crate::gate::fsutil::read_regular(
+        &path,
+        crate::gate::fsutil::limits::RECORD,
+        false,
+    ) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return LeaseRead::Absent,
         Err(e) => {

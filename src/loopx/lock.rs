@@ -187,8 +187,15 @@ pub fn acquire(req: &LockRequest<'_>) -> Result<LockGuard, LockError> {
         .create(true)
         .truncate(false)
         .mode(0o600)
+        .custom_flags(0o4000) // O_NONBLOCK: a FIFO planted as the lock file cannot hang us
         .open(&path)
         .map_err(io)?;
+    if !file.metadata().map_err(io)?.file_type().is_file() {
+        return Err(io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "lock file is not a regular file",
+        )));
+    }
     let started = Instant::now();
     let started_at = utc_now_iso();
     loop {
@@ -232,9 +239,13 @@ fn write_record(file: &mut File, record: &Value) -> std::io::Result<()> {
 /// The holder record currently in `<target>.lock` (allowed keys only; `{}` when unreadable).
 #[must_use]
 pub fn read_holder(target: &Path) -> Value {
-    let parsed = std::fs::read(lock_path(target))
-        .ok()
-        .and_then(|b| serde_json::from_slice::<Value>(&b).ok());
+    let parsed = crate::gate::fsutil::read_regular(
+        &lock_path(target),
+        crate::gate::fsutil::limits::RECORD,
+        false,
+    )
+    .ok()
+    .and_then(|b| serde_json::from_slice::<Value>(&b).ok());
     let mut out = serde_json::Map::new();
     if let Some(Value::Object(map)) = parsed {
         for key in HOLDER_KEYS {
@@ -296,6 +307,7 @@ fn append_incident(target: &Path, incident: &Value) -> std::io::Result<()> {
     let mut line = canonical_json(incident, true);
     line.push('\n');
     let mut f = OpenOptions::new()
+        .custom_flags(0o4000)
         .append(true)
         .create(true)
         .mode(0o600)

@@ -153,10 +153,12 @@ impl Workspace {
             });
         };
         let path = absolute(&loc.cwd, &path);
-        let bytes = std::fs::read(&path).map_err(|source| RegistryError::Read {
-            path: path.clone(),
-            source,
-        })?;
+        let bytes =
+            crate::gate::fsutil::read_regular(&path, crate::gate::fsutil::limits::REGISTRY, true)
+                .map_err(|source| RegistryError::Read {
+                path: path.clone(),
+                source,
+            })?;
         let value = crate::json::parse_strict(&bytes).map_err(|e| RegistryError::Parse {
             path: path.clone(),
             reason: e.to_string(),
@@ -192,6 +194,14 @@ impl Workspace {
                 .and_then(Value::as_str)
                 .unwrap_or_default()
                 .to_owned();
+            if goals.iter().any(|g: &Goal| g.id == id) || broken_goals.iter().any(|(b, _)| *b == id)
+            {
+                broken_goals.push((
+                    id,
+                    "duplicate goal id in the registry; the first entry is used".into(),
+                ));
+                continue;
+            }
             match resolve_goal(raw, &project_root) {
                 Ok(goal) => goals.push(goal),
                 Err(e) => broken_goals.push((id, crate::error_chain(&e))),
@@ -260,10 +270,25 @@ fn resolve_goal(raw: &Value, project_root: &Path) -> Result<Goal, RegistryError>
         goal: id.clone(),
         reason: reason.to_owned(),
     };
-    let repo = raw.get("repo").and_then(Value::as_str).map_or_else(
-        || project_root.to_owned(),
-        |r| absolute(project_root, Path::new(r)),
-    );
+    let repo = match raw.get("repo") {
+        None | Some(Value::Null) => project_root.to_owned(),
+        Some(Value::String(r)) if Path::new(r).is_absolute() => {
+            absolute(project_root, Path::new(r))
+        }
+        Some(Value::String(r)) => {
+            // A relative repo is read against the project root and must stay inside it.
+            let repo = absolute(project_root, Path::new(r));
+            ensure_inside(&repo, project_root, "relative repo")?;
+            repo
+        }
+        Some(_) => return Err(goal_err("repo is not a string")),
+    };
+    if !matches!(
+        raw.get("state_file"),
+        None | Some(Value::Null | Value::String(_))
+    ) {
+        return Err(goal_err("state_file is not a string"));
+    }
     let rel = raw.get("state_file").and_then(Value::as_str).map_or_else(
         || format!(".codex/goals/{id}/ACTIVE_GOAL_STATE.md"),
         str::to_owned,

@@ -363,6 +363,24 @@ impl ActiveState {
         entries
     }
 
+    /// Line indexes that belong to todo blocks: each checkbox line and the indented lines
+    /// (continuations, metadata) directly under it.
+    #[must_use]
+    pub fn todo_block_lines(&self) -> std::collections::BTreeSet<usize> {
+        let lines = self.lines();
+        let mut out = std::collections::BTreeSet::new();
+        for t in &self.todos {
+            out.insert(t.line);
+            for (i, l) in lines.iter().enumerate().skip(t.line + 1) {
+                if !l.starts_with([' ', '\t']) || TODO_TASK_RE.is_match(l) {
+                    break;
+                }
+                out.insert(i);
+            }
+        }
+        out
+    }
+
     /// Ids that appear on more than one active todo (an error in LoopX's projection).
     #[must_use]
     pub fn duplicate_todo_ids(&self) -> Vec<String> {

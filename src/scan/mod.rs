@@ -249,7 +249,10 @@ pub fn scan_json(value: &Value, pointer: &str, policy: Policy, out: &mut Vec<Fin
                         severity: "block".into(),
                         location: loc.clone(),
                         sample_masked: mask(k),
-                        reason: format!("key name {k:?} carries raw or secret data"),
+                        reason: format!(
+                            "key name {:?} carries raw or secret data",
+                            crate::textsafe::sanitize(k, false)
+                        ),
                     });
                 }
                 let flag = lower.ends_with("_copied")
@@ -263,7 +266,10 @@ pub fn scan_json(value: &Value, pointer: &str, policy: Policy, out: &mut Vec<Fin
                         severity: "block".into(),
                         location: loc.clone(),
                         sample_masked: "true".into(),
-                        reason: format!("boundary flag {k} is true"),
+                        reason: format!(
+                            "boundary flag {} is true",
+                            crate::textsafe::sanitize(k, false)
+                        ),
                     });
                 }
                 scan_text(k, &loc, policy, out);
