@@ -97,3 +97,173 @@ pub fn added_lines(old: &str, new: &str) -> Vec<(usize, String)> {
         })
         .collect()
 }
+
+/// One row of a display diff.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Row {
+    /// `count` unchanged lines folded away.
+    Fold(usize),
+    /// A line.
+    Line(ModelLine),
+}
+
+/// A line with word-level spans: `(emphasised, text)`; emphasised spans are the words that
+/// changed inside a changed line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelLine {
+    /// `' '`, `'-'` or `'+'`.
+    pub tag: char,
+    /// 1-based old line number.
+    pub old: Option<usize>,
+    /// 1-based new line number.
+    pub new: Option<usize>,
+    /// Spans.
+    pub spans: Vec<(bool, String)>,
+    /// No newline at end of file after this line.
+    pub missing_newline: bool,
+}
+
+/// A display diff: rows with folded context, plus notes the reader must see.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Model {
+    /// Rows.
+    pub rows: Vec<Row>,
+    /// Lines added / removed.
+    pub added: usize,
+    /// Lines removed.
+    pub removed: usize,
+    /// Notes: line-ending or BOM changes, simplified diff past the deadline.
+    pub notes: Vec<String>,
+}
+
+/// Builds the display diff of `old` → `new` with `context` lines around changes. Line
+/// endings are compared separately (a CRLF → LF rewrite is one note, not every line
+/// changed). Past `deadline` the line diff is coarser and word highlights are skipped; a
+/// note says so.
+#[must_use]
+pub fn model(old: &str, new: &str, context: usize, deadline: Duration) -> Model {
+    let started = Instant::now();
+    let mut notes = Vec::new();
+    let crlf = |t: &str| t.matches("\r\n").count();
+    let (oc, nc) = (crlf(old), crlf(new));
+    if oc != nc {
+        notes.push(format!(
+            "line endings change: {oc} CRLF line(s) before, {nc} after (shown without the CR)"
+        ));
+    }
+    if old.starts_with('\u{feff}') != new.starts_with('\u{feff}') {
+        notes.push(if new.starts_with('\u{feff}') {
+            "a UTF-8 BOM is added".into()
+        } else {
+            "the UTF-8 BOM is removed".into()
+        });
+    }
+    let strip = |t: &str| {
+        t.strip_prefix('\u{feff}')
+            .unwrap_or(t)
+            .replace("\r\n", "\n")
+    };
+    let (o, n) = (strip(old), strip(new));
+    let diff = TextDiff::configure()
+        .deadline(started + deadline)
+        .diff_lines(&o, &n);
+    let mut m = Model {
+        notes,
+        ..Model::default()
+    };
+    let inline_ok = started.elapsed() < deadline;
+    let groups = diff.grouped_ops(context);
+    for (gi, group) in groups.iter().enumerate() {
+        let first_old = group.first().map_or(0, |op| op.old_range().start);
+        let prev_end = if gi == 0 {
+            0
+        } else {
+            groups[gi - 1].last().map_or(0, |op| op.old_range().end)
+        };
+        if first_old > prev_end {
+            m.rows.push(Row::Fold(first_old - prev_end));
+        }
+        for op in group {
+            for change in diff.iter_inline_changes(op) {
+                let tag = match change.tag() {
+                    ChangeTag::Equal => ' ',
+                    ChangeTag::Delete => '-',
+                    ChangeTag::Insert => '+',
+                };
+                match tag {
+                    '+' => m.added += 1,
+                    '-' => m.removed += 1,
+                    _ => {}
+                }
+                let mut spans: Vec<(bool, String)> = change
+                    .iter_strings_lossy()
+                    .map(|(emph, s)| (emph && inline_ok, s.into_owned()))
+                    .collect();
+                if let Some(last) = spans.last_mut()
+                    && last.1.ends_with('\n') {
+                        last.1.pop();
+                    }
+                m.rows.push(Row::Line(ModelLine {
+                    tag,
+                    old: change.old_index().map(|i| i + 1),
+                    new: change.new_index().map(|i| i + 1),
+                    spans,
+                    missing_newline: change.missing_newline(),
+                }));
+            }
+        }
+    }
+    let last_end = groups
+        .last()
+        .and_then(|g| g.last())
+        .map_or(0, |op| op.old_range().end);
+    let total_old = o.lines().count();
+    if !m.rows.is_empty() && total_old > last_end {
+        m.rows.push(Row::Fold(total_old - last_end));
+    }
+    if started.elapsed() >= deadline {
+        m.notes.push(format!(
+            "diff simplified: it took longer than {} ms",
+            deadline.as_millis()
+        ));
+    }
+    m
+}
+
+#[cfg(test)]
+mod model_tests {
+    use super::*;
+
+    #[test]
+    fn crlf_rewrite_is_a_note_not_every_line() {
+        let m = model("a\r\nb\r\nc\r\n", "a\nb\nc\n", 3, Duration::from_secs(1));
+        assert_eq!((m.added, m.removed), (0, 0));
+        assert!(m.notes[0].contains("line endings"));
+    }
+
+    #[test]
+    fn words_folds_and_missing_newline() {
+        let old = (1..=20).fold(String::new(), |acc, i| acc + "line " + &i.to_string() + "\n");
+        let new = old.replace("line 10\n", "line ten\n") + "tail";
+        let m = model(&old, &new, 2, Duration::from_secs(1));
+        assert!(matches!(m.rows[0], Row::Fold(7)));
+        let changed: Vec<_> = m
+            .rows
+            .iter()
+            .filter_map(|r| {
+                if let Row::Line(l) = r {
+                    (l.tag == '+').then_some(l)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        assert!(
+            changed[0]
+                .spans
+                .iter()
+                .any(|(e, s)| *e && s.contains("ten"))
+        );
+        assert!(changed.last().is_some_and(|l| l.missing_newline));
+    }
+}

@@ -3,6 +3,7 @@
 //! `scan`, `diff`, `wire` (versioned JSON shapes), `cli`.
 
 pub mod cli;
+pub mod config;
 pub mod demo;
 pub mod diff;
 pub mod engine;
@@ -11,6 +12,8 @@ pub mod json;
 pub mod loopx;
 pub mod scan;
 pub mod textsafe;
+pub mod tui;
+pub mod watch;
 pub mod wire;
 
 /// An error with its whole `source()` chain, `": "`-joined (for messages stored as text).

@@ -6,7 +6,12 @@ use crate::loopx::registry::Locator;
 use anyhow::Context as _;
 use std::path::PathBuf;
 
-pub(super) fn run(path: Option<PathBuf>, no_tui: bool, operator: &str) -> anyhow::Result<i32> {
+pub(super) fn run(
+    path: Option<PathBuf>,
+    no_tui: bool,
+    operator: &str,
+    read_only: bool,
+) -> anyhow::Result<i32> {
     let root = match path {
         Some(p) => p,
         None => tempfile_dir(),
@@ -22,12 +27,17 @@ pub(super) fn run(path: Option<PathBuf>, no_tui: bool, operator: &str) -> anyhow
         ..Locator::from_env(None, None)
     };
     let engine = Engine::open(&loc, Clock::System, operator.to_owned())?;
+    if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        let code = super::tui(engine, read_only)?;
+        eprintln!("demo workspace kept at {}", registry.display());
+        return Ok(code);
+    }
     out(&format!("demo workspace: {}\n\n", registry.display()))?;
     print_status(&engine.status(), false)?;
     out("\n")?;
     print_list(&engine.list(None), false)?;
     out(&format!(
-        "\nTry: writegate --registry {} preview <ITEM>   (the interactive TUI is not in this release)\n",
+        "\nNot a terminal, so no TUI. Try: writegate --registry {} preview <ITEM>\n",
         registry.display()
     ))?;
     Ok(super::exit::OK)

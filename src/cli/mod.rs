@@ -41,6 +41,12 @@ pub struct Cli {
     /// Operator name recorded with decisions (default $USER).
     #[arg(long, global = true)]
     pub operator: Option<String>,
+    /// Monitoring only: the TUI shows everything and refuses decisions.
+    #[arg(long, global = true)]
+    pub read_only: bool,
+    /// Print the config file path and exit.
+    #[arg(long)]
+    pub print_config_path: bool,
     /// The command (the TUI when omitted).
     #[command(subcommand)]
     pub cmd: Option<Cmd>,
@@ -130,15 +136,12 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
     let open = || {
         Engine::open(&loc, Clock::System, operator.clone()).context("failed to open the workspace")
     };
+    if cli.print_config_path {
+        output::out(&format!("{}\n", crate::config::config_path().display()))?;
+        return Ok(exit::OK);
+    }
     match cli.cmd {
-        None => {
-            let engine = open()?;
-            output::print_status(&engine.status(), false)?;
-            eprintln!(
-                "writegate: the interactive TUI is not in this release; showing status. See `writegate --help`."
-            );
-            Ok(exit::OK)
-        }
+        None => tui(open()?, cli.read_only),
         Some(Cmd::Status { json }) => {
             let rows = open()?.status();
             output::print_status(&rows, json)?;
@@ -192,7 +195,20 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
             })
         }
         Some(Cmd::Scan { path, policy, json }) => output::scan(&path, &policy, json),
-        Some(Cmd::Demo { path, no_tui }) => demo::run(path, no_tui, &operator),
+        Some(Cmd::Demo { path, no_tui }) => demo::run(path, no_tui, &operator, cli.read_only),
         Some(Cmd::Propose(cmd)) => propose::run(&loc, cmd, &operator),
     }
+}
+
+/// Opens the TUI on `engine` (the config is loaded first; a bad config is an error).
+pub(crate) fn tui(engine: Engine, read_only: bool) -> anyhow::Result<i32> {
+    use std::io::IsTerminal as _;
+    if !std::io::stdout().is_terminal() {
+        anyhow::bail!(
+            "the TUI needs a terminal; use a subcommand (status, list, preview, …) in scripts"
+        );
+    }
+    let config = crate::config::load()?;
+    crate::tui::run(engine, &crate::tui::Options { read_only, config })?;
+    Ok(exit::OK)
 }

@@ -280,7 +280,7 @@ impl Engine {
         Ok(Outcome {
             status: Status::Applied,
             message: format!(
-                "applied; the state is now at {}",
+                "written; the state is now at {}",
                 rec.applied_revision.as_deref().unwrap_or("")
             ),
             record: Some(rec),
@@ -311,7 +311,7 @@ impl Engine {
         })?;
         Ok(Outcome {
             status,
-            message: format!("{}; the item moved to decided/", status.as_str()),
+            message: "recorded; the item moved to decided/".to_owned(),
             record: Some(rec),
             item_moved: true,
             lock: None,

@@ -1,0 +1,836 @@
+//! UI state and the pure `update`: messages in (keys, paste, loads, watch, outcomes),
+//! state changed, effects out (decide, reload, compute a view, bell, quit). No I/O here.
+
+use super::keymap::{self, Action, Binding, Scope};
+use super::model::{GoalRow, QueueItem, ScanMark};
+use crate::engine::{Decision, Outcome, Predicted};
+use crate::watch::{WatchMode, WatchMsg};
+use crate::wire::Status;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// Quick reasons offered by the reject dialog (keys 1–4 when nothing is typed).
+pub const QUICK_REASONS: [&str; 4] = [
+    "stale or superseded",
+    "unsafe content",
+    "wrong goal or todo",
+    "not needed",
+];
+
+/// Detail tabs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tab {
+    /// The dry-run diff.
+    Diff,
+    /// Scan findings.
+    Scan,
+    /// The item document.
+    Packet,
+    /// Checks and conflict details.
+    Checks,
+    /// Results of the goal.
+    History,
+}
+
+/// Tab order.
+pub const TABS: [Tab; 5] = [Tab::Diff, Tab::Scan, Tab::Packet, Tab::Checks, Tab::History];
+
+/// Diff layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiffMode {
+    /// One column.
+    Unified,
+    /// Old | new.
+    SideBySide,
+}
+
+/// What the keyboard is doing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mode {
+    /// Browsing.
+    Normal,
+    /// Typing the filter.
+    Filter,
+    /// Help overlay.
+    Help,
+    /// `y` applies the item.
+    ConfirmApply(String),
+    /// Type the first 6 characters of the item id, Enter: apply despite warnings (or with
+    /// the idempotency override when `override_idempotency`).
+    TypedConfirm {
+        key: String,
+        typed: String,
+        override_idempotency: bool,
+    },
+    /// `y` skips the item.
+    ConfirmSkip(String),
+    /// Type a reason (or 1–4), Enter rejects.
+    Reject { key: String, typed: String },
+}
+
+/// Severity of the flash line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlashKind {
+    /// Neutral.
+    Info,
+    /// A decision went through.
+    Success,
+    /// A conflict or refusal.
+    Conflict,
+    /// An error.
+    Error,
+}
+
+/// Precomputed display data for the selected item (off the UI thread).
+#[derive(Debug, Clone)]
+pub struct ViewCache {
+    /// `goal/item`.
+    pub key: String,
+    /// Digest the cache was built for.
+    pub digest: String,
+    /// The diff model.
+    pub diff: Arc<crate::diff::Model>,
+    /// Sanitised packet lines.
+    pub packet: Arc<Vec<String>>,
+    /// The detail the cache was built from (a reload makes a new one).
+    pub detail: Arc<super::model::Detail>,
+}
+
+/// Messages `update` handles.
+#[derive(Debug, Clone)]
+pub enum Msg {
+    /// A key event (only presses act).
+    Key(KeyEvent),
+    /// Pasted text (never a command).
+    Paste(String),
+    /// The terminal was resized.
+    Resize,
+    /// A second passed (ages, countdowns).
+    Tick,
+    /// Goals reloaded: rows and items of these goals (a full load lists every goal).
+    Loaded {
+        full: bool,
+        goals: Vec<(GoalRow, Vec<QueueItem>)>,
+    },
+    /// The view cache of an item is ready.
+    ViewReady(ViewCache),
+    /// A decision finished.
+    Decided {
+        key: String,
+        result: Result<Outcome, String>,
+    },
+    /// The watcher spoke.
+    Watch(WatchMsg),
+}
+
+/// Effects the loop runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// Decide an item (through the engine, off the UI thread).
+    Decide {
+        key: String,
+        digest: String,
+        decision: Decision,
+    },
+    /// Reload these goals (`None`: everything).
+    Reload(Option<Vec<String>>),
+    /// Build the view cache for an item.
+    ComputeView { key: String },
+    /// Ring the bell.
+    Bell,
+    /// Leave.
+    Quit,
+}
+
+/// The whole UI state.
+#[derive(Debug, Clone)]
+pub struct App {
+    /// Goal rows.
+    pub goals: Vec<GoalRow>,
+    /// Every pending item.
+    pub items: Vec<QueueItem>,
+    /// Indexes of items shown (filter and goal scope applied).
+    pub visible: Vec<usize>,
+    /// Selected item key.
+    pub selected: Option<String>,
+    /// The snapshot the operator is reading, kept when its file or goal changed on disk.
+    pub pinned: Option<QueueItem>,
+    /// Why the pinned snapshot differs from disk.
+    pub banner: Option<String>,
+    /// Queue filter (substring over id, goal, class, agent, status).
+    pub filter: String,
+    /// Only this goal's items.
+    pub goal_scope: Option<String>,
+    /// Detail tab.
+    pub tab: Tab,
+    /// Diff layout.
+    pub diff_mode: DiffMode,
+    /// Detail scroll (rows, columns).
+    pub scroll: (u16, u16),
+    /// Keyboard mode.
+    pub mode: Mode,
+    /// Monitoring only.
+    pub read_only: bool,
+    /// Last outcome or note.
+    pub flash: Option<(String, FlashKind)>,
+    /// How the workspace is watched.
+    pub watch_note: String,
+    /// Initial load still running.
+    pub loading: bool,
+    /// A decision is in flight (its item key).
+    pub busy: Option<String>,
+    /// Quit once the decision in flight finishes.
+    pub quitting: bool,
+    /// Display cache of the selected item.
+    pub view: Option<ViewCache>,
+    /// Registry path shown in the title.
+    pub workspace: String,
+    /// Colours on (`NO_COLOR` and theme `mono` turn them off).
+    pub color: bool,
+    /// Ring the bell for new items.
+    pub bell: bool,
+    /// The key table.
+    pub keys: Arc<Vec<Binding>>,
+    /// A goal writegate itself just wrote: its next reload is not "moved under you".
+    pub own_write: Option<String>,
+    /// The clock the view uses for ages and countdowns (advanced by `Tick`).
+    pub now: chrono::DateTime<chrono::Utc>,
+    /// Per goal: (pending, conflicts), kept in step with `items`.
+    pub goal_counts: std::collections::HashMap<String, (usize, usize)>,
+}
+
+impl App {
+    /// A fresh state.
+    #[must_use]
+    pub fn new(
+        workspace: String,
+        read_only: bool,
+        color: bool,
+        bell: bool,
+        keys: Vec<Binding>,
+    ) -> Self {
+        Self {
+            goals: Vec::new(),
+            items: Vec::new(),
+            visible: Vec::new(),
+            selected: None,
+            pinned: None,
+            banner: None,
+            filter: String::new(),
+            goal_scope: None,
+            tab: Tab::Diff,
+            diff_mode: DiffMode::Unified,
+            scroll: (0, 0),
+            mode: Mode::Normal,
+            read_only,
+            flash: None,
+            watch_note: "starting".into(),
+            loading: true,
+            busy: None,
+            quitting: false,
+            view: None,
+            workspace,
+            color,
+            bell,
+            keys: Arc::new(keys),
+            own_write: None,
+            goal_counts: std::collections::HashMap::new(),
+            now: chrono::Utc::now(),
+        }
+    }
+
+    /// The item shown in the detail: the pinned snapshot, else the selected one.
+    #[must_use]
+    pub fn current(&self) -> Option<&QueueItem> {
+        if let Some(p) = &self.pinned {
+            return Some(p);
+        }
+        let key = self.selected.as_ref()?;
+        self.items.iter().find(|i| &i.key == key)
+    }
+
+    /// Position of the selection in `visible`.
+    #[must_use]
+    pub fn selected_pos(&self) -> Option<usize> {
+        let key = self.selected.as_ref()?;
+        self.visible.iter().position(|&i| &self.items[i].key == key)
+    }
+
+    fn recount(&mut self) {
+        self.goal_counts.clear();
+        for it in &self.items {
+            let e = self.goal_counts.entry(it.goal_id.clone()).or_default();
+            e.0 += 1;
+            if crate::engine::is_conflict_name(it.predicted.name()) {
+                e.1 += 1;
+            }
+        }
+    }
+
+    fn refilter(&mut self) {
+        let f = self.filter.to_lowercase();
+        self.visible = (0..self.items.len())
+            .filter(|&i| {
+                let it = &self.items[i];
+                self.goal_scope.as_ref().is_none_or(|g| &it.goal_id == g)
+                    && (f.is_empty()
+                        || [
+                            it.item_id.as_str(),
+                            &it.goal_id,
+                            &it.write_class,
+                            &it.agent,
+                            it.predicted.name(),
+                            status_label(it.predicted.name()),
+                        ]
+                        .iter()
+                        .any(|s| s.to_lowercase().contains(&f)))
+            })
+            .collect();
+    }
+
+    fn select_index(&mut self, pos: usize) -> Vec<Effect> {
+        let Some(&i) = self.visible.get(pos) else {
+            self.selected = None;
+            return Vec::new();
+        };
+        let key = self.items[i].key.clone();
+        if self.selected.as_ref() == Some(&key) {
+            return Vec::new();
+        }
+        self.selected = Some(key.clone());
+        self.pinned = None;
+        self.banner = None;
+        self.scroll = (0, 0);
+        vec![Effect::ComputeView { key }]
+    }
+
+    fn ensure_selection(&mut self) -> Vec<Effect> {
+        if self.selected_pos().is_some() {
+            return Vec::new();
+        }
+        self.selected = None;
+        self.select_index(0)
+    }
+}
+
+/// Applies one message; returns the effects to run.
+pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
+    match msg {
+        Msg::Key(key) if key.kind == KeyEventKind::Press => on_key(app, key),
+        Msg::Tick => {
+            app.now = chrono::Utc::now();
+            Vec::new()
+        }
+        Msg::Key(_) | Msg::Resize => Vec::new(),
+        Msg::Paste(text) => on_paste(app, &text),
+        Msg::Loaded { full, goals } => on_loaded(app, full, goals),
+        Msg::ViewReady(cache) => {
+            if app
+                .current()
+                .is_some_and(|c| c.key == cache.key && Arc::ptr_eq(&c.detail, &cache.detail))
+            {
+                app.view = Some(cache);
+            }
+            Vec::new()
+        }
+        Msg::Decided { key, result } => on_decided(app, &key, result),
+        Msg::Watch(w) => on_watch(app, w),
+    }
+}
+
+fn on_paste(app: &mut App, text: &str) -> Vec<Effect> {
+    let clean = crate::textsafe::sanitize(text, false);
+    match &mut app.mode {
+        Mode::Filter => {
+            app.filter.push_str(&clean);
+            refilter_and_select(app)
+        }
+        Mode::Reject { typed, .. } | Mode::TypedConfirm { typed, .. } => {
+            typed.push_str(&clean);
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn refilter_and_select(app: &mut App) -> Vec<Effect> {
+    app.refilter();
+    if app.selected_pos().is_none() {
+        app.selected = None;
+    }
+    app.ensure_selection()
+}
+
+fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
+    let ctrl_c = key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
+    if ctrl_c {
+        return quit(app);
+    }
+    match app.mode.clone() {
+        Mode::Normal => keymap::resolve(&app.keys, Scope::Normal, &key)
+            .map_or_else(Vec::new, |a| on_action(app, a)),
+        Mode::Help => {
+            app.mode = Mode::Normal;
+            Vec::new()
+        }
+        Mode::Filter => {
+            match key.code {
+                KeyCode::Enter => app.mode = Mode::Normal,
+                KeyCode::Esc => {
+                    app.filter.clear();
+                    app.mode = Mode::Normal;
+                }
+                KeyCode::Backspace => {
+                    app.filter.pop();
+                }
+                KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+                    app.filter.push(c);
+                }
+                _ => {}
+            }
+            refilter_and_select(app)
+        }
+        Mode::ConfirmApply(k) | Mode::ConfirmSkip(k) => {
+            match keymap::resolve(&app.keys, Scope::Confirm, &key) {
+                Some(Action::Confirm) => {
+                    let decision = if matches!(app.mode, Mode::ConfirmSkip(_)) {
+                        Decision::Skip
+                    } else {
+                        Decision::Apply {
+                            confirm_warnings: false,
+                            override_idempotency: false,
+                        }
+                    };
+                    app.mode = Mode::Normal;
+                    decide(app, &k, decision)
+                }
+                Some(Action::Cancel) => {
+                    app.mode = Mode::Normal;
+                    app.flash = Some(("cancelled; nothing was written".into(), FlashKind::Info));
+                    Vec::new()
+                }
+                _ => Vec::new(),
+            }
+        }
+        Mode::TypedConfirm {
+            key: k,
+            mut typed,
+            override_idempotency,
+        } => match key.code {
+            KeyCode::Esc => cancel(app),
+            KeyCode::Backspace => {
+                typed.pop();
+                app.mode = Mode::TypedConfirm {
+                    key: k,
+                    typed,
+                    override_idempotency,
+                };
+                Vec::new()
+            }
+            KeyCode::Enter => {
+                let id = k.rsplit('/').next().unwrap_or("");
+                let want: String = id.chars().take(6).collect();
+                if typed == want {
+                    app.mode = Mode::Normal;
+                    decide(
+                        app,
+                        &k,
+                        Decision::Apply {
+                            confirm_warnings: true,
+                            override_idempotency,
+                        },
+                    )
+                } else {
+                    app.flash = Some((
+                        format!(
+                            "type the first 6 characters of the item id ({want}) and press Enter"
+                        ),
+                        FlashKind::Conflict,
+                    ));
+                    Vec::new()
+                }
+            }
+            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+                typed.push(c);
+                app.mode = Mode::TypedConfirm {
+                    key: k,
+                    typed,
+                    override_idempotency,
+                };
+                Vec::new()
+            }
+            _ => Vec::new(),
+        },
+        Mode::Reject { key: k, mut typed } => match key.code {
+            KeyCode::Esc => cancel(app),
+            KeyCode::Backspace => {
+                typed.pop();
+                app.mode = Mode::Reject { key: k, typed };
+                Vec::new()
+            }
+            KeyCode::Enter => {
+                let reason = typed.trim().to_owned();
+                if reason.is_empty() {
+                    app.flash = Some((
+                        "a reject needs a reason: type one or press 1–4".into(),
+                        FlashKind::Conflict,
+                    ));
+                    return Vec::new();
+                }
+                app.mode = Mode::Normal;
+                decide(app, &k, Decision::Reject { reason })
+            }
+            KeyCode::Char(c @ '1'..='4') if typed.is_empty() => {
+                let reason = QUICK_REASONS[(c as usize) - ('1' as usize)].to_owned();
+                app.mode = Mode::Reject {
+                    key: k,
+                    typed: reason,
+                };
+                Vec::new()
+            }
+            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+                typed.push(c);
+                app.mode = Mode::Reject { key: k, typed };
+                Vec::new()
+            }
+            _ => Vec::new(),
+        },
+    }
+}
+
+fn cancel(app: &mut App) -> Vec<Effect> {
+    app.mode = Mode::Normal;
+    app.flash = Some(("cancelled; nothing was written".into(), FlashKind::Info));
+    Vec::new()
+}
+
+fn quit(app: &mut App) -> Vec<Effect> {
+    if app.busy.is_some() {
+        app.quitting = true;
+        app.flash = Some((
+            "quitting after the decision in flight completes…".into(),
+            FlashKind::Info,
+        ));
+        return Vec::new();
+    }
+    vec![Effect::Quit]
+}
+
+fn decide(app: &mut App, key: &str, decision: Decision) -> Vec<Effect> {
+    let Some(item) = app.current().filter(|i| i.key == key) else {
+        app.flash = Some((
+            "the item is no longer selected; nothing was written".into(),
+            FlashKind::Conflict,
+        ));
+        return Vec::new();
+    };
+    let digest = item.payload_digest.clone();
+    let id = item.item_id.clone();
+    app.busy = Some(key.to_owned());
+    app.flash = Some((format!("deciding {id}…"), FlashKind::Info));
+    vec![Effect::Decide {
+        key: key.to_owned(),
+        digest,
+        decision,
+    }]
+}
+
+fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
+    if app.read_only && action.is_decision() {
+        app.flash = Some((
+            "read-only: decisions are disabled (started with --read-only)".into(),
+            FlashKind::Conflict,
+        ));
+        return Vec::new();
+    }
+    let pos = app.selected_pos().unwrap_or(0);
+    let n = app.visible.len();
+    match action {
+        Action::SelectNext => app.select_index((pos + 1).min(n.saturating_sub(1))),
+        Action::SelectPrev => app.select_index(pos.saturating_sub(1)),
+        Action::SelectFirst => app.select_index(0),
+        Action::SelectLast => app.select_index(n.saturating_sub(1)),
+        Action::NextTab | Action::PrevTab => {
+            let i = TABS.iter().position(|t| *t == app.tab).unwrap_or(0);
+            let j = if action == Action::NextTab {
+                (i + 1) % TABS.len()
+            } else {
+                (i + TABS.len() - 1) % TABS.len()
+            };
+            app.tab = TABS[j];
+            app.scroll = (0, 0);
+            Vec::new()
+        }
+        Action::ScrollDown => scroll(app, 10, 0),
+        Action::ScrollUp => scroll(app, -10, 0),
+        Action::ScrollLeft => scroll(app, 0, -8),
+        Action::ScrollRight => scroll(app, 0, 8),
+        Action::ToggleDiffMode => {
+            app.diff_mode = if app.diff_mode == DiffMode::Unified {
+                DiffMode::SideBySide
+            } else {
+                DiffMode::Unified
+            };
+            Vec::new()
+        }
+        Action::StartFilter => {
+            app.mode = Mode::Filter;
+            Vec::new()
+        }
+        Action::ToggleGoalScope => {
+            app.goal_scope = if app.goal_scope.is_some() {
+                None
+            } else {
+                app.current().map(|c| c.goal_id.clone())
+            };
+            app.refilter();
+            app.ensure_selection()
+        }
+        Action::Apply => start_apply(app),
+        Action::Skip | Action::Reject => {
+            let Some(item) = app.current() else {
+                return Vec::new();
+            };
+            let key = item.key.clone();
+            app.mode = if action == Action::Skip {
+                Mode::ConfirmSkip(key)
+            } else {
+                Mode::Reject {
+                    key,
+                    typed: String::new(),
+                }
+            };
+            Vec::new()
+        }
+        Action::Reload => {
+            app.pinned = None;
+            app.banner = None;
+            app.view = None;
+            app.current()
+                .map(|c| vec![Effect::ComputeView { key: c.key.clone() }])
+                .unwrap_or_default()
+        }
+        Action::ToggleHelp => {
+            app.mode = Mode::Help;
+            Vec::new()
+        }
+        Action::Quit => quit(app),
+        Action::Confirm | Action::Cancel => Vec::new(),
+    }
+}
+
+fn scroll(app: &mut App, dy: i32, dx: i32) -> Vec<Effect> {
+    let y = (i32::from(app.scroll.0) + dy).clamp(0, i32::from(u16::MAX));
+    let x = (i32::from(app.scroll.1) + dx).clamp(0, 4000);
+    app.scroll = (y as u16, x as u16);
+    Vec::new()
+}
+
+/// Short status words for the queue column (the full name is in the detail; the filter
+/// matches both).
+#[must_use]
+pub fn status_label(status: &str) -> &str {
+    match status {
+        "revision_conflict" => "stale",
+        "lease_conflict" => "leased",
+        "idempotency_conflict" => "key-reuse",
+        "skipped_duplicate" => "duplicate",
+        "already_applied" => "applied",
+        "boundary_rejected" => "blocked",
+        other => other,
+    }
+}
+
+/// Why apply is unavailable for an item, or `None` when it may be attempted.
+#[must_use]
+pub fn apply_unavailable(item: &QueueItem) -> Option<String> {
+    if item.scan == ScanMark::Block {
+        return Some(
+            "apply is unavailable: block findings (see the Scan tab); reject the item".into(),
+        );
+    }
+    match &item.predicted {
+        Predicted::Invalid => Some(format!("apply is unavailable: the item is invalid ({}); reject it", item.detail.invalid_reason.clone().unwrap_or_default())),
+        Predicted::Status(Status::RevisionConflict) => Some("revision conflict: the state moved since the agent read it; reject or skip, or ask the agent to propose again".into()),
+        Predicted::Status(Status::LeaseConflict) => Some("lease conflict: another agent holds this todo (see Checks); nothing is taken from it — reject, skip, or wait".into()),
+        Predicted::Status(Status::Failed) => Some(format!("apply would fail: {}", item.detail.invalid_reason.clone().unwrap_or_default())),
+        _ => None,
+    }
+}
+
+fn start_apply(app: &mut App) -> Vec<Effect> {
+    let Some(item) = app.current() else {
+        return Vec::new();
+    };
+    if app.banner.is_some() {
+        app.flash = Some((
+            "this item or its goal changed on disk: press u to review the current version first"
+                .into(),
+            FlashKind::Conflict,
+        ));
+        return Vec::new();
+    }
+    if let Some(why) = apply_unavailable(item) {
+        app.flash = Some((why, FlashKind::Conflict));
+        return Vec::new();
+    }
+    let key = item.key.clone();
+    app.mode = match item.predicted {
+        Predicted::Status(Status::IdempotencyConflict) => Mode::TypedConfirm {
+            key,
+            typed: String::new(),
+            override_idempotency: true,
+        },
+        _ if item.needs_typed_confirmation() => Mode::TypedConfirm {
+            key,
+            typed: String::new(),
+            override_idempotency: false,
+        },
+        _ => Mode::ConfirmApply(key),
+    };
+    Vec::new()
+}
+
+fn on_decided(app: &mut App, key: &str, result: Result<Outcome, String>) -> Vec<Effect> {
+    app.busy = None;
+    let goal = key.split('/').next().unwrap_or("").to_owned();
+    app.own_write = Some(goal.clone());
+    match result {
+        Ok(out) => {
+            let kind = match out.status {
+                Status::Applied
+                | Status::Skipped
+                | Status::Rejected
+                | Status::SkippedDuplicate
+                | Status::AlreadyApplied => FlashKind::Success,
+                s if s.is_conflict() || s == Status::BoundaryRejected => FlashKind::Conflict,
+                _ => FlashKind::Error,
+            };
+            app.flash = Some((
+                format!(
+                    "{} — {}",
+                    out.status.as_str(),
+                    crate::textsafe::sanitize(&out.message, false)
+                ),
+                kind,
+            ));
+            if out.item_moved {
+                // Select the next item now; the reload drops the decided one.
+                let pos = app.selected_pos().unwrap_or(0);
+                app.visible.retain(|&i| app.items[i].key != key);
+                app.pinned = None;
+                app.banner = None;
+                app.selected = None;
+                let mut fx = app.select_index(pos.min(app.visible.len().saturating_sub(1)));
+                fx.push(Effect::Reload(Some(vec![goal])));
+                if app.quitting {
+                    fx.push(Effect::Quit);
+                }
+                return fx;
+            }
+        }
+        Err(e) => {
+            app.flash = Some((
+                format!("not decided: {}", crate::textsafe::sanitize(&e, false)),
+                FlashKind::Error,
+            ));
+        }
+    }
+    let mut fx = vec![Effect::Reload(Some(vec![goal]))];
+    if app.quitting {
+        fx.push(Effect::Quit);
+    }
+    fx
+}
+
+fn on_loaded(app: &mut App, full: bool, loaded: Vec<(GoalRow, Vec<QueueItem>)>) -> Vec<Effect> {
+    let before: BTreeSet<String> = app.items.iter().map(|i| i.key.clone()).collect();
+    let reviewing = app.current().cloned();
+    let touched: BTreeSet<String> = loaded.iter().map(|(g, _)| g.id.clone()).collect();
+    if full {
+        app.goals.clear();
+        app.items.clear();
+    } else {
+        app.goals.retain(|g| !touched.contains(&g.id));
+        app.items.retain(|i| !touched.contains(&i.goal_id));
+    }
+    for (g, items) in loaded {
+        app.goals.push(g);
+        app.items.extend(items);
+    }
+    app.goals.sort_by(|a, b| a.id.cmp(&b.id));
+    app.items.sort_by(|a, b| a.key.cmp(&b.key));
+    let arrived = app
+        .items
+        .iter()
+        .filter(|i| !before.contains(&i.key))
+        .count();
+    let first_load = app.loading;
+    app.loading = false;
+    app.recount();
+    app.refilter();
+    let mut fx = Vec::new();
+    let own = app.own_write.take();
+    if let Some(old) =
+        reviewing.filter(|r| app.pinned.is_none() && own.as_ref() != Some(&r.goal_id))
+    {
+        let now = app.items.iter().find(|i| i.key == old.key);
+        let moved = match now {
+            None => Some("this item left the inbox (decided elsewhere or removed)"),
+            Some(n) if n.payload_digest != old.payload_digest => Some("this item changed on disk"),
+            Some(n) if n.detail.current != old.detail.current => {
+                Some("this goal's state moved since you opened the item")
+            }
+            Some(_) => None,
+        };
+        if let Some(why) = moved.filter(|_| app.busy.is_none()) {
+            app.banner = Some(format!(
+                "{why} — showing the version you were reading; press u to reload"
+            ));
+            app.pinned = Some(old);
+        }
+    }
+    fx.extend(app.ensure_selection());
+    if arrived > 0 && !first_load {
+        app.flash = Some((format!("{arrived} new item(s) arrived"), FlashKind::Info));
+        if app.bell {
+            fx.push(Effect::Bell);
+        }
+    }
+    let stale = app.current().is_some_and(|c| {
+        app.view
+            .as_ref()
+            .is_none_or(|v| v.key != c.key || !Arc::ptr_eq(&v.detail, &c.detail))
+    });
+    if stale && let Some(c) = app.current() {
+        fx.push(Effect::ComputeView { key: c.key.clone() });
+    }
+    fx
+}
+
+fn on_watch(app: &mut App, w: WatchMsg) -> Vec<Effect> {
+    match w {
+        WatchMsg::Mode(WatchMode::Native) => {
+            app.watch_note = "live".into();
+            Vec::new()
+        }
+        WatchMsg::Mode(WatchMode::Polling { interval, reason }) => {
+            app.watch_note = format!(
+                "polling every {} ms ({})",
+                interval.as_millis(),
+                crate::textsafe::sanitize(&reason, false)
+            );
+            Vec::new()
+        }
+        WatchMsg::Rescan(reason) => {
+            tracing::warn!(reason, "full rescan");
+            vec![Effect::Reload(None)]
+        }
+        WatchMsg::Changed(_) => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+#[path = "app_tests.rs"]
+mod tests;

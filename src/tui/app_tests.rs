@@ -1,0 +1,473 @@
+//! Keys → actions → state and effects, for every binding in the table and every dialog.
+
+use super::*;
+use crate::tui::model::{Detail, GoalRow, QueueItem, ScanMark};
+use ratatui::crossterm::event::KeyEventState;
+
+pub(crate) fn item(goal: &str, id: &str, predicted: Predicted, scan: ScanMark) -> QueueItem {
+    QueueItem {
+        key: format!("{goal}/{id}"),
+        item_id: id.into(),
+        goal_id: goal.into(),
+        kind: "write_intent".into(),
+        write_class: "todo_update".into(),
+        agent: "codex-main-control".into(),
+        arrived: chrono::DateTime::parse_from_rfc3339("2026-11-29T13:59:00Z")
+            .map(|d| d.with_timezone(&chrono::Utc))
+            .unwrap_or_default(),
+        predicted,
+        scan,
+        lease: None,
+        payload_digest: format!("sha256:{id}"),
+        detail: Arc::new(Detail {
+            checks: Vec::new(),
+            findings: Vec::new(),
+            path: std::path::PathBuf::from("/nonexistent"),
+            current: Some(Arc::new("a\n".into())),
+            proposed: Some(Arc::new("b\n".into())),
+            conflict: None,
+            invalid_reason: None,
+            history: Arc::new(Vec::new()),
+        }),
+    }
+}
+
+fn goal(id: &str) -> GoalRow {
+    GoalRow {
+        id: id.into(),
+        status: "active".into(),
+        next_action: "ship".into(),
+        open_todos: 2,
+        leases: Vec::new(),
+        error: None,
+    }
+}
+
+#[allow(clippy::needless_pass_by_value)] // tests read better with vec![...]
+pub(crate) fn loaded_app(items: Vec<QueueItem>) -> App {
+    let mut app = App::new("reg".into(), false, false, true, keymap::default_table());
+    let goals: Vec<String> = items
+        .iter()
+        .map(|i| i.goal_id.clone())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let loaded = goals
+        .iter()
+        .map(|g| {
+            (
+                goal(g),
+                items.iter().filter(|i| &i.goal_id == g).cloned().collect(),
+            )
+        })
+        .collect();
+    update(
+        &mut app,
+        Msg::Loaded {
+            full: true,
+            goals: loaded,
+        },
+    );
+    app
+}
+
+fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {
+    let mods = if matches!(code, KeyCode::Char(c) if c.is_ascii_uppercase()) {
+        KeyModifiers::SHIFT
+    } else {
+        KeyModifiers::NONE
+    };
+    update(
+        app,
+        Msg::Key(KeyEvent {
+            code,
+            modifiers: mods,
+            kind: KeyEventKind::Press,
+            state: KeyEventState::NONE,
+        }),
+    )
+}
+
+fn ready(id: &str) -> QueueItem {
+    item("g", id, Predicted::Ready, ScanMark::Clean)
+}
+
+#[test]
+fn navigation_tabs_scroll_and_modes() {
+    let mut app = loaded_app(vec![ready("a1"), ready("b2"), ready("c3")]);
+    assert_eq!(app.selected.as_deref(), Some("g/a1"));
+    assert_eq!(
+        press(&mut app, KeyCode::Char('j')),
+        vec![Effect::ComputeView { key: "g/b2".into() }]
+    );
+    press(&mut app, KeyCode::Down);
+    assert_eq!(app.selected.as_deref(), Some("g/c3"));
+    press(&mut app, KeyCode::Down);
+    assert_eq!(
+        app.selected.as_deref(),
+        Some("g/c3"),
+        "stays on the last item"
+    );
+    press(&mut app, KeyCode::Char('k'));
+    press(&mut app, KeyCode::Up);
+    assert_eq!(app.selected.as_deref(), Some("g/a1"));
+    press(&mut app, KeyCode::End);
+    assert_eq!(app.selected.as_deref(), Some("g/c3"));
+    press(&mut app, KeyCode::Home);
+    assert_eq!(app.selected.as_deref(), Some("g/a1"));
+    press(&mut app, KeyCode::Tab);
+    assert_eq!(app.tab, Tab::Scan);
+    press(&mut app, KeyCode::BackTab);
+    press(&mut app, KeyCode::BackTab);
+    assert_eq!(app.tab, Tab::History);
+    press(&mut app, KeyCode::Char('J'));
+    press(&mut app, KeyCode::PageDown);
+    press(&mut app, KeyCode::Char('l'));
+    press(&mut app, KeyCode::Right);
+    press(&mut app, KeyCode::Char('h'));
+    assert_eq!(app.scroll, (20, 8));
+    press(&mut app, KeyCode::Char('K'));
+    press(&mut app, KeyCode::PageUp);
+    press(&mut app, KeyCode::Left);
+    assert_eq!(app.scroll, (0, 0));
+    press(&mut app, KeyCode::Char('d'));
+    assert_eq!(app.diff_mode, DiffMode::SideBySide);
+    press(&mut app, KeyCode::Char('?'));
+    assert_eq!(app.mode, Mode::Help);
+    press(&mut app, KeyCode::Char('x'));
+    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(press(&mut app, KeyCode::Char('q')), vec![Effect::Quit]);
+}
+
+#[test]
+fn filter_goal_scope_and_paste() {
+    let mut app = loaded_app(vec![
+        ready("a1"),
+        item(
+            "h",
+            "zz9",
+            Predicted::Status(Status::RevisionConflict),
+            ScanMark::Clean,
+        ),
+    ]);
+    assert!(update(&mut app, Msg::Paste("q".into())).is_empty());
+    assert_eq!(app.mode, Mode::Normal, "pasted text never acts as a key");
+    press(&mut app, KeyCode::Char('/'));
+    update(&mut app, Msg::Paste("zz\u{1b}[31m".into()));
+    assert_eq!(app.filter, "zz");
+    assert_eq!(app.visible.len(), 1);
+    assert_eq!(app.selected.as_deref(), Some("h/zz9"));
+    press(&mut app, KeyCode::Esc);
+    assert!(app.filter.is_empty());
+    assert_eq!(app.visible.len(), 2);
+    press(&mut app, KeyCode::Char('/'));
+    for c in "stale".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(
+        (app.mode.clone(), app.visible.len()),
+        (Mode::Normal, 1),
+        "filters on the status too"
+    );
+    press(&mut app, KeyCode::Char('/'));
+    for _ in 0..5 {
+        press(&mut app, KeyCode::Backspace);
+    }
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Char('g'));
+    assert_eq!(app.goal_scope.as_deref(), Some("h"));
+    assert_eq!(app.visible.len(), 1);
+    press(&mut app, KeyCode::Char('g'));
+    assert_eq!(app.visible.len(), 2);
+}
+
+#[test]
+fn apply_confirm_and_cancel() {
+    let mut app = loaded_app(vec![ready("a1")]);
+    assert!(press(&mut app, KeyCode::Char('a')).is_empty());
+    assert_eq!(app.mode, Mode::ConfirmApply("g/a1".into()));
+    assert!(
+        press(&mut app, KeyCode::Char('a')).is_empty(),
+        "the trigger key does not confirm"
+    );
+    press(&mut app, KeyCode::Char('n'));
+    assert_eq!(app.mode, Mode::Normal);
+    press(&mut app, KeyCode::Char('a'));
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(app.mode, Mode::Normal);
+    press(&mut app, KeyCode::Char('a'));
+    let fx = press(&mut app, KeyCode::Char('y'));
+    assert_eq!(
+        fx,
+        vec![Effect::Decide {
+            key: "g/a1".into(),
+            digest: "sha256:a1".into(),
+            decision: Decision::Apply {
+                confirm_warnings: false,
+                override_idempotency: false
+            }
+        }]
+    );
+    assert_eq!(app.busy.as_deref(), Some("g/a1"));
+}
+
+#[test]
+fn key_releases_do_nothing() {
+    let mut app = loaded_app(vec![ready("a1"), ready("b2")]);
+    let release = KeyEvent {
+        code: KeyCode::Char('j'),
+        modifiers: KeyModifiers::NONE,
+        kind: KeyEventKind::Release,
+        state: KeyEventState::NONE,
+    };
+    assert!(update(&mut app, Msg::Key(release)).is_empty());
+    assert_eq!(app.selected.as_deref(), Some("g/a1"));
+}
+
+#[test]
+fn warnings_and_idempotency_need_the_typed_id() {
+    let mut app = loaded_app(vec![item(
+        "g",
+        "abcdef123",
+        Predicted::Ready,
+        ScanMark::Warn,
+    )]);
+    press(&mut app, KeyCode::Char('a'));
+    assert!(matches!(
+        app.mode,
+        Mode::TypedConfirm {
+            override_idempotency: false,
+            ..
+        }
+    ));
+    for c in "abcdeX".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    assert!(
+        press(&mut app, KeyCode::Enter).is_empty(),
+        "wrong text does not apply"
+    );
+    press(&mut app, KeyCode::Backspace);
+    press(&mut app, KeyCode::Char('f'));
+    let fx = press(&mut app, KeyCode::Enter);
+    assert!(matches!(
+        &fx[..],
+        [Effect::Decide {
+            decision: Decision::Apply {
+                confirm_warnings: true,
+                override_idempotency: false
+            },
+            ..
+        }]
+    ));
+
+    let mut app = loaded_app(vec![item(
+        "g",
+        "keyreuse1",
+        Predicted::Status(Status::IdempotencyConflict),
+        ScanMark::Clean,
+    )]);
+    press(&mut app, KeyCode::Char('a'));
+    for c in "keyreu".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    let fx = press(&mut app, KeyCode::Enter);
+    assert!(matches!(
+        &fx[..],
+        [Effect::Decide {
+            decision: Decision::Apply {
+                override_idempotency: true,
+                ..
+            },
+            ..
+        }]
+    ));
+}
+
+#[test]
+fn unavailable_applies_explain_why() {
+    for (p, scan, word) in [
+        (Predicted::Ready, ScanMark::Block, "block findings"),
+        (
+            Predicted::Status(Status::RevisionConflict),
+            ScanMark::Clean,
+            "revision conflict",
+        ),
+        (
+            Predicted::Status(Status::LeaseConflict),
+            ScanMark::Clean,
+            "lease conflict",
+        ),
+        (Predicted::Invalid, ScanMark::Clean, "invalid"),
+        (Predicted::Status(Status::Failed), ScanMark::Clean, "fail"),
+    ] {
+        let mut app = loaded_app(vec![item("g", "x1", p, scan)]);
+        assert!(press(&mut app, KeyCode::Char('a')).is_empty());
+        assert_eq!(app.mode, Mode::Normal);
+        assert!(
+            app.flash.as_ref().is_some_and(|(t, _)| t.contains(word)),
+            "{:?}",
+            app.flash
+        );
+    }
+}
+
+#[test]
+fn skip_and_reject() {
+    let mut app = loaded_app(vec![ready("a1")]);
+    press(&mut app, KeyCode::Char('s'));
+    assert_eq!(app.mode, Mode::ConfirmSkip("g/a1".into()));
+    let fx = press(&mut app, KeyCode::Char('y'));
+    assert!(matches!(
+        &fx[..],
+        [Effect::Decide {
+            decision: Decision::Skip,
+            ..
+        }]
+    ));
+
+    let mut app = loaded_app(vec![ready("a1")]);
+    press(&mut app, KeyCode::Char('r'));
+    assert!(
+        press(&mut app, KeyCode::Enter).is_empty(),
+        "a reason is required"
+    );
+    press(&mut app, KeyCode::Char('3'));
+    assert_eq!(
+        app.mode,
+        Mode::Reject {
+            key: "g/a1".into(),
+            typed: QUICK_REASONS[2].into()
+        }
+    );
+    let fx = press(&mut app, KeyCode::Enter);
+    assert_eq!(
+        fx,
+        vec![Effect::Decide {
+            key: "g/a1".into(),
+            digest: "sha256:a1".into(),
+            decision: Decision::Reject {
+                reason: QUICK_REASONS[2].into()
+            }
+        }]
+    );
+
+    let mut app = loaded_app(vec![ready("a1")]);
+    press(&mut app, KeyCode::Char('r'));
+    for c in "no 1".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    let fx = press(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(&fx[..], [Effect::Decide { decision: Decision::Reject { reason }, .. }] if reason == "no 1"),
+        "digits are text once typing started"
+    );
+}
+
+#[test]
+fn read_only_refuses_decisions() {
+    let mut app = loaded_app(vec![ready("a1")]);
+    app.read_only = true;
+    for k in ['a', 's', 'r'] {
+        assert!(press(&mut app, KeyCode::Char(k)).is_empty());
+        assert_eq!(app.mode, Mode::Normal);
+    }
+}
+
+#[test]
+fn ctrl_c_waits_for_a_decision_in_flight() {
+    let mut app = loaded_app(vec![ready("a1"), ready("b2")]);
+    press(&mut app, KeyCode::Char('a'));
+    press(&mut app, KeyCode::Char('y'));
+    let ctrl_c = KeyEvent {
+        code: KeyCode::Char('c'),
+        modifiers: KeyModifiers::CONTROL,
+        kind: KeyEventKind::Press,
+        state: KeyEventState::NONE,
+    };
+    assert!(
+        update(&mut app, Msg::Key(ctrl_c)).is_empty(),
+        "no quit while an apply is in flight"
+    );
+    assert!(app.quitting);
+    let out = crate::engine::Outcome {
+        status: Status::Applied,
+        record: None,
+        item_moved: true,
+        message: "written".into(),
+        lock: None,
+        conflict: None,
+    };
+    let fx = update(
+        &mut app,
+        Msg::Decided {
+            key: "g/a1".into(),
+            result: Ok(out),
+        },
+    );
+    assert!(fx.contains(&Effect::Quit));
+    assert_eq!(
+        app.selected.as_deref(),
+        Some("g/b2"),
+        "the next item is selected"
+    );
+    assert!(fx.contains(&Effect::Reload(Some(vec!["g".into()]))));
+}
+
+#[test]
+fn conflict_outcomes_keep_the_item_and_say_so() {
+    let mut app = loaded_app(vec![ready("a1")]);
+    press(&mut app, KeyCode::Char('a'));
+    press(&mut app, KeyCode::Char('y'));
+    let out = crate::engine::Outcome {
+        status: Status::LockBusy,
+        record: None,
+        item_moved: false,
+        message: "lock busy; retry".into(),
+        lock: None,
+        conflict: None,
+    };
+    update(
+        &mut app,
+        Msg::Decided {
+            key: "g/a1".into(),
+            result: Ok(out),
+        },
+    );
+    assert_eq!(app.selected.as_deref(), Some("g/a1"));
+    assert!(matches!(&app.flash, Some((t, FlashKind::Conflict)) if t.starts_with("lock_busy")));
+}
+
+#[test]
+fn arrivals_ring_and_changes_pin_the_snapshot() {
+    let mut app = loaded_app(vec![ready("a1")]);
+    let mut changed = ready("a1");
+    changed.payload_digest = "sha256:other".into();
+    let fx = update(
+        &mut app,
+        Msg::Loaded {
+            full: false,
+            goals: vec![(goal("g"), vec![changed, ready("n2")])],
+        },
+    );
+    assert!(fx.contains(&Effect::Bell));
+    assert!(
+        app.banner
+            .as_ref()
+            .is_some_and(|b| b.contains("changed on disk"))
+    );
+    assert_eq!(
+        app.current().map(|c| c.payload_digest.clone()).as_deref(),
+        Some("sha256:a1"),
+        "the reviewed snapshot stays"
+    );
+    press(&mut app, KeyCode::Char('a'));
+    assert_eq!(app.mode, Mode::Normal, "no apply on a snapshot that moved");
+    press(&mut app, KeyCode::Char('u'));
+    assert!(app.banner.is_none());
+    assert_eq!(
+        app.current().map(|c| c.payload_digest.clone()).as_deref(),
+        Some("sha256:other")
+    );
+}

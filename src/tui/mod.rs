@@ -1,0 +1,342 @@
+//! The operator TUI (ratatui + crossterm). The Elm architecture: background threads (input,
+//! watcher, loader, view builder, decisions) send messages on one channel; `app::update`
+//! turns them into state and effects; the loop runs the effects through the engine and
+//! draws from `&App`. Terminal set-up and restore live in [`TerminalGuard`] and survive
+//! panics and error returns.
+
+pub mod app;
+pub mod keymap;
+pub mod model;
+pub mod theme;
+pub mod view;
+
+use crate::config::Config;
+use crate::engine::Engine;
+use crate::watch::{self, WatchMsg};
+use app::{App, Effect, Msg, ViewCache};
+use ratatui::crossterm::event::{self, DisableBracketedPaste, EnableBracketedPaste, Event};
+use ratatui::crossterm::execute;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex, atomic::AtomicBool, atomic::Ordering};
+use std::time::Duration;
+
+/// How the TUI was asked to run.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Monitoring only.
+    pub read_only: bool,
+    /// The user config.
+    pub config: Config,
+}
+
+/// Restores the terminal (raw mode off, alternate screen left, bracketed paste off) when
+/// dropped — on normal exit, on an error return, and from the panic hook.
+pub struct TerminalGuard;
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        let _ = execute!(std::io::stdout(), DisableBracketedPaste);
+        ratatui::restore();
+    }
+}
+
+fn install_panic_hook() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = execute!(std::io::stdout(), DisableBracketedPaste);
+        ratatui::restore();
+        previous(info);
+    }));
+}
+
+/// Loader jobs: everything, or some goals.
+#[derive(Debug, Clone)]
+enum Job {
+    Full,
+    Goals(BTreeSet<String>),
+}
+
+/// Runs the TUI until the operator quits.
+///
+/// # Errors
+/// Terminal set-up failures and invalid key overrides.
+pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
+    let keys = keymap::with_overrides(keymap::default_table(), &opts.config.keys)
+        .map_err(anyhow::Error::msg)?;
+    let color =
+        std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && opts.config.theme != "mono";
+    let mut app = App::new(
+        engine.ws.registry_path.display().to_string(),
+        opts.read_only,
+        color,
+        opts.config.bell,
+        keys,
+    );
+    let mut terminal = ratatui::try_init()?;
+    install_panic_hook();
+    let _guard = TerminalGuard;
+    execute!(std::io::stdout(), EnableBracketedPaste)?;
+
+    let engine = Arc::new(Mutex::new(Arc::new(engine)));
+    let (tx, rx) = channel::<Msg>();
+    let stop = Arc::new(AtomicBool::new(false));
+    spawn_input(tx.clone(), stop.clone());
+    let loader = spawn_loader(engine.clone(), tx.clone());
+    let viewer = spawn_viewer(tx.clone());
+    let poll = Duration::from_millis(opts.config.poll_interval_ms);
+    let (wtx, wrx) = channel::<WatchMsg>();
+    forward(wrx, tx.clone());
+    let mut dirs = watch::watch_dirs(&current(&engine));
+    let mut watcher = watch::start(&dirs, poll, opts.config.force_poll, &wtx);
+    let _ = loader.send(Job::Full);
+    let mut deciding: Vec<std::thread::JoinHandle<()>> = Vec::new();
+
+    terminal.draw(|f| view::draw(f, &app))?;
+    loop {
+        let first = match rx.recv_timeout(Duration::from_secs(1)) {
+            Ok(m) => m,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Msg::Tick,
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+        };
+        // Coalesce bursts (resize storms, watch bursts) into one redraw.
+        let mut msgs = vec![first];
+        msgs.extend(rx.try_iter().take(512));
+        let mut quit = false;
+        let mut reload: Option<Job> = None;
+        for msg in msgs {
+            if let Msg::Watch(WatchMsg::Changed(paths)) = &msg {
+                let eng = current(&engine);
+                merge(&mut reload, goals_for(&eng, paths));
+                if paths.iter().any(|p| p.is_dir()) {
+                    let new_dirs = watch::watch_dirs(&eng);
+                    if new_dirs != dirs {
+                        dirs = new_dirs;
+                        watcher = watch::start(&dirs, poll, opts.config.force_poll, &wtx);
+                    }
+                }
+            }
+            for effect in app::update(&mut app, msg) {
+                match effect {
+                    Effect::Quit => quit = true,
+                    Effect::Bell => {
+                        let _ =
+                            execute!(std::io::stdout(), ratatui::crossterm::style::Print("\u{7}"));
+                    }
+                    Effect::Reload(None) => merge(&mut reload, Job::Full),
+                    Effect::Reload(Some(goals)) => {
+                        merge(&mut reload, Job::Goals(goals.into_iter().collect()));
+                    }
+                    Effect::ComputeView { key } => {
+                        if let Some(item) = app.current().filter(|c| c.key == key) {
+                            let _ = viewer.send((key, item.detail.clone()));
+                        }
+                    }
+                    Effect::Decide {
+                        key,
+                        digest,
+                        decision,
+                    } => {
+                        let eng = current(&engine);
+                        let tx = tx.clone();
+                        deciding.push(std::thread::spawn(move || {
+                            let result = eng
+                                .decide(&key, &decision, Some(&digest))
+                                .map_err(|e| crate::error_chain(&e));
+                            tracing::info!(item = key, ?result, "decision");
+                            let _ = tx.send(Msg::Decided { key, result });
+                        }));
+                    }
+                }
+            }
+        }
+        if let Some(job) = reload {
+            let _ = loader.send(job);
+        }
+        if quit {
+            break;
+        }
+        terminal.draw(|f| view::draw(f, &app))?;
+    }
+    stop.store(true, Ordering::Relaxed);
+    // A decision in flight completes before we leave: never half an apply.
+    for h in deciding {
+        let _ = h.join();
+    }
+    drop(watcher);
+    Ok(())
+}
+
+fn current(engine: &Arc<Mutex<Arc<Engine>>>) -> Arc<Engine> {
+    engine
+        .lock()
+        .map_or_else(|p| p.into_inner().clone(), |g| g.clone())
+}
+
+fn merge(slot: &mut Option<Job>, job: Job) {
+    *slot = match (slot.take(), job) {
+        (Some(Job::Full), _) | (_, Job::Full) => Some(Job::Full),
+        (Some(Job::Goals(mut a)), Job::Goals(b)) => {
+            a.extend(b);
+            Some(Job::Goals(a))
+        }
+        (None, j) => Some(j),
+    };
+}
+
+/// Which goals a set of changed paths concerns (`Full` for the registry or a new goal).
+fn goals_for(engine: &Engine, paths: &[PathBuf]) -> Job {
+    let goals_dir = engine.ws.runtime_root.join("goals");
+    let mut out = BTreeSet::new();
+    for p in paths {
+        if p == &engine.ws.registry_path || p.parent() == Some(goals_dir.as_path()) {
+            return Job::Full;
+        }
+        if let Ok(rest) = p.strip_prefix(&goals_dir) {
+            if let Some(id) = rest.components().next() {
+                out.insert(id.as_os_str().to_string_lossy().into_owned());
+            }
+            continue;
+        }
+        for g in &engine.ws.goals {
+            if g.state_file.parent() == p.parent() || g.state_file == *p {
+                out.insert(g.id.clone());
+            }
+        }
+    }
+    Job::Goals(out)
+}
+
+fn forward(rx: Receiver<WatchMsg>, tx: Sender<Msg>) {
+    std::thread::spawn(move || {
+        for m in rx {
+            if tx.send(Msg::Watch(m)).is_err() {
+                return;
+            }
+        }
+    });
+}
+
+fn spawn_input(tx: Sender<Msg>, stop: Arc<AtomicBool>) {
+    std::thread::spawn(move || {
+        while !stop.load(Ordering::Relaxed) {
+            match event::poll(Duration::from_millis(50)) {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(_) => return,
+            }
+            let msg = match event::read() {
+                Ok(Event::Key(k)) => Msg::Key(k),
+                Ok(Event::Paste(text)) => Msg::Paste(text),
+                Ok(Event::Resize(..)) => Msg::Resize,
+                Ok(_) => continue,
+                Err(_) => return,
+            };
+            if tx.send(msg).is_err() {
+                return;
+            }
+        }
+    });
+}
+
+fn spawn_loader(engine: Arc<Mutex<Arc<Engine>>>, tx: Sender<Msg>) -> Sender<Job> {
+    let (jtx, jrx) = channel::<Job>();
+    std::thread::spawn(move || {
+        while let Ok(first) = jrx.recv() {
+            let mut job = Some(first);
+            for more in jrx.try_iter() {
+                merge(&mut job, more);
+            }
+            let Some(job) = job else { continue };
+            let msg = match job {
+                Job::Full => {
+                    // Re-read the registry: goals may have been added or removed.
+                    let old = current(&engine);
+                    let loc = crate::loopx::registry::Locator {
+                        registry: Some(old.ws.registry_path.clone()),
+                        runtime_root: Some(old.ws.runtime_root.clone()),
+                        ..crate::loopx::registry::Locator::from_env(None, None)
+                    };
+                    if let Ok(fresh) = Engine::open(&loc, old.clock, old.operator.clone())
+                        && let Ok(mut g) = engine.lock() {
+                            *g = Arc::new(fresh);
+                        }
+                    let eng = current(&engine);
+                    let _ = eng.recover_all();
+                    let goals = eng
+                        .ws
+                        .goals
+                        .iter()
+                        .map(|g| model::load_goal(&eng, &g.id))
+                        .collect();
+                    Msg::Loaded { full: true, goals }
+                }
+                Job::Goals(ids) => {
+                    let eng = current(&engine);
+                    let goals = ids
+                        .iter()
+                        .filter(|id| eng.goal(id).is_ok())
+                        .map(|id| model::load_goal(&eng, id))
+                        .collect();
+                    Msg::Loaded { full: false, goals }
+                }
+            };
+            if tx.send(msg).is_err() {
+                return;
+            }
+        }
+    });
+    jtx
+}
+
+/// Builds view caches (diff model with a deadline, packet lines) for the latest request.
+fn spawn_viewer(tx: Sender<Msg>) -> Sender<(String, Arc<model::Detail>)> {
+    let (vtx, vrx) = channel::<(String, Arc<model::Detail>)>();
+    std::thread::spawn(move || {
+        while let Ok(mut req) = vrx.recv() {
+            for newer in vrx.try_iter() {
+                req = newer;
+            }
+            let (key, detail) = req;
+            let mut diff = match (&detail.current, &detail.proposed) {
+                (Some(a), Some(b)) => crate::diff::model(a, b, 3, Duration::from_millis(200)),
+                _ => crate::diff::Model::default(),
+            };
+            mask_model(&mut diff);
+            let digest = String::new();
+            let cache = ViewCache {
+                key,
+                digest,
+                diff: Arc::new(diff),
+                packet: Arc::new(model::packet_lines(&detail)),
+                detail,
+            };
+            if tx.send(Msg::ViewReady(cache)).is_err() {
+                return;
+            }
+        }
+    });
+    vtx
+}
+
+/// Masks credentials on every diff line (a line holding one loses its word highlights):
+/// the screen never shows a full secret, whether the change adds it or the state has it.
+fn mask_model(m: &mut crate::diff::Model) {
+    for row in &mut m.rows {
+        if let crate::diff::Row::Line(l) = row {
+            let joined: String = l.spans.iter().map(|(_, t)| t.as_str()).collect();
+            let (masked, n) = crate::scan::mask_secrets(&joined);
+            if n > 0 {
+                l.spans = vec![(false, masked)];
+            }
+        }
+    }
+}
+
+/// True when `path` looks like a terminal we can draw on (used by `demo` to decide).
+#[must_use]
+pub fn stdout_is_terminal() -> bool {
+    use std::io::IsTerminal as _;
+    std::io::stdout().is_terminal() && Path::new("/dev/tty").exists()
+}

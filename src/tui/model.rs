@@ -1,0 +1,254 @@
+//! What the UI shows, loaded off the UI thread from the engine: goal rows and queue items
+//! with their preview details. Loading a goal reads its state and results once and prepares
+//! every pending item against that snapshot.
+
+use crate::engine::{Engine, Predicted, Prepared};
+use crate::loopx::lease::{LeaseRead, read_lease};
+use crate::loopx::state::ActiveState;
+use crate::wire::{Check, Finding, ResultRecord};
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use std::sync::Arc;
+
+/// A lease shown in the goals pane.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeaseView {
+    /// Todo id.
+    pub todo_id: String,
+    /// Holder.
+    pub holder: String,
+    /// `None` for a soft claim (never expires).
+    pub expires_at: Option<DateTime<Utc>>,
+}
+
+/// One goal row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GoalRow {
+    /// Goal id.
+    pub id: String,
+    /// Frontmatter `status`.
+    pub status: String,
+    /// First Next Action entry.
+    pub next_action: String,
+    /// Open todos.
+    pub open_todos: usize,
+    /// Soft claims and hard leases.
+    pub leases: Vec<LeaseView>,
+    /// Why the goal cannot be read.
+    pub error: Option<String>,
+}
+
+/// Scan marker of an item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScanMark {
+    /// No finding.
+    Clean,
+    /// `warn` findings: typed confirmation.
+    Warn,
+    /// `block` findings: apply unavailable.
+    Block,
+}
+
+/// Everything the detail tabs show for an item.
+#[derive(Debug, Clone)]
+pub struct Detail {
+    /// Checks in order.
+    pub checks: Vec<Check>,
+    /// Findings.
+    pub findings: Vec<Finding>,
+    /// The item file (the Packet tab reads it off the UI thread).
+    pub path: std::path::PathBuf,
+    /// Current state text.
+    pub current: Option<Arc<String>>,
+    /// Proposed state text.
+    pub proposed: Option<Arc<String>>,
+    /// Conflict details.
+    pub conflict: Option<Value>,
+    /// Why invalid.
+    pub invalid_reason: Option<String>,
+    /// Results of this goal, newest first.
+    pub history: Arc<Vec<ResultRecord>>,
+}
+
+/// One queue row.
+#[derive(Debug, Clone)]
+pub struct QueueItem {
+    /// `goal/item`.
+    pub key: String,
+    /// Item id.
+    pub item_id: String,
+    /// Goal id.
+    pub goal_id: String,
+    /// `write_intent` / `writeback` / `unknown`.
+    pub kind: String,
+    /// Write class.
+    pub write_class: String,
+    /// Acting agent.
+    pub agent: String,
+    /// When the file was written (its mtime), for the age column.
+    pub arrived: DateTime<Utc>,
+    /// Predicted status.
+    pub predicted: Predicted,
+    /// Scan marker.
+    pub scan: ScanMark,
+    /// Lease conflict holder, if any.
+    pub lease: Option<String>,
+    /// Digest of the file as loaded (decisions are refused if it changed since).
+    pub payload_digest: String,
+    /// Details.
+    pub detail: Arc<Detail>,
+}
+
+impl QueueItem {
+    /// Age at `now`, seconds.
+    #[must_use]
+    pub fn age(&self, now: DateTime<Utc>) -> u64 {
+        u64::try_from((now - self.arrived).num_seconds()).unwrap_or(0)
+    }
+
+    /// True with `warn` findings.
+    #[must_use]
+    pub fn needs_typed_confirmation(&self) -> bool {
+        self.scan == ScanMark::Warn
+    }
+}
+
+/// Loads one goal: its row and its queue items.
+#[must_use]
+pub fn load_goal(engine: &Engine, goal_id: &str) -> (GoalRow, Vec<QueueItem>) {
+    let snap = engine.goal_snapshot(goal_id);
+    let history: Arc<Vec<ResultRecord>> = Arc::new(
+        snap.results
+            .as_ref()
+            .map(|r| r.iter().rev().cloned().collect())
+            .unwrap_or_default(),
+    );
+    let row = goal_row(engine, goal_id, snap.state.as_ref().map(String::as_str));
+    let files = engine
+        .gate(goal_id)
+        .map(|g| g.pending_files())
+        .unwrap_or_default();
+    let items = files
+        .iter()
+        .map(|p| {
+            let item = crate::engine::Item::read(p, goal_id);
+            let prepared = engine.prepare_in(&item, &snap);
+            queue_item(&prepared, &history)
+        })
+        .collect();
+    (row, items)
+}
+
+fn goal_row(engine: &Engine, goal_id: &str, state: Result<&str, &String>) -> GoalRow {
+    let mut row = GoalRow {
+        id: goal_id.to_owned(),
+        status: String::new(),
+        next_action: String::new(),
+        open_todos: 0,
+        leases: Vec::new(),
+        error: None,
+    };
+    match state {
+        Err(e) => row.error = Some(e.clone()),
+        Ok(text) => {
+            let st = ActiveState::parse(text);
+            st.frontmatter_value("status").unwrap_or("-").clone_into(&mut row.status);
+            row.next_action = st
+                .next_action_entries()
+                .into_iter()
+                .next()
+                .unwrap_or_default();
+            row.open_todos = st.open_todos().count();
+            let dir = engine.ws.goal_runtime_dir(goal_id).ok();
+            for t in st.open_todos() {
+                let hard = dir
+                    .as_ref()
+                    .map_or(LeaseRead::Absent, |d| read_lease(d, &t.todo_id));
+                match hard {
+                    LeaseRead::Present(l) if l.status == "active" => row.leases.push(LeaseView {
+                        todo_id: t.todo_id.clone(),
+                        holder: l.owner.clone(),
+                        expires_at: l.expiry(),
+                    }),
+                    _ => {
+                        if let Some(c) = t.claimed_by() {
+                            row.leases.push(LeaseView {
+                                todo_id: t.todo_id.clone(),
+                                holder: c,
+                                expires_at: None,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    row
+}
+
+fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>) -> QueueItem {
+    let row = p.row();
+    let scan = if p.findings.iter().any(|f| f.severity == "block") {
+        ScanMark::Block
+    } else if p.has_warnings() {
+        ScanMark::Warn
+    } else {
+        ScanMark::Clean
+    };
+    let lease = p
+        .conflict
+        .as_ref()
+        .filter(|c| c["kind"] == "lease_conflict")
+        .map(|c| {
+            c["hard_lease"]["owner"]
+                .as_str()
+                .or_else(|| c["claimed_by"].as_str())
+                .unwrap_or("?")
+                .to_owned()
+        });
+    QueueItem {
+        key: format!("{}/{}", row.goal_id, row.item_id),
+        item_id: row.item_id.clone(),
+        goal_id: row.goal_id.clone(),
+        kind: row.kind.clone(),
+        write_class: row.write_class.clone(),
+        agent: row.agent_id.clone(),
+        arrived: Utc::now()
+            - chrono::Duration::seconds(i64::try_from(row.age_seconds).unwrap_or(0)),
+        predicted: p.predicted.clone(),
+        scan,
+        lease,
+        payload_digest: p.item.payload_digest.clone(),
+        detail: Arc::new(Detail {
+            checks: p.checks.clone(),
+            findings: p.findings.clone(),
+            path: p.item.path.clone(),
+            current: p.current_text.clone().map(Arc::new),
+            proposed: p.proposed_text.clone().map(Arc::new),
+            conflict: p.conflict.clone(),
+            invalid_reason: p.invalid_reason.clone(),
+            history: history.clone(),
+        }),
+    }
+}
+
+/// The Packet tab's lines: the item file pretty-printed, sanitised, secrets masked; or why
+/// it cannot be shown.
+#[must_use]
+pub fn packet_lines(detail: &Detail) -> Vec<String> {
+    let bytes = match crate::gate::fsutil::read_regular(
+        &detail.path,
+        crate::engine::item::MAX_ITEM_BYTES,
+        false,
+    ) {
+        Ok(b) => b,
+        Err(e) => return vec![format!("cannot show the item file: {e}")],
+    };
+    let text = match crate::json::parse_strict(&bytes) {
+        Ok(v) => serde_json::to_string_pretty(&v).unwrap_or_default(),
+        Err(e) => format!("not valid JSON: {e}\n\n{}", String::from_utf8_lossy(&bytes)),
+    };
+    text.lines()
+        .map(|l| crate::scan::mask_secrets(&crate::textsafe::sanitize(l, false)).0)
+        .collect()
+}

@@ -1,0 +1,211 @@
+//! The detail pane: tabs Diff, Scan, Packet, Checks, History for the item under review.
+//! Only the visible window of each tab is built; long lines scroll horizontally.
+
+use super::{diffview, safe};
+use crate::tui::app::{App, Tab};
+use crate::tui::theme::Theme;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+/// Cuts `text` to the columns `[x, x + width)` (by characters), after sanitising.
+#[must_use]
+pub fn clip(text: &str, x: usize, width: usize) -> String {
+    safe(text).chars().skip(x).take(width).collect()
+}
+
+pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
+    let Some(item) = app.current() else {
+        let block = Block::default().borders(Borders::ALL).title(" detail ");
+        f.render_widget(
+            Paragraph::new("select an item")
+                .block(block)
+                .style(theme.dim()),
+            area,
+        );
+        return;
+    };
+    let title = format!(
+        " {} · {} · {} ",
+        safe(&item.item_id),
+        safe(&item.goal_id),
+        safe(if item.write_class.is_empty() {
+            &item.kind
+        } else {
+            &item.write_class
+        })
+    );
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(title, theme.title()));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let [tabs, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(inner);
+    let d = &item.detail;
+    let failing = d.checks.iter().filter(|c| !c.ok).count();
+    let labels = [
+        (Tab::Diff, "Diff".to_owned()),
+        (Tab::Scan, format!("Scan({})", d.findings.len())),
+        (Tab::Packet, "Packet".to_owned()),
+        (
+            Tab::Checks,
+            if failing > 0 {
+                format!("Checks(!{failing})")
+            } else {
+                "Checks(ok)".to_owned()
+            },
+        ),
+        (Tab::History, format!("History({})", d.history.len())),
+    ];
+    let mut spans = Vec::new();
+    for (tab, label) in labels {
+        if tab == app.tab {
+            spans.push(Span::styled(format!("[{label}]"), theme.selected()));
+        } else {
+            spans.push(Span::raw(format!(" {label} ")));
+        }
+        spans.push(Span::raw(" "));
+    }
+    f.render_widget(Paragraph::new(Line::from(spans)), tabs);
+    let (h, w) = (usize::from(body.height), usize::from(body.width));
+    let (y, x) = (usize::from(app.scroll.0), usize::from(app.scroll.1));
+    let lines: Vec<Line> = match app.tab {
+        Tab::Diff => diffview::lines(app, item, h, w, theme),
+        Tab::Scan => window(scan_lines(item, theme), y, h, x, w),
+        Tab::Packet => match app.view.as_ref().filter(|v| v.key == item.key) {
+            Some(v) => v
+                .packet
+                .iter()
+                .skip(y)
+                .take(h)
+                .map(|l| Line::raw(l.chars().skip(x).take(w).collect::<String>()))
+                .collect(),
+            None => vec![Line::styled("preparing…", theme.dim())],
+        },
+        Tab::Checks => window(check_lines(item, theme), y, h, x, w),
+        Tab::History => window(history_lines(item, theme), y, h, x, w),
+    };
+    f.render_widget(Paragraph::new(lines), body);
+}
+
+fn window(
+    lines: Vec<(Style, String)>,
+    y: usize,
+    h: usize,
+    x: usize,
+    w: usize,
+) -> Vec<Line<'static>> {
+    lines
+        .into_iter()
+        .skip(y)
+        .take(h)
+        .map(|(s, t)| Line::styled(clip(&t, x, w), s))
+        .collect()
+}
+
+fn scan_lines(item: &crate::tui::model::QueueItem, theme: Theme) -> Vec<(Style, String)> {
+    let d = &item.detail;
+    if d.findings.is_empty() {
+        return vec![(
+            theme.ok(),
+            "✓ no findings (policy local: the goal's own state file)".into(),
+        )];
+    }
+    let mut out = vec![(
+        theme.dim(),
+        "severity  rule                    location          sample          reason".to_owned(),
+    )];
+    for f in &d.findings {
+        let (style, sev) = match f.severity.as_str() {
+            "block" => (theme.error(), "✗ BLOCK "),
+            "warn" => (theme.warn(), "! WARN  "),
+            _ => (theme.dim(), "· info  "),
+        };
+        out.push((
+            style,
+            format!(
+                "{sev}  {:<22}  {:<16}  {:<14}  {}",
+                f.rule_id, f.location, f.sample_masked, f.reason
+            ),
+        ));
+    }
+    if d.findings.iter().any(|f| f.severity == "block") {
+        out.push((
+            theme.error(),
+            "apply is unavailable while a block finding stands; reject the item".into(),
+        ));
+    } else {
+        out.push((
+            theme.warn(),
+            "warn findings: apply asks you to type the item id's first 6 characters".into(),
+        ));
+    }
+    out
+}
+
+fn check_lines(item: &crate::tui::model::QueueItem, theme: Theme) -> Vec<(Style, String)> {
+    let d = &item.detail;
+    let mut out = vec![(
+        theme.title(),
+        format!("predicted: {}", item.predicted.name()),
+    )];
+    if let Some(r) = &d.invalid_reason {
+        out.push((theme.error(), format!("reason: {r}")));
+    }
+    for c in &d.checks {
+        let (style, mark) = if c.ok {
+            (theme.ok(), "✓ pass")
+        } else {
+            (theme.error(), "✗ FAIL")
+        };
+        out.push((style, format!("{mark}  {:<12} {}", c.name, c.detail)));
+    }
+    if let Some(c) = &d.conflict {
+        out.push((theme.warn(), "conflict:".into()));
+        for l in serde_json::to_string_pretty(c).unwrap_or_default().lines() {
+            out.push((Style::new(), format!("  {l}")));
+        }
+    }
+    if let Some(why) = crate::tui::app::apply_unavailable(item) {
+        out.push((theme.warn(), format!("next: {why}")));
+    }
+    out
+}
+
+fn history_lines(item: &crate::tui::model::QueueItem, theme: Theme) -> Vec<(Style, String)> {
+    let h = &item.detail.history;
+    if h.is_empty() {
+        return vec![(
+            theme.dim(),
+            "no decisions recorded for this goal yet".into(),
+        )];
+    }
+    h.iter()
+        .map(|r| {
+            let style = match r.status {
+                crate::wire::Status::Applied => theme.ok(),
+                s if s.is_conflict() => theme.warn(),
+                _ => Style::new(),
+            };
+            let reason = r
+                .reason
+                .as_deref()
+                .or(r.reason_code.as_deref())
+                .unwrap_or("");
+            (
+                style,
+                format!(
+                    "{}  {:<18} {:<7} {:<12} {}  {}",
+                    r.recorded_at,
+                    r.status.as_str(),
+                    r.decision,
+                    r.operator,
+                    r.item_id,
+                    reason
+                ),
+            )
+        })
+        .collect()
+}

@@ -1,0 +1,275 @@
+//! The Diff tab: unified or side-by-side, old/new line numbers, `+`/`-` markers, changed
+//! words emphasised, folded context with a count, a visible "no newline at end of file"
+//! marker, line-ending notes. Built only for the visible window.
+
+use super::safe;
+use crate::diff::{ModelLine, Row};
+use crate::tui::app::{App, DiffMode};
+use crate::tui::model::QueueItem;
+use crate::tui::theme::Theme;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+fn num(n: Option<usize>) -> String {
+    n.map_or_else(|| "    ".to_owned(), |n| format!("{n:>4}"))
+}
+
+fn spans_of(
+    l: &ModelLine,
+    x: usize,
+    width: usize,
+    base: Style,
+    theme: Theme,
+) -> Vec<Span<'static>> {
+    let mut out = Vec::new();
+    let mut skip = x;
+    let mut room = width;
+    for (emph, text) in &l.spans {
+        let text = safe(text);
+        let n = text.chars().count();
+        if skip >= n {
+            skip -= n;
+            continue;
+        }
+        let part: String = text.chars().skip(skip).take(room).collect();
+        skip = 0;
+        room = room.saturating_sub(part.chars().count());
+        out.push(Span::styled(
+            part,
+            if *emph {
+                base.patch(theme.emphasis())
+            } else {
+                base
+            },
+        ));
+        if room == 0 {
+            break;
+        }
+    }
+    if l.missing_newline && room > 0 {
+        out.push(Span::styled(" ⏎ no newline at end of file", theme.warn()));
+    }
+    out
+}
+
+fn style_of(tag: char, theme: Theme) -> Style {
+    match tag {
+        '+' => theme.added(),
+        '-' => theme.removed(),
+        _ => Style::new(),
+    }
+}
+
+pub(super) fn lines(
+    app: &App,
+    item: &QueueItem,
+    h: usize,
+    w: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let Some(view) = app.view.as_ref().filter(|v| v.key == item.key) else {
+        let msg = if item.detail.proposed.is_some() {
+            "computing the diff…"
+        } else {
+            "no diff: the item is invalid or its edit fails (see Checks)"
+        };
+        return vec![Line::styled(msg, theme.dim())];
+    };
+    let m = &view.diff;
+    let mut out: Vec<Line<'static>> = Vec::new();
+    out.push(Line::styled(
+        format!(
+            "+{} −{} lines · {}",
+            m.added,
+            m.removed,
+            if app.diff_mode == DiffMode::Unified {
+                "unified (d: side by side)"
+            } else {
+                "side by side (d: unified)"
+            }
+        ),
+        theme.dim(),
+    ));
+    for n in &m.notes {
+        out.push(Line::styled(format!("⚠ {}", safe(n)), theme.warn()));
+    }
+    if m.rows.is_empty() {
+        out.push(Line::styled(
+            "no change: the state already holds this write",
+            theme.dim(),
+        ));
+    }
+    let (y, x) = (usize::from(app.scroll.0), usize::from(app.scroll.1));
+    let body: Vec<Line<'static>> = match app.diff_mode {
+        DiffMode::Unified => unified(&m.rows, y, h, x, w, theme),
+        DiffMode::SideBySide => side_by_side(&m.rows, y, h, x, w, theme),
+    };
+    out.extend(body);
+    out.truncate(h);
+    out
+}
+
+/// Unified rows as display lines: changed lines wrap (so the change is always visible),
+/// context lines are clipped and scroll sideways with `x`. Only the window `[y, y+h)` of
+/// display lines is built.
+fn unified(
+    rows: &[Row],
+    y: usize,
+    h: usize,
+    x: usize,
+    w: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let text_w = w.saturating_sub(12).max(8);
+    let mut out = Vec::with_capacity(h);
+    let mut seen = 0usize;
+    for r in rows {
+        if out.len() >= h {
+            break;
+        }
+        match r {
+            Row::Fold(n) => {
+                if seen >= y {
+                    out.push(Line::styled(
+                        format!("          ⋯ {n} unchanged line(s)"),
+                        theme.dim(),
+                    ));
+                }
+                seen += 1;
+            }
+            Row::Line(l) => {
+                let base = style_of(l.tag, theme);
+                let chunks = if l.tag == ' ' {
+                    vec![spans_of(l, x, text_w, base, theme)]
+                } else {
+                    wrap(l, text_w, base, theme)
+                };
+                for (i, chunk) in chunks.into_iter().enumerate() {
+                    if seen >= y && out.len() < h {
+                        let gutter = if i == 0 {
+                            format!("{} {} {} ", num(l.old), num(l.new), l.tag)
+                        } else {
+                            format!("{:>11} ", "↪")
+                        };
+                        let mut spans = vec![Span::styled(gutter, base)];
+                        spans.extend(chunk);
+                        out.push(Line::from(spans));
+                    }
+                    seen += 1;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Splits a changed line's spans into display chunks of `width` characters.
+fn wrap(l: &ModelLine, width: usize, base: Style, theme: Theme) -> Vec<Vec<Span<'static>>> {
+    let mut chunks: Vec<Vec<Span<'static>>> = vec![Vec::new()];
+    let mut room = width;
+    for (emph, text) in &l.spans {
+        let style = if *emph {
+            base.patch(theme.emphasis())
+        } else {
+            base
+        };
+        let mut rest: Vec<char> = safe(text).chars().collect();
+        while !rest.is_empty() {
+            if room == 0 {
+                chunks.push(Vec::new());
+                room = width;
+            }
+            let take = room.min(rest.len());
+            let part: String = rest.drain(..take).collect();
+            room -= take;
+            if let Some(c) = chunks.last_mut() {
+                c.push(Span::styled(part, style));
+            }
+        }
+    }
+    if l.missing_newline
+        && let Some(c) = chunks.last_mut() {
+            c.push(Span::styled(" ⏎ no newline at end of file", theme.warn()));
+        }
+    chunks
+}
+
+fn side_by_side(
+    rows: &[Row],
+    y: usize,
+    h: usize,
+    x: usize,
+    w: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    // Pair each run of deletions with the following run of insertions.
+    let mut pairs: Vec<(Option<&ModelLine>, Option<&ModelLine>, Option<usize>)> = Vec::new();
+    let mut i = 0;
+    while i < rows.len() {
+        match &rows[i] {
+            Row::Fold(n) => {
+                pairs.push((None, None, Some(*n)));
+                i += 1;
+            }
+            Row::Line(l) if l.tag == ' ' => {
+                pairs.push((Some(l), Some(l), None));
+                i += 1;
+            }
+            Row::Line(_) => {
+                let mut dels = Vec::new();
+                let mut ins = Vec::new();
+                while let Some(Row::Line(l)) = rows
+                    .get(i)
+                    .filter(|r| matches!(r, Row::Line(l) if l.tag == '-'))
+                {
+                    dels.push(l);
+                    i += 1;
+                }
+                while let Some(Row::Line(l)) = rows
+                    .get(i)
+                    .filter(|r| matches!(r, Row::Line(l) if l.tag == '+'))
+                {
+                    ins.push(l);
+                    i += 1;
+                }
+                for k in 0..dels.len().max(ins.len()) {
+                    pairs.push((dels.get(k).copied(), ins.get(k).copied(), None));
+                }
+            }
+        }
+    }
+    let half = w.saturating_sub(3) / 2;
+    pairs
+        .into_iter()
+        .skip(y)
+        .take(h)
+        .map(|(l, r, fold)| {
+            if let Some(n) = fold {
+                return Line::styled(format!("     ⋯ {n} unchanged line(s)"), theme.dim());
+            }
+            let mut spans = Vec::new();
+            for (side, line) in [(0, l), (1, r)] {
+                let cell_w = half.saturating_sub(7);
+                match line {
+                    Some(ml) => {
+                        let base = style_of(ml.tag, theme);
+                        let no = if side == 0 { ml.old } else { ml.new };
+                        spans.push(Span::styled(
+                            format!("{} {} ", num(no), if ml.tag == ' ' { ' ' } else { ml.tag }),
+                            base,
+                        ));
+                        let content = spans_of(ml, x, cell_w, base, theme);
+                        let used: usize = content.iter().map(|s| s.content.chars().count()).sum();
+                        spans.extend(content);
+                        spans.push(Span::raw(" ".repeat(cell_w.saturating_sub(used))));
+                    }
+                    None => spans.push(Span::raw(" ".repeat(half))),
+                }
+                if side == 0 {
+                    spans.push(Span::styled(" │ ", theme.dim()));
+                }
+            }
+            Line::from(spans)
+        })
+        .collect()
+}

@@ -1,0 +1,153 @@
+//! Drawing: only reads `&App`. Layout: title, optional banner, goals and queue on the left
+//! (goals hidden when narrow), detail tabs on the right (below when narrow), footer; dialogs
+//! and help on top. Below 60×15 a notice replaces the layout.
+
+mod detail;
+mod dialog;
+mod diffview;
+mod goals;
+mod queue;
+
+use super::app::{App, FlashKind, Mode};
+use super::keymap::{self, Scope};
+use super::theme::Theme;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+/// Smallest supported terminal.
+pub const MIN_SIZE: (u16, u16) = (60, 15);
+
+/// Terminal-safe text for display (escapes, controls and bidi removed; tabs expanded).
+#[must_use]
+pub fn safe(text: &str) -> String {
+    crate::textsafe::sanitize(text, false)
+}
+
+/// Draws the whole UI.
+pub fn draw(f: &mut Frame, app: &App) {
+    let area = f.area();
+    let theme = Theme::new(app.color);
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        let msg = format!(
+            "writegate needs at least {}×{} (now {}×{}); q quits",
+            MIN_SIZE.0, MIN_SIZE.1, area.width, area.height
+        );
+        f.render_widget(
+            Paragraph::new(msg)
+                .style(theme.warn())
+                .wrap(ratatui::widgets::Wrap { trim: true }),
+            area,
+        );
+        return;
+    }
+    let banner_h = u16::from(app.banner.is_some());
+    let [title, banner, body, footer] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(banner_h),
+        Constraint::Min(5),
+        Constraint::Length(2),
+    ])
+    .areas(area);
+    draw_title(f, app, title, theme);
+    if let Some(b) = &app.banner {
+        f.render_widget(
+            Paragraph::new(format!(" ⚠ {}", safe(b))).style(
+                theme
+                    .warn()
+                    .add_modifier(ratatui::style::Modifier::REVERSED),
+            ),
+            banner,
+        );
+    }
+    if body.width >= 100 {
+        let [left, right] =
+            Layout::horizontal([Constraint::Percentage(42), Constraint::Percentage(58)])
+                .areas(body);
+        let goals_h = (app.goals.len() as u16 * 2 + 2).clamp(4, left.height / 3);
+        let [g, q] =
+            Layout::vertical([Constraint::Length(goals_h), Constraint::Min(3)]).areas(left);
+        goals::draw(f, app, g, theme);
+        queue::draw(f, app, q, theme);
+        detail::draw(f, app, right, theme);
+    } else {
+        let [q, d] =
+            Layout::vertical([Constraint::Percentage(40), Constraint::Percentage(60)]).areas(body);
+        queue::draw(f, app, q, theme);
+        detail::draw(f, app, d, theme);
+    }
+    draw_footer(f, app, footer, theme);
+    match &app.mode {
+        Mode::Help => dialog::help(f, app, area, theme),
+        Mode::ConfirmApply(_)
+        | Mode::ConfirmSkip(_)
+        | Mode::TypedConfirm { .. }
+        | Mode::Reject { .. } => dialog::draw(f, app, area, theme),
+        Mode::Normal | Mode::Filter => {}
+    }
+}
+
+fn draw_title(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
+    let pending = app.items.len();
+    let conflicts = app
+        .items
+        .iter()
+        .filter(|i| crate::engine::is_conflict_name(i.predicted.name()))
+        .count();
+    let mut spans = vec![
+        Span::styled(" writegate ", theme.title()),
+        Span::raw(format!(
+            "{} goals · {pending} pending · {conflicts} conflicts · ",
+            app.goals.len()
+        )),
+        Span::styled(safe(&app.watch_note), theme.dim()),
+    ];
+    if app.read_only {
+        spans.push(Span::styled(" · READ-ONLY", theme.warn()));
+    }
+    if app.loading {
+        spans.push(Span::styled(" · loading…", theme.warn()));
+    }
+    if let Some(b) = &app.busy {
+        spans.push(Span::styled(
+            format!(" · deciding {}…", safe(b)),
+            theme.warn(),
+        ));
+    }
+    f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+fn draw_footer(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
+    let [note, keys] = Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).areas(area);
+    let line = if app.mode == Mode::Filter {
+        Line::from(vec![
+            Span::styled(" filter: ", theme.title()),
+            Span::raw(safe(&app.filter)),
+            Span::styled("▏ Enter keeps · Esc clears", theme.dim()),
+        ])
+    } else if let Some((text, kind)) = &app.flash {
+        let style = match kind {
+            FlashKind::Info => theme.dim(),
+            FlashKind::Success => theme.ok(),
+            FlashKind::Conflict => theme.warn(),
+            FlashKind::Error => theme.error(),
+        };
+        Line::from(Span::styled(format!(" {}", safe(text)), style))
+    } else {
+        Line::default()
+    };
+    f.render_widget(Paragraph::new(line), note);
+    let mut spans = Vec::new();
+    for (k, d) in keymap::footer(&app.keys, Scope::Normal, app.read_only) {
+        spans.push(Span::styled(format!(" {k}"), theme.title()));
+        spans.push(Span::raw(format!(" {d} ")));
+    }
+    if !app.filter.is_empty() && app.mode != Mode::Filter {
+        spans.push(Span::styled(
+            format!(" [filter: {}]", safe(&app.filter)),
+            theme.warn(),
+        ));
+    }
+    f.render_widget(Paragraph::new(Line::from(spans)), keys);
+}

@@ -1,0 +1,101 @@
+//! The queue pane: one row per pending item — status marker and word, class, agent, age,
+//! scan marker (B block, W warn) and lease marker (L holder). Only visible rows are built.
+
+use super::safe;
+use crate::tui::app::App;
+use crate::tui::model::ScanMark;
+use crate::tui::theme::Theme;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+/// `42s`, `7m`, `3h`, `2d`.
+#[must_use]
+pub fn age(secs: u64) -> String {
+    match secs {
+        s if s < 60 => format!("{s}s"),
+        s if s < 3600 => format!("{}m", s / 60),
+        s if s < 86_400 => format!("{}h", s / 3600),
+        s => format!("{}d", s / 86_400),
+    }
+}
+
+pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
+    let title = match &app.goal_scope {
+        Some(g) => format!(
+            " queue · {} of {} · goal {} ",
+            app.visible.len(),
+            app.items.len(),
+            safe(g)
+        ),
+        None if !app.filter.is_empty() => {
+            format!(" queue · {} of {} ", app.visible.len(), app.items.len())
+        }
+        None => format!(" queue · {} ", app.items.len()),
+    };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(title, theme.title()));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let height = usize::from(inner.height);
+    let sel = app.selected_pos().unwrap_or(0);
+    let start = sel
+        .saturating_sub(height.saturating_sub(1))
+        .min(app.visible.len().saturating_sub(height));
+    let mut lines = Vec::with_capacity(height);
+    if app.visible.is_empty() {
+        lines.push(Line::from(Span::styled(
+            if app.loading {
+                "loading…"
+            } else if app.items.is_empty() {
+                "no pending items — waiting for agents"
+            } else {
+                "no item matches the filter"
+            },
+            theme.dim(),
+        )));
+    }
+    for &i in app.visible.iter().skip(start).take(height) {
+        let it = &app.items[i];
+        let (mark, style) = theme.status(&it.predicted);
+        let scan = match it.scan {
+            ScanMark::Block => "B",
+            ScanMark::Warn => "W",
+            ScanMark::Clean => " ",
+        };
+        let lease = it
+            .lease
+            .as_ref()
+            .map(|h| format!("L:{} ", safe(h)))
+            .unwrap_or_default();
+        let class = if it.write_class.is_empty() {
+            it.kind.clone()
+        } else {
+            it.write_class.clone()
+        };
+        let mut line = Line::from(vec![
+            Span::styled(
+                format!(
+                    "{mark} {:<10} ",
+                    crate::tui::app::status_label(it.predicted.name())
+                ),
+                style,
+            ),
+            Span::raw(format!(
+                "{scan} {:>4} {:<15.15} ",
+                age(it.age(app.now)),
+                safe(&class)
+            )),
+            Span::styled(lease, theme.warn()),
+            Span::raw(format!("{} ", safe(&it.agent))),
+            Span::styled(safe(&it.goal_id), theme.dim()),
+        ]);
+        if app.selected.as_ref() == Some(&it.key) {
+            line = line.style(theme.selected());
+        }
+        lines.push(line);
+    }
+    f.render_widget(Paragraph::new(lines), inner);
+}
