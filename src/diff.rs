@@ -200,9 +200,10 @@ pub fn model(old: &str, new: &str, context: usize, deadline: Duration) -> Model 
                     .map(|(emph, s)| (emph && inline_ok, s.into_owned()))
                     .collect();
                 if let Some(last) = spans.last_mut()
-                    && last.1.ends_with('\n') {
-                        last.1.pop();
-                    }
+                    && last.1.ends_with('\n')
+                {
+                    last.1.pop();
+                }
                 m.rows.push(Row::Line(ModelLine {
                     tag,
                     old: change.old_index().map(|i| i + 1),
@@ -243,7 +244,9 @@ mod model_tests {
 
     #[test]
     fn words_folds_and_missing_newline() {
-        let old = (1..=20).fold(String::new(), |acc, i| acc + "line " + &i.to_string() + "\n");
+        let old = (1..=20).fold(String::new(), |acc, i| {
+            acc + "line " + &i.to_string() + "\n"
+        });
         let new = old.replace("line 10\n", "line ten\n") + "tail";
         let m = model(&old, &new, 2, Duration::from_secs(1));
         assert!(matches!(m.rows[0], Row::Fold(7)));

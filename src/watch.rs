@@ -101,11 +101,8 @@ impl Drop for Watcher {
 #[must_use]
 pub fn start(dirs: &[PathBuf], poll: Duration, force_poll: bool, tx: &Sender<WatchMsg>) -> Watcher {
     let stop = Arc::new(AtomicBool::new(false));
-    if force_poll {
-        let _ = tx.send(WatchMsg::Mode(WatchMode::Polling {
-            interval: poll,
-            reason: "polling requested".into(),
-        }));
+    let reason = if force_poll {
+        "polling requested".to_owned()
     } else {
         match start_native(dirs, tx.clone()) {
             Ok(d) => {
@@ -117,14 +114,17 @@ pub fn start(dirs: &[PathBuf], poll: Duration, force_poll: bool, tx: &Sender<Wat
             }
             Err(reason) => {
                 tracing::warn!(reason, "native watching unavailable; polling");
-                let _ = tx.send(WatchMsg::Mode(WatchMode::Polling {
-                    interval: poll,
-                    reason,
-                }));
+                reason
             }
         }
-    }
+    };
+    // The baseline is taken before the mode is announced, so nothing written after the
+    // announcement can be missed.
     start_polling(dirs.to_vec(), poll, tx.clone(), stop.clone());
+    let _ = tx.send(WatchMsg::Mode(WatchMode::Polling {
+        interval: poll,
+        reason,
+    }));
     Watcher {
         _native: None,
         stop,
@@ -208,8 +208,8 @@ fn fingerprint(dirs: &[PathBuf]) -> Fingerprint {
 }
 
 fn start_polling(dirs: Vec<PathBuf>, poll: Duration, tx: Sender<WatchMsg>, stop: Arc<AtomicBool>) {
+    let mut last = fingerprint(&dirs);
     std::thread::spawn(move || {
-        let mut last = fingerprint(&dirs);
         while !stop.load(Ordering::Relaxed) {
             std::thread::sleep(poll);
             let now = fingerprint(&dirs);

@@ -259,9 +259,10 @@ fn spawn_loader(engine: Arc<Mutex<Arc<Engine>>>, tx: Sender<Msg>) -> Sender<Job>
                         ..crate::loopx::registry::Locator::from_env(None, None)
                     };
                     if let Ok(fresh) = Engine::open(&loc, old.clock, old.operator.clone())
-                        && let Ok(mut g) = engine.lock() {
-                            *g = Arc::new(fresh);
-                        }
+                        && let Ok(mut g) = engine.lock()
+                    {
+                        *g = Arc::new(fresh);
+                    }
                     let eng = current(&engine);
                     let _ = eng.recover_all();
                     let goals = eng

@@ -152,7 +152,9 @@ fn goal_row(engine: &Engine, goal_id: &str, state: Result<&str, &String>) -> Goa
         Err(e) => row.error = Some(e.clone()),
         Ok(text) => {
             let st = ActiveState::parse(text);
-            st.frontmatter_value("status").unwrap_or("-").clone_into(&mut row.status);
+            st.frontmatter_value("status")
+                .unwrap_or("-")
+                .clone_into(&mut row.status);
             row.next_action = st
                 .next_action_entries()
                 .into_iter()

@@ -188,9 +188,10 @@ fn wrap(l: &ModelLine, width: usize, base: Style, theme: Theme) -> Vec<Vec<Span<
         }
     }
     if l.missing_newline
-        && let Some(c) = chunks.last_mut() {
-            c.push(Span::styled(" ⏎ no newline at end of file", theme.warn()));
-        }
+        && let Some(c) = chunks.last_mut()
+    {
+        c.push(Span::styled(" ⏎ no newline at end of file", theme.warn()));
+    }
     chunks
 }
 
