@@ -102,7 +102,8 @@ impl GateDir {
 }
 
 /// Drops `doc` into `inbox/` atomically (temp dot-file, fsync, rename) under a new id
-/// `<UTC yyyymmddThhmmssZ>-<write_class>-<8 hex of the document digest>`; returns the id.
+/// `<8 hex of the document digest>-<write_class>-<UTC yyyymmddThhmmssZ>` (distinct first
+/// characters, which the typed confirmation asks for); returns the id.
 ///
 /// # Errors
 /// I/O errors.
@@ -118,7 +119,7 @@ pub fn drop_item(
         .chars()
         .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
         .collect();
-    let id = format!("{stamp}-{class}-{}", &digest[..8]);
+    let id = format!("{}-{class}-{stamp}", &digest[..8]);
     std::fs::create_dir_all(gate.inbox())?;
     let path = gate.inbox().join(format!("{id}.json"));
     if path.exists() {

@@ -760,7 +760,9 @@ fn on_loaded(app: &mut App, full: bool, loaded: Vec<(GoalRow, Vec<QueueItem>)>) 
         app.items.extend(items);
     }
     app.goals.sort_by(|a, b| a.id.cmp(&b.id));
-    app.items.sort_by(|a, b| a.key.cmp(&b.key));
+    app.items.sort_by(|a, b| {
+        (&a.goal_id, a.arrived, &a.item_id).cmp(&(&b.goal_id, b.arrived, &b.item_id))
+    });
     let arrived = app
         .items
         .iter()
@@ -833,4 +835,4 @@ fn on_watch(app: &mut App, w: WatchMsg) -> Vec<Effect> {
 
 #[cfg(test)]
 #[path = "app_tests.rs"]
-mod tests;
+pub(crate) mod tests;

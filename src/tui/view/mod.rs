@@ -151,3 +151,7 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     }
     f.render_widget(Paragraph::new(Line::from(spans)), keys);
 }
+
+#[cfg(test)]
+#[path = "render_tests.rs"]
+mod render_tests;

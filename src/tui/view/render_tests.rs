@@ -1,0 +1,270 @@
+//! Render snapshots: the UI drawn into ratatui's `TestBackend` at 100×30 and 60×15 and
+//! compared with insta, plus style checks where colour carries meaning.
+
+use crate::engine::Predicted;
+use crate::tui::app::tests::{item, loaded_app};
+use crate::tui::app::{App, DiffMode, Mode, Tab, ViewCache};
+use crate::tui::model::{LeaseView, QueueItem, ScanMark};
+use crate::wire::{Check, Finding, Status};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::style::Color;
+use std::sync::Arc;
+use std::time::Duration;
+
+fn fixed_now() -> chrono::DateTime<chrono::Utc> {
+    chrono::DateTime::parse_from_rfc3339("2026-11-29T14:00:00Z")
+        .map(|d| d.with_timezone(&chrono::Utc))
+        .unwrap_or_default()
+}
+
+fn with_texts(mut it: QueueItem, current: &str, proposed: &str) -> QueueItem {
+    let mut d = (*it.detail).clone();
+    d.current = Some(Arc::new(current.to_owned()));
+    d.proposed = Some(Arc::new(proposed.to_owned()));
+    it.detail = Arc::new(d);
+    it
+}
+
+fn with_view(mut app: App) -> App {
+    app.now = fixed_now();
+    if let Some(c) = app.current().cloned() {
+        let diff = match (&c.detail.current, &c.detail.proposed) {
+            (Some(a), Some(b)) => crate::diff::model(a, b, 3, Duration::from_secs(5)),
+            _ => crate::diff::Model::default(),
+        };
+        app.view = Some(ViewCache {
+            key: c.key.clone(),
+            digest: String::new(),
+            diff: Arc::new(diff),
+            packet: Arc::new(vec!["{".into(), "  \"proposal\": {}".into(), "}".into()]),
+            detail: c.detail.clone(),
+        });
+    }
+    for g in &mut app.goals {
+        g.leases = vec![
+            LeaseView {
+                todo_id: "todo_28ff25cccdd0".into(),
+                holder: "codex-peer-b".into(),
+                expires_at: Some(fixed_now() + chrono::Duration::minutes(119)),
+            },
+            LeaseView {
+                todo_id: "todo_cc1c01a7ef81".into(),
+                holder: "codex-main-control".into(),
+                expires_at: None,
+            },
+        ];
+    }
+    app
+}
+
+fn render(app: &App, w: u16, h: u16) -> Terminal<TestBackend> {
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+    t.draw(|f| super::draw(f, app)).expect("draw");
+    t
+}
+
+const STATE: &str = "---\nstatus: active\nupdated_at: 2026-11-29T13:00:00+00:00\n---\n\n## Agent Todo\n\n- [ ] [P1] Claim, update and complete me\n  <!-- loopx:todo todo_id=todo_cc1c01a7ef81 status=open updated_at=2026-11-29T12:58:15%2B00:00 -->\n- [ ] [P2] Defer me\n  <!-- loopx:todo todo_id=todo_28ff25cccdd0 status=open -->\n\n## Next Action\n\n- ship it\n";
+
+fn demo_app() -> App {
+    let proposed = STATE
+        .replace(
+            "updated_at: 2026-11-29T13:00:00",
+            "updated_at: 2026-11-29T14:00:00",
+        )
+        .replace(
+            "status=open updated_at=2026-11-29T12:58:15%2B00:00",
+            "status=open note=halfway:%202%2F3%20done updated_at=2026-11-29T14:00:00%2B00:00",
+        );
+    let ready = with_texts(
+        item(
+            "demo-goal",
+            "1a2b3c4d-todo_update-20261129T135900Z",
+            Predicted::Ready,
+            ScanMark::Clean,
+        ),
+        STATE,
+        &proposed,
+    );
+    let mut stale = item(
+        "demo-goal",
+        "5e6f7a8b-todo_update-20261129T135800Z",
+        Predicted::Status(Status::RevisionConflict),
+        ScanMark::Clean,
+    );
+    let mut d = (*stale.detail).clone();
+    d.checks = vec![
+        Check {
+            name: "schema".into(),
+            ok: true,
+            detail: "local_state_write_correctness_v0, proposal todo_op".into(),
+        },
+        Check {
+            name: "revision".into(),
+            ok: false,
+            detail: "expected sha256:997532cf307c but the state is at sha256:fcb894eff63d".into(),
+        },
+    ];
+    d.conflict = Some(
+        serde_json::json!({"kind": "revision_conflict", "expected_revision": "sha256:997532cf307c", "current_revision": "sha256:fcb894eff63d"}),
+    );
+    stale.detail = Arc::new(d);
+    let mut blocked = item(
+        "docs-goal",
+        "9c0d1e2f-todo_update-20261129T135700Z",
+        Predicted::Status(Status::BoundaryRejected),
+        ScanMark::Block,
+    );
+    let mut d = (*blocked.detail).clone();
+    d.findings = vec![Finding {
+        rule_id: "github_token".into(),
+        category: "credentials".into(),
+        severity: "block".into(),
+        location: "/proposal/args/note".into(),
+        sample_masked: "ghp_***2gU8".into(),
+        reason: "GitHub token".into(),
+    }];
+    blocked.detail = Arc::new(d);
+    let mut leased = item(
+        "demo-goal",
+        "3a4b5c6d-todo_supersede-20261129T135600Z",
+        Predicted::Status(Status::LeaseConflict),
+        ScanMark::Clean,
+    );
+    leased.lease = Some("codex-peer-b".into());
+    let invalid = item(
+        "demo-goal",
+        "half-written",
+        Predicted::Invalid,
+        ScanMark::Clean,
+    );
+    with_view(loaded_app(vec![ready, stale, blocked, leased, invalid]))
+}
+
+#[test]
+fn main_view_100x30() {
+    let app = demo_app();
+    insta::assert_snapshot!(render(&app, 100, 30).backend());
+}
+
+#[test]
+fn main_view_60x15() {
+    let app = demo_app();
+    insta::assert_snapshot!(render(&app, 60, 15).backend());
+}
+
+#[test]
+fn too_small_degrades() {
+    insta::assert_snapshot!(render(&demo_app(), 40, 10).backend());
+}
+
+fn select(app: &mut App, id_part: &str) {
+    let key = app
+        .items
+        .iter()
+        .find(|i| i.key.contains(id_part))
+        .map(|i| i.key.clone());
+    app.selected = key;
+    let app2 = with_view(app.clone());
+    *app = app2;
+}
+
+#[test]
+fn conflict_checks_tab() {
+    let mut app = demo_app();
+    select(&mut app, "5e6f7a8b");
+    app.tab = Tab::Checks;
+    insta::assert_snapshot!(render(&app, 100, 30).backend());
+}
+
+#[test]
+fn blocked_scan_tab() {
+    let mut app = demo_app();
+    select(&mut app, "9c0d1e2f");
+    app.tab = Tab::Scan;
+    insta::assert_snapshot!(render(&app, 100, 30).backend());
+}
+
+#[test]
+fn side_by_side_diff() {
+    let mut app = demo_app();
+    app.diff_mode = DiffMode::SideBySide;
+    insta::assert_snapshot!(render(&app, 100, 30).backend());
+}
+
+#[test]
+fn dialogs_and_help() {
+    let mut app = demo_app();
+    let key = app.current().map(|c| c.key.clone()).unwrap_or_default();
+    app.mode = Mode::ConfirmApply(key.clone());
+    insta::assert_snapshot!("apply_dialog", render(&app, 100, 30).backend());
+    app.mode = Mode::TypedConfirm {
+        key: key.clone(),
+        typed: "2026".into(),
+        override_idempotency: false,
+    };
+    insta::assert_snapshot!("typed_dialog", render(&app, 100, 30).backend());
+    app.mode = Mode::Reject {
+        key: key.clone(),
+        typed: "stale".into(),
+    };
+    insta::assert_snapshot!("reject_dialog", render(&app, 60, 15).backend());
+    app.mode = Mode::Help;
+    insta::assert_snapshot!("help", render(&app, 100, 30).backend());
+    app.read_only = true;
+    app.mode = Mode::Normal;
+    insta::assert_snapshot!("read_only", render(&app, 100, 30).backend());
+}
+
+#[test]
+fn cjk_emoji_long_line_and_escapes() {
+    let long = "x".repeat(5000);
+    let current = "## Agent Todo\n\n- [ ] 每周摘要 📦 review\nkeep\n".to_owned();
+    let proposed = format!(
+        "## Agent Todo\n\n- [ ] 每周摘要 📦 reviewed ✅\nkeep\n{long}\n\u{1b}]0;PWNED\u{7}\u{1b}[31mred\u{202e}txt\tTAB\n"
+    );
+    let mut it = with_texts(
+        item(
+            "cjk-goal",
+            "evil\u{1b}[2Jid",
+            Predicted::Ready,
+            ScanMark::Warn,
+        ),
+        &current,
+        &proposed,
+    );
+    it.agent = "agent\u{1b}[31m".into();
+    let mut app = with_view(loaded_app(vec![it]));
+    app.flash = Some((
+        "note \u{1b}]0;title\u{7}done".into(),
+        crate::tui::app::FlashKind::Info,
+    ));
+    let t = render(&app, 100, 30);
+    let text = t.backend().to_string();
+    assert!(!text.contains('\u{1b}') && !text.contains('\u{202e}') && !text.contains('\u{7}'));
+    insta::assert_snapshot!(t.backend());
+    app.scroll = (0, 4990);
+    insta::assert_snapshot!("long_line_scrolled", render(&app, 100, 30).backend());
+}
+
+#[test]
+fn colour_marks_diff_lines_and_no_color_drops_it() {
+    let mut app = demo_app();
+    app.color = true;
+    let t = render(&app, 100, 30);
+    let buf = t.backend().buffer();
+    let plus = (0..buf.area.height)
+        .flat_map(|y| (0..buf.area.width).map(move |x| (x, y)))
+        .find(|&(x, y)| {
+            buf[(x, y)].symbol() == "+" && buf[(x.saturating_sub(1), y)].symbol() == " " && x > 50
+        })
+        .expect("a + marker");
+    assert_eq!(buf[plus].fg, Color::Green);
+    app.color = false;
+    let t = render(&app, 100, 30);
+    let buf = t.backend().buffer();
+    assert!(
+        buf.content().iter().all(|c| c.fg == Color::Reset),
+        "NO_COLOR: no colours at all"
+    );
+}
