@@ -25,13 +25,7 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Self {
-        Self {
-            bell: true,
-            poll_interval_ms: 500,
-            force_poll: false,
-            theme: "default".into(),
-            keys: BTreeMap::new(),
-        }
+        Self { bell: true, poll_interval_ms: 500, force_poll: false, theme: "default".into(), keys: BTreeMap::new() }
     }
 }
 
@@ -90,10 +84,7 @@ pub fn load() -> Result<Config, ConfigError> {
 pub fn parse(text: &str) -> Result<Config, String> {
     let cfg: Config = toml::from_str(text).map_err(|e| e.to_string().trim().to_owned())?;
     if !matches!(cfg.theme.as_str(), "default" | "mono") {
-        return Err(format!(
-            "theme must be \"default\" or \"mono\", not {:?}",
-            cfg.theme
-        ));
+        return Err(format!("theme must be \"default\" or \"mono\", not {:?}", cfg.theme));
     }
     if cfg.poll_interval_ms < 20 {
         return Err("poll_interval_ms must be at least 20".into());

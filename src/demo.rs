@@ -41,18 +41,11 @@ fn write(path: &Path, text: &str) -> Result<(), DemoError> {
     if let Some(dir) = path.parent() {
         io("create folder", std::fs::create_dir_all(dir))?;
     }
-    io(
-        &format!("write {}", path.display()),
-        std::fs::write(path, text),
-    )
+    io(&format!("write {}", path.display()), std::fs::write(path, text))
 }
 
 fn update(todo: &str, f: impl FnOnce(&mut TodoArgs)) -> TodoOp {
-    let mut a = TodoArgs {
-        todo_id: Some(todo.into()),
-        agent_id: Some(MAIN.into()),
-        ..TodoArgs::default()
-    };
+    let mut a = TodoArgs { todo_id: Some(todo.into()), agent_id: Some(MAIN.into()), ..TodoArgs::default() };
     f(&mut a);
     TodoOp::TodoUpdate(a)
 }
@@ -66,10 +59,7 @@ pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
     if root.exists() && io("read folder", std::fs::read_dir(root))?.next().is_some() {
         return Err(DemoError::NotEmpty(root.to_owned()));
     }
-    let root = io(
-        "create folder",
-        std::fs::create_dir_all(root).and_then(|()| std::fs::canonicalize(root)),
-    )?;
+    let root = io("create folder", std::fs::create_dir_all(root).and_then(|()| std::fs::canonicalize(root)))?;
     let project = root.join("project");
     let runtime = root.join("runtime");
     let registry = project.join(".loopx/registry.json");
@@ -84,18 +74,9 @@ pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
     };
     let reg = json!({"schema_version": "0.1", "updated_at": "2026-11-29", "common_runtime_root": runtime,
         "goals": [goal("demo-goal", &[MAIN, PEER]), goal("docs-goal", &[MAIN])]});
-    write(
-        &registry,
-        &(serde_json::to_string_pretty(&reg).unwrap_or_default() + "\n"),
-    )?;
-    write(
-        &project.join(".codex/goals/demo-goal/ACTIVE_GOAL_STATE.md"),
-        DEMO_STATE,
-    )?;
-    write(
-        &project.join(".codex/goals/docs-goal/ACTIVE_GOAL_STATE.md"),
-        DOCS_STATE,
-    )?;
+    write(&registry, &(serde_json::to_string_pretty(&reg).unwrap_or_default() + "\n"))?;
+    write(&project.join(".codex/goals/demo-goal/ACTIVE_GOAL_STATE.md"), DEMO_STATE)?;
+    write(&project.join(".codex/goals/docs-goal/ACTIVE_GOAL_STATE.md"), DOCS_STATE)?;
     let lease = |todo: &str, owner: &str, expires: chrono::DateTime<chrono::Utc>| {
         json!({
         "schema_version": "task_lease_v0", "goal_id": "demo-goal", "todo_id": todo, "owner": owner,
@@ -107,30 +88,18 @@ pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
     let leases = runtime.join("goals/demo-goal/task-leases");
     write(
         &leases.join("todo_28ff25cccdd0.json"),
-        &(crate::loopx::hash::python_json_indent2(&lease(
-            "todo_28ff25cccdd0",
-            PEER,
-            now + chrono::Duration::hours(2),
-        )) + "\n"),
+        &(crate::loopx::hash::python_json_indent2(&lease("todo_28ff25cccdd0", PEER, now + chrono::Duration::hours(2)))
+            + "\n"),
     )?;
     write(
         &leases.join("todo_c670645b588b.json"),
-        &(crate::loopx::hash::python_json_indent2(&lease(
-            "todo_c670645b588b",
-            MAIN,
-            now - chrono::Duration::hours(1),
-        )) + "\n"),
+        &(crate::loopx::hash::python_json_indent2(&lease("todo_c670645b588b", MAIN, now - chrono::Duration::hours(1)))
+            + "\n"),
     )?;
 
-    let loc = Locator {
-        registry: Some(registry.clone()),
-        ..Locator::from_env(None, None)
-    };
+    let loc = Locator { registry: Some(registry.clone()), ..Locator::from_env(None, None) };
     let engine = Engine::open(&loc, Clock::System, operator.to_owned())?;
-    let apply = Decision::Apply {
-        confirm_warnings: false,
-        override_idempotency: false,
-    };
+    let apply = Decision::Apply { confirm_warnings: false, override_idempotency: false };
     // History: a claim applied through the engine; then the same item again (duplicate).
     let claim = engine.propose(
         "demo-goal",
@@ -144,14 +113,8 @@ pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
     let claim = claim.item_id;
     engine.decide(&claim, &apply, None)?;
     let gate = engine.gate("demo-goal")?;
-    let decided = io(
-        "read decided item",
-        std::fs::read(gate.decided().join(format!("{claim}.json"))),
-    )?;
-    io(
-        "write duplicate",
-        atomic_write(&gate.inbox().join(format!("{claim}-retry.json")), &decided),
-    )?;
+    let decided = io("read decided item", std::fs::read(gate.decided().join(format!("{claim}.json"))))?;
+    io("write duplicate", atomic_write(&gate.inbox().join(format!("{claim}-retry.json")), &decided))?;
     // A stale intent: proposed, then another LoopX writer changed the state.
     engine.propose(
         "demo-goal",
@@ -223,10 +186,7 @@ pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
             "payload": {"decision_label": "approved_next_action", "summary": "continue the validated next action", "evidence_pointer_count": 2}},
         "boundary": {"raw_transcripts_copied": false, "raw_tool_outputs_copied": false, "credentials_copied": false, "private_paths_copied": false, "launch_authority_granted": false},
         "result": {"status": "previewed", "runtime_event_id": null, "loopx_writeback_run_id": null}});
-    write(
-        &gate.inbox().join("writeback-handoff.json"),
-        &serde_json::to_string_pretty(&writeback).unwrap_or_default(),
-    )?;
+    write(&gate.inbox().join("writeback-handoff.json"), &serde_json::to_string_pretty(&writeback).unwrap_or_default())?;
 
     // docs-goal (one agent): an idempotency conflict (LoopX reuses a todo's key), then ready items.
     let block = engine.propose(
@@ -237,10 +197,7 @@ pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
         }),
     )?;
     engine.decide(&block.item_id, &apply, None)?;
-    engine.propose(
-        "docs-goal",
-        &update("todo_61974865c668", |a| a.status = Some("open".into())),
-    )?;
+    engine.propose("docs-goal", &update("todo_61974865c668", |a| a.status = Some("open".into())))?;
     engine.propose(
         "docs-goal",
         &TodoOp::RefreshState(TodoArgs {

@@ -10,9 +10,7 @@ use std::time::{Duration, Instant};
 pub const LINE_DIFF_DEADLINE: Duration = Duration::from_millis(300);
 
 fn line_diff<'a>(old: &'a str, new: &'a str) -> TextDiff<'a, 'a, 'a, str> {
-    TextDiff::configure()
-        .deadline(Instant::now() + LINE_DIFF_DEADLINE)
-        .diff_lines(old, new)
+    TextDiff::configure().deadline(Instant::now() + LINE_DIFF_DEADLINE).diff_lines(old, new)
 }
 
 /// One diff line.
@@ -89,12 +87,7 @@ pub fn added_lines(old: &str, new: &str) -> Vec<(usize, String)> {
     line_diff(old, new)
         .iter_all_changes()
         .filter(|c| c.tag() == ChangeTag::Insert)
-        .map(|c| {
-            (
-                c.new_index().map_or(0, |i| i + 1),
-                c.value().trim_end_matches(['\n', '\r']).to_owned(),
-            )
-        })
+        .map(|c| (c.new_index().map_or(0, |i| i + 1), c.value().trim_end_matches(['\n', '\r']).to_owned()))
         .collect()
 }
 
@@ -147,9 +140,7 @@ pub fn model(old: &str, new: &str, context: usize, deadline: Duration) -> Model 
     let crlf = |t: &str| t.matches("\r\n").count();
     let (oc, nc) = (crlf(old), crlf(new));
     if oc != nc {
-        notes.push(format!(
-            "line endings change: {oc} CRLF line(s) before, {nc} after (shown without the CR)"
-        ));
+        notes.push(format!("line endings change: {oc} CRLF line(s) before, {nc} after (shown without the CR)"));
     }
     if old.starts_with('\u{feff}') != new.starts_with('\u{feff}') {
         notes.push(if new.starts_with('\u{feff}') {
@@ -158,28 +149,15 @@ pub fn model(old: &str, new: &str, context: usize, deadline: Duration) -> Model 
             "the UTF-8 BOM is removed".into()
         });
     }
-    let strip = |t: &str| {
-        t.strip_prefix('\u{feff}')
-            .unwrap_or(t)
-            .replace("\r\n", "\n")
-    };
+    let strip = |t: &str| t.strip_prefix('\u{feff}').unwrap_or(t).replace("\r\n", "\n");
     let (o, n) = (strip(old), strip(new));
-    let diff = TextDiff::configure()
-        .deadline(started + deadline)
-        .diff_lines(&o, &n);
-    let mut m = Model {
-        notes,
-        ..Model::default()
-    };
+    let diff = TextDiff::configure().deadline(started + deadline).diff_lines(&o, &n);
+    let mut m = Model { notes, ..Model::default() };
     let inline_ok = started.elapsed() < deadline;
     let groups = diff.grouped_ops(context);
     for (gi, group) in groups.iter().enumerate() {
         let first_old = group.first().map_or(0, |op| op.old_range().start);
-        let prev_end = if gi == 0 {
-            0
-        } else {
-            groups[gi - 1].last().map_or(0, |op| op.old_range().end)
-        };
+        let prev_end = if gi == 0 { 0 } else { groups[gi - 1].last().map_or(0, |op| op.old_range().end) };
         if first_old > prev_end {
             m.rows.push(Row::Fold(first_old - prev_end));
         }
@@ -195,10 +173,8 @@ pub fn model(old: &str, new: &str, context: usize, deadline: Duration) -> Model 
                     '-' => m.removed += 1,
                     _ => {}
                 }
-                let mut spans: Vec<(bool, String)> = change
-                    .iter_strings_lossy()
-                    .map(|(emph, s)| (emph && inline_ok, s.into_owned()))
-                    .collect();
+                let mut spans: Vec<(bool, String)> =
+                    change.iter_strings_lossy().map(|(emph, s)| (emph && inline_ok, s.into_owned())).collect();
                 if let Some(last) = spans.last_mut()
                     && last.1.ends_with('\n')
                 {
@@ -214,19 +190,13 @@ pub fn model(old: &str, new: &str, context: usize, deadline: Duration) -> Model 
             }
         }
     }
-    let last_end = groups
-        .last()
-        .and_then(|g| g.last())
-        .map_or(0, |op| op.old_range().end);
+    let last_end = groups.last().and_then(|g| g.last()).map_or(0, |op| op.old_range().end);
     let total_old = o.lines().count();
     if !m.rows.is_empty() && total_old > last_end {
         m.rows.push(Row::Fold(total_old - last_end));
     }
     if started.elapsed() >= deadline {
-        m.notes.push(format!(
-            "diff simplified: it took longer than {} ms",
-            deadline.as_millis()
-        ));
+        m.notes.push(format!("diff simplified: it took longer than {} ms", deadline.as_millis()));
     }
     m
 }
@@ -244,29 +214,16 @@ mod model_tests {
 
     #[test]
     fn words_folds_and_missing_newline() {
-        let old = (1..=20).fold(String::new(), |acc, i| {
-            acc + "line " + &i.to_string() + "\n"
-        });
+        let old = (1..=20).fold(String::new(), |acc, i| acc + "line " + &i.to_string() + "\n");
         let new = old.replace("line 10\n", "line ten\n") + "tail";
         let m = model(&old, &new, 2, Duration::from_secs(1));
         assert!(matches!(m.rows[0], Row::Fold(7)));
         let changed: Vec<_> = m
             .rows
             .iter()
-            .filter_map(|r| {
-                if let Row::Line(l) = r {
-                    (l.tag == '+').then_some(l)
-                } else {
-                    None
-                }
-            })
+            .filter_map(|r| if let Row::Line(l) = r { (l.tag == '+').then_some(l) } else { None })
             .collect();
-        assert!(
-            changed[0]
-                .spans
-                .iter()
-                .any(|(e, s)| *e && s.contains("ten"))
-        );
+        assert!(changed[0].spans.iter().any(|(e, s)| *e && s.contains("ten")));
         assert!(changed.last().is_some_and(|l| l.missing_newline));
     }
 }

@@ -64,9 +64,7 @@ impl<'de> Visitor<'de> for StrictVisitor {
         Ok(Value::from(v))
     }
     fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Value, E> {
-        serde_json::Number::from_f64(v)
-            .map(Value::Number)
-            .ok_or_else(|| E::custom("number out of range"))
+        serde_json::Number::from_f64(v).map(Value::Number).ok_or_else(|| E::custom("number out of range"))
     }
     fn visit_str<E>(self, v: &str) -> Result<Value, E> {
         Ok(Value::String(v.to_owned()))
@@ -85,9 +83,7 @@ impl<'de> Visitor<'de> for StrictVisitor {
             return Err(A::Error::custom(format!("nesting deeper than {MAX_DEPTH}")));
         }
         let mut items = Vec::new();
-        while let Some(v) = seq.next_element_seed(StrictSeed {
-            depth: self.depth + 1,
-        })? {
+        while let Some(v) = seq.next_element_seed(StrictSeed { depth: self.depth + 1 })? {
             items.push(v);
         }
         Ok(Value::Array(items))
@@ -101,9 +97,7 @@ impl<'de> Visitor<'de> for StrictVisitor {
             if out.contains_key(&key) {
                 return Err(A::Error::custom(format!("duplicate key {key:?}")));
             }
-            let v = map.next_value_seed(StrictSeed {
-                depth: self.depth + 1,
-            })?;
+            let v = map.next_value_seed(StrictSeed { depth: self.depth + 1 })?;
             out.insert(key, v);
         }
         Ok(Value::Object(out))
@@ -124,9 +118,6 @@ mod tests {
         let v = parse_strict(br#"{"b":1,"a":[1e400]}"#);
         assert!(v.is_err(), "1e400 overflows f64");
         let v = parse_strict(br#"{"b":1,"a":{"c":null}}"#).expect("valid");
-        assert_eq!(
-            v.as_object().map(|m| m.keys().cloned().collect::<Vec<_>>()),
-            Some(vec!["b".into(), "a".into()])
-        );
+        assert_eq!(v.as_object().map(|m| m.keys().cloned().collect::<Vec<_>>()), Some(vec!["b".into(), "a".into()]));
     }
 }

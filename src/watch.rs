@@ -5,7 +5,7 @@
 //! (inotify limits, network file systems) it falls back to polling and says so.
 
 use crate::engine::Engine;
-use notify_debouncer_full::notify::RecursiveMode;
+use notify_debouncer_full::notify::{EventKind, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, new_debouncer};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -14,7 +14,7 @@ use std::sync::{Arc, atomic::AtomicBool, atomic::Ordering};
 use std::time::{Duration, SystemTime};
 
 /// Debounce window: bursts of events (editor saves, rename dances) within it coalesce.
-pub const DEBOUNCE: Duration = Duration::from_millis(15);
+pub const DEBOUNCE: Duration = Duration::from_millis(4);
 
 /// What the watcher reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,10 +68,7 @@ pub fn watch_dirs(engine: &Engine) -> Vec<PathBuf> {
 #[must_use]
 #[allow(clippy::case_sensitive_file_extension_comparisons)] // exact LoopX / writegate names
 pub fn is_relevant(path: &Path) -> bool {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     !(name.ends_with(".lock")
         || name.ends_with(".tmp")
         || name.ends_with(".incidents.jsonl")
@@ -107,10 +104,7 @@ pub fn start(dirs: &[PathBuf], poll: Duration, force_poll: bool, tx: &Sender<Wat
         match start_native(dirs, tx.clone()) {
             Ok(d) => {
                 let _ = tx.send(WatchMsg::Mode(WatchMode::Native));
-                return Watcher {
-                    _native: Some(d),
-                    stop,
-                };
+                return Watcher { _native: Some(d), stop };
             }
             Err(reason) => {
                 tracing::warn!(reason, "native watching unavailable; polling");
@@ -121,14 +115,8 @@ pub fn start(dirs: &[PathBuf], poll: Duration, force_poll: bool, tx: &Sender<Wat
     // The baseline is taken before the mode is announced, so nothing written after the
     // announcement can be missed.
     start_polling(dirs.to_vec(), poll, tx.clone(), stop.clone());
-    let _ = tx.send(WatchMsg::Mode(WatchMode::Polling {
-        interval: poll,
-        reason,
-    }));
-    Watcher {
-        _native: None,
-        stop,
-    }
+    let _ = tx.send(WatchMsg::Mode(WatchMode::Polling { interval: poll, reason }));
+    Watcher { _native: None, stop }
 }
 
 fn start_native(
@@ -141,19 +129,18 @@ fn start_native(
     >,
     String,
 > {
-    let mut debouncer = new_debouncer(
-        DEBOUNCE,
-        Some(Duration::from_millis(5)),
-        move |res: DebounceEventResult| match res {
+    let mut debouncer =
+        new_debouncer(DEBOUNCE, Some(Duration::from_millis(2)), move |res: DebounceEventResult| match res {
             Ok(events) => {
                 if events.iter().any(|e| e.need_rescan()) {
-                    let _ = tx.send(WatchMsg::Rescan(
-                        "the watcher asked for a rescan (events lost)".into(),
-                    ));
+                    let _ = tx.send(WatchMsg::Rescan("the watcher asked for a rescan (events lost)".into()));
                     return;
                 }
+                // Access events (open/close for reading) are ignored: writegate's own reads
+                // must never trigger a reload, or it would reload forever.
                 let paths: BTreeSet<PathBuf> = events
                     .iter()
+                    .filter(|e| !matches!(e.kind, EventKind::Access(_)))
                     .flat_map(|e| e.paths.iter().cloned())
                     .filter(|p| is_relevant(p))
                     .collect();
@@ -164,20 +151,13 @@ fn start_native(
             Err(errors) => {
                 let _ = tx.send(WatchMsg::Rescan(format!(
                     "watch error: {}",
-                    errors
-                        .iter()
-                        .map(ToString::to_string)
-                        .collect::<Vec<_>>()
-                        .join("; ")
+                    errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
                 )));
             }
-        },
-    )
-    .map_err(|e| e.to_string())?;
+        })
+        .map_err(|e| e.to_string())?;
     for d in dirs {
-        debouncer
-            .watch(d, RecursiveMode::NonRecursive)
-            .map_err(|e| format!("cannot watch {}: {e}", d.display()))?;
+        debouncer.watch(d, RecursiveMode::NonRecursive).map_err(|e| format!("cannot watch {}: {e}", d.display()))?;
     }
     Ok(debouncer)
 }
@@ -196,11 +176,7 @@ fn fingerprint(dirs: &[PathBuf]) -> Fingerprint {
                 continue;
             }
             let meta = e.metadata().ok();
-            out.push((
-                p,
-                meta.as_ref().and_then(|m| m.modified().ok()),
-                meta.map_or(0, |m| m.len()),
-            ));
+            out.push((p, meta.as_ref().and_then(|m| m.modified().ok()), meta.map_or(0, |m| m.len())));
         }
     }
     out.sort();
@@ -237,16 +213,8 @@ mod tests {
     fn native_watch_sees_a_renamed_file() -> Result<(), Box<dyn std::error::Error>> {
         let dir = tempfile::tempdir()?;
         let (tx, rx) = std::sync::mpsc::channel();
-        let _w = start(
-            &[dir.path().to_owned()],
-            Duration::from_millis(50),
-            false,
-            &tx,
-        );
-        assert_eq!(
-            rx.recv_timeout(Duration::from_secs(2))?,
-            WatchMsg::Mode(WatchMode::Native)
-        );
+        let _w = start(&[dir.path().to_owned()], Duration::from_millis(50), false, &tx);
+        assert_eq!(rx.recv_timeout(Duration::from_secs(2))?, WatchMsg::Mode(WatchMode::Native));
         std::fs::write(dir.path().join(".x.tmp"), "{}")?;
         std::fs::rename(dir.path().join(".x.tmp"), dir.path().join("x.json"))?;
         let msg = rx.recv_timeout(Duration::from_secs(2))?;
@@ -255,24 +223,29 @@ mod tests {
     }
 
     #[test]
+    fn reading_files_is_not_a_change() -> Result<(), Box<dyn std::error::Error>> {
+        // Regression: notify reports open/close for reading; treating those as changes made
+        // the TUI reload itself forever.
+        let dir = tempfile::tempdir()?;
+        std::fs::write(dir.path().join("a.json"), "{}")?;
+        let (tx, rx) = std::sync::mpsc::channel();
+        let _w = start(&[dir.path().to_owned()], Duration::from_millis(50), false, &tx);
+        assert_eq!(rx.recv_timeout(Duration::from_secs(2))?, WatchMsg::Mode(WatchMode::Native));
+        for _ in 0..5 {
+            let _ = std::fs::read(dir.path().join("a.json"))?;
+        }
+        assert!(rx.recv_timeout(Duration::from_millis(300)).is_err(), "a read produced a change event");
+        Ok(())
+    }
+
+    #[test]
     fn polling_sees_a_new_file() -> Result<(), Box<dyn std::error::Error>> {
         let dir = tempfile::tempdir()?;
         let (tx, rx) = std::sync::mpsc::channel();
-        let _w = start(
-            &[dir.path().to_owned()],
-            Duration::from_millis(20),
-            true,
-            &tx,
-        );
-        assert!(matches!(
-            rx.recv_timeout(Duration::from_secs(2))?,
-            WatchMsg::Mode(WatchMode::Polling { .. })
-        ));
+        let _w = start(&[dir.path().to_owned()], Duration::from_millis(20), true, &tx);
+        assert!(matches!(rx.recv_timeout(Duration::from_secs(2))?, WatchMsg::Mode(WatchMode::Polling { .. })));
         std::fs::write(dir.path().join("y.json"), "{}")?;
-        assert!(matches!(
-            rx.recv_timeout(Duration::from_secs(2))?,
-            WatchMsg::Changed(_)
-        ));
+        assert!(matches!(rx.recv_timeout(Duration::from_secs(2))?, WatchMsg::Changed(_)));
         Ok(())
     }
 }

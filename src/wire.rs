@@ -68,13 +68,7 @@ impl Status {
     /// Conflicts: the item stays pending and needs an explicit resolution.
     #[must_use]
     pub fn is_conflict(self) -> bool {
-        matches!(
-            self,
-            Self::LockBusy
-                | Self::RevisionConflict
-                | Self::LeaseConflict
-                | Self::IdempotencyConflict
-        )
+        matches!(self, Self::LockBusy | Self::RevisionConflict | Self::LeaseConflict | Self::IdempotencyConflict)
     }
 }
 

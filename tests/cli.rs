@@ -18,25 +18,9 @@ fn wg(args: &[&str], cwd: &Path) -> Output {
 }
 
 fn demo(dir: &Path) -> String {
-    let out = wg(
-        &[
-            "demo",
-            "--path",
-            dir.join("ws").to_str().expect("utf8"),
-            "--no-tui",
-        ],
-        dir,
-    );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .expect("utf8")
-        .trim()
-        .to_owned()
+    let out = wg(&["demo", "--path", dir.join("ws").to_str().expect("utf8"), "--no-tui"], dir);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("utf8").trim().to_owned()
 }
 
 #[test]
@@ -47,22 +31,10 @@ fn read_only_commands_round_trip_through_wire_types() {
     assert_eq!(out.status.code(), Some(1), "pending items → exit 1");
     let status: Doc<GoalStatus> = serde_json::from_slice(&out.stdout).expect("status json");
     assert_eq!(status.schema_version, "writegate_status_v1");
-    let demo_goal = status
-        .items
-        .iter()
-        .find(|g| g.goal_id == "demo-goal")
-        .expect("goal");
-    assert_eq!(
-        demo_goal.state_file,
-        ".codex/goals/demo-goal/ACTIVE_GOAL_STATE.md"
-    );
+    let demo_goal = status.items.iter().find(|g| g.goal_id == "demo-goal").expect("goal");
+    assert_eq!(demo_goal.state_file, ".codex/goals/demo-goal/ACTIVE_GOAL_STATE.md");
     assert!(demo_goal.pending >= 5 && demo_goal.conflicts >= 3);
-    assert!(
-        demo_goal
-            .revision
-            .as_deref()
-            .is_some_and(|r| r.starts_with("sha256:"))
-    );
+    assert!(demo_goal.revision.as_deref().is_some_and(|r| r.starts_with("sha256:")));
 
     let out = wg(&["--registry", &reg, "list", "--json"], dir.path());
     let list: Doc<ListRow> = serde_json::from_slice(&out.stdout).expect("list json");
@@ -75,51 +47,20 @@ fn read_only_commands_round_trip_through_wire_types() {
         "boundary_rejected",
         "invalid",
     ] {
-        assert!(
-            list.items.iter().any(|r| r.predicted_status == expected),
-            "demo lacks a {expected} item"
-        );
+        assert!(list.items.iter().any(|r| r.predicted_status == expected), "demo lacks a {expected} item");
     }
-    let ready = list
-        .items
-        .iter()
-        .find(|r| r.predicted_status == "ready")
-        .expect("ready");
-    let out = wg(
-        &["--registry", &reg, "preview", &ready.item_id, "--json"],
-        dir.path(),
-    );
+    let ready = list.items.iter().find(|r| r.predicted_status == "ready").expect("ready");
+    let out = wg(&["--registry", &reg, "preview", &ready.item_id, "--json"], dir.path());
     assert_eq!(out.status.code(), Some(0));
     let p: Preview = serde_json::from_slice(&out.stdout).expect("preview json");
     assert!(p.diff.starts_with("--- a/ACTIVE_GOAL_STATE.md"));
     assert_eq!(
         p.checks.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
-        [
-            "schema",
-            "goal",
-            "idempotency",
-            "revision",
-            "lease",
-            "edit",
-            "boundary",
-            "lock"
-        ]
+        ["schema", "goal", "idempotency", "revision", "lease", "edit", "boundary", "lock"]
     );
-    let stale = list
-        .items
-        .iter()
-        .find(|r| r.predicted_status == "revision_conflict")
-        .expect("stale");
-    let out = wg(
-        &[
-            "--registry",
-            &reg,
-            "preview",
-            &format!("{}/{}", stale.goal_id, stale.item_id),
-            "--json",
-        ],
-        dir.path(),
-    );
+    let stale = list.items.iter().find(|r| r.predicted_status == "revision_conflict").expect("stale");
+    let out =
+        wg(&["--registry", &reg, "preview", &format!("{}/{}", stale.goal_id, stale.item_id), "--json"], dir.path());
     assert_eq!(out.status.code(), Some(1));
     let p: Preview = serde_json::from_slice(&out.stdout).expect("preview json");
     let conflict = p.conflict.expect("conflict");
@@ -129,11 +70,7 @@ fn read_only_commands_round_trip_through_wire_types() {
     let out = wg(&["--registry", &reg, "log", "--json"], dir.path());
     assert_eq!(out.status.code(), Some(0));
     let log: Doc<ResultRecord> = serde_json::from_slice(&out.stdout).expect("log json");
-    assert!(
-        log.items
-            .iter()
-            .any(|r| r.status == writegate::wire::Status::Applied)
-    );
+    assert!(log.items.iter().any(|r| r.status == writegate::wire::Status::Applied));
 
     let out = wg(&["--registry", &reg, "check", "--json"], dir.path());
     assert_eq!(out.status.code(), Some(1), "the demo has invalid items");
@@ -141,9 +78,7 @@ fn read_only_commands_round_trip_through_wire_types() {
     assert!(
         check["problems"]
             .as_array()
-            .is_some_and(|p| p.iter().any(|x| x["detail"]
-                .as_str()
-                .is_some_and(|d| d.starts_with("half-written"))))
+            .is_some_and(|p| p.iter().any(|x| x["detail"].as_str().is_some_and(|d| d.starts_with("half-written"))))
     );
 
     let out = wg(&["--registry", &reg, "preview", "no-such-item"], dir.path());
@@ -174,29 +109,15 @@ fn propose_drops_an_item_and_refuses_what_loopx_refuses() {
         ],
         dir.path(),
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let id = String::from_utf8(out.stdout)
-        .expect("utf8")
-        .trim()
-        .to_owned();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let id = String::from_utf8(out.stdout).expect("utf8").trim().to_owned();
     let out = wg(&["--registry", &reg, "preview", &id, "--json"], dir.path());
     let p: Preview = serde_json::from_slice(&out.stdout).expect("preview");
     assert_eq!(p.row.predicted_status, "ready");
     let after: Doc<GoalStatus> =
-        serde_json::from_slice(&wg(&["--registry", &reg, "status", "--json"], dir.path()).stdout)
-            .expect("status");
+        serde_json::from_slice(&wg(&["--registry", &reg, "status", "--json"], dir.path()).stdout).expect("status");
     let before: Doc<GoalStatus> = serde_json::from_slice(&before).expect("status");
-    let rev = |d: &Doc<GoalStatus>| {
-        d.items
-            .iter()
-            .find(|g| g.goal_id == "docs-goal")
-            .and_then(|g| g.revision.clone())
-    };
+    let rev = |d: &Doc<GoalStatus>| d.items.iter().find(|g| g.goal_id == "docs-goal").and_then(|g| g.revision.clone());
     assert_eq!(rev(&before), rev(&after), "propose never touches the state");
 
     let out = wg(
@@ -219,10 +140,7 @@ fn propose_drops_an_item_and_refuses_what_loopx_refuses() {
     );
     assert_eq!(out.status.code(), Some(2));
     let err: Value = serde_json::from_slice(&out.stdout).expect("json");
-    assert_eq!(
-        err["error"],
-        "todo_id 'todo_doesnotexist' was not found in active user or agent todos"
-    );
+    assert_eq!(err["error"], "todo_id 'todo_doesnotexist' was not found in active user or agent todos");
     let out = wg(
         &[
             "--registry",
@@ -239,11 +157,7 @@ fn propose_drops_an_item_and_refuses_what_loopx_refuses() {
         ],
         dir.path(),
     );
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "an unsupported LoopX flag is refused, never ignored"
-    );
+    assert_eq!(out.status.code(), Some(2), "an unsupported LoopX flag is refused, never ignored");
 }
 
 #[test]
@@ -251,25 +165,14 @@ fn scan_exit_codes() {
     let dir = tempfile::tempdir().expect("tmp");
     let secret = dir.path().join("s.json");
     std::fs::write(&secret, r#"{"note": "use AKIAABCDEFGHIJKLMNOP"}"#).expect("write");
-    let out = wg(
-        &["scan", secret.to_str().expect("utf8"), "--json"],
-        dir.path(),
-    );
+    let out = wg(&["scan", secret.to_str().expect("utf8"), "--json"], dir.path());
     assert_eq!(out.status.code(), Some(1));
     let v: Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(v["findings"][0]["location"], "/note");
-    assert!(
-        !String::from_utf8_lossy(&out.stdout).contains("AKIAABCDEFGHIJKLMNOP"),
-        "never prints the full secret"
-    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("AKIAABCDEFGHIJKLMNOP"), "never prints the full secret");
     let clean = dir.path().join("c.md");
     std::fs::write(&clean, "password=${DB_PASSWORD}\n").expect("write");
-    assert_eq!(
-        wg(&["scan", clean.to_str().expect("utf8")], dir.path())
-            .status
-            .code(),
-        Some(0)
-    );
+    assert_eq!(wg(&["scan", clean.to_str().expect("utf8")], dir.path()).status.code(), Some(0));
 }
 
 #[test]
@@ -305,36 +208,15 @@ fn proposing_twice_reuses_the_pending_item_and_previews_never_show_a_secret() {
     ];
     let first = wg(&args, dir.path());
     let second = wg(&args, dir.path());
-    assert_eq!(
-        first.stdout, second.stdout,
-        "a retried proposal returns the pending item"
-    );
+    assert_eq!(first.stdout, second.stdout, "a retried proposal returns the pending item");
     assert!(String::from_utf8_lossy(&second.stderr).contains("already pending"));
     let list: Doc<ListRow> =
-        serde_json::from_slice(&wg(&["--registry", &reg, "list", "--json"], dir.path()).stdout)
-            .expect("list");
-    let blocked = list
-        .items
-        .iter()
-        .find(|r| r.predicted_status == "boundary_rejected")
-        .expect("blocked item");
-    let out = wg(
-        &["--registry", &reg, "preview", &blocked.item_id, "--json"],
-        dir.path(),
-    );
+        serde_json::from_slice(&wg(&["--registry", &reg, "list", "--json"], dir.path()).stdout).expect("list");
+    let blocked = list.items.iter().find(|r| r.predicted_status == "boundary_rejected").expect("blocked item");
+    let out = wg(&["--registry", &reg, "preview", &blocked.item_id, "--json"], dir.path());
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        !text.contains("ghp_Xq8vR2mN5tK9wL3pZ7yB4cD6fH1jA0sE2gU8"),
-        "secret shown in full"
-    );
+    assert!(!text.contains("ghp_Xq8vR2mN5tK9wL3pZ7yB4cD6fH1jA0sE2gU8"), "secret shown in full");
     assert!(text.contains("ghp_***"), "masked secret shown");
-    let out = wg(
-        &["--registry", &reg, "list", "--goal", "no-such-goal"],
-        dir.path(),
-    );
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "an unknown goal is an error, not an empty list"
-    );
+    let out = wg(&["--registry", &reg, "list", "--goal", "no-such-goal"], dir.path());
+    assert_eq!(out.status.code(), Some(2), "an unknown goal is an error, not an empty list");
 }

@@ -21,19 +21,13 @@ const FAILPOINTS: &[&str] = &[
     "after_result",
     "after_move",
 ];
-const APPLY: Decision = Decision::Apply {
-    confirm_warnings: false,
-    override_idempotency: false,
-};
+const APPLY: Decision = Decision::Apply { confirm_warnings: false, override_idempotency: false };
 
 /// Child half: applies `WG_CHILD_ITEM` on `WG_CHILD_REGISTRY`; run by the parent only.
 #[test]
 #[ignore = "run as a child process by crash_at_every_failpoint"]
 fn child_apply() {
-    let (Ok(reg), Ok(item)) = (
-        std::env::var("WG_CHILD_REGISTRY"),
-        std::env::var("WG_CHILD_ITEM"),
-    ) else {
+    let (Ok(reg), Ok(item)) = (std::env::var("WG_CHILD_REGISTRY"), std::env::var("WG_CHILD_ITEM")) else {
         return;
     };
     let e = engine(Path::new(&reg));
@@ -48,28 +42,16 @@ fn crash_at_every_failpoint() {
         let id = item_with(&e, "docs-goal", "ready");
         let state_file = e.goal("docs-goal").expect("goal").state_file.clone();
         let old = std::fs::read_to_string(&state_file).expect("state");
-        let new = e
-            .prepare(&e.find_item(&id).expect("item"))
-            .proposed_text
-            .expect("proposed");
+        let new = e.prepare(&e.find_item(&id).expect("item")).proposed_text.expect("proposed");
         let status = Command::new(std::env::current_exe().expect("exe"))
-            .args([
-                "--exact",
-                "child_apply",
-                "--ignored",
-                "--quiet",
-                "--test-threads=1",
-            ])
+            .args(["--exact", "child_apply", "--ignored", "--quiet", "--test-threads=1"])
             .env("WG_CHILD_REGISTRY", &reg)
             .stdout(std::process::Stdio::null())
             .env("WG_CHILD_ITEM", &id)
             .env(FAILPOINT_ENV, fp)
             .output()
             .expect("spawn child");
-        assert!(
-            !status.status.success(),
-            "{fp}: the child should have aborted"
-        );
+        assert!(!status.status.success(), "{fp}: the child should have aborted");
         let after = std::fs::read_to_string(&state_file).expect("state");
         assert!(after == old || after == new, "{fp}: state torn");
         let gate = e.gate("docs-goal").expect("gate");
@@ -83,15 +65,10 @@ fn crash_at_every_failpoint() {
         let log = gate.results().read_all(false).expect("log readable");
         let applied_records = log
             .iter()
-            .filter(|r| {
-                r.item_id == id && matches!(r.status, Status::Applied | Status::AlreadyApplied)
-            })
+            .filter(|r| r.item_id == id && matches!(r.status, Status::Applied | Status::AlreadyApplied))
             .count();
         if after == new {
-            assert_eq!(
-                applied_records, 1,
-                "{fp}: one applied/already_applied record ({notes:?})"
-            );
+            assert_eq!(applied_records, 1, "{fp}: one applied/already_applied record ({notes:?})");
             assert!(e.find_item(&id).is_err(), "{fp}: item moved after recovery");
         } else {
             assert_eq!(applied_records, 0, "{fp}: nothing recorded as applied");
@@ -99,18 +76,8 @@ fn crash_at_every_failpoint() {
             assert_eq!(out.status, Status::Applied, "{fp}: {}", out.message);
         }
         let final_text = std::fs::read_to_string(&state_file).expect("state");
-        assert_eq!(
-            revision_of_text(&final_text),
-            revision_of_text(&new),
-            "{fp}: exactly one apply"
-        );
-        assert!(
-            !gate.applying().join(format!("{id}.json")).exists(),
-            "{fp}: marker cleared"
-        );
-        eprintln!(
-            "{fp}: state {}, recovery {notes:?}",
-            if after == new { "new" } else { "old" }
-        );
+        assert_eq!(revision_of_text(&final_text), revision_of_text(&new), "{fp}: exactly one apply");
+        assert!(!gate.applying().join(format!("{id}.json")).exists(), "{fp}: marker cleared");
+        eprintln!("{fp}: state {}, recovery {notes:?}", if after == new { "new" } else { "old" });
     }
 }

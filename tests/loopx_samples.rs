@@ -12,23 +12,16 @@ use writegate::loopx::packet::build_packet;
 use writegate::loopx::state::ActiveState;
 
 fn sample_dir(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/samples")
-        .join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/samples").join(name)
 }
 
 fn registered_agents(dir: &Path) -> Vec<String> {
-    let reg: Value = serde_json::from_slice(
-        &std::fs::read(dir.join("files/project/.loopx/registry.json")).expect("registry"),
-    )
-    .expect("json");
+    let reg: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("files/project/.loopx/registry.json")).expect("registry"))
+            .expect("json");
     reg["goals"][0]["coordination"]["registered_agents"]
         .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|v| v.as_str().map(str::to_owned))
-                .collect()
-        })
+        .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
         .unwrap_or_default()
 }
 
@@ -56,10 +49,7 @@ fn replay(name: &str) -> Tally {
             continue;
         }
         let words = shell_words::split(line).expect("shell words");
-        let Some(pos) = words
-            .iter()
-            .position(|w| w == "todo" || w == "refresh-state")
-        else {
+        let Some(pos) = words.iter().position(|w| w == "todo" || w == "refresh-state") else {
             continue;
         };
         let end = words.iter().position(|w| w == ">").unwrap_or(words.len());
@@ -67,11 +57,8 @@ fn replay(name: &str) -> Tally {
         if words[pos] == "todo" && matches!(words.get(pos + 1).map(String::as_str), Some("list")) {
             continue;
         }
-        let exit: i32 = lines
-            .get(i + 1)
-            .and_then(|l| l.strip_prefix("# exit="))
-            .and_then(|c| c.trim().parse().ok())
-            .unwrap_or(-1);
+        let exit: i32 =
+            lines.get(i + 1).and_then(|l| l.strip_prefix("# exit=")).and_then(|c| c.trim().parse().ok()).unwrap_or(-1);
         let dry = words[pos..end].iter().any(|w| w == "--dry-run");
         let Some(pre) = last.clone() else { continue };
         if !dry {
@@ -80,27 +67,20 @@ fn replay(name: &str) -> Tally {
         if words[pos] == "refresh-state" && !words[pos..end].iter().any(|w| w == "--next-action") {
             continue; // no Markdown effect: nothing for writegate to gate
         }
-        if std::path::Path::new(&out_name)
-            .extension()
-            .is_some_and(|e| e == "md")
-        {
+        if std::path::Path::new(&out_name).extension().is_some_and(|e| e == "md") {
             continue; // Markdown rendering of a dry run, not a packet
         }
         let parsed = match ProposeOnly::try_parse_from(&words[pos..end]) {
             Ok(p) => p,
             Err(e) => {
-                tally.unsupported.push(format!(
-                    "{out_name}: {}",
-                    e.to_string().lines().next().unwrap_or("")
-                ));
+                tally.unsupported.push(format!("{out_name}: {}", e.to_string().lines().next().unwrap_or("")));
                 continue;
             }
         };
         let (goal, op) = parsed.cmd.into_op();
         let pre_text = std::fs::read_to_string(&pre).expect("pre state");
         let output: Value =
-            serde_json::from_slice(&std::fs::read(dir.join(&out_name)).expect("output"))
-                .unwrap_or(Value::Null);
+            serde_json::from_slice(&std::fs::read(dir.join(&out_name)).expect("output")).unwrap_or(Value::Null);
         // The clock: the timestamp LoopX wrote in the state snapshot that follows.
         let expected_after = lines[i + 1..]
             .iter()
@@ -110,17 +90,9 @@ fn replay(name: &str) -> Tally {
         let now = expected_after
             .as_ref()
             .and_then(|p| std::fs::read_to_string(p).ok())
-            .and_then(|t| {
-                ActiveState::parse(&t)
-                    .frontmatter_value("updated_at")
-                    .map(str::to_owned)
-            })
+            .and_then(|t| ActiveState::parse(&t).frontmatter_value("updated_at").map(str::to_owned))
             .unwrap_or_else(|| "2026-11-29T00:00:00+00:00".into());
-        let ctx = EditContext {
-            goal_id: goal.clone(),
-            registered_agents: agents.clone(),
-            now,
-        };
+        let ctx = EditContext { goal_id: goal.clone(), registered_agents: agents.clone(), now };
         let result = apply_op(&pre_text, &op, &ctx);
         if exit != 0 {
             let err = result.expect_err(&format!("{out_name}: LoopX refused, writegate accepted"));
@@ -143,17 +115,8 @@ fn replay(name: &str) -> Tally {
             }
         } else if let Some(after) = expected_after {
             let expected = std::fs::read_to_string(&after).expect("after state");
-            assert_eq!(
-                outcome.text,
-                expected,
-                "{out_name}: state bytes differ from {}",
-                after.display()
-            );
-            assert_eq!(
-                outcome.changed,
-                expected != pre_text,
-                "{out_name}: changed flag"
-            );
+            assert_eq!(outcome.text, expected, "{out_name}: state bytes differ from {}", after.display());
+            assert_eq!(outcome.changed, expected != pre_text, "{out_name}: changed flag");
             tally.states += 1;
         }
     }

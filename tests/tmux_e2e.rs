@@ -46,7 +46,8 @@ impl Drop for Tmux {
 fn results(ws: &Path) -> Vec<serde_json::Value> {
     let mut out = Vec::new();
     for goal in ["demo-goal", "docs-goal"] {
-        let text = std::fs::read_to_string(ws.join(format!("runtime/goals/{goal}/gate/results.jsonl"))).unwrap_or_default();
+        let text =
+            std::fs::read_to_string(ws.join(format!("runtime/goals/{goal}/gate/results.jsonl"))).unwrap_or_default();
         out.extend(text.lines().filter_map(|l| serde_json::from_str(l).ok()));
     }
     out
@@ -55,7 +56,9 @@ fn results(ws: &Path) -> Vec<serde_json::Value> {
 #[test]
 fn operator_flow_in_tmux() {
     if Command::new("tmux").arg("-V").output().is_err() {
-        eprintln!("\n!!!!!!!! SKIPPING the tmux end-to-end test: tmux is not installed (.ci/run installs it) !!!!!!!!\n");
+        eprintln!(
+            "\n!!!!!!!! SKIPPING the tmux end-to-end test: tmux is not installed (.ci/run installs it) !!!!!!!!\n"
+        );
         return;
     }
     let dir = tempfile::tempdir().expect("tmp");
@@ -102,7 +105,19 @@ fn operator_flow_in_tmux() {
     // A new inbox file appears while the TUI runs.
     tmux.keys(&["/", "Escape"]);
     let out = Command::new(bin)
-        .args(["--registry", ws.join("project/.loopx/registry.json").to_str().expect("utf8"), "propose", "todo", "add", "--goal-id", "docs-goal", "--role", "agent", "--text", "[P3] Arrived while watching"])
+        .args([
+            "--registry",
+            ws.join("project/.loopx/registry.json").to_str().expect("utf8"),
+            "propose",
+            "todo",
+            "add",
+            "--goal-id",
+            "docs-goal",
+            "--role",
+            "agent",
+            "--text",
+            "[P3] Arrived while watching",
+        ])
         .env("XDG_STATE_HOME", dir.path().join("state"))
         .output()
         .expect("propose");

@@ -6,26 +6,17 @@ use crate::loopx::registry::Locator;
 use anyhow::Context as _;
 use std::path::PathBuf;
 
-pub(super) fn run(
-    path: Option<PathBuf>,
-    no_tui: bool,
-    operator: &str,
-    read_only: bool,
-) -> anyhow::Result<i32> {
+pub(super) fn run(path: Option<PathBuf>, no_tui: bool, operator: &str, read_only: bool) -> anyhow::Result<i32> {
     let root = match path {
         Some(p) => p,
         None => tempfile_dir(),
     };
-    let registry =
-        crate::demo::build(&root, operator).context("failed to build the demo workspace")?;
+    let registry = crate::demo::build(&root, operator).context("failed to build the demo workspace")?;
     if no_tui {
         out(&format!("{}\n", registry.display()))?;
         return Ok(super::exit::OK);
     }
-    let loc = Locator {
-        registry: Some(registry.clone()),
-        ..Locator::from_env(None, None)
-    };
+    let loc = Locator { registry: Some(registry.clone()), ..Locator::from_env(None, None) };
     let engine = Engine::open(&loc, Clock::System, operator.to_owned())?;
     if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
         let code = super::tui(engine, read_only)?;
@@ -36,10 +27,7 @@ pub(super) fn run(
     print_status(&engine.status(), false)?;
     out("\n")?;
     print_list(&engine.list(None), false)?;
-    out(&format!(
-        "\nNot a terminal, so no TUI. Try: writegate --registry {} preview <ITEM>\n",
-        registry.display()
-    ))?;
+    out(&format!("\nNot a terminal, so no TUI. Try: writegate --registry {} preview <ITEM>\n", registry.display()))?;
     Ok(super::exit::OK)
 }
 

@@ -127,15 +127,9 @@ pub enum Cmd {
 /// # Errors
 /// Any failure (mapped to exit code 2 by `main`).
 pub fn run(cli: Cli) -> anyhow::Result<i32> {
-    let operator = cli
-        .operator
-        .clone()
-        .or_else(|| std::env::var("USER").ok())
-        .unwrap_or_else(|| "operator".into());
+    let operator = cli.operator.clone().or_else(|| std::env::var("USER").ok()).unwrap_or_else(|| "operator".into());
     let loc = Locator::from_env(cli.registry.clone(), cli.runtime_root.clone());
-    let open = || {
-        Engine::open(&loc, Clock::System, operator.clone()).context("failed to open the workspace")
-    };
+    let open = || Engine::open(&loc, Clock::System, operator.clone()).context("failed to open the workspace");
     if cli.print_config_path {
         output::out(&format!("{}\n", crate::config::config_path().display()))?;
         return Ok(exit::OK);
@@ -145,11 +139,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Some(Cmd::Status { json }) => {
             let rows = open()?.status();
             output::print_status(&rows, json)?;
-            Ok(if rows.iter().any(|r| r.pending > 0) {
-                exit::ATTENTION
-            } else {
-                exit::OK
-            })
+            Ok(if rows.iter().any(|r| r.pending > 0) { exit::ATTENTION } else { exit::OK })
         }
         Some(Cmd::List { goal, json }) => {
             let engine = open()?;
@@ -158,22 +148,14 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
             }
             let rows = engine.list(goal.as_deref());
             output::print_list(&rows, json)?;
-            Ok(if rows.is_empty() {
-                exit::OK
-            } else {
-                exit::ATTENTION
-            })
+            Ok(if rows.is_empty() { exit::OK } else { exit::ATTENTION })
         }
         Some(Cmd::Preview { item, json }) => {
             let engine = open()?;
             let found = engine.find_item(&item)?;
             let preview = engine.prepare(&found).to_wire();
             output::print_preview(&preview, json)?;
-            Ok(if preview.row.predicted_status == "ready" {
-                exit::OK
-            } else {
-                exit::ATTENTION
-            })
+            Ok(if preview.row.predicted_status == "ready" { exit::OK } else { exit::ATTENTION })
         }
         Some(Cmd::Log { goal, limit, json }) => {
             let engine = open()?;
@@ -188,11 +170,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Some(Cmd::Check { json }) => {
             let problems = output::check(&open()?);
             output::print_check(&problems, json)?;
-            Ok(if problems.is_empty() {
-                exit::OK
-            } else {
-                exit::ATTENTION
-            })
+            Ok(if problems.is_empty() { exit::OK } else { exit::ATTENTION })
         }
         Some(Cmd::Scan { path, policy, json }) => output::scan(&path, &policy, json),
         Some(Cmd::Demo { path, no_tui }) => demo::run(path, no_tui, &operator, cli.read_only),
@@ -204,9 +182,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
 pub(crate) fn tui(engine: Engine, read_only: bool) -> anyhow::Result<i32> {
     use std::io::IsTerminal as _;
     if !std::io::stdout().is_terminal() {
-        anyhow::bail!(
-            "the TUI needs a terminal; use a subcommand (status, list, preview, …) in scripts"
-        );
+        anyhow::bail!("the TUI needs a terminal; use a subcommand (status, list, preview, …) in scripts");
     }
     let config = crate::config::load()?;
     crate::tui::run(engine, &crate::tui::Options { read_only, config })?;

@@ -2,9 +2,7 @@
 
 use crate::engine::Engine;
 use crate::scan::{self, Policy};
-use crate::wire::{
-    Doc, Finding, GoalStatus, LIST_SCHEMA, ListRow, Preview, ResultRecord, STATUS_SCHEMA,
-};
+use crate::wire::{Doc, Finding, GoalStatus, LIST_SCHEMA, ListRow, Preview, ResultRecord, STATUS_SCHEMA};
 use anyhow::Context as _;
 use serde::Serialize;
 use std::io::{Read as _, Write};
@@ -13,10 +11,7 @@ use std::path::Path;
 /// Writes `text` to stdout; a closed pipe (e.g. `| head`) is not an error.
 pub fn out(text: &str) -> anyhow::Result<()> {
     let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
+    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => other.context("failed to write to stdout"),
     }
@@ -45,10 +40,7 @@ pub fn clean(text: &str) -> String {
 
 pub(super) fn print_status(rows: &[GoalStatus], as_json: bool) -> anyhow::Result<()> {
     if as_json {
-        return json(&Doc {
-            schema_version: STATUS_SCHEMA.into(),
-            items: rows.to_vec(),
-        });
+        return json(&Doc { schema_version: STATUS_SCHEMA.into(), items: rows.to_vec() });
     }
     let cells: Vec<Vec<String>> = rows
         .iter()
@@ -67,10 +59,7 @@ pub(super) fn print_status(rows: &[GoalStatus], as_json: bool) -> anyhow::Result
             ]
         })
         .collect();
-    out(&table(
-        &["GOAL", "STATUS", "OPEN", "PENDING", "CONFLICTS", "REVISION"],
-        &cells,
-    ))
+    out(&table(&["GOAL", "STATUS", "OPEN", "PENDING", "CONFLICTS", "REVISION"], &cells))
 }
 
 /// Renders rows as left-aligned columns sized to their content (last column unpadded).
@@ -102,10 +91,7 @@ fn table(header: &[&str], rows: &[Vec<String>]) -> String {
 
 pub(super) fn print_list(rows: &[ListRow], as_json: bool) -> anyhow::Result<()> {
     if as_json {
-        return json(&Doc {
-            schema_version: LIST_SCHEMA.into(),
-            items: rows.to_vec(),
-        });
+        return json(&Doc { schema_version: LIST_SCHEMA.into(), items: rows.to_vec() });
     }
     if rows.is_empty() {
         return out("(no pending items)\n");
@@ -123,10 +109,7 @@ pub(super) fn print_list(rows: &[ListRow], as_json: bool) -> anyhow::Result<()> 
             ]
         })
         .collect();
-    out(&table(
-        &["ITEM", "GOAL", "CLASS", "PREDICTED", "AGE", "AGENT"],
-        &cells,
-    ))
+    out(&table(&["ITEM", "GOAL", "CLASS", "PREDICTED", "AGE", "AGENT"], &cells))
 }
 
 fn age(secs: u64) -> String {
@@ -155,12 +138,7 @@ pub(super) fn print_preview(p: &Preview, as_json: bool) -> anyhow::Result<()> {
     }
     s += "checks:\n";
     for c in &p.checks {
-        s += &format!(
-            "  [{}] {:<12} {}\n",
-            if c.ok { "ok" } else { "!!" },
-            c.name,
-            clean(&c.detail)
-        );
+        s += &format!("  [{}] {:<12} {}\n", if c.ok { "ok" } else { "!!" }, c.name, clean(&c.detail));
     }
     if !p.findings.is_empty() {
         s += "findings:\n";
@@ -187,10 +165,7 @@ fn clean_lines(text: &str) -> String {
 
 pub(super) fn print_log(rows: &[ResultRecord], as_json: bool) -> anyhow::Result<()> {
     if as_json {
-        return json(&Doc {
-            schema_version: crate::wire::LOG_SCHEMA.into(),
-            items: rows.to_vec(),
-        });
+        return json(&Doc { schema_version: crate::wire::LOG_SCHEMA.into(), items: rows.to_vec() });
     }
     if rows.is_empty() {
         return out("(no results)\n");
@@ -205,20 +180,11 @@ pub(super) fn print_log(rows: &[ResultRecord], as_json: bool) -> anyhow::Result<
                 clean(&r.decision),
                 r.status.as_str().to_owned(),
                 clean(&r.operator),
-                r.reason
-                    .as_deref()
-                    .or(r.reason_code.as_deref())
-                    .map(clean)
-                    .unwrap_or_default(),
+                r.reason.as_deref().or(r.reason_code.as_deref()).map(clean).unwrap_or_default(),
             ]
         })
         .collect();
-    out(&table(
-        &[
-            "RECORDED", "GOAL", "ITEM", "DECISION", "STATUS", "OPERATOR", "REASON",
-        ],
-        &cells,
-    ))
+    out(&table(&["RECORDED", "GOAL", "ITEM", "DECISION", "STATUS", "OPERATOR", "REASON"], &cells))
 }
 
 /// A workspace problem found by `check`.
@@ -232,11 +198,7 @@ pub(super) struct Problem {
 pub(super) fn check(engine: &Engine) -> Vec<Problem> {
     let mut out = Vec::new();
     let mut add = |g: &str, what: &str, detail: String| {
-        out.push(Problem {
-            goal_id: g.into(),
-            what: what.into(),
-            detail,
-        });
+        out.push(Problem { goal_id: g.into(), what: what.into(), detail });
     };
     for (id, err) in &engine.ws.broken_goals {
         add(id, "goal", err.clone());
@@ -247,11 +209,7 @@ pub(super) fn check(engine: &Engine) -> Vec<Problem> {
             Ok(text) => {
                 let st = crate::loopx::state::ActiveState::parse(&text);
                 if st.frontmatter.is_empty() {
-                    add(
-                        &g.id,
-                        "state_file",
-                        "no frontmatter (LoopX will not bump updated_at)".into(),
-                    );
+                    add(&g.id, "state_file", "no frontmatter (LoopX will not bump updated_at)".into());
                 }
                 for d in st.duplicate_todo_ids() {
                     add(&g.id, "state_file", format!("duplicate todo id {d}"));
@@ -268,14 +226,14 @@ pub(super) fn check(engine: &Engine) -> Vec<Problem> {
         if let Err(e) = gate.results().read_all(false) {
             add(&g.id, "results", crate::error_chain(&e));
         } else if gate.results().has_torn_tail() {
-            add(&g.id, "results", "the last line is torn (a crash mid-append); it is moved aside on the next decision".into());
-        }
-        if std::fs::read_dir(gate.applying()).is_ok_and(|mut d| d.next().is_some()) {
             add(
                 &g.id,
-                "applying",
-                "an interrupted apply awaits recovery (it finishes on the next decision)".into(),
+                "results",
+                "the last line is torn (a crash mid-append); it is moved aside on the next decision".into(),
             );
+        }
+        if std::fs::read_dir(gate.applying()).is_ok_and(|mut d| d.next().is_some()) {
+            add(&g.id, "applying", "an interrupted apply awaits recovery (it finishes on the next decision)".into());
         }
         for item in engine.items(Some(&g.id)) {
             if let Err(e) = &item.intent {
@@ -294,12 +252,7 @@ pub(super) fn print_check(problems: &[Problem], as_json: bool) -> anyhow::Result
     }
     let mut s = String::new();
     for p in problems {
-        s += &format!(
-            "{:<20} {:<12} {}\n",
-            clean(&p.goal_id),
-            p.what,
-            clean(&p.detail)
-        );
+        s += &format!("{:<20} {:<12} {}\n", clean(&p.goal_id), p.what, clean(&p.detail));
     }
     if problems.is_empty() {
         s += "workspace ok\n";
@@ -310,35 +263,22 @@ pub(super) fn print_check(problems: &[Problem], as_json: bool) -> anyhow::Result
 pub(super) fn scan(path: &Path, policy: &str, as_json: bool) -> anyhow::Result<i32> {
     let mut bytes = Vec::new();
     if path == Path::new("-") {
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .context("failed to read stdin")?;
+        std::io::stdin().read_to_end(&mut bytes).context("failed to read stdin")?;
     } else {
-        bytes =
-            std::fs::read(path).with_context(|| format!("failed to read {}", path.display()))?;
+        bytes = std::fs::read(path).with_context(|| format!("failed to read {}", path.display()))?;
     }
-    let policy = if policy == "local" {
-        Policy::Local
-    } else {
-        Policy::Public
-    };
+    let policy = if policy == "local" { Policy::Local } else { Policy::Public };
     let mut findings: Vec<Finding> = Vec::new();
     if let Ok(v) = crate::json::parse_strict(&bytes) {
         scan::scan_json(&v, "", policy, &mut findings);
     } else {
         let text = String::from_utf8_lossy(&bytes);
-        let lines: Vec<(usize, String)> = text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (i + 1, l.to_owned()))
-            .collect();
+        let lines: Vec<(usize, String)> = text.lines().enumerate().map(|(i, l)| (i + 1, l.to_owned())).collect();
         scan::scan_lines(&lines, policy, &mut findings);
     }
     let blocking = findings.iter().any(|f| f.severity == "block");
     if as_json {
-        json(
-            &serde_json::json!({"schema_version": "writegate_scan_v1", "ok": !blocking, "findings": findings}),
-        )?;
+        json(&serde_json::json!({"schema_version": "writegate_scan_v1", "ok": !blocking, "findings": findings}))?;
     } else {
         let mut s = String::new();
         for f in &findings {
@@ -351,20 +291,8 @@ pub(super) fn scan(path: &Path, policy: &str, as_json: bool) -> anyhow::Result<i
                 clean(&f.reason)
             );
         }
-        s += &format!(
-            "{} finding(s), {}\n",
-            findings.len(),
-            if blocking {
-                "blocking"
-            } else {
-                "none blocking"
-            }
-        );
+        s += &format!("{} finding(s), {}\n", findings.len(), if blocking { "blocking" } else { "none blocking" });
         out(&s)?;
     }
-    Ok(if blocking {
-        super::exit::ATTENTION
-    } else {
-        super::exit::OK
-    })
+    Ok(if blocking { super::exit::ATTENTION } else { super::exit::OK })
 }

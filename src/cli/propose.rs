@@ -13,8 +13,7 @@ use anyhow::Context as _;
 
 pub(super) fn run(loc: &Locator, cmd: ProposeCmd, operator: &str) -> anyhow::Result<i32> {
     let (goal_id, op) = cmd.into_op();
-    let engine = Engine::open(loc, Clock::System, operator.to_owned())
-        .context("failed to open the workspace")?;
+    let engine = Engine::open(loc, Clock::System, operator.to_owned()).context("failed to open the workspace")?;
     match engine.propose(&goal_id, &op) {
         Ok(p) => {
             tracing::info!(
@@ -26,25 +25,20 @@ pub(super) fn run(loc: &Locator, cmd: ProposeCmd, operator: &str) -> anyhow::Res
             );
             out(&format!("{}\n", p.item_id))?;
             if p.reused {
-                eprintln!(
-                    "writegate: an identical item is already pending; not adding a duplicate"
-                );
+                eprintln!("writegate: an identical item is already pending; not adding a duplicate");
             }
             if p.predicted_status != "ready" {
                 eprintln!(
                     "writegate: note: apply would return {} now{}",
                     p.predicted_status,
-                    p.detail
-                        .map(|d| format!(" ({})", super::output::clean(&d)))
-                        .unwrap_or_default()
+                    p.detail.map(|d| format!(" ({})", super::output::clean(&d))).unwrap_or_default()
                 );
             }
             Ok(exit::OK)
         }
         Err(ProposeError::Refused(refused)) => {
-            out(&(serde_json::to_string(
-                &serde_json::json!({"ok": false, "goal_id": goal_id, "error": refused.0}),
-            )? + "\n"))?;
+            out(&(serde_json::to_string(&serde_json::json!({"ok": false, "goal_id": goal_id, "error": refused.0}))?
+                + "\n"))?;
             Ok(exit::ERROR)
         }
         Err(ProposeError::Engine(e)) => Err(e).context("failed to propose"),

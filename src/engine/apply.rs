@@ -6,9 +6,7 @@ use super::item::Item;
 use super::preview::{Predicted, Prepared};
 use super::{Engine, EngineError, read_state};
 use crate::gate::GateDir;
-use crate::gate::fsutil::{
-    atomic_write, atomic_write_at, durable_move, failpoint, remove_stale_temps,
-};
+use crate::gate::fsutil::{atomic_write, atomic_write_at, durable_move, failpoint, remove_stale_temps};
 use crate::loopx::hash::revision_of_text;
 use crate::loopx::lock::{self, LockError, LockRequest, MUTATION_TIMEOUT};
 use crate::wire::{RESULT_SCHEMA, ResultRecord, Status};
@@ -87,14 +85,7 @@ impl Engine {
             return Err(EngineError::ItemChanged(item.id));
         }
         match decision {
-            Decision::Skip => self.close(
-                &gate,
-                &item,
-                "skip",
-                Status::Skipped,
-                Some("operator_skip"),
-                None,
-            ),
+            Decision::Skip => self.close(&gate, &item, "skip", Status::Skipped, Some("operator_skip"), None),
             Decision::Reject { reason } => {
                 let reason = sanitize_reason(reason);
                 if reason.is_empty() {
@@ -103,34 +94,17 @@ impl Engine {
                         source: std::io::Error::other("a reject needs a reason"),
                     });
                 }
-                self.close(
-                    &gate,
-                    &item,
-                    "reject",
-                    Status::Rejected,
-                    Some("operator_reject"),
-                    Some(reason),
-                )
+                self.close(&gate, &item, "reject", Status::Rejected, Some("operator_reject"), Some(reason))
             }
-            Decision::Apply {
-                confirm_warnings,
-                override_idempotency,
-            } => self.apply(&gate, &item, *confirm_warnings, *override_idempotency),
+            Decision::Apply { confirm_warnings, override_idempotency } => {
+                self.apply(&gate, &item, *confirm_warnings, *override_idempotency)
+            }
         }
     }
 
-    fn apply(
-        &self,
-        gate: &GateDir,
-        item: &Item,
-        confirm: bool,
-        override_idem: bool,
-    ) -> Result<Outcome, EngineError> {
+    fn apply(&self, gate: &GateDir, item: &Item, confirm: bool, override_idem: bool) -> Result<Outcome, EngineError> {
         let goal = self.goal(&item.goal_id)?.clone();
-        let class = item
-            .intent
-            .as_ref()
-            .map_or("unknown", |i| i.write_class.as_str());
+        let class = item.intent.as_ref().map_or("unknown", |i| i.write_class.as_str());
         let req = LockRequest {
             target: &goal.state_file,
             agent_id: Some("writegate"),
@@ -139,36 +113,20 @@ impl Engine {
         };
         let state_lock = match lock::acquire(&req) {
             Ok(g) => g,
-            Err(LockError::Busy {
-                holder,
-                incident,
-                incident_recorded,
-                waited_ms,
-                ..
-            }) => {
+            Err(LockError::Busy { holder, incident, incident_recorded, waited_ms, .. }) => {
                 let p = self.prepare(item);
-                let mut rec = self.record(
-                    &p,
-                    "apply",
-                    Status::LockBusy,
-                    Some("lock_acquire_timeout"),
-                    None,
-                );
+                let mut rec = self.record(&p, "apply", Status::LockBusy, Some("lock_acquire_timeout"), None);
                 rec.base_revision = p.current_text.as_deref().map(revision_of_text);
                 gate.results().append(&rec)?;
                 return Ok(Outcome {
                     status: Status::LockBusy,
                     message: format!(
                         "the state file lock stayed busy for {waited_ms} ms (holder pid {}); inspect the holder, then retry — never delete the lock file",
-                        holder
-                            .get("pid")
-                            .map_or("unknown".into(), ToString::to_string)
+                        holder.get("pid").map_or("unknown".into(), ToString::to_string)
                     ),
                     record: Some(rec),
                     item_moved: false,
-                    lock: Some(
-                        json!({"holder": holder, "incident": incident, "incident_recorded": incident_recorded}),
-                    ),
+                    lock: Some(json!({"holder": holder, "incident": incident, "incident_recorded": incident_recorded})),
                     conflict: None,
                 });
             }
@@ -188,10 +146,7 @@ impl Engine {
                     status: Status::Failed,
                     record: None,
                     item_moved: false,
-                    message: format!(
-                        "invalid item: {}",
-                        p.invalid_reason.clone().unwrap_or_default()
-                    ),
+                    message: format!("invalid item: {}", p.invalid_reason.clone().unwrap_or_default()),
                     lock: None,
                     conflict: None,
                 });
@@ -215,12 +170,8 @@ impl Engine {
             gate.results().append(&rec)?;
             failpoint("after_result");
             if final_ {
-                durable_move(&item.path, &Self::decided_path(gate, item)).map_err(|source| {
-                    EngineError::Io {
-                        what: "move item to decided/".into(),
-                        source,
-                    }
-                })?;
+                durable_move(&item.path, &Self::decided_path(gate, item))
+                    .map_err(|source| EngineError::Io { what: "move item to decided/".into(), source })?;
             }
             drop(state_lock);
             return Ok(Outcome {
@@ -240,8 +191,7 @@ impl Engine {
         rec.applied_scopes = vec!["active_state".into()];
         if p.predicted == Predicted::Status(Status::IdempotencyConflict) {
             rec.reason_code = Some("idempotency_override".into());
-            rec.override_of_effect_digest
-                .clone_from(&p.prior_effect_digest);
+            rec.override_of_effect_digest.clone_from(&p.prior_effect_digest);
         }
         let marker = Marker {
             item_id: item.id.clone(),
@@ -254,35 +204,21 @@ impl Engine {
         failpoint("after_marker");
         // A state file that is a symlink inside the repo is written through, as LoopX's
         // `write_text` does, instead of being replaced by a regular file.
-        let target =
-            std::fs::canonicalize(&goal.state_file).unwrap_or_else(|_| goal.state_file.clone());
-        atomic_write_at(&target, new_text.as_bytes(), Some("before_state_rename")).map_err(
-            |source| EngineError::Io {
-                what: format!("write {}", goal.state_file.display()),
-                source,
-            },
-        )?;
+        let target = std::fs::canonicalize(&goal.state_file).unwrap_or_else(|_| goal.state_file.clone());
+        atomic_write_at(&target, new_text.as_bytes(), Some("before_state_rename"))
+            .map_err(|source| EngineError::Io { what: format!("write {}", goal.state_file.display()), source })?;
         failpoint("after_state_write");
         gate.results().append(&rec)?;
         failpoint("after_result");
-        durable_move(&item.path, &Self::decided_path(gate, item)).map_err(|source| {
-            EngineError::Io {
-                what: "move item to decided/".into(),
-                source,
-            }
-        })?;
+        durable_move(&item.path, &Self::decided_path(gate, item))
+            .map_err(|source| EngineError::Io { what: "move item to decided/".into(), source })?;
         failpoint("after_move");
-        std::fs::remove_file(&marker_path).map_err(|source| EngineError::Io {
-            what: "remove apply marker".into(),
-            source,
-        })?;
+        std::fs::remove_file(&marker_path)
+            .map_err(|source| EngineError::Io { what: "remove apply marker".into(), source })?;
         drop(state_lock);
         Ok(Outcome {
             status: Status::Applied,
-            message: format!(
-                "written; the state is now at {}",
-                rec.applied_revision.as_deref().unwrap_or("")
-            ),
+            message: format!("written; the state is now at {}", rec.applied_revision.as_deref().unwrap_or("")),
             record: Some(rec),
             item_moved: true,
             lock: None,
@@ -303,12 +239,8 @@ impl Engine {
         let rec = self.record(&p, decision, status, code, reason);
         gate.results().append(&rec)?;
         failpoint("after_result");
-        durable_move(&item.path, &Self::decided_path(gate, item)).map_err(|source| {
-            EngineError::Io {
-                what: "move item to decided/".into(),
-                source,
-            }
-        })?;
+        durable_move(&item.path, &Self::decided_path(gate, item))
+            .map_err(|source| EngineError::Io { what: "move item to decided/".into(), source })?;
         Ok(Outcome {
             status,
             message: "recorded; the item moved to decided/".to_owned(),
@@ -329,9 +261,7 @@ impl Engine {
         reason: Option<String>,
     ) -> ResultRecord {
         let intent = p.item.intent.as_ref().ok();
-        let s = |f: fn(&super::item::Intent) -> &String| {
-            intent.map(|i| f(i).clone()).unwrap_or_default()
-        };
+        let s = |f: fn(&super::item::Intent) -> &String| intent.map(|i| f(i).clone()).unwrap_or_default();
         ResultRecord {
             schema_version: RESULT_SCHEMA.into(),
             recorded_at: self.clock.utc_stamp(),
@@ -368,13 +298,10 @@ impl Engine {
         let gate = self.gate(goal_id)?;
         let goal = self.goal(goal_id)?.clone();
         let mut notes = Vec::new();
-        let target =
-            std::fs::canonicalize(&goal.state_file).unwrap_or_else(|_| goal.state_file.clone());
+        let target = std::fs::canonicalize(&goal.state_file).unwrap_or_else(|_| goal.state_file.clone());
         let stale = remove_stale_temps(&target);
         if stale > 0 {
-            notes.push(format!(
-                "removed {stale} temp file(s) left by an interrupted write"
-            ));
+            notes.push(format!("removed {stale} temp file(s) left by an interrupted write"));
         }
         let Ok(rd) = std::fs::read_dir(gate.applying()) else {
             return Ok(notes);
@@ -385,43 +312,27 @@ impl Engine {
             if path.extension().is_none_or(|e| e != "json") {
                 continue;
             }
-            let marker: Marker = crate::gate::fsutil::read_regular(
-                &path,
-                crate::gate::fsutil::limits::RECORD,
-                false,
-            )
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .ok_or_else(|| EngineError::Io {
-                what: format!(
-                    "apply marker {} is unreadable; inspect it by hand",
-                    path.display()
-                ),
-                source: std::io::Error::other("unparseable marker"),
-            })?;
+            let marker: Marker = crate::gate::fsutil::read_regular(&path, crate::gate::fsutil::limits::RECORD, false)
+                .ok()
+                .and_then(|b| serde_json::from_slice(&b).ok())
+                .ok_or_else(|| EngineError::Io {
+                    what: format!("apply marker {} is unreadable; inspect it by hand", path.display()),
+                    source: std::io::Error::other("unparseable marker"),
+                })?;
             if !crate::gate::is_safe_id(&marker.item_id) {
                 return Err(EngineError::Io {
-                    what: format!(
-                        "apply marker {} names an unsafe item id; inspect it by hand",
-                        path.display()
-                    ),
+                    what: format!("apply marker {} names an unsafe item id; inspect it by hand", path.display()),
                     source: std::io::Error::other("unsafe item id in marker"),
                 });
             }
             let inbox_path = gate.inbox().join(format!("{}.json", marker.item_id));
             let recorded = records.iter().any(|r| {
-                r.item_id == marker.item_id
-                    && r.applied_revision.as_deref() == Some(marker.applied_revision.as_str())
+                r.item_id == marker.item_id && r.applied_revision.as_deref() == Some(marker.applied_revision.as_str())
             });
-            let current = read_state(&goal.state_file)
-                .map(|t| revision_of_text(&t))
-                .unwrap_or_default();
+            let current = read_state(&goal.state_file).map(|t| revision_of_text(&t)).unwrap_or_default();
             let item = Item::read(&inbox_path, goal_id);
             if recorded {
-                notes.push(format!(
-                    "{}: result was recorded; finishing the move",
-                    marker.item_id
-                ));
+                notes.push(format!("{}: result was recorded; finishing the move", marker.item_id));
             } else if current == marker.applied_revision {
                 let mut rec = marker.record.clone();
                 rec.status = Status::AlreadyApplied;
@@ -429,33 +340,22 @@ impl Engine {
                 rec.reason_code = Some("recovered_after_interrupted_apply".into());
                 rec.recorded_at = self.clock.utc_stamp();
                 gate.results().append(&rec)?;
-                notes.push(format!(
-                    "{}: the state already holds the write; recorded already_applied",
-                    marker.item_id
-                ));
+                notes.push(format!("{}: the state already holds the write; recorded already_applied", marker.item_id));
             } else {
                 notes.push(format!(
                     "{}: the interrupted apply never reached the state; the item stays pending",
                     marker.item_id
                 ));
-                std::fs::remove_file(&path).map_err(|source| EngineError::Io {
-                    what: "remove apply marker".into(),
-                    source,
-                })?;
+                std::fs::remove_file(&path)
+                    .map_err(|source| EngineError::Io { what: "remove apply marker".into(), source })?;
                 continue;
             }
             if inbox_path.exists() {
-                durable_move(&inbox_path, &Self::decided_path(&gate, &item)).map_err(|source| {
-                    EngineError::Io {
-                        what: "move item to decided/".into(),
-                        source,
-                    }
-                })?;
+                durable_move(&inbox_path, &Self::decided_path(&gate, &item))
+                    .map_err(|source| EngineError::Io { what: "move item to decided/".into(), source })?;
             }
-            std::fs::remove_file(&path).map_err(|source| EngineError::Io {
-                what: "remove apply marker".into(),
-                source,
-            })?;
+            std::fs::remove_file(&path)
+                .map_err(|source| EngineError::Io { what: "remove apply marker".into(), source })?;
         }
         for n in &notes {
             tracing::warn!(goal = goal_id, "{n}");
@@ -482,10 +382,7 @@ impl Engine {
 }
 
 fn only_idempotency_failed(p: &Prepared) -> bool {
-    p.checks
-        .iter()
-        .filter(|c| !c.ok && c.name != "lock")
-        .all(|c| c.name == "idempotency")
+    p.checks.iter().filter(|c| !c.ok && c.name != "lock").all(|c| c.name == "idempotency")
 }
 
 fn next_step(status: Status, p: &Prepared) -> String {
@@ -506,10 +403,7 @@ fn marker_path(gate: &GateDir, item_id: &str) -> PathBuf {
 }
 
 fn write_marker(path: &Path, marker: &Marker) -> Result<(), EngineError> {
-    let io = |source| EngineError::Io {
-        what: format!("write apply marker {}", path.display()),
-        source,
-    };
+    let io = |source| EngineError::Io { what: format!("write apply marker {}", path.display()), source };
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(io)?;
     }
@@ -519,10 +413,7 @@ fn write_marker(path: &Path, marker: &Marker) -> Result<(), EngineError> {
 
 /// The gate lock: `gate/.gate.lock`, serialising decisions on one goal across processes.
 fn gate_lock(gate: &GateDir) -> Result<std::fs::File, EngineError> {
-    let io = |source| EngineError::Io {
-        what: format!("gate lock in {}", gate.root().display()),
-        source,
-    };
+    let io = |source| EngineError::Io { what: format!("gate lock in {}", gate.root().display()), source };
     std::fs::create_dir_all(gate.root()).map_err(io)?;
     let f = std::fs::OpenOptions::new()
         .read(true)
@@ -538,8 +429,5 @@ fn gate_lock(gate: &GateDir) -> Result<std::fs::File, EngineError> {
 /// Operator reasons: escape sequences and control characters dropped, whitespace compacted, 200 chars max.
 fn sanitize_reason(reason: &str) -> String {
     let clean = crate::textsafe::sanitize(reason, false);
-    crate::loopx::pytext::compact_whitespace(&clean)
-        .chars()
-        .take(200)
-        .collect()
+    crate::loopx::pytext::compact_whitespace(&clean).chars().take(200).collect()
 }

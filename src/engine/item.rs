@@ -87,16 +87,10 @@ impl Item {
     /// Reads and parses an inbox file. Never panics and never touches the file.
     #[must_use]
     pub fn read(path: &Path, goal_id: &str) -> Self {
-        let id = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let id = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         let meta = std::fs::metadata(path).ok();
-        let age_seconds = meta
-            .as_ref()
-            .and_then(|m| m.modified().ok())
-            .and_then(|t| t.elapsed().ok())
-            .map_or(0, |d| d.as_secs());
+        let age_seconds =
+            meta.as_ref().and_then(|m| m.modified().ok()).and_then(|t| t.elapsed().ok()).map_or(0, |d| d.as_secs());
         let mut item = Self {
             id,
             goal_id: goal_id.to_owned(),
@@ -113,9 +107,7 @@ impl Item {
             return item;
         }
         if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
-            item.intent = Err(
-                "item file is a symlink; writegate reads only regular files in the inbox".into(),
-            );
+            item.intent = Err("item file is a symlink; writegate reads only regular files in the inbox".into());
             return item;
         }
         if meta.as_ref().is_some_and(|m| m.len() > MAX_ITEM_BYTES) {
@@ -151,12 +143,7 @@ fn classify(doc: &Value) -> &'static str {
     match doc.get("schema_version").and_then(Value::as_str) {
         Some("session_runtime_controlled_writeback_v0") => "writeback",
         Some("local_state_write_correctness_v0") => "write_intent",
-        _ if doc
-            .get("local_state_write_correctness")
-            .is_some_and(Value::is_object) =>
-        {
-            "write_intent"
-        }
+        _ if doc.get("local_state_write_correctness").is_some_and(Value::is_object) => "write_intent",
         _ => "unknown",
     }
 }
@@ -169,13 +156,8 @@ fn text_at<'a>(v: &'a Value, pointer: &str) -> Result<&'a str, String> {
 }
 
 fn parse_intent(doc: &Value) -> Result<Intent, String> {
-    let packet = doc
-        .get("local_state_write_correctness")
-        .unwrap_or(doc)
-        .clone();
-    if packet.get("schema_version").and_then(Value::as_str)
-        != Some("local_state_write_correctness_v0")
-    {
+    let packet = doc.get("local_state_write_correctness").unwrap_or(doc).clone();
+    if packet.get("schema_version").and_then(Value::as_str) != Some("local_state_write_correctness_v0") {
         return Err("packet schema_version is not local_state_write_correctness_v0".into());
     }
     let status = text_at(&packet, "/apply_result/status")?;
@@ -195,10 +177,7 @@ fn parse_intent(doc: &Value) -> Result<Intent, String> {
     if let Proposal::TodoOp(op) = &proposal
         && op.name() != write_class
     {
-        return Err(format!(
-            "proposal op {} does not match the packet's write_class {write_class}",
-            op.name()
-        ));
+        return Err(format!("proposal op {} does not match the packet's write_class {write_class}", op.name()));
     }
     let mut payload = doc.clone();
     if let Some(map) = payload.as_object_mut() {
@@ -212,10 +191,7 @@ fn parse_intent(doc: &Value) -> Result<Intent, String> {
         writer_id: text_at(&packet, "/write_intent/writer_id")?.to_owned(),
         idempotency_key: text_at(&packet, "/write_intent/idempotency_key")?.to_owned(),
         expected_revision: text_at(&packet, "/write_intent/expected_revision/value")?.to_owned(),
-        lease_ref: packet
-            .pointer("/write_intent/lease_ref")
-            .filter(|v| !v.is_null())
-            .cloned(),
+        lease_ref: packet.pointer("/write_intent/lease_ref").filter(|v| !v.is_null()).cloned(),
         target_todo_id: packet
             .pointer("/write_intent/target_refs/todo_id")
             .and_then(Value::as_str)
@@ -230,19 +206,14 @@ fn parse_intent(doc: &Value) -> Result<Intent, String> {
 }
 
 fn parse_proposal(v: &Value) -> Result<Proposal, String> {
-    let kind = v
-        .get("kind")
-        .and_then(Value::as_str)
-        .ok_or("proposal.kind is missing")?;
+    let kind = v.get("kind").and_then(Value::as_str).ok_or("proposal.kind is missing")?;
     match kind {
         "todo_op" => {
             let mut body = v.clone();
             if let Some(map) = body.as_object_mut() {
                 map.shift_remove("kind");
             }
-            serde_json::from_value::<TodoOp>(body)
-                .map(Proposal::TodoOp)
-                .map_err(|e| format!("proposal todo_op: {e}"))
+            serde_json::from_value::<TodoOp>(body).map(Proposal::TodoOp).map_err(|e| format!("proposal todo_op: {e}"))
         }
         "replace" => v
             .get("text")
@@ -254,9 +225,7 @@ fn parse_proposal(v: &Value) -> Result<Proposal, String> {
             .and_then(Value::as_str)
             .map(|t| Proposal::UnifiedDiff(t.to_owned()))
             .ok_or_else(|| "proposal unified_diff needs a string diff".into()),
-        other => Err(format!(
-            "unknown proposal kind {other:?} (todo_op, replace, unified_diff)"
-        )),
+        other => Err(format!("unknown proposal kind {other:?} (todo_op, replace, unified_diff)")),
     }
 }
 

@@ -75,10 +75,7 @@ impl Clock {
     /// UTC RFC 3339 seconds (`…Z`) for records.
     #[must_use]
     pub fn utc_stamp(self) -> String {
-        self.now()
-            .with_timezone(&Utc)
-            .format("%Y-%m-%dT%H:%M:%SZ")
-            .to_string()
+        self.now().with_timezone(&Utc).format("%Y-%m-%dT%H:%M:%SZ").to_string()
     }
 }
 
@@ -99,11 +96,7 @@ impl Engine {
     /// # Errors
     /// [`EngineError::Registry`].
     pub fn open(loc: &Locator, clock: Clock, operator: String) -> Result<Self, EngineError> {
-        Ok(Self {
-            ws: Workspace::load(loc)?,
-            clock,
-            operator,
-        })
+        Ok(Self { ws: Workspace::load(loc)?, clock, operator })
     }
 
     /// The gate folder of `goal_id`.
@@ -129,12 +122,7 @@ impl Engine {
     #[must_use]
     pub fn items(&self, goal: Option<&str>) -> Vec<Item> {
         let mut out = Vec::new();
-        for g in self
-            .ws
-            .goals
-            .iter()
-            .filter(|g| goal.is_none_or(|x| x == g.id))
-        {
+        for g in self.ws.goals.iter().filter(|g| goal.is_none_or(|x| x == g.id)) {
             if let Ok(gate) = self.gate(&g.id) {
                 out.extend(gate.pending_files().iter().map(|p| Item::read(p, &g.id)));
             }
@@ -151,11 +139,7 @@ impl Engine {
             Some((g, i)) => (Some(g), i),
             None => (None, reference),
         };
-        let mut found: Vec<Item> = self
-            .items(goal)
-            .into_iter()
-            .filter(|i| i.id == id)
-            .collect();
+        let mut found: Vec<Item> = self.items(goal).into_iter().filter(|i| i.id == id).collect();
         match found.len() {
             0 => Err(EngineError::NoSuchItem(reference.to_owned())),
             1 => Ok(found.remove(0)),
@@ -167,23 +151,14 @@ impl Engine {
     #[must_use]
     pub fn prepared(&self, goal: Option<&str>) -> Vec<Prepared> {
         let mut out = Vec::new();
-        for g in self
-            .ws
-            .goals
-            .iter()
-            .filter(|g| goal.is_none_or(|x| x == g.id))
-        {
+        for g in self.ws.goals.iter().filter(|g| goal.is_none_or(|x| x == g.id)) {
             let Ok(gate) = self.gate(&g.id) else { continue };
             let files = gate.pending_files();
             if files.is_empty() {
                 continue;
             }
             let snap = self.goal_snapshot(&g.id);
-            out.extend(
-                files
-                    .iter()
-                    .map(|p| self.prepare_in(&Item::read(p, &g.id), &snap)),
-            );
+            out.extend(files.iter().map(|p| self.prepare_in(&Item::read(p, &g.id), &snap)));
         }
         out
     }
@@ -191,10 +166,7 @@ impl Engine {
     /// `writegate list` rows.
     #[must_use]
     pub fn list(&self, goal: Option<&str>) -> Vec<ListRow> {
-        self.items(goal)
-            .iter()
-            .map(|i| self.prepare(i).row())
-            .collect()
+        self.items(goal).iter().map(|i| self.prepare(i).row()).collect()
     }
 
     /// `writegate status` rows.
@@ -230,11 +202,7 @@ impl Engine {
             Err(e) => (None, None, 0, Some(e.clone())),
         };
         let results_error = match self.gate(&g.id) {
-            Ok(gate) => gate
-                .results()
-                .read_all(false)
-                .err()
-                .map(|e| crate::error_chain(&e)),
+            Ok(gate) => gate.results().read_all(false).err().map(|e| crate::error_chain(&e)),
             Err(e) => Some(crate::error_chain(&e)),
         };
         let error = match (error, results_error) {
@@ -248,10 +216,7 @@ impl Engine {
             frontmatter_status: fm,
             open_todos: open,
             pending: rows.len(),
-            conflicts: rows
-                .iter()
-                .filter(|r| preview::is_conflict_name(&r.predicted_status))
-                .count(),
+            conflicts: rows.iter().filter(|r| preview::is_conflict_name(&r.predicted_status)).count(),
             error,
         }
     }
@@ -262,12 +227,7 @@ impl Engine {
     /// [`EngineError::Results`].
     pub fn log(&self, goal: Option<&str>) -> Result<Vec<ResultRecord>, EngineError> {
         let mut all = Vec::new();
-        for g in self
-            .ws
-            .goals
-            .iter()
-            .filter(|g| goal.is_none_or(|x| x == g.id))
-        {
+        for g in self.ws.goals.iter().filter(|g| goal.is_none_or(|x| x == g.id)) {
             all.extend(self.gate(&g.id)?.results().read_all(false)?);
         }
         all.sort_by(|a, b| b.recorded_at.cmp(&a.recorded_at));
@@ -288,10 +248,7 @@ impl Engine {
         if !base.exists() {
             return base;
         }
-        (2..100_000)
-            .map(|n| gate.decided().join(format!("{}.{n}.json", item.id)))
-            .find(|p| !p.exists())
-            .unwrap_or(base)
+        (2..100_000).map(|n| gate.decided().join(format!("{}.{n}.json", item.id))).find(|p| !p.exists()).unwrap_or(base)
     }
 }
 
@@ -302,11 +259,6 @@ impl Engine {
 pub fn read_state(path: &std::path::Path) -> Result<String, String> {
     let bytes = crate::gate::fsutil::read_regular(path, crate::gate::fsutil::limits::STATE, true)
         .map_err(|e| format!("cannot read state file {}: {e}", path.display()))?;
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "state file {} is not UTF-8 (byte {})",
-            path.display(),
-            e.utf8_error().valid_up_to()
-        )
-    })
+    String::from_utf8(bytes)
+        .map_err(|e| format!("state file {} is not UTF-8 (byte {})", path.display(), e.utf8_error().valid_up_to()))
 }

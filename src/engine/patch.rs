@@ -32,10 +32,7 @@ fn parse(diff: &str) -> Result<Vec<HunkSpec>, PatchError> {
                 .next()
                 .and_then(|s| s.parse().ok())
                 .ok_or_else(|| PatchError(format!("bad hunk header {line:?}")))?;
-            hunks.push(HunkSpec {
-                old_start: start,
-                lines: Vec::new(),
-            });
+            hunks.push(HunkSpec { old_start: start, lines: Vec::new() });
             continue;
         }
         let Some(h) = hunks.last_mut() else {
@@ -66,30 +63,15 @@ fn parse(diff: &str) -> Result<Vec<HunkSpec>, PatchError> {
 /// [`PatchError`] when a hunk does not match exactly or the diff is malformed.
 pub fn apply(current: &str, diff: &str) -> Result<String, PatchError> {
     let lines: Vec<&str> = current.split_inclusive('\n').collect();
-    let eol = if lines.first().is_some_and(|l| l.ends_with("\r\n")) {
-        "\r\n"
-    } else {
-        "\n"
-    };
-    let body = |l: &str| {
-        l.strip_suffix('\n')
-            .map_or(l, |s| s.strip_suffix('\r').unwrap_or(s))
-            .to_owned()
-    };
+    let eol = if lines.first().is_some_and(|l| l.ends_with("\r\n")) { "\r\n" } else { "\n" };
+    let body = |l: &str| l.strip_suffix('\n').map_or(l, |s| s.strip_suffix('\r').unwrap_or(s)).to_owned();
     let mut out = String::with_capacity(current.len() + diff.len());
     let mut pos = 0usize;
     for h in parse(diff)? {
         let pure_insert = h.lines.iter().all(|l| l.0 == '+');
-        let start = if pure_insert {
-            h.old_start
-        } else {
-            h.old_start.saturating_sub(1)
-        };
+        let start = if pure_insert { h.old_start } else { h.old_start.saturating_sub(1) };
         if start < pos || start > lines.len() {
-            return Err(PatchError(format!(
-                "hunk at line {} is out of order or past the end",
-                h.old_start
-            )));
+            return Err(PatchError(format!("hunk at line {} is out of order or past the end", h.old_start)));
         }
         for l in &lines[pos..start] {
             out.push_str(l);
@@ -99,10 +81,7 @@ pub fn apply(current: &str, diff: &str) -> Result<String, PatchError> {
             match tag {
                 ' ' | '-' => {
                     let Some(cur) = lines.get(pos) else {
-                        return Err(PatchError(format!(
-                            "hunk at line {} runs past the end",
-                            h.old_start
-                        )));
+                        return Err(PatchError(format!("hunk at line {} runs past the end", h.old_start)));
                     };
                     if body(cur) != *text {
                         return Err(PatchError(format!(
@@ -143,9 +122,6 @@ mod tests {
         assert_eq!(apply(cur, diff).as_deref(), Ok("a\r\nB\r\nc\r\n"));
         assert!(apply("a\nX\nc\n", diff).is_err());
         let unified = crate::diff::unified("one\ntwo\n", "one\n2\nthree", "s");
-        assert_eq!(
-            apply("one\ntwo\n", &unified).as_deref(),
-            Ok("one\n2\nthree")
-        );
+        assert_eq!(apply("one\ntwo\n", &unified).as_deref(), Ok("one\n2\nthree"));
     }
 }

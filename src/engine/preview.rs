@@ -43,15 +43,16 @@ pub struct GoalSnapshot {
     pub state: Result<String, String>,
     /// The results log, or why it cannot be read.
     pub results: Result<Vec<ResultRecord>, String>,
+    /// The state parsed once (when readable).
+    pub parsed: Option<std::sync::Arc<ActiveState>>,
+    /// The state's revision (when readable).
+    pub revision: Option<String>,
 }
 
 /// True for predicted-status names that are conflicts.
 #[must_use]
 pub fn is_conflict_name(name: &str) -> bool {
-    matches!(
-        name,
-        "lock_busy" | "revision_conflict" | "lease_conflict" | "idempotency_conflict"
-    )
+    matches!(name, "lock_busy" | "revision_conflict" | "lease_conflict" | "idempotency_conflict")
 }
 
 /// An item with every check evaluated against the current disk state.
@@ -82,6 +83,16 @@ pub struct Prepared {
 }
 
 impl Prepared {
+    /// An item with no check run yet (for listing before the checks finish).
+    #[must_use]
+    pub fn unchecked(item: &Item) -> Self {
+        let mut p = Self::new(item);
+        if let Err(reason) = &item.intent {
+            p.invalid_reason = Some(reason.clone());
+        }
+        p
+    }
+
     fn new(item: &Item) -> Self {
         Self {
             item: item.clone(),
@@ -99,11 +110,7 @@ impl Prepared {
     }
 
     fn check(&mut self, name: &str, ok: bool, detail: impl Into<String>, fail: Option<Predicted>) {
-        self.checks.push(Check {
-            name: name.into(),
-            ok,
-            detail: detail.into(),
-        });
+        self.checks.push(Check { name: name.into(), ok, detail: detail.into() });
         if !ok
             && self.predicted == Predicted::Ready
             && let Some(p) = fail
@@ -123,11 +130,7 @@ impl Prepared {
     pub fn row(&self) -> ListRow {
         let intent = self.item.intent.as_ref().ok();
         let agent = intent.and_then(|i| match &i.proposal {
-            Proposal::TodoOp(op) => op
-                .args()
-                .agent_id
-                .clone()
-                .or_else(|| op.args().claimed_by.clone()),
+            Proposal::TodoOp(op) => op.args().agent_id.clone().or_else(|| op.args().claimed_by.clone()),
             _ => None,
         });
         let writer = intent.map(|i| i.writer_id.clone()).unwrap_or_default();
@@ -160,9 +163,7 @@ impl Prepared {
             checks: self.checks.clone(),
             findings: self.findings.clone(),
             diff: match (&self.current_text, &self.proposed_text) {
-                (Some(a), Some(b)) => {
-                    crate::scan::mask_secrets(&crate::diff::unified(a, b, label)).0
-                }
+                (Some(a), Some(b)) => crate::scan::mask_secrets(&crate::diff::unified(a, b, label)).0,
                 _ => String::new(),
             },
             conflict: self.conflict.clone(),
@@ -181,26 +182,15 @@ impl Engine {
     /// text and its results log.
     #[must_use]
     pub fn goal_snapshot(&self, goal_id: &str) -> GoalSnapshot {
-        let goal = self
-            .goal(goal_id)
-            .cloned()
-            .map_err(|e| crate::error_chain(&e));
-        let state = goal
-            .as_ref()
-            .map_err(Clone::clone)
-            .and_then(|g| read_state(&g.state_file));
+        let goal = self.goal(goal_id).cloned().map_err(|e| crate::error_chain(&e));
+        let state = goal.as_ref().map_err(Clone::clone).and_then(|g| read_state(&g.state_file));
         let results = match self.gate(goal_id) {
-            Ok(g) => g
-                .results()
-                .read_all(false)
-                .map_err(|e| crate::error_chain(&e)),
+            Ok(g) => g.results().read_all(false).map_err(|e| crate::error_chain(&e)),
             Err(e) => Err(crate::error_chain(&e)),
         };
-        GoalSnapshot {
-            goal,
-            state,
-            results,
-        }
+        let parsed = state.as_ref().ok().map(|t| std::sync::Arc::new(ActiveState::parse(t)));
+        let revision = state.as_ref().ok().map(|t| revision_of_text(t));
+        GoalSnapshot { goal, state, results, parsed, revision }
     }
 
     /// [`Engine::prepare`] against an already read [`GoalSnapshot`] of the item's goal.
@@ -215,15 +205,7 @@ impl Engine {
                 return p;
             }
         };
-        p.check(
-            "schema",
-            true,
-            format!(
-                "local_state_write_correctness_v0, proposal {}",
-                intent.proposal.kind()
-            ),
-            None,
-        );
+        p.check("schema", true, format!("local_state_write_correctness_v0, proposal {}", intent.proposal.kind()), None);
         let goal = match &snap.goal {
             Ok(g) if intent.goal_id == item.goal_id => g.clone(),
             Ok(_) => {
@@ -244,24 +226,14 @@ impl Engine {
         let current = match &snap.state {
             Ok(t) => t.clone(),
             Err(e) => {
-                p.check(
-                    "goal",
-                    false,
-                    e.clone(),
-                    Some(Predicted::Status(Status::Failed)),
-                );
+                p.check("goal", false, e.clone(), Some(Predicted::Status(Status::Failed)));
                 p.invalid_reason = Some(e.clone());
                 return p;
             }
         };
-        p.check(
-            "goal",
-            true,
-            format!("{} → {}", goal.id, goal.state_file_rel),
-            None,
-        );
+        p.check("goal", true, format!("{} → {}", goal.id, goal.state_file_rel), None);
         Self::check_idempotency(&mut p, &intent, &snap.results);
-        let current_rev = revision_of_text(&current);
+        let current_rev = snap.revision.clone().unwrap_or_else(|| revision_of_text(&current));
         let rev_ok = current_rev == intent.expected_revision;
         p.check(
             "revision",
@@ -269,11 +241,7 @@ impl Engine {
             if rev_ok {
                 format!("expected {} is current", short(&current_rev))
             } else {
-                format!(
-                    "expected {} but the state is at {}",
-                    short(&intent.expected_revision),
-                    short(&current_rev)
-                )
+                format!("expected {} but the state is at {}", short(&intent.expected_revision), short(&current_rev))
             },
             Some(Predicted::Status(Status::RevisionConflict)),
         );
@@ -282,7 +250,7 @@ impl Engine {
                 json!({"kind": "revision_conflict", "expected_revision": intent.expected_revision, "current_revision": current_rev}),
             );
         }
-        let state = ActiveState::parse(&current);
+        let state = snap.parsed.clone().unwrap_or_else(|| std::sync::Arc::new(ActiveState::parse(&current)));
         self.check_lease(&mut p, &intent, &state, &current, &goal.id);
         self.check_edit(&mut p, &intent, &current, &goal.registered_agents, rev_ok);
         p.current_text = Some(current);
@@ -291,11 +259,7 @@ impl Engine {
         p
     }
 
-    fn check_idempotency(
-        p: &mut Prepared,
-        intent: &Intent,
-        results: &Result<Vec<ResultRecord>, String>,
-    ) {
+    fn check_idempotency(p: &mut Prepared, intent: &Intent, results: &Result<Vec<ResultRecord>, String>) {
         let records = match results {
             Ok(r) => r,
             Err(e) => {
@@ -309,8 +273,7 @@ impl Engine {
             }
         };
         let applied = records.iter().rev().find(|r| {
-            r.idempotency_key == intent.idempotency_key
-                && matches!(r.status, Status::Applied | Status::AlreadyApplied)
+            r.idempotency_key == intent.idempotency_key && matches!(r.status, Status::Applied | Status::AlreadyApplied)
         });
         match applied {
             None => p.check("idempotency", true, "key not applied before", None),
@@ -318,11 +281,7 @@ impl Engine {
                 p.check(
                     "idempotency",
                     false,
-                    format!(
-                        "same key and effect already {} as item {}",
-                        r.status.as_str(),
-                        r.item_id
-                    ),
+                    format!("same key and effect already {} as item {}", r.status.as_str(), r.item_id),
                     Some(Predicted::Status(Status::SkippedDuplicate)),
                 );
             }
@@ -334,30 +293,16 @@ impl Engine {
                 p.check(
                     "idempotency",
                     false,
-                    format!(
-                        "key already applied by item {} with a different effect",
-                        r.item_id
-                    ),
+                    format!("key already applied by item {} with a different effect", r.item_id),
                     Some(Predicted::Status(Status::IdempotencyConflict)),
                 );
             }
         }
     }
 
-    fn check_lease(
-        &self,
-        p: &mut Prepared,
-        intent: &Intent,
-        state: &ActiveState,
-        current: &str,
-        goal_id: &str,
-    ) {
-        let expected = intent
-            .lease_ref
-            .as_ref()
-            .and_then(|l| l.get("claimed_by"))
-            .and_then(Value::as_str)
-            .map(str::to_owned);
+    fn check_lease(&self, p: &mut Prepared, intent: &Intent, state: &ActiveState, current: &str, goal_id: &str) {
+        let expected =
+            intent.lease_ref.as_ref().and_then(|l| l.get("claimed_by")).and_then(Value::as_str).map(str::to_owned);
         let targets: Vec<(String, Option<String>)> = match &intent.proposal {
             Proposal::TodoOp(op) => {
                 let Some(todo_id) = op.todo_id() else {
@@ -365,11 +310,10 @@ impl Engine {
                     return;
                 };
                 let args = op.args();
-                let actor = args.agent_id.clone().or_else(|| {
-                    matches!(op, TodoOp::TodoClaim(_))
-                        .then(|| args.claimed_by.clone())
-                        .flatten()
-                });
+                let actor = args
+                    .agent_id
+                    .clone()
+                    .or_else(|| matches!(op, TodoOp::TodoClaim(_)).then(|| args.claimed_by.clone()).flatten());
                 vec![(todo_id.to_owned(), actor)]
             }
             raw => {
@@ -396,32 +340,16 @@ impl Engine {
         let runtime_dir = self.ws.goal_runtime_dir(goal_id).ok();
         let mut details = Vec::new();
         for (todo_id, actor) in &targets {
-            let hard = runtime_dir
-                .as_ref()
-                .map_or(LeaseRead::Absent, |d| read_lease(d, todo_id));
-            match lease_problem(
-                state,
-                todo_id,
-                actor.as_deref(),
-                expected.as_deref(),
-                &hard,
-                now,
-            ) {
+            let hard = runtime_dir.as_ref().map_or(LeaseRead::Absent, |d| read_lease(d, todo_id));
+            match lease_problem(state, todo_id, actor.as_deref(), expected.as_deref(), &hard, now) {
                 Ok(detail) => details.push(detail),
                 Err((reason, detail, hard_json)) => {
                     if p.conflict.is_none() {
-                        p.conflict = Some(
-                            json!({"kind": "lease_conflict", "reason": reason, "todo_id": todo_id,
+                        p.conflict = Some(json!({"kind": "lease_conflict", "reason": reason, "todo_id": todo_id,
                             "claimed_by": state.find_todo(todo_id).and_then(crate::loopx::state::Todo::claimed_by),
-                            "expected_claimed_by": expected, "writer": actor, "hard_lease": hard_json}),
-                        );
+                            "expected_claimed_by": expected, "writer": actor, "hard_lease": hard_json}));
                     }
-                    p.check(
-                        "lease",
-                        false,
-                        detail,
-                        Some(Predicted::Status(Status::LeaseConflict)),
-                    );
+                    p.check("lease", false, detail, Some(Predicted::Status(Status::LeaseConflict)));
                     return;
                 }
             }
@@ -429,14 +357,7 @@ impl Engine {
         p.check("lease", true, details.join("; "), None);
     }
 
-    fn check_edit(
-        &self,
-        p: &mut Prepared,
-        intent: &Intent,
-        current: &str,
-        agents: &[String],
-        rev_ok: bool,
-    ) {
+    fn check_edit(&self, p: &mut Prepared, intent: &Intent, current: &str, agents: &[String], rev_ok: bool) {
         let proposed = match &intent.proposal {
             raw @ (Proposal::Replace(_) | Proposal::UnifiedDiff(_)) => {
                 let text = raw_text(raw, current);
@@ -472,12 +393,7 @@ impl Engine {
         };
         match proposed {
             Err(e) => {
-                p.check(
-                    "edit",
-                    false,
-                    e.clone(),
-                    Some(Predicted::Status(Status::Failed)),
-                );
+                p.check("edit", false, e.clone(), Some(Predicted::Status(Status::Failed)));
                 p.invalid_reason = Some(e);
             }
             Ok(text) if text == current => {
@@ -492,15 +408,7 @@ impl Engine {
             Ok(text) => {
                 p.added = crate::diff::added_lines(current, &text);
                 let added = p.added.len();
-                p.check(
-                    "edit",
-                    true,
-                    format!(
-                        "{} would add or change {added} line(s)",
-                        intent.proposal.kind()
-                    ),
-                    None,
-                );
+                p.check("edit", true, format!("{} would add or change {added} line(s)", intent.proposal.kind()), None);
                 p.proposed_text = Some(text);
             }
         }
@@ -513,23 +421,16 @@ fn raw_consistent(intent: &Intent, current: &str, proposed: &str) -> Result<(), 
     let Some(target) = &intent.target_todo_id else {
         return Ok(());
     };
-    let (touched, outside) =
-        touched_todos(&ActiveState::parse(current), &ActiveState::parse(proposed));
+    let (touched, outside) = touched_todos(&ActiveState::parse(current), &ActiveState::parse(proposed));
     let others: Vec<&String> = touched.iter().filter(|t| *t != target).collect();
     if !others.is_empty() {
         return Err(format!(
             "the packet names {target} but the change also touches {}",
-            others
-                .iter()
-                .map(|s| s.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
+            others.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
         ));
     }
     if outside {
-        return Err(format!(
-            "the packet names {target} but the change also edits text outside todo blocks"
-        ));
+        return Err(format!("the packet names {target} but the change also edits text outside todo blocks"));
     }
     Ok(())
 }
@@ -547,9 +448,7 @@ fn lease_problem(
 ) -> Result<String, (&'static str, String, Value)> {
     let todo = state.find_todo(todo_id);
     let soft = todo.and_then(crate::loopx::state::Todo::claimed_by);
-    let excluded = todo
-        .map(|t| t.metadata.list("excluded_agents"))
-        .unwrap_or_default();
+    let excluded = todo.map(|t| t.metadata.list("excluded_agents")).unwrap_or_default();
     let hard_json = match hard {
         LeaseRead::Present(l) => {
             json!({"owner": l.owner, "version": l.version, "lease_epoch": l.lease_epoch, "expires_at": l.expires_at, "status": l.status})
@@ -560,45 +459,27 @@ fn lease_problem(
     if let Some(a) = actor
         && excluded.iter().any(|x| x == a)
     {
-        return fail(
-            "excluded_agent",
-            format!("{a} is in {todo_id}'s excluded_agents"),
-        );
+        return fail("excluded_agent", format!("{a} is in {todo_id}'s excluded_agents"));
     }
     if let (Some(e), Some(s)) = (expected, &soft)
         && e != s
     {
-        return fail(
-            "foreign_claim",
-            format!("the item expects {todo_id} claimed_by={e}, it is claimed_by={s}"),
-        );
+        return fail("foreign_claim", format!("the item expects {todo_id} claimed_by={e}, it is claimed_by={s}"));
     }
     if let Some(s) = &soft
         && actor.is_some_and(|a| a != s)
     {
         return fail(
             "foreign_claim",
-            format!(
-                "{todo_id} is claimed_by={s}, the writer is {}",
-                actor.unwrap_or("unknown")
-            ),
+            format!("{todo_id} is claimed_by={s}, the writer is {}", actor.unwrap_or("unknown")),
         );
     }
     match hard {
         LeaseRead::Unreadable { reason } => {
-            return fail(
-                "hard_lease_unreadable",
-                format!("task lease file of {todo_id} unreadable: {reason}"),
-            );
+            return fail("hard_lease_unreadable", format!("task lease file of {todo_id} unreadable: {reason}"));
         }
         LeaseRead::Present(l) if l.is_expired_at(now) => {
-            return fail(
-                "expired",
-                format!(
-                    "hard lease of {todo_id} by {} expired at {}",
-                    l.owner, l.expires_at
-                ),
-            );
+            return fail("expired", format!("hard lease of {todo_id} by {} expired at {}", l.owner, l.expires_at));
         }
         LeaseRead::Present(l) if l.is_active_at(now) && actor != Some(l.owner.as_str()) => {
             return fail(
@@ -616,10 +497,7 @@ fn lease_problem(
     Ok(format!(
         "{todo_id}: claimed_by={}, hard lease {}",
         soft.as_deref().unwrap_or("none"),
-        hard_json
-            .get("owner")
-            .and_then(Value::as_str)
-            .unwrap_or("none")
+        hard_json.get("owner").and_then(Value::as_str).unwrap_or("none")
     ))
 }
 
@@ -636,32 +514,16 @@ fn raw_text(proposal: &Proposal, current: &str) -> Result<String, String> {
 /// status, marker or metadata), and whether anything outside todo blocks changed besides
 /// the frontmatter `updated_at`.
 #[must_use]
-pub fn touched_todos(
-    before: &ActiveState,
-    after: &ActiveState,
-) -> (std::collections::BTreeSet<String>, bool) {
+pub fn touched_todos(before: &ActiveState, after: &ActiveState) -> (std::collections::BTreeSet<String>, bool) {
     let key = |t: &crate::loopx::state::Todo| {
-        format!(
-            "{}|{}|{}|{}|{:?}",
-            t.text,
-            t.status,
-            t.marker,
-            t.archived,
-            t.metadata.format_line()
-        )
+        format!("{}|{}|{}|{}|{:?}", t.text, t.status, t.marker, t.archived, t.metadata.format_line())
     };
     let map = |s: &ActiveState| {
-        s.todos
-            .iter()
-            .map(|t| (t.todo_id.clone(), key(t)))
-            .collect::<std::collections::BTreeMap<_, _>>()
+        s.todos.iter().map(|t| (t.todo_id.clone(), key(t))).collect::<std::collections::BTreeMap<_, _>>()
     };
     let (a, b) = (map(before), map(after));
-    let mut touched: std::collections::BTreeSet<String> = a
-        .iter()
-        .filter(|(k, v)| b.get(*k) != Some(*v))
-        .map(|(k, _)| k.clone())
-        .collect();
+    let mut touched: std::collections::BTreeSet<String> =
+        a.iter().filter(|(k, v)| b.get(*k) != Some(*v)).map(|(k, _)| k.clone()).collect();
     touched.extend(b.keys().filter(|k| !a.contains_key(*k)).cloned());
     let skeleton = |s: &ActiveState| -> String {
         let todo_lines: std::collections::BTreeSet<usize> = s.todo_block_lines();
@@ -679,21 +541,10 @@ pub fn touched_todos(
 /// At the expected revision, the packet must be the one LoopX would print for this
 /// proposal: same `write_id` and `idempotency_key`. Otherwise the packet describes a
 /// different write than the proposal makes (an agent cannot show one thing and do another).
-fn consistent(
-    intent: &Intent,
-    op: &TodoOp,
-    current: &str,
-    outcome: &EditOutcome,
-) -> Result<(), String> {
+fn consistent(intent: &Intent, op: &TodoOp, current: &str, outcome: &EditOutcome) -> Result<(), String> {
     let ours = crate::loopx::packet::build_packet(&intent.goal_id, op, current, outcome);
-    let id = ours
-        .pointer("/write_intent/write_id")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let key = ours
-        .pointer("/write_intent/idempotency_key")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
+    let id = ours.pointer("/write_intent/write_id").and_then(Value::as_str).unwrap_or_default();
+    let key = ours.pointer("/write_intent/idempotency_key").and_then(Value::as_str).unwrap_or_default();
     if id != intent.write_id || key != intent.idempotency_key {
         return Err(format!(
             "the packet does not describe this proposal: recomputed write_id {id}, the packet says {}",
@@ -714,7 +565,8 @@ fn check_boundary(p: &mut Prepared, intent: &Intent) {
             severity: "warn".into(),
             location: "/proposal".into(),
             sample_masked: intent.proposal.kind().into(),
-            reason: "a replace / unified_diff is not recomputed from LoopX arguments; its packet cannot vouch for it".into(),
+            reason: "a replace / unified_diff is not recomputed from LoopX arguments; its packet cannot vouch for it"
+                .into(),
         });
     }
     let blocks = findings.iter().filter(|f| f.severity == "block").count();
@@ -739,27 +591,14 @@ fn check_lock(p: &mut Prepared, state_file: &std::path::Path) {
         format!(
             "held by pid {} ({}, {}) since {}; apply waits up to 5 s",
             holder["pid"],
-            holder
-                .get("agent_id")
-                .and_then(Value::as_str)
-                .unwrap_or("?"),
-            holder
-                .get("operation")
-                .and_then(Value::as_str)
-                .unwrap_or("?"),
-            holder
-                .get("acquired_at")
-                .and_then(Value::as_str)
-                .unwrap_or("?")
+            holder.get("agent_id").and_then(Value::as_str).unwrap_or("?"),
+            holder.get("operation").and_then(Value::as_str).unwrap_or("?"),
+            holder.get("acquired_at").and_then(Value::as_str).unwrap_or("?")
         )
     } else {
         "free".to_owned()
     };
-    p.checks.push(crate::wire::Check {
-        name: "lock".into(),
-        ok: !held,
-        detail,
-    });
+    p.checks.push(crate::wire::Check { name: "lock".into(), ok: !held, detail });
 }
 
 fn short(rev: &str) -> String {

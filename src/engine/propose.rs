@@ -40,10 +40,8 @@ impl Engine {
     /// [`ProposeError::Refused`] with LoopX's message, or workspace / I/O errors.
     pub fn propose(&self, goal_id: &str, op: &TodoOp) -> Result<Proposed, ProposeError> {
         let goal = self.goal(goal_id)?;
-        let text = read_state(&goal.state_file).map_err(|e| EngineError::Io {
-            what: format!("read state: {e}"),
-            source: std::io::Error::other(e),
-        })?;
+        let text = read_state(&goal.state_file)
+            .map_err(|e| EngineError::Io { what: format!("read state: {e}"), source: std::io::Error::other(e) })?;
         let ctx = EditContext {
             goal_id: goal_id.to_owned(),
             registered_agents: goal.registered_agents.clone(),
@@ -51,12 +49,8 @@ impl Engine {
         };
         let outcome = apply_op(&text, op, &ctx)?;
         let doc = make_item_doc(goal_id, op, &text, &outcome, &self.clock.utc_stamp());
-        let key = doc
-            .pointer("/local_state_write_correctness/write_intent/idempotency_key")
-            .cloned();
-        let rev = doc
-            .pointer("/local_state_write_correctness/write_intent/expected_revision/value")
-            .cloned();
+        let key = doc.pointer("/local_state_write_correctness/write_intent/idempotency_key").cloned();
+        let rev = doc.pointer("/local_state_write_correctness/write_intent/expected_revision/value").cloned();
         let effect = crate::loopx::hash::value_digest(&doc["proposal"]);
         let existing = self.items(Some(goal_id)).into_iter().find(|i| {
             i.intent.as_ref().is_ok_and(|it| {
@@ -69,33 +63,13 @@ impl Engine {
             (item, true)
         } else {
             let gate = self.gate(goal_id)?;
-            let stamp = self
-                .clock
-                .now()
-                .with_timezone(&chrono::Utc)
-                .format("%Y%m%dT%H%M%SZ")
-                .to_string();
-            let id =
-                drop_item(&gate, &doc, &stamp, op.name()).map_err(|source| EngineError::Io {
-                    what: "drop item into inbox".into(),
-                    source,
-                })?;
-            (
-                Item::read(&gate.inbox().join(format!("{id}.json")), goal_id),
-                false,
-            )
+            let stamp = self.clock.now().with_timezone(&chrono::Utc).format("%Y%m%dT%H%M%SZ").to_string();
+            let id = drop_item(&gate, &doc, &stamp, op.name())
+                .map_err(|source| EngineError::Io { what: "drop item into inbox".into(), source })?;
+            (Item::read(&gate.inbox().join(format!("{id}.json")), goal_id), false)
         };
         let p = self.prepare(&item);
-        let detail = p
-            .checks
-            .iter()
-            .find(|c| !c.ok && c.name != "lock")
-            .map(|c| format!("{}: {}", c.name, c.detail));
-        Ok(Proposed {
-            item_id: item.id,
-            reused,
-            predicted_status: p.predicted.name().into(),
-            detail,
-        })
+        let detail = p.checks.iter().find(|c| !c.ok && c.name != "lock").map(|c| format!("{}: {}", c.name, c.detail));
+        Ok(Proposed { item_id: item.id, reused, predicted_status: p.predicted.name().into(), detail })
     }
 }

@@ -43,35 +43,20 @@ pub mod limits {
 pub fn read_regular(path: &Path, max: u64, follow: bool) -> std::io::Result<Vec<u8>> {
     use std::io::Read as _;
     if !follow && std::fs::symlink_metadata(path)?.file_type().is_symlink() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            "is a symlink",
-        ));
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "is a symlink"));
     }
-    let f = OpenOptions::new()
-        .read(true)
-        .custom_flags(O_NONBLOCK)
-        .open(path)?;
+    let f = OpenOptions::new().read(true).custom_flags(O_NONBLOCK).open(path)?;
     let meta = f.metadata()?;
     if !meta.file_type().is_file() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            "not a regular file",
-        ));
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "not a regular file"));
     }
     if meta.len() > max {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!("larger than {max} bytes"),
-        ));
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, format!("larger than {max} bytes")));
     }
     let mut buf = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
     f.take(max + 1).read_to_end(&mut buf)?;
     if buf.len() as u64 > max {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!("larger than {max} bytes"),
-        ));
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, format!("larger than {max} bytes")));
     }
     Ok(buf)
 }
@@ -82,17 +67,9 @@ pub fn read_regular(path: &Path, max: u64, follow: bool) -> std::io::Result<Vec<
 /// I/O errors or `InvalidData`.
 pub fn open_append_regular(path: &Path) -> std::io::Result<File> {
     if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!("{} is a symlink", path.display()),
-        ));
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, format!("{} is a symlink", path.display())));
     }
-    let f = OpenOptions::new()
-        .append(true)
-        .create(true)
-        .mode(0o644)
-        .custom_flags(O_NONBLOCK)
-        .open(path)?;
+    let f = OpenOptions::new().append(true).create(true).mode(0o644).custom_flags(O_NONBLOCK).open(path)?;
     if !f.metadata()?.file_type().is_file() {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
@@ -131,11 +108,7 @@ pub fn atomic_write_at(path: &Path, bytes: &[u8], point: Option<&str>) -> std::i
     let mode = std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode() & 0o7777);
     let tmp = temp_sibling(path);
     let result = (|| {
-        let mut f = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(mode)
-            .open(&tmp)?;
+        let mut f = OpenOptions::new().write(true).create_new(true).mode(mode).open(&tmp)?;
         f.set_permissions(std::fs::Permissions::from_mode(mode))?;
         f.write_all(bytes)?;
         f.sync_all()?;
@@ -165,10 +138,7 @@ pub fn remove_stale_temps(path: &Path) -> usize {
     let mut removed = 0;
     for entry in rd.filter_map(Result::ok) {
         let file = entry.file_name().to_string_lossy().into_owned();
-        let Some(rest) = file
-            .strip_prefix(&prefix)
-            .and_then(|r| r.strip_suffix(".tmp"))
-        else {
+        let Some(rest) = file.strip_prefix(&prefix).and_then(|r| r.strip_suffix(".tmp")) else {
             continue;
         };
         let mut parts = rest.split('.');
@@ -191,10 +161,7 @@ pub fn remove_stale_temps(path: &Path) -> usize {
 fn temp_sibling(path: &Path) -> PathBuf {
     use std::sync::atomic::{AtomicU64, Ordering};
     static N: AtomicU64 = AtomicU64::new(0);
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let n = N.fetch_add(1, Ordering::Relaxed);
     path.with_file_name(format!(".{name}.{}.{n}.tmp", std::process::id()))
 }

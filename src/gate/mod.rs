@@ -14,9 +14,7 @@ pub fn is_safe_id(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= 200
         && !id.starts_with('.')
-        && id.chars().all(|c| {
-            c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | ':' | '@' | '+' | '=' | '-')
-        })
+        && id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | ':' | '@' | '+' | '=' | '-'))
 }
 
 /// A printable form of an arbitrary file stem: unsafe characters become `\u{XXXX}`.
@@ -43,9 +41,7 @@ impl GateDir {
     /// The gate folder under a goal runtime directory.
     #[must_use]
     pub fn new(goal_runtime_dir: &Path) -> Self {
-        Self {
-            root: goal_runtime_dir.join("gate"),
-        }
+        Self { root: goal_runtime_dir.join("gate") }
     }
 
     /// `gate/`.
@@ -90,9 +86,7 @@ impl GateDir {
             .filter(|e| {
                 let name = e.file_name().to_string_lossy().into_owned();
                 let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
-                !name.starts_with('.')
-                    && !is_dir
-                    && Path::new(&name).extension().is_some_and(|x| x == "json")
+                !name.starts_with('.') && !is_dir && Path::new(&name).extension().is_some_and(|x| x == "json")
             })
             .map(|e| e.path())
             .collect();
@@ -107,26 +101,15 @@ impl GateDir {
 ///
 /// # Errors
 /// I/O errors.
-pub fn drop_item(
-    gate: &GateDir,
-    doc: &serde_json::Value,
-    stamp: &str,
-    write_class: &str,
-) -> std::io::Result<String> {
+pub fn drop_item(gate: &GateDir, doc: &serde_json::Value, stamp: &str, write_class: &str) -> std::io::Result<String> {
     let body = serde_json::to_vec_pretty(doc).map_err(std::io::Error::other)?;
     let digest = crate::loopx::hash::sha256_hex(&body);
-    let class: String = write_class
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect();
+    let class: String = write_class.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
     let id = format!("{}-{class}-{stamp}", &digest[..8]);
     std::fs::create_dir_all(gate.inbox())?;
     let path = gate.inbox().join(format!("{id}.json"));
     if path.exists() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::AlreadyExists,
-            format!("item {id} already pending"),
-        ));
+        return Err(std::io::Error::new(std::io::ErrorKind::AlreadyExists, format!("item {id} already pending")));
     }
     let mut bytes = body;
     bytes.push(b'\n');

@@ -45,10 +45,7 @@ pub struct ResultsLog {
 #[must_use]
 pub fn encode_line(record: &ResultRecord) -> String {
     let mut v = serde_json::to_value(record).unwrap_or(Value::Null);
-    let check = format!(
-        "sha256:{}",
-        sha256_hex(canonical_json(&v, false).as_bytes())
-    );
+    let check = format!("sha256:{}", sha256_hex(canonical_json(&v, false).as_bytes()));
     if let Some(map) = v.as_object_mut() {
         map.insert("line_check".into(), Value::String(check));
     }
@@ -64,10 +61,7 @@ fn decode_line(line: &str) -> Result<ResultRecord, String> {
         .and_then(|m| m.remove("line_check"))
         .and_then(|c| c.as_str().map(str::to_owned))
         .ok_or("missing line_check")?;
-    let actual = format!(
-        "sha256:{}",
-        sha256_hex(canonical_json(&v, false).as_bytes())
-    );
+    let actual = format!("sha256:{}", sha256_hex(canonical_json(&v, false).as_bytes()));
     if actual != check {
         return Err("line_check mismatch".into());
     }
@@ -83,11 +77,7 @@ impl ResultsLog {
 
     /// The goal this log belongs to (`<goal>/gate/results.jsonl`).
     fn goal_id(&self) -> Option<String> {
-        self.path
-            .parent()?
-            .parent()?
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
+        self.path.parent()?.parent()?.file_name().map(|n| n.to_string_lossy().into_owned())
     }
 
     /// True when the last line is incomplete (a torn append not yet repaired).
@@ -110,15 +100,8 @@ impl ResultsLog {
     /// [`ResultsError::Damaged`] for a bad complete line that is not the last;
     /// [`ResultsError::Io`].
     pub fn read_all(&self, repair: bool) -> Result<Vec<ResultRecord>, ResultsError> {
-        let io = |source| ResultsError::Io {
-            path: self.path.clone(),
-            source,
-        };
-        let bytes = match crate::gate::fsutil::read_regular(
-            &self.path,
-            crate::gate::fsutil::limits::RESULTS,
-            false,
-        ) {
+        let io = |source| ResultsError::Io { path: self.path.clone(), source };
+        let bytes = match crate::gate::fsutil::read_regular(&self.path, crate::gate::fsutil::limits::RESULTS, false) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(e) => return Err(io(e)),
@@ -134,14 +117,11 @@ impl ResultsLog {
                 None => (rest, false),
             };
             let next = offset + line.len() + usize::from(complete);
-            let parsed = std::str::from_utf8(line)
-                .map_err(|e| e.to_string())
-                .and_then(decode_line);
+            let parsed = std::str::from_utf8(line).map_err(|e| e.to_string()).and_then(decode_line);
             let parsed = parsed.and_then(|r| match self.goal_id() {
-                Some(g) if g != r.goal_id => Err(format!(
-                    "the record is for goal {:?}, this is the log of {g:?}",
-                    r.goal_id
-                )),
+                Some(g) if g != r.goal_id => {
+                    Err(format!("the record is for goal {:?}, this is the log of {g:?}", r.goal_id))
+                }
                 _ => Ok(r),
             });
             match (parsed, complete) {
@@ -154,11 +134,7 @@ impl ResultsLog {
                     break;
                 }
                 (Err(reason), true) => {
-                    return Err(ResultsError::Damaged {
-                        path: self.path.clone(),
-                        line: line_no,
-                        reason,
-                    });
+                    return Err(ResultsError::Damaged { path: self.path.clone(), line: line_no, reason });
                 }
             }
             offset = next;
@@ -167,9 +143,7 @@ impl ResultsLog {
     }
 
     fn repair_tail(&self, keep: usize, torn: &[u8]) -> std::io::Result<()> {
-        let ms = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis());
+        let ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis());
         let aside = self.path.with_file_name(format!("results.jsonl.torn-{ms}"));
         std::fs::write(&aside, torn)?;
         let f = std::fs::OpenOptions::new().write(true).open(&self.path)?;
@@ -185,16 +159,9 @@ impl ResultsLog {
     /// [`ResultsError::Io`].
     pub fn append(&self, record: &ResultRecord) -> Result<(), ResultsError> {
         if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir).map_err(|source| ResultsError::Io {
-                path: self.path.clone(),
-                source,
-            })?;
+            std::fs::create_dir_all(dir).map_err(|source| ResultsError::Io { path: self.path.clone(), source })?;
         }
-        durable_append(&self.path, encode_line(record).as_bytes()).map_err(|source| {
-            ResultsError::Io {
-                path: self.path.clone(),
-                source,
-            }
-        })
+        durable_append(&self.path, encode_line(record).as_bytes())
+            .map_err(|source| ResultsError::Io { path: self.path.clone(), source })
     }
 }

@@ -64,14 +64,8 @@ struct Separators {
 }
 
 impl Separators {
-    const COMPACT: Self = Self {
-        item: ",",
-        key: ":",
-    };
-    const DEFAULT: Self = Self {
-        item: ", ",
-        key: ": ",
-    };
+    const COMPACT: Self = Self { item: ",", key: ":" };
+    const DEFAULT: Self = Self { item: ", ", key: ": " };
 }
 
 fn write_value(out: &mut String, value: &Value, ascii: bool, seps: Separators, sort: bool) {
@@ -182,11 +176,7 @@ pub fn python_float_repr(f: f64) -> String {
         return "NaN".into();
     }
     if f.is_infinite() {
-        return if f > 0.0 {
-            "Infinity".into()
-        } else {
-            "-Infinity".into()
-        };
+        return if f > 0.0 { "Infinity".into() } else { "-Infinity".into() };
     }
     let sci = format!("{f:e}");
     let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
@@ -207,11 +197,7 @@ pub fn python_float_repr(f: f64) -> String {
         format!("{sign}{body}")
     } else {
         let (first, rest) = digits.split_at(1);
-        let frac = if rest.is_empty() {
-            String::new()
-        } else {
-            format!(".{rest}")
-        };
+        let frac = if rest.is_empty() { String::new() } else { format!(".{rest}") };
         let esign = if exp < 0 { '-' } else { '+' };
         format!("{sign}{first}{frac}e{esign}{:02}", exp.unsigned_abs())
     }
@@ -226,28 +212,16 @@ pub fn python_float_repr(f: f64) -> String {
 #[must_use]
 pub fn write_identity(seed: &Value) -> (String, String) {
     let digest = sha256_hex(canonical_json(seed, false).as_bytes());
-    let goal_id = seed
-        .get("goal_id")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let class = seed
-        .get("write_class")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    (
-        format!("write_{class}_{}", &digest[..16]),
-        format!("{goal_id}:{class}:{digest}"),
-    )
+    let goal_id = seed.get("goal_id").and_then(Value::as_str).unwrap_or_default();
+    let class = seed.get("write_class").and_then(Value::as_str).unwrap_or_default();
+    (format!("write_{class}_{}", &digest[..16]), format!("{goal_id}:{class}:{digest}"))
 }
 
 /// `sha256:` digest of a value's canonical JSON: how writegate fingerprints payloads and
 /// effects (never the payload body itself) in result records.
 #[must_use]
 pub fn value_digest(value: &Value) -> String {
-    format!(
-        "sha256:{}",
-        sha256_hex(canonical_json(value, false).as_bytes())
-    )
+    format!("sha256:{}", sha256_hex(canonical_json(value, false).as_bytes()))
 }
 
 #[cfg(test)]
@@ -274,32 +248,17 @@ mod tests {
         );
         let (write_id, key) = write_identity(&seed);
         assert_eq!(write_id, "write_todo_update_168fafa252af51ce");
-        assert_eq!(
-            key,
-            "demo-goal:todo_update:168fafa252af51ce0c397623d2f6330ed2b288627a9ea485253c23dce3d551f4"
-        );
+        assert_eq!(key, "demo-goal:todo_update:168fafa252af51ce0c397623d2f6330ed2b288627a9ea485253c23dce3d551f4");
         let state = "---\nstatus: active\n---\n\n## Agent Todo\n\n- [ ] Existing.\n  <!-- loopx:todo todo_id=todo_existing status=open -->\n";
-        assert_eq!(
-            revision_of_text(state),
-            "sha256:a9359530da7f0c11db45a52dd08df09c81b04172c16715e8d693999ba5c1aa3d"
-        );
-        assert_eq!(
-            revision_of_text(&state.replace('\n', "\r\n")),
-            revision_of_text(state)
-        );
+        assert_eq!(revision_of_text(state), "sha256:a9359530da7f0c11db45a52dd08df09c81b04172c16715e8d693999ba5c1aa3d");
+        assert_eq!(revision_of_text(&state.replace('\n', "\r\n")), revision_of_text(state));
     }
 
     #[test]
     fn escapes_like_python() {
         let v = json!({"b": "é\n\u{1}\"\\", "a": "😀"});
-        assert_eq!(
-            canonical_json(&v, false),
-            "{\"a\":\"😀\",\"b\":\"é\\n\\u0001\\\"\\\\\"}"
-        );
-        assert_eq!(
-            canonical_json(&v, true),
-            "{\"a\":\"\\ud83d\\ude00\",\"b\":\"\\u00e9\\n\\u0001\\\"\\\\\"}"
-        );
+        assert_eq!(canonical_json(&v, false), "{\"a\":\"😀\",\"b\":\"é\\n\\u0001\\\"\\\\\"}");
+        assert_eq!(canonical_json(&v, true), "{\"a\":\"\\ud83d\\ude00\",\"b\":\"\\u00e9\\n\\u0001\\\"\\\\\"}");
     }
 
     #[test]

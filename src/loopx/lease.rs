@@ -58,45 +58,30 @@ impl TaskLease {
     /// Parsed `expires_at`.
     #[must_use]
     pub fn expiry(&self) -> Option<DateTime<Utc>> {
-        DateTime::parse_from_rfc3339(&self.expires_at)
-            .ok()
-            .map(|d| d.with_timezone(&Utc))
+        DateTime::parse_from_rfc3339(&self.expires_at).ok().map(|d| d.with_timezone(&Utc))
     }
 }
 
 /// `<goal_runtime_dir>/task-leases/<todo_id>.json`.
 #[must_use]
 pub fn lease_path(goal_runtime_dir: &Path, todo_id: &str) -> PathBuf {
-    goal_runtime_dir
-        .join("task-leases")
-        .join(format!("{todo_id}.json"))
+    goal_runtime_dir.join("task-leases").join(format!("{todo_id}.json"))
 }
 
 /// Reads the hard lease of `todo_id`, if any. Never fails: a bad file is `Unreadable`.
 #[must_use]
 pub fn read_lease(goal_runtime_dir: &Path, todo_id: &str) -> LeaseRead {
     let path = lease_path(goal_runtime_dir, todo_id);
-    let bytes = match crate::gate::fsutil::read_regular(
-        &path,
-        crate::gate::fsutil::limits::RECORD,
-        false,
-    ) {
+    let bytes = match crate::gate::fsutil::read_regular(&path, crate::gate::fsutil::limits::RECORD, false) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return LeaseRead::Absent,
         Err(e) => {
-            return LeaseRead::Unreadable {
-                reason: e.to_string(),
-            };
+            return LeaseRead::Unreadable { reason: e.to_string() };
         }
     };
     match crate::json::parse_strict(&bytes) {
-        Ok(v) => parse_lease(&v).map_or_else(
-            |reason| LeaseRead::Unreadable { reason },
-            LeaseRead::Present,
-        ),
-        Err(e) => LeaseRead::Unreadable {
-            reason: e.to_string(),
-        },
+        Ok(v) => parse_lease(&v).map_or_else(|reason| LeaseRead::Unreadable { reason }, LeaseRead::Present),
+        Err(e) => LeaseRead::Unreadable { reason: e.to_string() },
     }
 }
 
@@ -104,17 +89,8 @@ fn parse_lease(v: &Value) -> Result<TaskLease, String> {
     if v.get("schema_version").and_then(Value::as_str) != Some("task_lease_v0") {
         return Err("schema_version is not task_lease_v0".into());
     }
-    let s = |k: &str| {
-        v.get(k)
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-            .ok_or(format!("missing {k}"))
-    };
-    let n = |k: &str| {
-        v.get(k)
-            .and_then(Value::as_i64)
-            .ok_or(format!("missing {k}"))
-    };
+    let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned).ok_or(format!("missing {k}"));
+    let n = |k: &str| v.get(k).and_then(Value::as_i64).ok_or(format!("missing {k}"));
     Ok(TaskLease {
         todo_id: s("todo_id")?,
         owner: s("owner")?,
@@ -122,10 +98,7 @@ fn parse_lease(v: &Value) -> Result<TaskLease, String> {
         lease_epoch: n("lease_epoch")?,
         expires_at: s("expires_at")?,
         status: s("status")?,
-        idempotency_key: v
-            .get("idempotency_key")
-            .and_then(Value::as_str)
-            .map(str::to_owned),
+        idempotency_key: v.get("idempotency_key").and_then(Value::as_str).map(str::to_owned),
     })
 }
 
@@ -148,14 +121,8 @@ mod tests {
         assert!(!lease.is_active_at(at), "expiry is expires_at <= now");
         assert!(lease.is_expired_at(at));
         std::fs::write(lease_path(dir.path(), "todo_bad"), "{")?;
-        assert!(matches!(
-            read_lease(dir.path(), "todo_bad"),
-            LeaseRead::Unreadable { .. }
-        ));
-        assert!(matches!(
-            read_lease(dir.path(), "todo_none"),
-            LeaseRead::Absent
-        ));
+        assert!(matches!(read_lease(dir.path(), "todo_bad"), LeaseRead::Unreadable { .. }));
+        assert!(matches!(read_lease(dir.path(), "todo_none"), LeaseRead::Absent));
         Ok(())
     }
 }

@@ -11,16 +11,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Holder-record keys LoopX reads back (`_read_holder_record`).
-const HOLDER_KEYS: &[&str] = &[
-    "schema_version",
-    "lock_id",
-    "policy",
-    "pid",
-    "agent_id",
-    "operation",
-    "acquired_at",
-    "released_at",
-];
+const HOLDER_KEYS: &[&str] =
+    &["schema_version", "lock_id", "policy", "pid", "agent_id", "operation", "acquired_at", "released_at"];
 
 /// LoopX's `mutation` policy: wait up to 5 s, polling every 50 ms.
 pub const MUTATION_TIMEOUT: Duration = Duration::from_secs(5);
@@ -131,16 +123,8 @@ pub fn safe_label(value: &str, fallback: &str) -> String {
             in_bad = true;
         }
     }
-    let trimmed: String = out
-        .trim_matches(['.', '_', '-'])
-        .chars()
-        .take(128)
-        .collect();
-    if trimmed.is_empty() {
-        fallback.to_owned()
-    } else {
-        trimmed
-    }
+    let trimmed: String = out.trim_matches(['.', '_', '-']).chars().take(128).collect();
+    if trimmed.is_empty() { fallback.to_owned() } else { trimmed }
 }
 
 /// Python `datetime.now(timezone.utc).isoformat().replace("+00:00", "Z")`.
@@ -174,10 +158,7 @@ pub struct LockRequest<'a> {
 /// [`LockError`].
 pub fn acquire(req: &LockRequest<'_>) -> Result<LockGuard, LockError> {
     let path = lock_path(req.target);
-    let io = |source| LockError::Io {
-        path: path.clone(),
-        source,
-    };
+    let io = |source| LockError::Io { path: path.clone(), source };
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(io)?;
     }
@@ -191,10 +172,7 @@ pub fn acquire(req: &LockRequest<'_>) -> Result<LockGuard, LockError> {
         .open(&path)
         .map_err(io)?;
     if !file.metadata().map_err(io)?.file_type().is_file() {
-        return Err(io(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            "lock file is not a regular file",
-        )));
+        return Err(io(std::io::Error::new(std::io::ErrorKind::InvalidData, "lock file is not a regular file")));
     }
     let started = Instant::now();
     let started_at = utc_now_iso();
@@ -239,13 +217,9 @@ fn write_record(file: &mut File, record: &Value) -> std::io::Result<()> {
 /// The holder record currently in `<target>.lock` (allowed keys only; `{}` when unreadable).
 #[must_use]
 pub fn read_holder(target: &Path) -> Value {
-    let parsed = crate::gate::fsutil::read_regular(
-        &lock_path(target),
-        crate::gate::fsutil::limits::RECORD,
-        false,
-    )
-    .ok()
-    .and_then(|b| serde_json::from_slice::<Value>(&b).ok());
+    let parsed = crate::gate::fsutil::read_regular(&lock_path(target), crate::gate::fsutil::limits::RECORD, false)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Value>(&b).ok());
     let mut out = serde_json::Map::new();
     if let Some(Value::Object(map)) = parsed {
         for key in HOLDER_KEYS {
@@ -257,12 +231,7 @@ pub fn read_holder(target: &Path) -> Value {
     Value::Object(out)
 }
 
-fn timeout_error(
-    req: &LockRequest<'_>,
-    path: &Path,
-    started_at: &str,
-    waited: Duration,
-) -> LockError {
+fn timeout_error(req: &LockRequest<'_>, path: &Path, started_at: &str, waited: Duration) -> LockError {
     let holder = read_holder(req.target);
     let round3 = |d: Duration| (d.as_secs_f64() * 1000.0).round() / 1000.0;
     let incident = json!({
@@ -294,24 +263,14 @@ fn timeout_error(
         }
     });
     let incident_recorded = append_incident(req.target, &incident).is_ok();
-    LockError::Busy {
-        lock: path.to_owned(),
-        holder,
-        incident,
-        incident_recorded,
-        waited_ms: waited.as_millis(),
-    }
+    LockError::Busy { lock: path.to_owned(), holder, incident, incident_recorded, waited_ms: waited.as_millis() }
 }
 
 fn append_incident(target: &Path, incident: &Value) -> std::io::Result<()> {
     let mut line = canonical_json(incident, true);
     line.push('\n');
-    let mut f = OpenOptions::new()
-        .custom_flags(0o4000)
-        .append(true)
-        .create(true)
-        .mode(0o600)
-        .open(incident_path(target))?;
+    let mut f =
+        OpenOptions::new().custom_flags(0o4000).append(true).create(true).mode(0o600).open(incident_path(target))?;
     f.write_all(line.as_bytes())?;
     f.sync_all()
 }
@@ -344,13 +303,7 @@ mod tests {
         // flock locks belong to the open file description, so a second open in the same
         // process conflicts just like another process would.
         let err = acquire(&req).err().ok_or("expected busy")?;
-        assert!(matches!(
-            err,
-            LockError::Busy {
-                incident_recorded: true,
-                ..
-            }
-        ));
+        assert!(matches!(err, LockError::Busy { incident_recorded: true, .. }));
         let rows = std::fs::read_to_string(incident_path(&target))?;
         assert_eq!(rows.lines().count(), 1);
         assert!(rows.contains("\"error_code\":\"lock_acquire_timeout\""));

@@ -9,12 +9,7 @@ use std::sync::LazyLock;
 
 /// Characters LoopX leaves unencoded: `quote(text, safe="A-Za-z0-9_.:-")` keeps ASCII
 /// letters, digits, `_ . - ~` (always safe in CPython) and `:`.
-const METADATA_SAFE: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'_')
-    .remove(b'.')
-    .remove(b'-')
-    .remove(b'~')
-    .remove(b':');
+const METADATA_SAFE: &AsciiSet = &NON_ALPHANUMERIC.remove(b'_').remove(b'.').remove(b'-').remove(b'~').remove(b':');
 
 /// Emission order of every metadata key LoopX 0.5.4 writes (`_TODO_METADATA_FIELD_SCHEMA`).
 /// `removed_continuation_policy` is read-only and never emitted, so it is absent here.
@@ -88,16 +83,12 @@ const BOOL_FIELDS: &[&str] = &["goal_bound", "global_gate", "no_followup"];
 const AGENT_FIELDS: &[&str] = &["claimed_by", "bound_agent", "blocks_agent"];
 const TODO_ID_FIELDS: &[&str] = &["todo_id", "unblocks_todo_id", "superseded_by"];
 
-static COMMENT_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*<!--\s*loopx:(?:todo\s+)?(?P<body>.*?)\s*-->\s*$").expect("static regex")
-});
-static TOKEN_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?P<key>[a-z_][a-z0-9_]*)=(?P<value>[^\s<>]+)").expect("static regex")
-});
-static TODO_ID_RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^todo_[a-z0-9_-]{3,64}$").expect("static regex"));
-static AGENT_RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^[a-z][a-z0-9_.:@-]{0,79}$").expect("static regex"));
+static COMMENT_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*<!--\s*loopx:(?:todo\s+)?(?P<body>.*?)\s*-->\s*$").expect("static regex"));
+static TOKEN_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?P<key>[a-z_][a-z0-9_]*)=(?P<value>[^\s<>]+)").expect("static regex"));
+static TODO_ID_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^todo_[a-z0-9_-]{3,64}$").expect("static regex"));
+static AGENT_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[a-z][a-z0-9_.:@-]{0,79}$").expect("static regex"));
 
 /// One metadata value after LoopX's read normalisation.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -193,19 +184,14 @@ impl Metadata {
 
     /// Iterates present fields in emission order.
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, &MetaValue)> {
-        FIELD_ORDER
-            .iter()
-            .filter_map(|k| self.fields.get(*k).map(|v| (*k, v)))
+        FIELD_ORDER.iter().filter_map(|k| self.fields.get(*k).map(|v| (*k, v)))
     }
 
     /// The full comment line LoopX writes for this metadata: two spaces,
     /// `<!-- loopx:todo k=v ... -->`, values percent-encoded; `None` when empty.
     #[must_use]
     pub fn format_line(&self) -> Option<String> {
-        let tokens: Vec<String> = self
-            .iter()
-            .map(|(k, v)| format!("{k}={}", encode_value(&v.as_text())))
-            .collect();
+        let tokens: Vec<String> = self.iter().map(|(k, v)| format!("{k}={}", encode_value(&v.as_text()))).collect();
         if tokens.is_empty() {
             return None;
         }
@@ -314,23 +300,12 @@ fn normalize(key: &str, raw: &str) -> Option<MetaValue> {
     } else {
         match key {
             "status" => normalize_status(&text)?,
-            "task_class" => one_of(
-                &text,
-                &[
-                    "advancement_task",
-                    "continuous_monitor",
-                    "user_gate",
-                    "user_action",
-                    "blocker",
-                ],
-            )?,
+            "task_class" => {
+                one_of(&text, &["advancement_task", "continuous_monitor", "user_gate", "user_action", "blocker"])?
+            }
             "decision_outcome" => one_of(&text, &["approve", "reject", "cancel"])?,
-            "continuation_policy" => {
-                one_of(&text, &["independent_handoff", "same_agent_non_delivery"])?
-            }
-            "completion_continuation" => {
-                one_of(&text, &["active_goal", "successor", "no_followup"])?
-            }
+            "continuation_policy" => one_of(&text, &["independent_handoff", "same_agent_non_delivery"])?,
+            "completion_continuation" => one_of(&text, &["active_goal", "successor", "no_followup"])?,
             _ => text,
         }
     };
@@ -358,14 +333,8 @@ mod tests {
         let line = "  <!-- loopx:todo todo_id=todo_abc123 status=done task_class=advancement_task required_capabilities=shell%2Cbenchmark_runner decision_scope=private_read:project:authority claimed_by=codex-main-control excluded_agents=codex-a%2Ccodex-b global_gate=true resume_when=pr_merged:%23532 note=superseded evidence=smoke%20passed:%203%2F3%20ok completed_at=2026-01-01T00:00:00%2B00:00 updated_at=2026-01-01T00:00:00%2B00:00 superseded_by=todo_next001 -->";
         let meta = parse_line(line).expect("parses");
         assert_eq!(meta.list("excluded_agents"), vec!["codex-a", "codex-b"]);
-        assert_eq!(
-            meta.text("evidence").as_deref(),
-            Some("smoke passed: 3/3 ok")
-        );
-        assert_eq!(
-            meta.text("completed_at").as_deref(),
-            Some("2026-01-01T00:00:00+00:00")
-        );
+        assert_eq!(meta.text("evidence").as_deref(), Some("smoke passed: 3/3 ok"));
+        assert_eq!(meta.text("completed_at").as_deref(), Some("2026-01-01T00:00:00+00:00"));
         assert_eq!(meta.format_line().as_deref(), Some(line));
     }
 
@@ -381,12 +350,8 @@ mod tests {
 
     #[test]
     fn unknown_and_invalid_keys_are_dropped() {
-        let meta = parse_line("  <!-- loopx:todo todo_id=todo_x12 frobnicate=1 status=bogus -->")
-            .expect("parses");
-        assert_eq!(
-            meta.format_line().as_deref(),
-            Some("  <!-- loopx:todo todo_id=todo_x12 -->")
-        );
+        let meta = parse_line("  <!-- loopx:todo todo_id=todo_x12 frobnicate=1 status=bogus -->").expect("parses");
+        assert_eq!(meta.format_line().as_deref(), Some("  <!-- loopx:todo todo_id=todo_x12 -->"));
         assert!(parse_line("  <!-- loopx: todo_id=todo_short -->").is_some());
         assert!(parse_line("  <!-- loopx:todo x-todo_id=todo_abc -->").is_none());
     }

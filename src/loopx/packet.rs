@@ -39,21 +39,9 @@ pub fn build_packet(goal_id: &str, op: &TodoOp, state_text: &str, outcome: &Edit
     let todo_id = outcome.todo_id.clone().unwrap_or_default();
     let summary = format!(
         "preview {class} for {} todo {}: {}",
-        if role.is_empty() {
-            "unknown_role"
-        } else {
-            role
-        },
-        if todo_id.is_empty() {
-            "new_todo"
-        } else {
-            &todo_id
-        },
-        if outcome.changed {
-            "would change active state"
-        } else {
-            "would leave active state unchanged"
-        }
+        if role.is_empty() { "unknown_role" } else { role },
+        if todo_id.is_empty() { "new_todo" } else { &todo_id },
+        if outcome.changed { "would change active state" } else { "would leave active state unchanged" }
     );
     let lease_ref = match (&outcome.claimed_by, todo_id.is_empty()) {
         (Some(c), false) => {
@@ -91,21 +79,12 @@ fn refresh_packet(
     changed: bool,
     revision: &str,
 ) -> Value {
-    let writer = agent
-        .map(str::trim)
-        .filter(|a| !a.is_empty())
-        .unwrap_or("loopx.refresh-state");
+    let writer = agent.map(str::trim).filter(|a| !a.is_empty()).unwrap_or("loopx.refresh-state");
     let classification = classification.unwrap_or("state_refreshed");
-    let mut parts = vec![format!(
-        "append refresh-state run classification={classification}"
-    )];
+    let mut parts = vec![format!("append refresh-state run classification={classification}")];
     parts.push(
-        if changed {
-            "preview active-state Next Action update"
-        } else {
-            "preserve active-state Next Action"
-        }
-        .to_owned(),
+        if changed { "preview active-state Next Action update" } else { "preserve active-state Next Action" }
+            .to_owned(),
     );
     let mut scopes = vec![];
     if changed {

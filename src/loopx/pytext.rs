@@ -26,18 +26,7 @@ pub fn universal_newlines(text: &str) -> String {
 /// True for every character Python's `str.splitlines()` treats as a line boundary.
 #[must_use]
 pub fn is_line_boundary(c: char) -> bool {
-    matches!(
-        c,
-        '\n' | '\r'
-            | '\x0b'
-            | '\x0c'
-            | '\x1c'
-            | '\x1d'
-            | '\x1e'
-            | '\u{85}'
-            | '\u{2028}'
-            | '\u{2029}'
-    )
+    matches!(c, '\n' | '\r' | '\x0b' | '\x0c' | '\x1c' | '\x1d' | '\x1e' | '\u{85}' | '\u{2028}' | '\u{2029}')
 }
 
 /// Python `str.splitlines()` (no `keepends`): splits on every line boundary, `\r\n` counts
@@ -97,10 +86,7 @@ pub fn py_strip(text: &str) -> &str {
 /// Python `" ".join(text.split())`: collapses every whitespace run into one space.
 #[must_use]
 pub fn compact_whitespace(text: &str) -> String {
-    text.split(is_py_space)
-        .filter(|part| !part.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
+    text.split(is_py_space).filter(|part| !part.is_empty()).collect::<Vec<_>>().join(" ")
 }
 
 /// LoopX `normalize_todo_text`: whitespace compacted, cut at `limit` code points with a

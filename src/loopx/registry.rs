@@ -77,19 +77,14 @@ impl Locator {
         Self {
             registry,
             runtime_root,
-            env_registry: std::env::var_os("LOOPX_REGISTRY")
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from),
+            env_registry: std::env::var_os("LOOPX_REGISTRY").filter(|v| !v.is_empty()).map(PathBuf::from),
             cwd: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
             home: std::env::var_os("HOME").map(PathBuf::from),
         }
     }
 
     fn default_runtime_root(&self) -> PathBuf {
-        self.home
-            .clone()
-            .unwrap_or_else(|| PathBuf::from("/"))
-            .join(".codex/loopx")
+        self.home.clone().unwrap_or_else(|| PathBuf::from("/")).join(".codex/loopx")
     }
 }
 
@@ -136,11 +131,8 @@ impl Workspace {
     /// [`RegistryError`] when no registry exists or it cannot be parsed.
     pub fn load(loc: &Locator) -> Result<Self, RegistryError> {
         let local = loc.cwd.join(".loopx/registry.json");
-        let global = loc
-            .runtime_root
-            .clone()
-            .unwrap_or_else(|| loc.default_runtime_root())
-            .join("registry.global.json");
+        let global =
+            loc.runtime_root.clone().unwrap_or_else(|| loc.default_runtime_root()).join("registry.global.json");
         let path = if let Some(p) = loc.registry.clone().or_else(|| loc.env_registry.clone()) {
             p
         } else if local.is_file() {
@@ -148,58 +140,31 @@ impl Workspace {
         } else if global.is_file() {
             global
         } else {
-            return Err(RegistryError::NotFound {
-                tried: format!("{}, {}", local.display(), global.display()),
-            });
+            return Err(RegistryError::NotFound { tried: format!("{}, {}", local.display(), global.display()) });
         };
         let path = absolute(&loc.cwd, &path);
-        let bytes =
-            crate::gate::fsutil::read_regular(&path, crate::gate::fsutil::limits::REGISTRY, true)
-                .map_err(|source| RegistryError::Read {
-                path: path.clone(),
-                source,
-            })?;
-        let value = crate::json::parse_strict(&bytes).map_err(|e| RegistryError::Parse {
-            path: path.clone(),
-            reason: e.to_string(),
-        })?;
+        let bytes = crate::gate::fsutil::read_regular(&path, crate::gate::fsutil::limits::REGISTRY, true)
+            .map_err(|source| RegistryError::Read { path: path.clone(), source })?;
+        let value = crate::json::parse_strict(&bytes)
+            .map_err(|e| RegistryError::Parse { path: path.clone(), reason: e.to_string() })?;
         Self::from_value(&path, &value, loc)
     }
 
     fn from_value(path: &Path, value: &Value, loc: &Locator) -> Result<Self, RegistryError> {
-        let parse_err = |reason: &str| RegistryError::Parse {
-            path: path.to_owned(),
-            reason: reason.to_owned(),
-        };
-        let goals_raw = value
-            .get("goals")
-            .and_then(Value::as_array)
-            .ok_or_else(|| parse_err("missing goals[]"))?;
+        let parse_err = |reason: &str| RegistryError::Parse { path: path.to_owned(), reason: reason.to_owned() };
+        let goals_raw = value.get("goals").and_then(Value::as_array).ok_or_else(|| parse_err("missing goals[]"))?;
         let project_root = registry_project_root(path);
-        let runtime_root = match (
-            &loc.runtime_root,
-            value.get("common_runtime_root").and_then(Value::as_str),
-        ) {
+        let runtime_root = match (&loc.runtime_root, value.get("common_runtime_root").and_then(Value::as_str)) {
             (Some(rt), _) => absolute(&loc.cwd, rt),
-            (None, Some(common)) if !common.is_empty() => {
-                absolute(&project_root, Path::new(common))
-            }
+            (None, Some(common)) if !common.is_empty() => absolute(&project_root, Path::new(common)),
             _ => loc.default_runtime_root(),
         };
         let mut goals = Vec::new();
         let mut broken_goals = Vec::new();
         for raw in goals_raw {
-            let id = raw
-                .get("id")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned();
-            if goals.iter().any(|g: &Goal| g.id == id) || broken_goals.iter().any(|(b, _)| *b == id)
-            {
-                broken_goals.push((
-                    id,
-                    "duplicate goal id in the registry; the first entry is used".into(),
-                ));
+            let id = raw.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
+            if goals.iter().any(|g: &Goal| g.id == id) || broken_goals.iter().any(|(b, _)| *b == id) {
+                broken_goals.push((id, "duplicate goal id in the registry; the first entry is used".into()));
                 continue;
             }
             match resolve_goal(raw, &project_root) {
@@ -207,12 +172,7 @@ impl Workspace {
                 Err(e) => broken_goals.push((id, crate::error_chain(&e))),
             }
         }
-        Ok(Self {
-            registry_path: path.to_owned(),
-            runtime_root,
-            goals,
-            broken_goals,
-        })
+        Ok(Self { registry_path: path.to_owned(), runtime_root, goals, broken_goals })
     }
 
     /// The goal with `id`.
@@ -220,10 +180,7 @@ impl Workspace {
     /// # Errors
     /// [`RegistryError::UnknownGoal`].
     pub fn goal(&self, id: &str) -> Result<&Goal, RegistryError> {
-        self.goals
-            .iter()
-            .find(|g| g.id == id)
-            .ok_or_else(|| RegistryError::UnknownGoal(id.to_owned()))
+        self.goals.iter().find(|g| g.id == id).ok_or_else(|| RegistryError::UnknownGoal(id.to_owned()))
     }
 
     /// `<runtime_root>/goals/<goal_id>`, refused when the id is not one safe segment or
@@ -246,35 +203,20 @@ impl Workspace {
 /// [`RegistryError::InvalidGoalId`].
 pub fn validate_goal_id(id: &str) -> Result<(), RegistryError> {
     let ok = id.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+        && id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
         && id != "."
         && id != ".."
         && id.len() <= 200;
-    if ok {
-        Ok(())
-    } else {
-        Err(RegistryError::InvalidGoalId(id.to_owned()))
-    }
+    if ok { Ok(()) } else { Err(RegistryError::InvalidGoalId(id.to_owned())) }
 }
 
 fn resolve_goal(raw: &Value, project_root: &Path) -> Result<Goal, RegistryError> {
-    let id = raw
-        .get("id")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_owned();
+    let id = raw.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
     validate_goal_id(&id)?;
-    let goal_err = |reason: &str| RegistryError::Goal {
-        goal: id.clone(),
-        reason: reason.to_owned(),
-    };
+    let goal_err = |reason: &str| RegistryError::Goal { goal: id.clone(), reason: reason.to_owned() };
     let repo = match raw.get("repo") {
         None | Some(Value::Null) => project_root.to_owned(),
-        Some(Value::String(r)) if Path::new(r).is_absolute() => {
-            absolute(project_root, Path::new(r))
-        }
+        Some(Value::String(r)) if Path::new(r).is_absolute() => absolute(project_root, Path::new(r)),
         Some(Value::String(r)) => {
             // A relative repo is read against the project root and must stay inside it.
             let repo = absolute(project_root, Path::new(r));
@@ -283,16 +225,13 @@ fn resolve_goal(raw: &Value, project_root: &Path) -> Result<Goal, RegistryError>
         }
         Some(_) => return Err(goal_err("repo is not a string")),
     };
-    if !matches!(
-        raw.get("state_file"),
-        None | Some(Value::Null | Value::String(_))
-    ) {
+    if !matches!(raw.get("state_file"), None | Some(Value::Null | Value::String(_))) {
         return Err(goal_err("state_file is not a string"));
     }
-    let rel = raw.get("state_file").and_then(Value::as_str).map_or_else(
-        || format!(".codex/goals/{id}/ACTIVE_GOAL_STATE.md"),
-        str::to_owned,
-    );
+    let rel = raw
+        .get("state_file")
+        .and_then(Value::as_str)
+        .map_or_else(|| format!(".codex/goals/{id}/ACTIVE_GOAL_STATE.md"), str::to_owned);
     if rel.is_empty() {
         return Err(goal_err("empty state_file"));
     }
@@ -301,12 +240,7 @@ fn resolve_goal(raw: &Value, project_root: &Path) -> Result<Goal, RegistryError>
     let registered_agents = raw
         .pointer("/coordination/registered_agents")
         .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect()
-        })
+        .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
         .unwrap_or_default();
     Ok(Goal {
         status: raw.get("status").and_then(Value::as_str).map(str::to_owned),
@@ -323,21 +257,13 @@ fn resolve_goal(raw: &Value, project_root: &Path) -> Result<Goal, RegistryError>
 #[must_use]
 pub fn registry_project_root(registry: &Path) -> PathBuf {
     let dir = registry.parent().unwrap_or(Path::new("/"));
-    if dir.file_name().is_some_and(|n| n == ".loopx") {
-        dir.parent().unwrap_or(dir).to_owned()
-    } else {
-        dir.to_owned()
-    }
+    if dir.file_name().is_some_and(|n| n == ".loopx") { dir.parent().unwrap_or(dir).to_owned() } else { dir.to_owned() }
 }
 
 /// `base.join(p)` lexically normalised (`.` and `..` folded), without touching the disk.
 #[must_use]
 pub fn absolute(base: &Path, p: &Path) -> PathBuf {
-    let joined = if p.is_absolute() {
-        p.to_owned()
-    } else {
-        base.join(p)
-    };
+    let joined = if p.is_absolute() { p.to_owned() } else { base.join(p) };
     let mut out = PathBuf::new();
     for c in joined.components() {
         match c {
@@ -357,11 +283,7 @@ pub fn absolute(base: &Path, p: &Path) -> PathBuf {
 /// # Errors
 /// [`RegistryError::Escapes`].
 pub fn ensure_inside(path: &Path, root: &Path, what: &'static str) -> Result<(), RegistryError> {
-    let escapes = || RegistryError::Escapes {
-        what,
-        path: path.to_owned(),
-        root: root.to_owned(),
-    };
+    let escapes = || RegistryError::Escapes { what, path: path.to_owned(), root: root.to_owned() };
     let lexical = absolute(Path::new("/"), path);
     let lexical_root = absolute(Path::new("/"), root);
     if !lexical.starts_with(&lexical_root) {
@@ -372,15 +294,8 @@ pub fn ensure_inside(path: &Path, root: &Path, what: &'static str) -> Result<(),
     let mut rest = Vec::new();
     loop {
         if let Ok(real) = std::fs::canonicalize(probe) {
-            let full = rest
-                .iter()
-                .rev()
-                .fold(real, |acc: PathBuf, part| acc.join(part));
-            return if full.starts_with(&real_root) {
-                Ok(())
-            } else {
-                Err(escapes())
-            };
+            let full = rest.iter().rev().fold(real, |acc: PathBuf, part| acc.join(part));
+            return if full.starts_with(&real_root) { Ok(()) } else { Err(escapes()) };
         }
         match (probe.parent(), probe.file_name()) {
             (Some(parent), Some(name)) => {
@@ -409,12 +324,8 @@ mod tests {
         let dir = tempfile::tempdir()?;
         let repo = dir.path().join("repo");
         std::fs::create_dir_all(repo.join("sub"))?;
-        assert!(
-            ensure_inside(&absolute(&repo, Path::new("sub/x.md")), &repo, "state file").is_ok()
-        );
-        assert!(
-            ensure_inside(&absolute(&repo, Path::new("../x.md")), &repo, "state file").is_err()
-        );
+        assert!(ensure_inside(&absolute(&repo, Path::new("sub/x.md")), &repo, "state file").is_ok());
+        assert!(ensure_inside(&absolute(&repo, Path::new("../x.md")), &repo, "state file").is_err());
         assert!(ensure_inside(Path::new("/etc/passwd"), &repo, "state file").is_err());
         std::os::unix::fs::symlink(dir.path(), repo.join("out"))?;
         assert!(ensure_inside(&repo.join("out/x.md"), &repo, "state file").is_err());

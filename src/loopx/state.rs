@@ -18,19 +18,9 @@ static NEXT_ACTION_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*(?:[-*]|\d+[.)])\s+(.+?)\s*$").expect("static regex"));
 
 /// Heading substrings that mark archive sections (checked first; no role).
-pub const ARCHIVE_MARKERS: &[&str] = &[
-    "todo archive",
-    "work archive",
-    "completed archive",
-    "completed work",
-    "完成归档",
-    "待办归档",
-];
-const USER_MARKERS: &[&str] = &[
-    "user todo",
-    "owner review reading queue",
-    "owner reading queue",
-];
+pub const ARCHIVE_MARKERS: &[&str] =
+    &["todo archive", "work archive", "completed archive", "completed work", "完成归档", "待办归档"];
+const USER_MARKERS: &[&str] = &["user todo", "owner review reading queue", "owner reading queue"];
 const AGENT_MARKERS: &[&str] = &["agent todo", "codex todo", "project agent todo"];
 
 /// A todo role.
@@ -118,10 +108,7 @@ pub fn parse_frontmatter(text: &str) -> Vec<(String, String)> {
         .into_iter()
         .filter_map(|line| {
             let (k, v) = line.split_once(':')?;
-            Some((
-                py_strip(k).to_owned(),
-                py_strip(v).trim_matches('"').to_owned(),
-            ))
+            Some((py_strip(k).to_owned(), py_strip(v).trim_matches('"').to_owned()))
         })
         .collect()
 }
@@ -129,10 +116,7 @@ pub fn parse_frontmatter(text: &str) -> Vec<(String, String)> {
 /// LoopX `build_todo_id`: `todo_` + sha1(`role|source_section|index|compact(text)`)[:12].
 #[must_use]
 pub fn build_todo_id(role: &str, source_section: &str, index: usize, text: &str) -> String {
-    let identity = format!(
-        "{role}|{source_section}|{index}|{}",
-        compact_whitespace(text)
-    );
+    let identity = format!("{role}|{source_section}|{index}|{}", compact_whitespace(text));
     format!("todo_{}", &sha1_hex(identity.as_bytes())[..12])
 }
 
@@ -239,12 +223,7 @@ impl ActiveState {
                 if let Some(r) = role {
                     source[r as usize].get_or_insert_with(|| heading.clone());
                 }
-                sections.push(Section {
-                    heading,
-                    line: n,
-                    role,
-                    archive,
-                });
+                sections.push(Section { heading, line: n, role, archive });
                 current = None;
                 continue;
             }
@@ -253,17 +232,12 @@ impl ActiveState {
             }
             if let Some(caps) = TODO_TASK_RE.captures(line) {
                 let marker = caps[1].chars().next().unwrap_or(' ');
-                let slot = if archive {
-                    2
-                } else {
-                    role.map_or(2, |r| r as usize)
-                };
+                let slot = if archive { 2 } else { role.map_or(2, |r| r as usize) };
                 counts[slot] += 1;
                 let source_section = if archive {
                     archive_heading.clone()
                 } else {
-                    role.and_then(|r| source[r as usize].clone())
-                        .unwrap_or_default()
+                    role.and_then(|r| source[r as usize].clone()).unwrap_or_default()
                 };
                 todos.push(Todo {
                     todo_id: String::new(),
@@ -301,12 +275,7 @@ impl ActiveState {
         for todo in &mut todos {
             finish_todo(todo);
         }
-        Self {
-            frontmatter: parse_frontmatter(&text),
-            sections,
-            todos,
-            text,
-        }
+        Self { frontmatter: parse_frontmatter(&text), sections, todos, text }
     }
 
     /// The lines of the text (Python `splitlines`).
@@ -318,19 +287,13 @@ impl ActiveState {
     /// The last value of frontmatter `key`.
     #[must_use]
     pub fn frontmatter_value(&self, key: &str) -> Option<&str> {
-        self.frontmatter
-            .iter()
-            .rev()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
+        self.frontmatter.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
     }
 
     /// Active (not archived) todos with `todo_id`.
     #[must_use]
     pub fn find_todo(&self, todo_id: &str) -> Option<&Todo> {
-        self.todos
-            .iter()
-            .find(|t| !t.archived && t.todo_id == todo_id)
+        self.todos.iter().find(|t| !t.archived && t.todo_id == todo_id)
     }
 
     /// Open (status open or blocked) active todos.
@@ -388,10 +351,7 @@ impl ActiveState {
         for t in self.todos.iter().filter(|t| !t.archived) {
             *seen.entry(t.todo_id.as_str()).or_default() += 1;
         }
-        seen.into_iter()
-            .filter(|(_, n)| *n > 1)
-            .map(|(k, _)| k.to_owned())
-            .collect()
+        seen.into_iter().filter(|(_, n)| *n > 1).map(|(k, _)| k.to_owned()).collect()
     }
 }
 
@@ -403,11 +363,8 @@ fn finish_todo(todo: &mut Todo) {
         _ => "open",
     };
     todo.status = explicit.clone().unwrap_or_else(|| marker_status.to_owned());
-    todo.done = if explicit.is_some() {
-        matches!(todo.status.as_str(), "done" | "deferred")
-    } else {
-        marker_status != "open"
-    };
+    todo.done =
+        if explicit.is_some() { matches!(todo.status.as_str(), "done" | "deferred") } else { marker_status != "open" };
     if let Some(caps) = PRIORITY_RE.captures(&todo.text) {
         todo.priority = Some(py_strip(&caps[1]).to_uppercase());
         todo.title = py_strip(&caps[2]).to_owned();
@@ -431,12 +388,7 @@ mod tests {
     fn golden_generated_id() {
         // FORMATS.md §1.6 verified value.
         assert_eq!(
-            build_todo_id(
-                "agent",
-                "Agent Todo",
-                5,
-                "Plain legacy checkbox without metadata."
-            ),
+            build_todo_id("agent", "Agent Todo", 5, "Plain legacy checkbox without metadata."),
             "todo_ac30e0a7e6b8"
         );
     }

@@ -25,52 +25,16 @@ struct Rule {
     reason: &'static str,
 }
 
-fn rule(
-    id: &'static str,
-    category: &'static str,
-    re: &str,
-    local_warn: bool,
-    reason: &'static str,
-) -> Rule {
-    Rule {
-        id,
-        category,
-        re: Regex::new(re).expect("static regex"),
-        local_warn,
-        reason,
-    }
+fn rule(id: &'static str, category: &'static str, re: &str, local_warn: bool, reason: &'static str) -> Rule {
+    Rule { id, category, re: Regex::new(re).expect("static regex"), local_warn, reason }
 }
 
 static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
     vec![
-        rule(
-            "aws_access_key",
-            "credentials",
-            r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",
-            false,
-            "AWS access key id",
-        ),
-        rule(
-            "github_token",
-            "credentials",
-            r"\bgh[pousr]_[A-Za-z0-9]{30,}\b",
-            false,
-            "GitHub token",
-        ),
-        rule(
-            "openai_style_key",
-            "credentials",
-            r"\bsk-[A-Za-z0-9_-]{20,}",
-            false,
-            "model API key",
-        ),
-        rule(
-            "slack_token",
-            "credentials",
-            r"\bxox[abprs]-[A-Za-z0-9-]{10,}",
-            false,
-            "Slack token",
-        ),
+        rule("aws_access_key", "credentials", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", false, "AWS access key id"),
+        rule("github_token", "credentials", r"\bgh[pousr]_[A-Za-z0-9]{30,}\b", false, "GitHub token"),
+        rule("openai_style_key", "credentials", r"\bsk-[A-Za-z0-9_-]{20,}", false, "model API key"),
+        rule("slack_token", "credentials", r"\bxox[abprs]-[A-Za-z0-9-]{10,}", false, "Slack token"),
         rule(
             "jwt",
             "credentials",
@@ -78,34 +42,10 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             false,
             "JSON web token",
         ),
-        rule(
-            "private_key_block",
-            "credentials",
-            r"-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----",
-            false,
-            "PEM private key",
-        ),
-        rule(
-            "bearer_token",
-            "credentials",
-            r"(?i)\bbearer\s+[A-Za-z0-9._~+/-]{16,}=*",
-            false,
-            "bearer token",
-        ),
-        rule(
-            "authorization_header",
-            "credentials",
-            r"(?i)\bauthorization:\s*\S+",
-            false,
-            "Authorization header",
-        ),
-        rule(
-            "url_password",
-            "credentials",
-            r"[a-z][a-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@",
-            false,
-            "password in URL",
-        ),
+        rule("private_key_block", "credentials", r"-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----", false, "PEM private key"),
+        rule("bearer_token", "credentials", r"(?i)\bbearer\s+[A-Za-z0-9._~+/-]{16,}=*", false, "bearer token"),
+        rule("authorization_header", "credentials", r"(?i)\bauthorization:\s*\S+", false, "Authorization header"),
+        rule("url_password", "credentials", r"[a-z][a-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@", false, "password in URL"),
         rule(
             "secret_assignment",
             "credentials",
@@ -151,9 +91,8 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
     ]
 });
 
-static EMAIL_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b").expect("static regex")
-});
+static EMAIL_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b").expect("static regex"));
 static REFERENCE_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?i)(?:[=:]\s*["']?)(?:\$\{?[A-Za-z_]|%[A-Za-z_]+%|os\.environ|process\.env|<[^>]+>|redacted|example|placeholder|changeme|your[-_])"#).expect("static regex")
 });
@@ -183,11 +122,7 @@ pub fn mask(sample: &str) -> String {
 }
 
 fn severity(rule: &Rule, policy: Policy) -> &'static str {
-    if rule.local_warn && policy == Policy::Local {
-        "warn"
-    } else {
-        "block"
-    }
+    if rule.local_warn && policy == Policy::Local { "warn" } else { "block" }
 }
 
 /// Scans one string found at `location`.
@@ -238,9 +173,7 @@ pub fn scan_json(value: &Value, pointer: &str, policy: Policy, out: &mut Vec<Fin
                 let loc = format!("{pointer}/{}", pointer_escape(k));
                 let lower = k.to_lowercase();
                 let forbidden = FORBIDDEN_KEYS.contains(&lower.as_str())
-                    || lower.starts_with("raw_")
-                        && !lower.ends_with("_copied")
-                        && !lower.ends_with("_recorded")
+                    || lower.starts_with("raw_") && !lower.ends_with("_copied") && !lower.ends_with("_recorded")
                     || lower.ends_with("_token") && !lower.ends_with("_tokens");
                 if forbidden {
                     out.push(Finding {
@@ -266,10 +199,7 @@ pub fn scan_json(value: &Value, pointer: &str, policy: Policy, out: &mut Vec<Fin
                         severity: "block".into(),
                         location: loc.clone(),
                         sample_masked: "true".into(),
-                        reason: format!(
-                            "boundary flag {} is true",
-                            crate::textsafe::sanitize(k, false)
-                        ),
+                        reason: format!("boundary flag {} is true", crate::textsafe::sanitize(k, false)),
                     });
                 }
                 scan_text(k, &loc, policy, out);
@@ -288,9 +218,7 @@ pub fn scan_lines(lines: &[(usize, String)], policy: Policy, out: &mut Vec<Findi
         let line = &decoded;
         scan_text(line, &format!("{n}:1"), policy, out);
         for f in &mut out[before..] {
-            let col = line
-                .find(f.sample_masked.get(..4).unwrap_or(""))
-                .map_or(1, |c| c + 1);
+            let col = line.find(f.sample_masked.get(..4).unwrap_or("")).map_or(1, |c| c + 1);
             f.location = format!("{n}:{col}");
         }
     }
@@ -305,9 +233,7 @@ fn decode_ascii_percent(text: &str) -> (String, Vec<(usize, usize)>) {
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i] == b'%' && i + 2 < bytes.len() {
-            let hex = std::str::from_utf8(&bytes[i + 1..i + 3])
-                .ok()
-                .and_then(|h| u8::from_str_radix(h, 16).ok());
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok());
             if let Some(b) = hex.filter(|b| (0x20..0x7f).contains(b)) {
                 out.push(b);
                 map.push((i, i + 3));
@@ -319,10 +245,7 @@ fn decode_ascii_percent(text: &str) -> (String, Vec<(usize, usize)>) {
         map.push((i, i + 1));
         i += 1;
     }
-    (
-        String::from_utf8(out).unwrap_or_else(|_| text.to_owned()),
-        map,
-    )
+    (String::from_utf8(out).unwrap_or_else(|_| text.to_owned()), map)
 }
 
 /// Replaces every credential match in `text` — also inside percent-encoded metadata — with
@@ -368,24 +291,11 @@ mod tests {
     #[test]
     fn finds_and_allows() {
         let mut f = Vec::new();
-        scan_text(
-            "token=ghp_abcdefghijklmnopqrstuvwxyz0123456789",
-            "/x",
-            Policy::Local,
-            &mut f,
-        );
-        assert!(
-            f.iter()
-                .any(|x| x.rule_id == "github_token" && x.severity == "block")
-        );
+        scan_text("token=ghp_abcdefghijklmnopqrstuvwxyz0123456789", "/x", Policy::Local, &mut f);
+        assert!(f.iter().any(|x| x.rule_id == "github_token" && x.severity == "block"));
         assert!(f.iter().all(|x| !x.sample_masked.contains("abcdefghijkl")));
         let mut f = Vec::new();
-        scan_text(
-            "password=${DB_PASSWORD} and see <project-root>/docs",
-            "/x",
-            Policy::Public,
-            &mut f,
-        );
+        scan_text("password=${DB_PASSWORD} and see <project-root>/docs", "/x", Policy::Public, &mut f);
         assert!(f.is_empty(), "{f:?}");
         let mut f = Vec::new();
         scan_text("logs in /home/alice/x", "/x", Policy::Local, &mut f);

@@ -11,12 +11,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// Quick reasons offered by the reject dialog (keys 1–4 when nothing is typed).
-pub const QUICK_REASONS: [&str; 4] = [
-    "stale or superseded",
-    "unsafe content",
-    "wrong goal or todo",
-    "not needed",
-];
+pub const QUICK_REASONS: [&str; 4] = ["stale or superseded", "unsafe content", "wrong goal or todo", "not needed"];
 
 /// Detail tabs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,11 +53,7 @@ pub enum Mode {
     ConfirmApply(String),
     /// Type the first 6 characters of the item id, Enter: apply despite warnings (or with
     /// the idempotency override when `override_idempotency`).
-    TypedConfirm {
-        key: String,
-        typed: String,
-        override_idempotency: bool,
-    },
+    TypedConfirm { key: String, typed: String, override_idempotency: bool },
     /// `y` skips the item.
     ConfirmSkip(String),
     /// Type a reason (or 1–4), Enter rejects.
@@ -109,17 +100,11 @@ pub enum Msg {
     /// A second passed (ages, countdowns).
     Tick,
     /// Goals reloaded: rows and items of these goals (a full load lists every goal).
-    Loaded {
-        full: bool,
-        goals: Vec<(GoalRow, Vec<QueueItem>)>,
-    },
+    Loaded { full: bool, quiet: bool, last: bool, goals: Vec<(GoalRow, Vec<QueueItem>)> },
     /// The view cache of an item is ready.
     ViewReady(ViewCache),
     /// A decision finished.
-    Decided {
-        key: String,
-        result: Result<Outcome, String>,
-    },
+    Decided { key: String, result: Result<Outcome, String> },
     /// The watcher spoke.
     Watch(WatchMsg),
 }
@@ -128,11 +113,7 @@ pub enum Msg {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
     /// Decide an item (through the engine, off the UI thread).
-    Decide {
-        key: String,
-        digest: String,
-        decision: Decision,
-    },
+    Decide { key: String, digest: String, decision: Decision },
     /// Reload these goals (`None`: everything).
     Reload(Option<Vec<String>>),
     /// Build the view cache for an item.
@@ -203,13 +184,7 @@ pub struct App {
 impl App {
     /// A fresh state.
     #[must_use]
-    pub fn new(
-        workspace: String,
-        read_only: bool,
-        color: bool,
-        bell: bool,
-        keys: Vec<Binding>,
-    ) -> Self {
+    pub fn new(workspace: String, read_only: bool, color: bool, bell: bool, keys: Vec<Binding>) -> Self {
         Self {
             goals: Vec::new(),
             items: Vec::new(),
@@ -324,12 +299,9 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         }
         Msg::Key(_) | Msg::Resize => Vec::new(),
         Msg::Paste(text) => on_paste(app, &text),
-        Msg::Loaded { full, goals } => on_loaded(app, full, goals),
+        Msg::Loaded { full, quiet, last, goals } => on_loaded(app, full, quiet || app.loading, last, goals),
         Msg::ViewReady(cache) => {
-            if app
-                .current()
-                .is_some_and(|c| c.key == cache.key && Arc::ptr_eq(&c.detail, &cache.detail))
-            {
+            if app.current().is_some_and(|c| c.key == cache.key && Arc::ptr_eq(&c.detail, &cache.detail)) {
                 app.view = Some(cache);
             }
             Vec::new()
@@ -368,8 +340,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         return quit(app);
     }
     match app.mode.clone() {
-        Mode::Normal => keymap::resolve(&app.keys, Scope::Normal, &key)
-            .map_or_else(Vec::new, |a| on_action(app, a)),
+        Mode::Normal => keymap::resolve(&app.keys, Scope::Normal, &key).map_or_else(Vec::new, |a| on_action(app, a)),
         Mode::Help => {
             app.mode = Mode::Normal;
             Vec::new()
@@ -391,41 +362,28 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             }
             refilter_and_select(app)
         }
-        Mode::ConfirmApply(k) | Mode::ConfirmSkip(k) => {
-            match keymap::resolve(&app.keys, Scope::Confirm, &key) {
-                Some(Action::Confirm) => {
-                    let decision = if matches!(app.mode, Mode::ConfirmSkip(_)) {
-                        Decision::Skip
-                    } else {
-                        Decision::Apply {
-                            confirm_warnings: false,
-                            override_idempotency: false,
-                        }
-                    };
-                    app.mode = Mode::Normal;
-                    decide(app, &k, decision)
-                }
-                Some(Action::Cancel) => {
-                    app.mode = Mode::Normal;
-                    app.flash = Some(("cancelled; nothing was written".into(), FlashKind::Info));
-                    Vec::new()
-                }
-                _ => Vec::new(),
+        Mode::ConfirmApply(k) | Mode::ConfirmSkip(k) => match keymap::resolve(&app.keys, Scope::Confirm, &key) {
+            Some(Action::Confirm) => {
+                let decision = if matches!(app.mode, Mode::ConfirmSkip(_)) {
+                    Decision::Skip
+                } else {
+                    Decision::Apply { confirm_warnings: false, override_idempotency: false }
+                };
+                app.mode = Mode::Normal;
+                decide(app, &k, decision)
             }
-        }
-        Mode::TypedConfirm {
-            key: k,
-            mut typed,
-            override_idempotency,
-        } => match key.code {
+            Some(Action::Cancel) => {
+                app.mode = Mode::Normal;
+                app.flash = Some(("cancelled; nothing was written".into(), FlashKind::Info));
+                Vec::new()
+            }
+            _ => Vec::new(),
+        },
+        Mode::TypedConfirm { key: k, mut typed, override_idempotency } => match key.code {
             KeyCode::Esc => cancel(app),
             KeyCode::Backspace => {
                 typed.pop();
-                app.mode = Mode::TypedConfirm {
-                    key: k,
-                    typed,
-                    override_idempotency,
-                };
+                app.mode = Mode::TypedConfirm { key: k, typed, override_idempotency };
                 Vec::new()
             }
             KeyCode::Enter => {
@@ -433,19 +391,10 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
                 let want: String = id.chars().take(6).collect();
                 if typed == want {
                     app.mode = Mode::Normal;
-                    decide(
-                        app,
-                        &k,
-                        Decision::Apply {
-                            confirm_warnings: true,
-                            override_idempotency,
-                        },
-                    )
+                    decide(app, &k, Decision::Apply { confirm_warnings: true, override_idempotency })
                 } else {
                     app.flash = Some((
-                        format!(
-                            "type the first 6 characters of the item id ({want}) and press Enter"
-                        ),
+                        format!("type the first 6 characters of the item id ({want}) and press Enter"),
                         FlashKind::Conflict,
                     ));
                     Vec::new()
@@ -453,11 +402,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             }
             KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
                 typed.push(c);
-                app.mode = Mode::TypedConfirm {
-                    key: k,
-                    typed,
-                    override_idempotency,
-                };
+                app.mode = Mode::TypedConfirm { key: k, typed, override_idempotency };
                 Vec::new()
             }
             _ => Vec::new(),
@@ -472,10 +417,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             KeyCode::Enter => {
                 let reason = typed.trim().to_owned();
                 if reason.is_empty() {
-                    app.flash = Some((
-                        "a reject needs a reason: type one or press 1–4".into(),
-                        FlashKind::Conflict,
-                    ));
+                    app.flash = Some(("a reject needs a reason: type one or press 1–4".into(), FlashKind::Conflict));
                     return Vec::new();
                 }
                 app.mode = Mode::Normal;
@@ -483,10 +425,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             }
             KeyCode::Char(c @ '1'..='4') if typed.is_empty() => {
                 let reason = QUICK_REASONS[(c as usize) - ('1' as usize)].to_owned();
-                app.mode = Mode::Reject {
-                    key: k,
-                    typed: reason,
-                };
+                app.mode = Mode::Reject { key: k, typed: reason };
                 Vec::new()
             }
             KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
@@ -508,10 +447,7 @@ fn cancel(app: &mut App) -> Vec<Effect> {
 fn quit(app: &mut App) -> Vec<Effect> {
     if app.busy.is_some() {
         app.quitting = true;
-        app.flash = Some((
-            "quitting after the decision in flight completes…".into(),
-            FlashKind::Info,
-        ));
+        app.flash = Some(("quitting after the decision in flight completes…".into(), FlashKind::Info));
         return Vec::new();
     }
     vec![Effect::Quit]
@@ -519,29 +455,19 @@ fn quit(app: &mut App) -> Vec<Effect> {
 
 fn decide(app: &mut App, key: &str, decision: Decision) -> Vec<Effect> {
     let Some(item) = app.current().filter(|i| i.key == key) else {
-        app.flash = Some((
-            "the item is no longer selected; nothing was written".into(),
-            FlashKind::Conflict,
-        ));
+        app.flash = Some(("the item is no longer selected; nothing was written".into(), FlashKind::Conflict));
         return Vec::new();
     };
     let digest = item.payload_digest.clone();
     let id = item.item_id.clone();
     app.busy = Some(key.to_owned());
     app.flash = Some((format!("deciding {id}…"), FlashKind::Info));
-    vec![Effect::Decide {
-        key: key.to_owned(),
-        digest,
-        decision,
-    }]
+    vec![Effect::Decide { key: key.to_owned(), digest, decision }]
 }
 
 fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
     if app.read_only && action.is_decision() {
-        app.flash = Some((
-            "read-only: decisions are disabled (started with --read-only)".into(),
-            FlashKind::Conflict,
-        ));
+        app.flash = Some(("read-only: decisions are disabled (started with --read-only)".into(), FlashKind::Conflict));
         return Vec::new();
     }
     let pos = app.selected_pos().unwrap_or(0);
@@ -553,11 +479,7 @@ fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         Action::SelectLast => app.select_index(n.saturating_sub(1)),
         Action::NextTab | Action::PrevTab => {
             let i = TABS.iter().position(|t| *t == app.tab).unwrap_or(0);
-            let j = if action == Action::NextTab {
-                (i + 1) % TABS.len()
-            } else {
-                (i + TABS.len() - 1) % TABS.len()
-            };
+            let j = if action == Action::NextTab { (i + 1) % TABS.len() } else { (i + TABS.len() - 1) % TABS.len() };
             app.tab = TABS[j];
             app.scroll = (0, 0);
             Vec::new()
@@ -567,11 +489,7 @@ fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         Action::ScrollLeft => scroll(app, 0, -8),
         Action::ScrollRight => scroll(app, 0, 8),
         Action::ToggleDiffMode => {
-            app.diff_mode = if app.diff_mode == DiffMode::Unified {
-                DiffMode::SideBySide
-            } else {
-                DiffMode::Unified
-            };
+            app.diff_mode = if app.diff_mode == DiffMode::Unified { DiffMode::SideBySide } else { DiffMode::Unified };
             Vec::new()
         }
         Action::StartFilter => {
@@ -579,11 +497,7 @@ fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::ToggleGoalScope => {
-            app.goal_scope = if app.goal_scope.is_some() {
-                None
-            } else {
-                app.current().map(|c| c.goal_id.clone())
-            };
+            app.goal_scope = if app.goal_scope.is_some() { None } else { app.current().map(|c| c.goal_id.clone()) };
             app.refilter();
             app.ensure_selection()
         }
@@ -596,10 +510,7 @@ fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             app.mode = if action == Action::Skip {
                 Mode::ConfirmSkip(key)
             } else {
-                Mode::Reject {
-                    key,
-                    typed: String::new(),
-                }
+                Mode::Reject { key, typed: String::new() }
             };
             Vec::new()
         }
@@ -607,9 +518,7 @@ fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             app.pinned = None;
             app.banner = None;
             app.view = None;
-            app.current()
-                .map(|c| vec![Effect::ComputeView { key: c.key.clone() }])
-                .unwrap_or_default()
+            app.current().map(|c| vec![Effect::ComputeView { key: c.key.clone() }]).unwrap_or_default()
         }
         Action::ToggleHelp => {
             app.mode = Mode::Help;
@@ -645,10 +554,11 @@ pub fn status_label(status: &str) -> &str {
 /// Why apply is unavailable for an item, or `None` when it may be attempted.
 #[must_use]
 pub fn apply_unavailable(item: &QueueItem) -> Option<String> {
+    if item.checking {
+        return Some("still checking this item; apply is available once its checks are done".into());
+    }
     if item.scan == ScanMark::Block {
-        return Some(
-            "apply is unavailable: block findings (see the Scan tab); reject the item".into(),
-        );
+        return Some("apply is unavailable: block findings (see the Scan tab); reject the item".into());
     }
     match &item.predicted {
         Predicted::Invalid => Some(format!("apply is unavailable: the item is invalid ({}); reject it", item.detail.invalid_reason.clone().unwrap_or_default())),
@@ -665,8 +575,7 @@ fn start_apply(app: &mut App) -> Vec<Effect> {
     };
     if app.banner.is_some() {
         app.flash = Some((
-            "this item or its goal changed on disk: press u to review the current version first"
-                .into(),
+            "this item or its goal changed on disk: press u to review the current version first".into(),
             FlashKind::Conflict,
         ));
         return Vec::new();
@@ -677,16 +586,12 @@ fn start_apply(app: &mut App) -> Vec<Effect> {
     }
     let key = item.key.clone();
     app.mode = match item.predicted {
-        Predicted::Status(Status::IdempotencyConflict) => Mode::TypedConfirm {
-            key,
-            typed: String::new(),
-            override_idempotency: true,
-        },
-        _ if item.needs_typed_confirmation() => Mode::TypedConfirm {
-            key,
-            typed: String::new(),
-            override_idempotency: false,
-        },
+        Predicted::Status(Status::IdempotencyConflict) => {
+            Mode::TypedConfirm { key, typed: String::new(), override_idempotency: true }
+        }
+        _ if item.needs_typed_confirmation() => {
+            Mode::TypedConfirm { key, typed: String::new(), override_idempotency: false }
+        }
         _ => Mode::ConfirmApply(key),
     };
     Vec::new()
@@ -707,14 +612,8 @@ fn on_decided(app: &mut App, key: &str, result: Result<Outcome, String>) -> Vec<
                 s if s.is_conflict() || s == Status::BoundaryRejected => FlashKind::Conflict,
                 _ => FlashKind::Error,
             };
-            app.flash = Some((
-                format!(
-                    "{} — {}",
-                    out.status.as_str(),
-                    crate::textsafe::sanitize(&out.message, false)
-                ),
-                kind,
-            ));
+            app.flash =
+                Some((format!("{} — {}", out.status.as_str(), crate::textsafe::sanitize(&out.message, false)), kind));
             if out.item_moved {
                 // Select the next item now; the reload drops the decided one.
                 let pos = app.selected_pos().unwrap_or(0);
@@ -731,10 +630,7 @@ fn on_decided(app: &mut App, key: &str, result: Result<Outcome, String>) -> Vec<
             }
         }
         Err(e) => {
-            app.flash = Some((
-                format!("not decided: {}", crate::textsafe::sanitize(&e, false)),
-                FlashKind::Error,
-            ));
+            app.flash = Some((format!("not decided: {}", crate::textsafe::sanitize(&e, false)), FlashKind::Error));
         }
     }
     let mut fx = vec![Effect::Reload(Some(vec![goal]))];
@@ -744,7 +640,13 @@ fn on_decided(app: &mut App, key: &str, result: Result<Outcome, String>) -> Vec<
     fx
 }
 
-fn on_loaded(app: &mut App, full: bool, loaded: Vec<(GoalRow, Vec<QueueItem>)>) -> Vec<Effect> {
+fn on_loaded(
+    app: &mut App,
+    full: bool,
+    quiet: bool,
+    last: bool,
+    loaded: Vec<(GoalRow, Vec<QueueItem>)>,
+) -> Vec<Effect> {
     let before: BTreeSet<String> = app.items.iter().map(|i| i.key.clone()).collect();
     let reviewing = app.current().cloned();
     let touched: BTreeSet<String> = loaded.iter().map(|(g, _)| g.id.clone()).collect();
@@ -760,25 +662,19 @@ fn on_loaded(app: &mut App, full: bool, loaded: Vec<(GoalRow, Vec<QueueItem>)>) 
         app.items.extend(items);
     }
     app.goals.sort_by(|a, b| a.id.cmp(&b.id));
-    app.items.sort_by(|a, b| {
-        (&a.goal_id, a.arrived, &a.item_id).cmp(&(&b.goal_id, b.arrived, &b.item_id))
-    });
-    let arrived = app
-        .items
-        .iter()
-        .filter(|i| !before.contains(&i.key))
-        .count();
-    let first_load = app.loading;
-    app.loading = false;
+    app.items.sort_by(|a, b| (&a.goal_id, a.arrived, &a.item_id).cmp(&(&b.goal_id, b.arrived, &b.item_id)));
+    let arrived = app.items.iter().filter(|i| !before.contains(&i.key)).count();
+    if last {
+        app.loading = false;
+    }
     app.recount();
     app.refilter();
     let mut fx = Vec::new();
     let own = app.own_write.take();
-    if let Some(old) =
-        reviewing.filter(|r| app.pinned.is_none() && own.as_ref() != Some(&r.goal_id))
-    {
+    if let Some(old) = reviewing.filter(|r| app.pinned.is_none() && own.as_ref() != Some(&r.goal_id)) {
         let now = app.items.iter().find(|i| i.key == old.key);
         let moved = match now {
+            _ if old.checking => None,
             None => Some("this item left the inbox (decided elsewhere or removed)"),
             Some(n) if n.payload_digest != old.payload_digest => Some("this item changed on disk"),
             Some(n) if n.detail.current != old.detail.current => {
@@ -787,24 +683,20 @@ fn on_loaded(app: &mut App, full: bool, loaded: Vec<(GoalRow, Vec<QueueItem>)>) 
             Some(_) => None,
         };
         if let Some(why) = moved.filter(|_| app.busy.is_none()) {
-            app.banner = Some(format!(
-                "{why} — showing the version you were reading; press u to reload"
-            ));
+            app.banner = Some(format!("{why} — showing the version you were reading; press u to reload"));
             app.pinned = Some(old);
         }
     }
     fx.extend(app.ensure_selection());
-    if arrived > 0 && !first_load {
+    if arrived > 0 && !quiet {
         app.flash = Some((format!("{arrived} new item(s) arrived"), FlashKind::Info));
         if app.bell {
             fx.push(Effect::Bell);
         }
     }
-    let stale = app.current().is_some_and(|c| {
-        app.view
-            .as_ref()
-            .is_none_or(|v| v.key != c.key || !Arc::ptr_eq(&v.detail, &c.detail))
-    });
+    let stale = app
+        .current()
+        .is_some_and(|c| app.view.as_ref().is_none_or(|v| v.key != c.key || !Arc::ptr_eq(&v.detail, &c.detail)));
     if stale && let Some(c) = app.current() {
         fx.push(Effect::ComputeView { key: c.key.clone() });
     }
@@ -818,11 +710,8 @@ fn on_watch(app: &mut App, w: WatchMsg) -> Vec<Effect> {
             Vec::new()
         }
         WatchMsg::Mode(WatchMode::Polling { interval, reason }) => {
-            app.watch_note = format!(
-                "polling every {} ms ({})",
-                interval.as_millis(),
-                crate::textsafe::sanitize(&reason, false)
-            );
+            app.watch_note =
+                format!("polling every {} ms ({})", interval.as_millis(), crate::textsafe::sanitize(&reason, false));
             Vec::new()
         }
         WatchMsg::Rescan(reason) => {

@@ -29,6 +29,7 @@ pub(crate) fn item(goal: &str, id: &str, predicted: Predicted, scan: ScanMark) -
             invalid_reason: None,
             history: Arc::new(Vec::new()),
         }),
+        checking: false,
     }
 }
 
@@ -46,28 +47,9 @@ fn goal(id: &str) -> GoalRow {
 #[allow(clippy::needless_pass_by_value)] // tests read better with vec![...]
 pub(crate) fn loaded_app(items: Vec<QueueItem>) -> App {
     let mut app = App::new("reg".into(), false, false, true, keymap::default_table());
-    let goals: Vec<String> = items
-        .iter()
-        .map(|i| i.goal_id.clone())
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    let loaded = goals
-        .iter()
-        .map(|g| {
-            (
-                goal(g),
-                items.iter().filter(|i| &i.goal_id == g).cloned().collect(),
-            )
-        })
-        .collect();
-    update(
-        &mut app,
-        Msg::Loaded {
-            full: true,
-            goals: loaded,
-        },
-    );
+    let goals: Vec<String> = items.iter().map(|i| i.goal_id.clone()).collect::<BTreeSet<_>>().into_iter().collect();
+    let loaded = goals.iter().map(|g| (goal(g), items.iter().filter(|i| &i.goal_id == g).cloned().collect())).collect();
+    update(&mut app, Msg::Loaded { full: true, quiet: true, last: true, goals: loaded });
     app
 }
 
@@ -77,15 +59,7 @@ fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {
     } else {
         KeyModifiers::NONE
     };
-    update(
-        app,
-        Msg::Key(KeyEvent {
-            code,
-            modifiers: mods,
-            kind: KeyEventKind::Press,
-            state: KeyEventState::NONE,
-        }),
-    )
+    update(app, Msg::Key(KeyEvent { code, modifiers: mods, kind: KeyEventKind::Press, state: KeyEventState::NONE }))
 }
 
 fn ready(id: &str) -> QueueItem {
@@ -96,18 +70,11 @@ fn ready(id: &str) -> QueueItem {
 fn navigation_tabs_scroll_and_modes() {
     let mut app = loaded_app(vec![ready("a1"), ready("b2"), ready("c3")]);
     assert_eq!(app.selected.as_deref(), Some("g/a1"));
-    assert_eq!(
-        press(&mut app, KeyCode::Char('j')),
-        vec![Effect::ComputeView { key: "g/b2".into() }]
-    );
+    assert_eq!(press(&mut app, KeyCode::Char('j')), vec![Effect::ComputeView { key: "g/b2".into() }]);
     press(&mut app, KeyCode::Down);
     assert_eq!(app.selected.as_deref(), Some("g/c3"));
     press(&mut app, KeyCode::Down);
-    assert_eq!(
-        app.selected.as_deref(),
-        Some("g/c3"),
-        "stays on the last item"
-    );
+    assert_eq!(app.selected.as_deref(), Some("g/c3"), "stays on the last item");
     press(&mut app, KeyCode::Char('k'));
     press(&mut app, KeyCode::Up);
     assert_eq!(app.selected.as_deref(), Some("g/a1"));
@@ -141,15 +108,8 @@ fn navigation_tabs_scroll_and_modes() {
 
 #[test]
 fn filter_goal_scope_and_paste() {
-    let mut app = loaded_app(vec![
-        ready("a1"),
-        item(
-            "h",
-            "zz9",
-            Predicted::Status(Status::RevisionConflict),
-            ScanMark::Clean,
-        ),
-    ]);
+    let mut app =
+        loaded_app(vec![ready("a1"), item("h", "zz9", Predicted::Status(Status::RevisionConflict), ScanMark::Clean)]);
     assert!(update(&mut app, Msg::Paste("q".into())).is_empty());
     assert_eq!(app.mode, Mode::Normal, "pasted text never acts as a key");
     press(&mut app, KeyCode::Char('/'));
@@ -165,11 +125,7 @@ fn filter_goal_scope_and_paste() {
         press(&mut app, KeyCode::Char(c));
     }
     press(&mut app, KeyCode::Enter);
-    assert_eq!(
-        (app.mode.clone(), app.visible.len()),
-        (Mode::Normal, 1),
-        "filters on the status too"
-    );
+    assert_eq!((app.mode.clone(), app.visible.len()), (Mode::Normal, 1), "filters on the status too");
     press(&mut app, KeyCode::Char('/'));
     for _ in 0..5 {
         press(&mut app, KeyCode::Backspace);
@@ -187,10 +143,7 @@ fn apply_confirm_and_cancel() {
     let mut app = loaded_app(vec![ready("a1")]);
     assert!(press(&mut app, KeyCode::Char('a')).is_empty());
     assert_eq!(app.mode, Mode::ConfirmApply("g/a1".into()));
-    assert!(
-        press(&mut app, KeyCode::Char('a')).is_empty(),
-        "the trigger key does not confirm"
-    );
+    assert!(press(&mut app, KeyCode::Char('a')).is_empty(), "the trigger key does not confirm");
     press(&mut app, KeyCode::Char('n'));
     assert_eq!(app.mode, Mode::Normal);
     press(&mut app, KeyCode::Char('a'));
@@ -203,10 +156,7 @@ fn apply_confirm_and_cancel() {
         vec![Effect::Decide {
             key: "g/a1".into(),
             digest: "sha256:a1".into(),
-            decision: Decision::Apply {
-                confirm_warnings: false,
-                override_idempotency: false
-            }
+            decision: Decision::Apply { confirm_warnings: false, override_idempotency: false }
         }]
     );
     assert_eq!(app.busy.as_deref(), Some("g/a1"));
@@ -227,89 +177,44 @@ fn key_releases_do_nothing() {
 
 #[test]
 fn warnings_and_idempotency_need_the_typed_id() {
-    let mut app = loaded_app(vec![item(
-        "g",
-        "abcdef123",
-        Predicted::Ready,
-        ScanMark::Warn,
-    )]);
+    let mut app = loaded_app(vec![item("g", "abcdef123", Predicted::Ready, ScanMark::Warn)]);
     press(&mut app, KeyCode::Char('a'));
-    assert!(matches!(
-        app.mode,
-        Mode::TypedConfirm {
-            override_idempotency: false,
-            ..
-        }
-    ));
+    assert!(matches!(app.mode, Mode::TypedConfirm { override_idempotency: false, .. }));
     for c in "abcdeX".chars() {
         press(&mut app, KeyCode::Char(c));
     }
-    assert!(
-        press(&mut app, KeyCode::Enter).is_empty(),
-        "wrong text does not apply"
-    );
+    assert!(press(&mut app, KeyCode::Enter).is_empty(), "wrong text does not apply");
     press(&mut app, KeyCode::Backspace);
     press(&mut app, KeyCode::Char('f'));
     let fx = press(&mut app, KeyCode::Enter);
     assert!(matches!(
         &fx[..],
-        [Effect::Decide {
-            decision: Decision::Apply {
-                confirm_warnings: true,
-                override_idempotency: false
-            },
-            ..
-        }]
+        [Effect::Decide { decision: Decision::Apply { confirm_warnings: true, override_idempotency: false }, .. }]
     ));
 
-    let mut app = loaded_app(vec![item(
-        "g",
-        "keyreuse1",
-        Predicted::Status(Status::IdempotencyConflict),
-        ScanMark::Clean,
-    )]);
+    let mut app =
+        loaded_app(vec![item("g", "keyreuse1", Predicted::Status(Status::IdempotencyConflict), ScanMark::Clean)]);
     press(&mut app, KeyCode::Char('a'));
     for c in "keyreu".chars() {
         press(&mut app, KeyCode::Char(c));
     }
     let fx = press(&mut app, KeyCode::Enter);
-    assert!(matches!(
-        &fx[..],
-        [Effect::Decide {
-            decision: Decision::Apply {
-                override_idempotency: true,
-                ..
-            },
-            ..
-        }]
-    ));
+    assert!(matches!(&fx[..], [Effect::Decide { decision: Decision::Apply { override_idempotency: true, .. }, .. }]));
 }
 
 #[test]
 fn unavailable_applies_explain_why() {
     for (p, scan, word) in [
         (Predicted::Ready, ScanMark::Block, "block findings"),
-        (
-            Predicted::Status(Status::RevisionConflict),
-            ScanMark::Clean,
-            "revision conflict",
-        ),
-        (
-            Predicted::Status(Status::LeaseConflict),
-            ScanMark::Clean,
-            "lease conflict",
-        ),
+        (Predicted::Status(Status::RevisionConflict), ScanMark::Clean, "revision conflict"),
+        (Predicted::Status(Status::LeaseConflict), ScanMark::Clean, "lease conflict"),
         (Predicted::Invalid, ScanMark::Clean, "invalid"),
         (Predicted::Status(Status::Failed), ScanMark::Clean, "fail"),
     ] {
         let mut app = loaded_app(vec![item("g", "x1", p, scan)]);
         assert!(press(&mut app, KeyCode::Char('a')).is_empty());
         assert_eq!(app.mode, Mode::Normal);
-        assert!(
-            app.flash.as_ref().is_some_and(|(t, _)| t.contains(word)),
-            "{:?}",
-            app.flash
-        );
+        assert!(app.flash.as_ref().is_some_and(|(t, _)| t.contains(word)), "{:?}", app.flash);
     }
 }
 
@@ -319,37 +224,20 @@ fn skip_and_reject() {
     press(&mut app, KeyCode::Char('s'));
     assert_eq!(app.mode, Mode::ConfirmSkip("g/a1".into()));
     let fx = press(&mut app, KeyCode::Char('y'));
-    assert!(matches!(
-        &fx[..],
-        [Effect::Decide {
-            decision: Decision::Skip,
-            ..
-        }]
-    ));
+    assert!(matches!(&fx[..], [Effect::Decide { decision: Decision::Skip, .. }]));
 
     let mut app = loaded_app(vec![ready("a1")]);
     press(&mut app, KeyCode::Char('r'));
-    assert!(
-        press(&mut app, KeyCode::Enter).is_empty(),
-        "a reason is required"
-    );
+    assert!(press(&mut app, KeyCode::Enter).is_empty(), "a reason is required");
     press(&mut app, KeyCode::Char('3'));
-    assert_eq!(
-        app.mode,
-        Mode::Reject {
-            key: "g/a1".into(),
-            typed: QUICK_REASONS[2].into()
-        }
-    );
+    assert_eq!(app.mode, Mode::Reject { key: "g/a1".into(), typed: QUICK_REASONS[2].into() });
     let fx = press(&mut app, KeyCode::Enter);
     assert_eq!(
         fx,
         vec![Effect::Decide {
             key: "g/a1".into(),
             digest: "sha256:a1".into(),
-            decision: Decision::Reject {
-                reason: QUICK_REASONS[2].into()
-            }
+            decision: Decision::Reject { reason: QUICK_REASONS[2].into() }
         }]
     );
 
@@ -386,10 +274,7 @@ fn ctrl_c_waits_for_a_decision_in_flight() {
         kind: KeyEventKind::Press,
         state: KeyEventState::NONE,
     };
-    assert!(
-        update(&mut app, Msg::Key(ctrl_c)).is_empty(),
-        "no quit while an apply is in flight"
-    );
+    assert!(update(&mut app, Msg::Key(ctrl_c)).is_empty(), "no quit while an apply is in flight");
     assert!(app.quitting);
     let out = crate::engine::Outcome {
         status: Status::Applied,
@@ -399,19 +284,9 @@ fn ctrl_c_waits_for_a_decision_in_flight() {
         lock: None,
         conflict: None,
     };
-    let fx = update(
-        &mut app,
-        Msg::Decided {
-            key: "g/a1".into(),
-            result: Ok(out),
-        },
-    );
+    let fx = update(&mut app, Msg::Decided { key: "g/a1".into(), result: Ok(out) });
     assert!(fx.contains(&Effect::Quit));
-    assert_eq!(
-        app.selected.as_deref(),
-        Some("g/b2"),
-        "the next item is selected"
-    );
+    assert_eq!(app.selected.as_deref(), Some("g/b2"), "the next item is selected");
     assert!(fx.contains(&Effect::Reload(Some(vec!["g".into()]))));
 }
 
@@ -428,13 +303,7 @@ fn conflict_outcomes_keep_the_item_and_say_so() {
         lock: None,
         conflict: None,
     };
-    update(
-        &mut app,
-        Msg::Decided {
-            key: "g/a1".into(),
-            result: Ok(out),
-        },
-    );
+    update(&mut app, Msg::Decided { key: "g/a1".into(), result: Ok(out) });
     assert_eq!(app.selected.as_deref(), Some("g/a1"));
     assert!(matches!(&app.flash, Some((t, FlashKind::Conflict)) if t.starts_with("lock_busy")));
 }
@@ -446,17 +315,10 @@ fn arrivals_ring_and_changes_pin_the_snapshot() {
     changed.payload_digest = "sha256:other".into();
     let fx = update(
         &mut app,
-        Msg::Loaded {
-            full: false,
-            goals: vec![(goal("g"), vec![changed, ready("n2")])],
-        },
+        Msg::Loaded { full: false, quiet: false, last: true, goals: vec![(goal("g"), vec![changed, ready("n2")])] },
     );
     assert!(fx.contains(&Effect::Bell));
-    assert!(
-        app.banner
-            .as_ref()
-            .is_some_and(|b| b.contains("changed on disk"))
-    );
+    assert!(app.banner.as_ref().is_some_and(|b| b.contains("changed on disk")));
     assert_eq!(
         app.current().map(|c| c.payload_digest.clone()).as_deref(),
         Some("sha256:a1"),
@@ -466,8 +328,5 @@ fn arrivals_ring_and_changes_pin_the_snapshot() {
     assert_eq!(app.mode, Mode::Normal, "no apply on a snapshot that moved");
     press(&mut app, KeyCode::Char('u'));
     assert!(app.banner.is_none());
-    assert_eq!(
-        app.current().map(|c| c.payload_digest.clone()).as_deref(),
-        Some("sha256:other")
-    );
+    assert_eq!(app.current().map(|c| c.payload_digest.clone()).as_deref(), Some("sha256:other"));
 }

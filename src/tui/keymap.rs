@@ -112,13 +112,7 @@ pub struct Binding {
 }
 
 fn b(keys: &[&str], scope: Scope, action: Action, desc: &'static str, footer: bool) -> Binding {
-    Binding {
-        keys: keys.iter().map(|k| (*k).to_owned()).collect(),
-        scope,
-        action,
-        desc,
-        footer,
-    }
+    Binding { keys: keys.iter().map(|k| (*k).to_owned()).collect(), scope, action, desc, footer }
 }
 
 /// The default table.
@@ -133,59 +127,17 @@ pub fn default_table() -> Vec<Binding> {
         b(&["end"], Normal, A::SelectLast, "last item", false),
         b(&["tab"], Normal, A::NextTab, "next tab", true),
         b(&["backtab"], Normal, A::PrevTab, "previous tab", false),
-        b(
-            &["J", "pgdn"],
-            Normal,
-            A::ScrollDown,
-            "scroll detail down",
-            false,
-        ),
-        b(
-            &["K", "pgup"],
-            Normal,
-            A::ScrollUp,
-            "scroll detail up",
-            false,
-        ),
-        b(
-            &["h", "left"],
-            Normal,
-            A::ScrollLeft,
-            "scroll detail left",
-            false,
-        ),
-        b(
-            &["l", "right"],
-            Normal,
-            A::ScrollRight,
-            "scroll detail right",
-            false,
-        ),
-        b(
-            &["d"],
-            Normal,
-            A::ToggleDiffMode,
-            "unified / side-by-side diff",
-            true,
-        ),
+        b(&["J", "pgdn"], Normal, A::ScrollDown, "scroll detail down", false),
+        b(&["K", "pgup"], Normal, A::ScrollUp, "scroll detail up", false),
+        b(&["h", "left"], Normal, A::ScrollLeft, "scroll detail left", false),
+        b(&["l", "right"], Normal, A::ScrollRight, "scroll detail right", false),
+        b(&["d"], Normal, A::ToggleDiffMode, "unified / side-by-side diff", true),
         b(&["/"], Normal, A::StartFilter, "filter the queue", true),
-        b(
-            &["g"],
-            Normal,
-            A::ToggleGoalScope,
-            "all goals / this goal only",
-            false,
-        ),
+        b(&["g"], Normal, A::ToggleGoalScope, "all goals / this goal only", false),
         b(&["a"], Normal, A::Apply, "apply (asks to confirm)", true),
         b(&["s"], Normal, A::Skip, "skip (asks to confirm)", true),
         b(&["r"], Normal, A::Reject, "reject with a reason", true),
-        b(
-            &["u"],
-            Normal,
-            A::Reload,
-            "reload the item after it changed",
-            false,
-        ),
+        b(&["u"], Normal, A::Reload, "reload the item after it changed", false),
         b(&["?"], Normal, A::ToggleHelp, "help", true),
         b(&["q", "ctrl-c"], Normal, A::Quit, "quit", true),
         b(&["y"], Confirm, A::Confirm, "confirm", true),
@@ -248,19 +200,16 @@ pub fn parse_key(text: &str) -> Option<(KeyCode, KeyModifiers)> {
 #[must_use]
 pub fn resolve(table: &[Binding], scope: Scope, key: &KeyEvent) -> Option<Action> {
     let mods = key.modifiers - KeyModifiers::SHIFT;
-    table
-        .iter()
-        .filter(|bnd| bnd.scope == scope)
-        .find_map(|bnd| {
-            bnd.keys.iter().find_map(|k| {
-                let (code, m) = parse_key(k)?;
-                let code_eq = match (code, key.code) {
-                    (KeyCode::Char(a), KeyCode::Char(b)) => a == b,
-                    (a, b) => a == b,
-                };
-                (code_eq && m == mods).then_some(bnd.action)
-            })
+    table.iter().filter(|bnd| bnd.scope == scope).find_map(|bnd| {
+        bnd.keys.iter().find_map(|k| {
+            let (code, m) = parse_key(k)?;
+            let code_eq = match (code, key.code) {
+                (KeyCode::Char(a), KeyCode::Char(b)) => a == b,
+                (a, b) => a == b,
+            };
+            (code_eq && m == mods).then_some(bnd.action)
         })
+    })
 }
 
 /// `key1/key2 desc` entries for the footer of `scope` (decisions dropped when read-only).
@@ -269,12 +218,7 @@ pub fn footer(table: &[Binding], scope: Scope, read_only: bool) -> Vec<(String, 
     table
         .iter()
         .filter(|bnd| bnd.scope == scope && bnd.footer && !(read_only && bnd.action.is_decision()))
-        .map(|bnd| {
-            (
-                bnd.keys.first().cloned().unwrap_or_default(),
-                short_desc(bnd.action),
-            )
-        })
+        .map(|bnd| (bnd.keys.first().cloned().unwrap_or_default(), short_desc(bnd.action)))
         .collect()
 }
 
@@ -315,29 +259,11 @@ mod tests {
         for bnd in &t {
             for k in &bnd.keys {
                 let (code, m) = parse_key(k).expect(k);
-                assert_eq!(
-                    resolve(&t, bnd.scope, &key(code, m)),
-                    Some(bnd.action),
-                    "{k}"
-                );
+                assert_eq!(resolve(&t, bnd.scope, &key(code, m)), Some(bnd.action), "{k}");
             }
         }
-        assert_eq!(
-            resolve(
-                &t,
-                Scope::Normal,
-                &key(KeyCode::Char('J'), KeyModifiers::SHIFT)
-            ),
-            Some(Action::ScrollDown)
-        );
-        assert_eq!(
-            resolve(
-                &t,
-                Scope::Normal,
-                &key(KeyCode::Char('a'), KeyModifiers::CONTROL)
-            ),
-            None
-        );
+        assert_eq!(resolve(&t, Scope::Normal, &key(KeyCode::Char('J'), KeyModifiers::SHIFT)), Some(Action::ScrollDown));
+        assert_eq!(resolve(&t, Scope::Normal, &key(KeyCode::Char('a'), KeyModifiers::CONTROL)), None);
     }
 
     #[test]
@@ -345,22 +271,8 @@ mod tests {
         let mut o = BTreeMap::new();
         o.insert("apply".to_owned(), vec!["A".to_owned()]);
         let t = with_overrides(default_table(), &o).expect("valid");
-        assert_eq!(
-            resolve(
-                &t,
-                Scope::Normal,
-                &key(KeyCode::Char('A'), KeyModifiers::SHIFT)
-            ),
-            Some(Action::Apply)
-        );
-        assert_eq!(
-            resolve(
-                &t,
-                Scope::Normal,
-                &key(KeyCode::Char('a'), KeyModifiers::NONE)
-            ),
-            None
-        );
+        assert_eq!(resolve(&t, Scope::Normal, &key(KeyCode::Char('A'), KeyModifiers::SHIFT)), Some(Action::Apply));
+        assert_eq!(resolve(&t, Scope::Normal, &key(KeyCode::Char('a'), KeyModifiers::NONE)), None);
         o.insert("launch".to_owned(), vec!["x".to_owned()]);
         assert!(with_overrides(default_table(), &o).is_err());
         assert!(

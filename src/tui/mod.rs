@@ -63,17 +63,10 @@ enum Job {
 /// # Errors
 /// Terminal set-up failures and invalid key overrides.
 pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
-    let keys = keymap::with_overrides(keymap::default_table(), &opts.config.keys)
-        .map_err(anyhow::Error::msg)?;
-    let color =
-        std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && opts.config.theme != "mono";
-    let mut app = App::new(
-        engine.ws.registry_path.display().to_string(),
-        opts.read_only,
-        color,
-        opts.config.bell,
-        keys,
-    );
+    let keys = keymap::with_overrides(keymap::default_table(), &opts.config.keys).map_err(anyhow::Error::msg)?;
+    let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && opts.config.theme != "mono";
+    let mut app =
+        App::new(engine.ws.registry_path.display().to_string(), opts.read_only, color, opts.config.bell, keys);
     let mut terminal = ratatui::try_init()?;
     install_panic_hook();
     let _guard = TerminalGuard;
@@ -107,6 +100,7 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
         let mut reload: Option<Job> = None;
         for msg in msgs {
             if let Msg::Watch(WatchMsg::Changed(paths)) = &msg {
+                tracing::debug!(?paths, "changed");
                 let eng = current(&engine);
                 merge(&mut reload, goals_for(&eng, paths));
                 if paths.iter().any(|p| p.is_dir()) {
@@ -121,8 +115,7 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
                 match effect {
                     Effect::Quit => quit = true,
                     Effect::Bell => {
-                        let _ =
-                            execute!(std::io::stdout(), ratatui::crossterm::style::Print("\u{7}"));
+                        let _ = execute!(std::io::stdout(), ratatui::crossterm::style::Print("\u{7}"));
                     }
                     Effect::Reload(None) => merge(&mut reload, Job::Full),
                     Effect::Reload(Some(goals)) => {
@@ -133,17 +126,11 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
                             let _ = viewer.send((key, item.detail.clone()));
                         }
                     }
-                    Effect::Decide {
-                        key,
-                        digest,
-                        decision,
-                    } => {
+                    Effect::Decide { key, digest, decision } => {
                         let eng = current(&engine);
                         let tx = tx.clone();
                         deciding.push(std::thread::spawn(move || {
-                            let result = eng
-                                .decide(&key, &decision, Some(&digest))
-                                .map_err(|e| crate::error_chain(&e));
+                            let result = eng.decide(&key, &decision, Some(&digest)).map_err(|e| crate::error_chain(&e));
                             tracing::info!(item = key, ?result, "decision");
                             let _ = tx.send(Msg::Decided { key, result });
                         }));
@@ -152,6 +139,7 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
             }
         }
         if let Some(job) = reload {
+            tracing::debug!(?job, "reload");
             let _ = loader.send(job);
         }
         if quit {
@@ -169,9 +157,7 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
 }
 
 fn current(engine: &Arc<Mutex<Arc<Engine>>>) -> Arc<Engine> {
-    engine
-        .lock()
-        .map_or_else(|p| p.into_inner().clone(), |g| g.clone())
+    engine.lock().map_or_else(|p| p.into_inner().clone(), |g| g.clone())
 }
 
 fn merge(slot: &mut Option<Job>, job: Job) {
@@ -265,22 +251,30 @@ fn spawn_loader(engine: Arc<Mutex<Arc<Engine>>>, tx: Sender<Msg>) -> Sender<Job>
                     }
                     let eng = current(&engine);
                     let _ = eng.recover_all();
-                    let goals = eng
-                        .ws
-                        .goals
-                        .iter()
-                        .map(|g| model::load_goal(&eng, &g.id))
-                        .collect();
-                    Msg::Loaded { full: true, goals }
+                    // A first batch so the queue shows quickly; the rest follows in chunks.
+                    let ids: Vec<String> = eng.ws.goals.iter().map(|g| g.id.clone()).collect();
+                    let first = ids.iter().take(model::FIRST_BATCH).map(|id| model::load_goal(&eng, id)).collect();
+                    let done = ids.len() <= model::FIRST_BATCH;
+                    if tx.send(Msg::Loaded { full: true, quiet: true, last: done, goals: first }).is_err() {
+                        return;
+                    }
+                    let chunks: Vec<&[String]> = ids[ids.len().min(model::FIRST_BATCH)..].chunks(200).collect();
+                    for (n, chunk) in chunks.iter().enumerate() {
+                        let goals = chunk.iter().map(|id| model::load_goal(&eng, id)).collect();
+                        if tx
+                            .send(Msg::Loaded { full: false, quiet: true, last: n + 1 == chunks.len(), goals })
+                            .is_err()
+                        {
+                            return;
+                        }
+                    }
+                    continue;
                 }
                 Job::Goals(ids) => {
                     let eng = current(&engine);
-                    let goals = ids
-                        .iter()
-                        .filter(|id| eng.goal(id).is_ok())
-                        .map(|id| model::load_goal(&eng, id))
-                        .collect();
-                    Msg::Loaded { full: false, goals }
+                    let goals =
+                        ids.iter().filter(|id| eng.goal(id).is_ok()).map(|id| model::load_goal(&eng, id)).collect();
+                    Msg::Loaded { full: false, quiet: false, last: true, goals }
                 }
             };
             if tx.send(msg).is_err() {
@@ -306,19 +300,32 @@ fn spawn_viewer(tx: Sender<Msg>) -> Sender<(String, Arc<model::Detail>)> {
             };
             mask_model(&mut diff);
             let digest = String::new();
-            let cache = ViewCache {
-                key,
-                digest,
-                diff: Arc::new(diff),
-                packet: Arc::new(model::packet_lines(&detail)),
-                detail,
-            };
+            let cache =
+                ViewCache { key, digest, diff: Arc::new(diff), packet: Arc::new(model::packet_lines(&detail)), detail };
             if tx.send(Msg::ViewReady(cache)).is_err() {
                 return;
             }
         }
     });
     vtx
+}
+
+/// Builds the view cache of an item: the display diff (200 ms deadline), secrets masked,
+/// and the packet lines. Runs off the UI thread.
+#[must_use]
+pub fn build_view(key: String, detail: Arc<model::Detail>) -> ViewCache {
+    let mut diff = match (&detail.current, &detail.proposed) {
+        (Some(a), Some(b)) => crate::diff::model(a, b, 3, Duration::from_millis(200)),
+        _ => crate::diff::Model::default(),
+    };
+    mask_model(&mut diff);
+    ViewCache {
+        key,
+        digest: String::new(),
+        diff: Arc::new(diff),
+        packet: Arc::new(model::packet_lines(&detail)),
+        detail,
+    }
 }
 
 /// Masks credentials on every diff line (a line holding one loses its word highlights):

@@ -97,6 +97,8 @@ pub struct QueueItem {
     pub payload_digest: String,
     /// Details.
     pub detail: Arc<Detail>,
+    /// Listed but not yet checked (the first pass of a load); apply waits for the check.
+    pub checking: bool,
 }
 
 impl QueueItem {
@@ -113,21 +115,41 @@ impl QueueItem {
     }
 }
 
+/// The first pass of a load: goal rows and items listed from their files, without the
+/// checks (cheap), so the queue shows at once; [`load_goal`] follows with the checks.
+#[must_use]
+pub fn quick_goal(engine: &Engine, goal_id: &str) -> (GoalRow, Vec<QueueItem>) {
+    let state =
+        engine.goal(goal_id).map_err(|e| crate::error_chain(&e)).and_then(|g| crate::engine::read_state(&g.state_file));
+    let row = goal_row(engine, goal_id, state.as_ref().map(String::as_str));
+    let history = Arc::new(Vec::new());
+    let files = engine.gate(goal_id).map(|g| g.pending_files()).unwrap_or_default();
+    let items = files
+        .iter()
+        .map(|p| {
+            let item = crate::engine::Item::read(p, goal_id);
+            let mut prepared = crate::engine::Prepared::unchecked(&item);
+            prepared.predicted = if item.intent.is_ok() { Predicted::Ready } else { Predicted::Invalid };
+            let mut q = queue_item(&prepared, &history);
+            q.checking = item.intent.is_ok();
+            q
+        })
+        .collect();
+    (row, items)
+}
+
+/// Goals in the loader's first batch: the first filled frame comes after these, the rest
+/// follow in later batches.
+pub const FIRST_BATCH: usize = 40;
+
 /// Loads one goal: its row and its queue items.
 #[must_use]
 pub fn load_goal(engine: &Engine, goal_id: &str) -> (GoalRow, Vec<QueueItem>) {
     let snap = engine.goal_snapshot(goal_id);
-    let history: Arc<Vec<ResultRecord>> = Arc::new(
-        snap.results
-            .as_ref()
-            .map(|r| r.iter().rev().cloned().collect())
-            .unwrap_or_default(),
-    );
+    let history: Arc<Vec<ResultRecord>> =
+        Arc::new(snap.results.as_ref().map(|r| r.iter().rev().cloned().collect()).unwrap_or_default());
     let row = goal_row(engine, goal_id, snap.state.as_ref().map(String::as_str));
-    let files = engine
-        .gate(goal_id)
-        .map(|g| g.pending_files())
-        .unwrap_or_default();
+    let files = engine.gate(goal_id).map(|g| g.pending_files()).unwrap_or_default();
     let items = files
         .iter()
         .map(|p| {
@@ -152,20 +174,12 @@ fn goal_row(engine: &Engine, goal_id: &str, state: Result<&str, &String>) -> Goa
         Err(e) => row.error = Some(e.clone()),
         Ok(text) => {
             let st = ActiveState::parse(text);
-            st.frontmatter_value("status")
-                .unwrap_or("-")
-                .clone_into(&mut row.status);
-            row.next_action = st
-                .next_action_entries()
-                .into_iter()
-                .next()
-                .unwrap_or_default();
+            st.frontmatter_value("status").unwrap_or("-").clone_into(&mut row.status);
+            row.next_action = st.next_action_entries().into_iter().next().unwrap_or_default();
             row.open_todos = st.open_todos().count();
             let dir = engine.ws.goal_runtime_dir(goal_id).ok();
             for t in st.open_todos() {
-                let hard = dir
-                    .as_ref()
-                    .map_or(LeaseRead::Absent, |d| read_lease(d, &t.todo_id));
+                let hard = dir.as_ref().map_or(LeaseRead::Absent, |d| read_lease(d, &t.todo_id));
                 match hard {
                     LeaseRead::Present(l) if l.status == "active" => row.leases.push(LeaseView {
                         todo_id: t.todo_id.clone(),
@@ -174,11 +188,7 @@ fn goal_row(engine: &Engine, goal_id: &str, state: Result<&str, &String>) -> Goa
                     }),
                     _ => {
                         if let Some(c) = t.claimed_by() {
-                            row.leases.push(LeaseView {
-                                todo_id: t.todo_id.clone(),
-                                holder: c,
-                                expires_at: None,
-                            });
+                            row.leases.push(LeaseView { todo_id: t.todo_id.clone(), holder: c, expires_at: None });
                         }
                     }
                 }
@@ -201,13 +211,7 @@ fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>) -> QueueItem {
         .conflict
         .as_ref()
         .filter(|c| c["kind"] == "lease_conflict")
-        .map(|c| {
-            c["hard_lease"]["owner"]
-                .as_str()
-                .or_else(|| c["claimed_by"].as_str())
-                .unwrap_or("?")
-                .to_owned()
-        });
+        .map(|c| c["hard_lease"]["owner"].as_str().or_else(|| c["claimed_by"].as_str()).unwrap_or("?").to_owned());
     QueueItem {
         key: format!("{}/{}", row.goal_id, row.item_id),
         item_id: row.item_id.clone(),
@@ -215,8 +219,7 @@ fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>) -> QueueItem {
         kind: row.kind.clone(),
         write_class: row.write_class.clone(),
         agent: row.agent_id.clone(),
-        arrived: Utc::now()
-            - chrono::Duration::seconds(i64::try_from(row.age_seconds).unwrap_or(0)),
+        arrived: Utc::now() - chrono::Duration::seconds(i64::try_from(row.age_seconds).unwrap_or(0)),
         predicted: p.predicted.clone(),
         scan,
         lease,
@@ -231,6 +234,7 @@ fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>) -> QueueItem {
             invalid_reason: p.invalid_reason.clone(),
             history: history.clone(),
         }),
+        checking: false,
     }
 }
 
@@ -238,11 +242,7 @@ fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>) -> QueueItem {
 /// it cannot be shown.
 #[must_use]
 pub fn packet_lines(detail: &Detail) -> Vec<String> {
-    let bytes = match crate::gate::fsutil::read_regular(
-        &detail.path,
-        crate::engine::item::MAX_ITEM_BYTES,
-        false,
-    ) {
+    let bytes = match crate::gate::fsutil::read_regular(&detail.path, crate::engine::item::MAX_ITEM_BYTES, false) {
         Ok(b) => b,
         Err(e) => return vec![format!("cannot show the item file: {e}")],
     };
@@ -250,7 +250,5 @@ pub fn packet_lines(detail: &Detail) -> Vec<String> {
         Ok(v) => serde_json::to_string_pretty(&v).unwrap_or_default(),
         Err(e) => format!("not valid JSON: {e}\n\n{}", String::from_utf8_lossy(&bytes)),
     };
-    text.lines()
-        .map(|l| crate::scan::mask_secrets(&crate::textsafe::sanitize(l, false)).0)
-        .collect()
+    text.lines().map(|l| crate::scan::mask_secrets(&crate::textsafe::sanitize(l, false)).0).collect()
 }

@@ -19,11 +19,7 @@ impl Theme {
     }
 
     fn fg(self, c: Color) -> Style {
-        if self.color {
-            Style::new().fg(c)
-        } else {
-            Style::new()
-        }
+        if self.color { Style::new().fg(c) } else { Style::new() }
     }
 
     /// Titles and headers.
@@ -34,11 +30,7 @@ impl Theme {
     /// Dim secondary text.
     #[must_use]
     pub fn dim(self) -> Style {
-        if self.color {
-            Style::new().fg(Color::DarkGray)
-        } else {
-            Style::new().add_modifier(Modifier::DIM)
-        }
+        if self.color { Style::new().fg(Color::DarkGray) } else { Style::new().add_modifier(Modifier::DIM) }
     }
     /// Selected row.
     #[must_use]
@@ -82,9 +74,7 @@ impl Theme {
         match p {
             Predicted::Ready => ("✓", self.ok()),
             Predicted::Invalid => ("?", self.fg(Color::Magenta)),
-            Predicted::Status(Status::SkippedDuplicate | Status::AlreadyApplied) => {
-                ("=", self.dim())
-            }
+            Predicted::Status(Status::SkippedDuplicate | Status::AlreadyApplied) => ("=", self.dim()),
             Predicted::Status(Status::BoundaryRejected | Status::Failed) => ("✗", self.error()),
             Predicted::Status(_) => ("!", self.warn()),
         }

@@ -19,10 +19,7 @@ pub fn demo() -> (tempfile::TempDir, PathBuf) {
 
 /// An engine on `registry` with the fixed clock.
 pub fn engine(registry: &Path) -> Engine {
-    let loc = Locator {
-        registry: Some(registry.to_owned()),
-        ..Locator::from_env(None, None)
-    };
+    let loc = Locator { registry: Some(registry.to_owned()), ..Locator::from_env(None, None) };
     Engine::open(&loc, fixed_clock(), "tester".into()).expect("engine")
 }
 

@@ -3,8 +3,7 @@
 
 use super::doc::{Block, Doc, bump_updated_at, marker_for_status};
 use super::{
-    EditContext, EditOutcome, EditRefused, TodoArgs, check_registered, next_action,
-    normalize_agent_arg, refuse,
+    EditContext, EditOutcome, EditRefused, TodoArgs, check_registered, next_action, normalize_agent_arg, refuse,
 };
 use crate::loopx::metadata::{Metadata, normalize_status};
 use crate::loopx::pytext::compact_whitespace;
@@ -17,11 +16,7 @@ struct Binding {
     global_gate: bool,
 }
 
-pub(super) fn todo_add(
-    original: &str,
-    a: &TodoArgs,
-    ctx: &EditContext,
-) -> Result<EditOutcome, EditRefused> {
+pub(super) fn todo_add(original: &str, a: &TodoArgs, ctx: &EditContext) -> Result<EditOutcome, EditRefused> {
     let Some(role_raw) = a.role.as_deref() else {
         return refuse("todo add requires --role");
     };
@@ -37,14 +32,10 @@ pub(super) fn todo_add(
     }
     let status = match a.status.as_deref() {
         None => "open".to_owned(),
-        Some(s) => {
-            normalize_status(s).ok_or_else(|| EditRefused(format!("invalid status {s:?}")))?
-        }
+        Some(s) => normalize_status(s).ok_or_else(|| EditRefused(format!("invalid status {s:?}")))?,
     };
     if status == "done" {
-        return refuse(
-            "todo add cannot create completed work; add it open and use `loopx todo complete`",
-        );
+        return refuse("todo add cannot create completed work; add it open and use `loopx todo complete`");
     }
     if status == "deferred" && a.resume_when.is_none() {
         return refuse("deferred todo add requires --resume-when with a supported condition");
@@ -68,17 +59,13 @@ pub(super) fn todo_add(
     if let Some(c) = &claimed_by
         && excluded.contains(c)
     {
-        return refuse(format!(
-            "claimed_by='{c}' cannot also appear in excluded_agents"
-        ));
+        return refuse(format!("claimed_by='{c}' cannot also appear in excluded_agents"));
     }
 
     let mut doc = Doc::new(original);
     let bounds = doc.section_bounds(role);
     let existing = bounds.as_ref().and_then(|(s, e, h)| {
-        doc.blocks(*s, *e, Some(role), h)
-            .into_iter()
-            .find(|b| !b.is_terminal() && b.text == text)
+        doc.blocks(*s, *e, Some(role), h).into_iter().find(|b| !b.is_terminal() && b.text == text)
     });
     let (todo_id, section, changed, resulting_claim, added_class);
     if let Some(block) = existing {
@@ -130,10 +117,7 @@ pub(super) fn todo_add(
             false,
         );
         meta.set_text("updated_at", &ctx.now);
-        let item = vec![
-            format!("- [{}] {text}", marker_for_status(&status)),
-            meta.format_line().unwrap_or_default(),
-        ];
+        let item = vec![format!("- [{}] {text}", marker_for_status(&status)), meta.format_line().unwrap_or_default()];
         match bounds {
             Some((s, e, _)) => doc.insert_in_section(s, e, item),
             None => {
@@ -146,18 +130,10 @@ pub(super) fn todo_add(
         resulting_claim = meta.text("claimed_by");
         added_class = meta.text("task_class");
     }
-    if changed
-        && role == Role::Agent
-        && added_class.as_deref() == Some("advancement_task")
-        && status == "open"
-    {
+    if changed && role == Role::Agent && added_class.as_deref() == Some("advancement_task") && status == "open" {
         reconcile_next_action(&mut doc, &todo_id, &text, resulting_claim.as_deref());
     }
-    let text_out = if changed {
-        bump_updated_at(&doc.joined(), &ctx.now)
-    } else {
-        doc.original.clone()
-    };
+    let text_out = if changed { bump_updated_at(&doc.joined(), &ctx.now) } else { doc.original.clone() };
     Ok(EditOutcome {
         text: text_out,
         changed,
@@ -184,16 +160,9 @@ fn validate_role_flags(
                 );
             }
             if matches!(task_class, Some("user_action" | "user_gate")) {
-                return refuse(
-                    "user_action and user_gate task_class are only valid for --role user",
-                );
+                return refuse("user_action and user_gate task_class are only valid for --role user");
             }
-            Ok(Binding {
-                bound_agent: None,
-                blocks_agent: None,
-                goal_bound: false,
-                global_gate: false,
-            })
+            Ok(Binding { bound_agent: None, blocks_agent: None, goal_bound: false, global_gate: false })
         }
         Role::User => {
             if !matches!(task_class, Some("user_action" | "user_gate")) {
@@ -207,11 +176,7 @@ fn validate_role_flags(
                 );
             }
             let gate = task_class == Some("user_gate");
-            let agent_id = a
-                .agent_id
-                .as_deref()
-                .map(|x| normalize_agent_arg("agent_id", x))
-                .transpose()?;
+            let agent_id = a.agent_id.as_deref().map(|x| normalize_agent_arg("agent_id", x)).transpose()?;
             if let Some(x) = &agent_id {
                 check_registered(ctx, "agent_id", x)?;
             }
@@ -226,15 +191,10 @@ fn validate_role_flags(
                 None if !goal_bound => agent_id
                     .clone()
                     .or_else(|| if gate { blocks_agent.clone() } else { None })
-                    .or_else(|| {
-                        (ctx.registered_agents.len() == 1).then(|| ctx.registered_agents[0].clone())
-                    }),
+                    .or_else(|| (ctx.registered_agents.len() == 1).then(|| ctx.registered_agents[0].clone())),
                 None => None,
             };
-            for (field, v) in [
-                ("bound_agent", &bound_agent),
-                ("blocks_agent", &blocks_agent),
-            ] {
+            for (field, v) in [("bound_agent", &bound_agent), ("blocks_agent", &blocks_agent)] {
                 if let Some(v) = v {
                     check_registered(ctx, field, v)?;
                 }
@@ -274,43 +234,34 @@ fn apply_add_flags(
     meta.set_text("status", status);
     for (key, value) in [
         ("task_class", task_class.map(str::to_owned)),
-        (
-            "action_kind",
-            a.action_kind.as_deref().map(str::to_lowercase),
-        ),
-        (
-            "task_domain",
-            a.task_domain.as_deref().map(str::to_lowercase),
-        ),
+        ("action_kind", a.action_kind.as_deref().map(str::to_lowercase)),
+        ("task_domain", a.task_domain.as_deref().map(str::to_lowercase)),
         ("claimed_by", claimed_by.map(str::to_owned)),
         ("blocks_agent", binding.blocks_agent.clone()),
         ("unblocks_todo_id", a.unblocks_todo_id.clone()),
         ("resume_when", a.resume_when.clone()),
         ("note", a.note.clone()),
-        (
-            "decision_scope",
-            a.decision_scope.as_deref().map(str::to_lowercase),
-        ),
+        ("decision_scope", a.decision_scope.as_deref().map(str::to_lowercase)),
     ] {
         if let Some(v) = value.filter(|v| !v.is_empty()) {
             meta.set_text(key, &v);
         }
     }
-    for (key, items) in [
-        ("required_write_scopes", &a.required_write_scopes),
-        ("required_capabilities", &a.required_capabilities),
-    ] {
+    for (key, items) in
+        [("required_write_scopes", &a.required_write_scopes), ("required_capabilities", &a.required_capabilities)]
+    {
         if !items.is_empty() || !existing {
-            let items: Vec<String> = items
-                .iter()
-                .map(|c| {
-                    if key == "required_capabilities" {
-                        c.to_lowercase().replace(['-', ' '], "_")
-                    } else {
-                        c.clone()
-                    }
-                })
-                .collect();
+            let items: Vec<String> =
+                items
+                    .iter()
+                    .map(|c| {
+                        if key == "required_capabilities" {
+                            c.to_lowercase().replace(['-', ' '], "_")
+                        } else {
+                            c.clone()
+                        }
+                    })
+                    .collect();
             if items.is_empty() {
                 continue;
             }
@@ -334,16 +285,9 @@ fn apply_add_flags(
     }
 }
 
-fn reconcile_next_action(
-    doc: &mut Doc,
-    added_id: &str,
-    added_text: &str,
-    added_claim: Option<&str>,
-) {
+fn reconcile_next_action(doc: &mut Doc, added_id: &str, added_text: &str, added_claim: Option<&str>) {
     let na = next_action::read(doc);
-    let (Some(bounds), [bound_id], [_entry]) =
-        (na.bounds, na.bindings.as_slice(), na.entries.as_slice())
-    else {
+    let (Some(bounds), [bound_id], [_entry]) = (na.bounds, na.bindings.as_slice(), na.entries.as_slice()) else {
         return;
     };
     if bound_id == added_id {
@@ -356,16 +300,9 @@ fn reconcile_next_action(
     let Some(bound) = blocks.iter().find(|b| &b.todo_id == bound_id) else {
         return;
     };
-    let bound_ok = bound.status == "open"
-        && bound.metadata.text("task_class").as_deref() == Some("advancement_task");
-    let claim_ok = bound
-        .metadata
-        .text("claimed_by")
-        .is_none_or(|c| Some(c.as_str()) == added_claim);
-    if bound_ok
-        && claim_ok
-        && next_action::priority_rank(added_text) < next_action::priority_rank(&bound.text)
-    {
+    let bound_ok = bound.status == "open" && bound.metadata.text("task_class").as_deref() == Some("advancement_task");
+    let claim_ok = bound.metadata.text("claimed_by").is_none_or(|c| Some(c.as_str()) == added_claim);
+    if bound_ok && claim_ok && next_action::priority_rank(added_text) < next_action::priority_rank(&bound.text) {
         next_action::rewrite(doc, bounds, Some((added_text, added_id)));
     }
 }

@@ -9,11 +9,7 @@ use crate::loopx::state::Role;
 /// LoopX's default `--max-active-done` (12 − 2).
 pub const DEFAULT_MAX_ACTIVE_DONE: i64 = 10;
 
-pub(super) fn archive_completed(
-    original: &str,
-    a: &TodoArgs,
-    ctx: &EditContext,
-) -> Result<EditOutcome, EditRefused> {
+pub(super) fn archive_completed(original: &str, a: &TodoArgs, ctx: &EditContext) -> Result<EditOutcome, EditRefused> {
     if a.role.as_deref().is_some_and(|r| r != "agent") {
         return refuse(
             "writegate archives the agent role only (user archives keep standing decision receipts, which writegate does not reproduce)",
@@ -36,11 +32,8 @@ pub(super) fn archive_completed(
     let Some((s, e, heading)) = doc.section_bounds(Role::Agent) else {
         return Ok(unchanged(&doc, String::new()));
     };
-    let done: Vec<_> = doc
-        .blocks(s, e, Some(Role::Agent), &heading)
-        .into_iter()
-        .filter(|b| b.status == "done")
-        .collect();
+    let done: Vec<_> =
+        doc.blocks(s, e, Some(Role::Agent), &heading).into_iter().filter(|b| b.status == "done").collect();
     let excess = usize::try_from((done.len() as i64 - max).max(0)).unwrap_or(0);
     let moving: Vec<_> = done.into_iter().take(excess).collect();
     if moving.is_empty() {

@@ -6,12 +6,7 @@ use serde::{Deserialize, Serialize};
 /// One LoopX todo / refresh-state command, as carried in an inbox item's
 /// `proposal: {"kind": "todo_op", "op": "...", "args": {...}}` (DESIGN.md §3).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(
-    tag = "op",
-    content = "args",
-    rename_all = "snake_case",
-    deny_unknown_fields
-)]
+#[serde(tag = "op", content = "args", rename_all = "snake_case", deny_unknown_fields)]
 pub enum TodoOp {
     /// `loopx todo add`.
     TodoAdd(TodoArgs),

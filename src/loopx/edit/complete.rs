@@ -4,8 +4,7 @@
 use super::doc::{Doc, bump_updated_at};
 use super::update::{check_authority, find_target, finish_block_edit, lifecycle_actor};
 use super::{
-    EditContext, EditOutcome, EditRefused, TodoArgs, check_registered, next_action,
-    normalize_agent_arg, refuse,
+    EditContext, EditOutcome, EditRefused, TodoArgs, check_registered, next_action, normalize_agent_arg, refuse,
 };
 use crate::loopx::hash::sha256_hex;
 use crate::loopx::metadata::Metadata;
@@ -14,23 +13,17 @@ use crate::loopx::state::{Role, build_todo_id};
 use regex::Regex;
 use std::sync::LazyLock;
 
-static PREFIX_RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)^\[(P[0-4])\]\s+").expect("static regex"));
+static PREFIX_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)^\[(P[0-4])\]\s+").expect("static regex"));
 
 /// `local_completion_` + first 32 hex of sha256(`loopx-local-todo-completion-v0\0<goal>\0<todo>`)
 /// (`completion_fence.ts::localTodoCompletionIdentity`).
 #[must_use]
 pub fn local_completion_key(goal_id: &str, todo_id: &str) -> String {
-    let digest =
-        sha256_hex(format!("loopx-local-todo-completion-v0\0{goal_id}\0{todo_id}").as_bytes());
+    let digest = sha256_hex(format!("loopx-local-todo-completion-v0\0{goal_id}\0{todo_id}").as_bytes());
     format!("local_completion_{}", &digest[..32])
 }
 
-pub(super) fn todo_complete(
-    original: &str,
-    a: &TodoArgs,
-    ctx: &EditContext,
-) -> Result<EditOutcome, EditRefused> {
+pub(super) fn todo_complete(original: &str, a: &TodoArgs, ctx: &EditContext) -> Result<EditOutcome, EditRefused> {
     let (todo_id, actor) = lifecycle_actor(a, ctx, "complete")?;
     if a.no_follow_up && a.note.is_none() && a.evidence.is_none() {
         return refuse("--no-follow-up requires --note or --evidence");
@@ -38,35 +31,17 @@ pub(super) fn todo_complete(
     if a.no_follow_up && a.next_agent_todo.is_some() {
         return refuse("--no-follow-up cannot be combined with successor todos");
     }
-    terminal_edit(
-        original,
-        a,
-        ctx,
-        &todo_id,
-        actor.as_deref(),
-        Terminal::Complete,
-    )
+    terminal_edit(original, a, ctx, &todo_id, actor.as_deref(), Terminal::Complete)
 }
 
-pub(super) fn todo_supersede(
-    original: &str,
-    a: &TodoArgs,
-    ctx: &EditContext,
-) -> Result<EditOutcome, EditRefused> {
+pub(super) fn todo_supersede(original: &str, a: &TodoArgs, ctx: &EditContext) -> Result<EditOutcome, EditRefused> {
     let (todo_id, actor) = lifecycle_actor(a, ctx, "supersede")?;
     if a.claimed_by.is_some() || a.clear_claim || a.no_follow_up || a.decision_outcome.is_some() {
         return refuse(
             "todo supersede does not accept --claimed-by, --clear-claim, --no-follow-up or --decision-outcome",
         );
     }
-    terminal_edit(
-        original,
-        a,
-        ctx,
-        &todo_id,
-        actor.as_deref(),
-        Terminal::Supersede,
-    )
+    terminal_edit(original, a, ctx, &todo_id, actor.as_deref(), Terminal::Supersede)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -86,11 +61,7 @@ fn terminal_edit(
     if a.next_claimed_by.is_some() && a.next_agent_todo.is_none() {
         return refuse("--next-claimed-by requires --next-agent-todo");
     }
-    let verb = if kind == Terminal::Complete {
-        "complete"
-    } else {
-        "supersede"
-    };
+    let verb = if kind == Terminal::Complete { "complete" } else { "supersede" };
     let mut doc = Doc::new(original);
     let (role, section, block) = find_target(&doc, todo_id, a.role.as_deref())?;
     check_authority(&block, actor, ctx, verb)?;
@@ -119,9 +90,7 @@ fn terminal_edit(
             match (&a.decision_outcome, gate) {
                 (Some(o), true) => meta.set_text("decision_outcome", o),
                 (None, true) => {
-                    return refuse(
-                        "user_gate completion requires decision_outcome=approve, reject, or cancel",
-                    );
+                    return refuse("user_gate completion requires decision_outcome=approve, reject, or cancel");
                 }
                 (Some(_), false) => {
                     return refuse("decision_outcome is only valid when completing a user_gate");
@@ -144,9 +113,7 @@ fn terminal_edit(
             if a.no_follow_up {
                 meta.set_bool("no_followup", true);
             }
-            let no_followup = meta
-                .get("no_followup")
-                .is_some_and(|v| v.as_text() == "true");
+            let no_followup = meta.get("no_followup").is_some_and(|v| v.as_text() == "true");
             let cont = if no_followup {
                 "no_followup"
             } else if a.next_agent_todo.is_some() || !meta.list("successor_todo_ids").is_empty() {
@@ -155,10 +122,7 @@ fn terminal_edit(
                 "active_goal"
             };
             meta.set_text("completion_continuation", cont);
-            meta.set_text(
-                "completion_turn_key",
-                &local_completion_key(&ctx.goal_id, todo_id),
-            );
+            meta.set_text("completion_turn_key", &local_completion_key(&ctx.goal_id, todo_id));
         }
         Terminal::Supersede => {
             meta.set_text("note", "superseded");
@@ -212,9 +176,7 @@ fn add_successor(
         text = format!("[{}] {text}", c[1].to_uppercase());
     }
     let Some((s, e, heading)) = doc.section_bounds(Role::Agent) else {
-        return refuse(
-            "writegate does not create the agent section for a successor todo; complete it with loopx",
-        );
+        return refuse("writegate does not create the agent section for a successor todo; complete it with loopx");
     };
     let blocks = doc.blocks(s, e, Some(Role::Agent), &heading);
     if blocks.iter().any(|b| !b.is_terminal() && b.text == text) {
@@ -226,10 +188,7 @@ fn add_successor(
     let mut meta = Metadata::default();
     meta.set_text("todo_id", &id);
     meta.set_text("status", "open");
-    meta.set_text(
-        "task_class",
-        a.next_task_class.as_deref().unwrap_or("advancement_task"),
-    );
+    meta.set_text("task_class", a.next_task_class.as_deref().unwrap_or("advancement_task"));
     if let Some(c) = &a.next_claimed_by {
         let c = normalize_agent_arg("next_claimed_by", c)?;
         check_registered(ctx, "next_claimed_by", &c)?;
@@ -239,23 +198,11 @@ fn add_successor(
         meta.set_text("unblocks_todo_id", &u);
     }
     meta.set_text("updated_at", &ctx.now);
-    doc.insert_in_section(
-        s,
-        e,
-        vec![
-            format!("- [ ] {text}"),
-            meta.format_line().unwrap_or_default(),
-        ],
-    );
+    doc.insert_in_section(s, e, vec![format!("- [ ] {text}"), meta.format_line().unwrap_or_default()]);
     Ok(id)
 }
 
-fn link_successor(
-    doc: &mut Doc,
-    parent_id: &str,
-    succ: &str,
-    supersede: bool,
-) -> Result<(), EditRefused> {
+fn link_successor(doc: &mut Doc, parent_id: &str, succ: &str, supersede: bool) -> Result<(), EditRefused> {
     let Some((_, _, block)) = doc.find_todo(parent_id, None) else {
         return refuse("completed todo vanished while linking its successor");
     };
@@ -293,11 +240,8 @@ fn settle_next_action(doc: &mut Doc, done_id: &str, done_text: &str) -> Result<(
         next_action::rewrite(doc, bounds, None);
         return Ok(());
     };
-    let open: Vec<_> = doc
-        .blocks(s, e, Some(Role::Agent), &heading)
-        .into_iter()
-        .filter(|b| b.status == "open")
-        .collect();
+    let open: Vec<_> =
+        doc.blocks(s, e, Some(Role::Agent), &heading).into_iter().filter(|b| b.status == "open").collect();
     if open.iter().any(|b| b.metadata.get("task_class").is_none()) {
         return refuse(
             "choosing the next Next Action needs LoopX's text-based task-class inference for a todo without task_class; run this completion with loopx",
@@ -306,10 +250,7 @@ fn settle_next_action(doc: &mut Doc, done_id: &str, done_text: &str) -> Result<(
     let next = open
         .iter()
         .filter(|b| {
-            !matches!(
-                b.metadata.text("task_class").as_deref(),
-                Some("continuous_monitor" | "user_gate" | "blocker")
-            )
+            !matches!(b.metadata.text("task_class").as_deref(), Some("continuous_monitor" | "user_gate" | "blocker"))
         })
         .min_by_key(|b| {
             (
@@ -320,11 +261,7 @@ fn settle_next_action(doc: &mut Doc, done_id: &str, done_text: &str) -> Result<(
         })
         .map(|b| (b.text.clone(), b.todo_id.clone()));
     let bounds = next_action::read(doc).bounds.unwrap_or(bounds);
-    next_action::rewrite(
-        doc,
-        bounds,
-        next.as_ref().map(|(t, i)| (t.as_str(), i.as_str())),
-    );
+    next_action::rewrite(doc, bounds, next.as_ref().map(|(t, i)| (t.as_str(), i.as_str())));
     Ok(())
 }
 

@@ -8,8 +8,7 @@ use crate::loopx::state::{Role, TODO_TASK_RE, build_todo_id, heading_text, role_
 use regex::Regex;
 use std::sync::LazyLock;
 
-static UPDATED_AT_RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?m)^updated_at:\s*.+$").expect("static regex"));
+static UPDATED_AT_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?m)^updated_at:\s*.+$").expect("static regex"));
 static MARKER_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(\s*[-*]\s+\[)[ xX-](\]\s+)").expect("static regex"));
 
@@ -69,10 +68,7 @@ impl Doc {
     #[must_use]
     pub fn new(text: &str) -> Self {
         let original = universal_newlines(text);
-        let lines = splitlines(&original)
-            .into_iter()
-            .map(str::to_owned)
-            .collect();
+        let lines = splitlines(&original).into_iter().map(str::to_owned).collect();
         Self { lines, original }
     }
 
@@ -89,23 +85,15 @@ impl Doc {
     /// The first section whose heading maps to `role`: `(heading line, end, heading text)`.
     #[must_use]
     pub fn section_bounds(&self, role: Role) -> Option<(usize, usize, String)> {
-        let start = self.lines.iter().position(|l| {
-            l.starts_with("## ") && role_for_heading(heading_text(l)) == Some(role)
-        })?;
-        Some((
-            start,
-            self.section_end(start),
-            heading_text(&self.lines[start]).to_owned(),
-        ))
+        let start =
+            self.lines.iter().position(|l| l.starts_with("## ") && role_for_heading(heading_text(l)) == Some(role))?;
+        Some((start, self.section_end(start), heading_text(&self.lines[start]).to_owned()))
     }
 
     /// The first archive section (`## Completed Work Archive` and similar).
     #[must_use]
     pub fn archive_bounds(&self) -> Option<(usize, usize)> {
-        let start = self
-            .lines
-            .iter()
-            .position(|l| py_strip(l) == "## Completed Work Archive")?;
+        let start = self.lines.iter().position(|l| py_strip(l) == "## Completed Work Archive")?;
         Some((start, self.section_end(start)))
     }
 
@@ -122,16 +110,8 @@ impl Doc {
 
     /// The todo blocks of the section `[start, end)` with role `role` and `heading`.
     #[must_use]
-    pub fn blocks(
-        &self,
-        start: usize,
-        end: usize,
-        role: Option<Role>,
-        heading: &str,
-    ) -> Vec<Block> {
-        let starts: Vec<usize> = (start + 1..end)
-            .filter(|&i| TODO_TASK_RE.is_match(&self.lines[i]))
-            .collect();
+    pub fn blocks(&self, start: usize, end: usize, role: Option<Role>, heading: &str) -> Vec<Block> {
+        let starts: Vec<usize> = (start + 1..end).filter(|&i| TODO_TASK_RE.is_match(&self.lines[i])).collect();
         let mut out = Vec::with_capacity(starts.len());
         for (n, &s) in starts.iter().enumerate() {
             let e = starts.get(n + 1).copied().unwrap_or(end);
@@ -140,19 +120,9 @@ impl Doc {
         out
     }
 
-    fn block_at(
-        &self,
-        s: usize,
-        e: usize,
-        index: usize,
-        role: Option<Role>,
-        heading: &str,
-    ) -> Block {
+    fn block_at(&self, s: usize, e: usize, index: usize, role: Option<Role>, heading: &str) -> Block {
         let caps = TODO_TASK_RE.captures(&self.lines[s]);
-        let marker = caps
-            .as_ref()
-            .and_then(|c| c[1].chars().next())
-            .unwrap_or(' ');
+        let marker = caps.as_ref().and_then(|c| c[1].chars().next()).unwrap_or(' ');
         let mut text = caps.map(|c| normalize_todo_text(&c[2])).unwrap_or_default();
         let mut meta = Metadata::default();
         let mut meta_line = None;
@@ -178,20 +148,9 @@ impl Doc {
             '-' => "deferred".into(),
             _ => "open".into(),
         });
-        let todo_id = meta
-            .text("todo_id")
-            .unwrap_or_else(|| build_todo_id(role.map_or("", Role::as_str), heading, index, &text));
-        Block {
-            start: s,
-            end: e,
-            index,
-            marker,
-            text,
-            metadata: meta,
-            meta_line,
-            todo_id,
-            status,
-        }
+        let todo_id =
+            meta.text("todo_id").unwrap_or_else(|| build_todo_id(role.map_or("", Role::as_str), heading, index, &text));
+        Block { start: s, end: e, index, marker, text, metadata: meta, meta_line, todo_id, status }
     }
 
     /// Finds an active todo by exact id in the first user section, then the first agent
@@ -204,23 +163,33 @@ impl Doc {
             None => &[Role::User, Role::Agent],
         };
         for &r in roles {
-            if let Some((s, e, heading)) = self.section_bounds(r)
-                && let Some(b) = self
-                    .blocks(s, e, Some(r), &heading)
-                    .into_iter()
-                    .find(|b| b.todo_id == todo_id)
-            {
+            let Some((s, e, heading)) = self.section_bounds(r) else { continue };
+            if let Some(b) = self.block_by_metadata_id(s, e, r, &heading, todo_id) {
+                return Some((r, heading, b));
+            }
+            if let Some(b) = self.blocks(s, e, Some(r), &heading).into_iter().find(|b| b.todo_id == todo_id) {
                 return Some((r, heading, b));
             }
         }
         None
     }
 
+    /// Fast path for large states: a block whose metadata says `todo_id=<id>` is found by a
+    /// substring search and parsed alone (the full scan still decides generated ids).
+    fn block_by_metadata_id(&self, s: usize, e: usize, role: Role, heading: &str, todo_id: &str) -> Option<Block> {
+        let needle = format!("todo_id={todo_id}");
+        let meta =
+            (s + 1..e).find(|&i| self.lines[i].contains(&needle) && metadata::is_metadata_comment(&self.lines[i]))?;
+        let starts: Vec<usize> = (s + 1..e).filter(|&i| TODO_TASK_RE.is_match(&self.lines[i])).collect();
+        let n = starts.iter().rposition(|&st| st < meta)?;
+        let end = starts.get(n + 1).copied().unwrap_or(e);
+        let block = self.block_at(starts[n], end, n + 1, Some(role), heading);
+        (block.todo_id == todo_id).then_some(block)
+    }
+
     /// Sets the checkbox marker of the line at `line`, keeping indentation and bullet.
     pub fn set_marker(&mut self, line: usize, marker: char) {
-        let replaced = MARKER_RE
-            .replace(&self.lines[line], format!("${{1}}{marker}${{2}}").as_str())
-            .into_owned();
+        let replaced = MARKER_RE.replace(&self.lines[line], format!("${{1}}{marker}${{2}}").as_str()).into_owned();
         self.lines[line] = replaced;
     }
 
@@ -263,11 +232,7 @@ impl Doc {
         let agent = self.section_bounds(Role::Agent).map(|b| b.0);
         let anchor = match (role, agent) {
             (Role::User, Some(a)) => a,
-            _ => self
-                .lines
-                .iter()
-                .position(|l| py_strip(l) == "## Next Action")
-                .unwrap_or(self.lines.len()),
+            _ => self.lines.iter().position(|l| py_strip(l) == "## Next Action").unwrap_or(self.lines.len()),
         };
         let mut block = Vec::new();
         if anchor > 0 && !py_strip(&self.lines[anchor - 1]).is_empty() {
@@ -296,9 +261,7 @@ pub fn bump_updated_at(text: &str, now: &str) -> String {
         return text.to_owned();
     };
     let front = if UPDATED_AT_RE.is_match(front) {
-        UPDATED_AT_RE
-            .replace(front, regex::NoExpand(&format!("updated_at: {now}")))
-            .into_owned()
+        UPDATED_AT_RE.replace(front, regex::NoExpand(&format!("updated_at: {now}"))).into_owned()
     } else {
         format!("{}\nupdated_at: {now}\n", front.trim_end_matches('\n'))
     };
@@ -335,18 +298,9 @@ mod tests {
             bump_updated_at("---\nstatus: a\nupdated_at: x\n---\nbody", "N"),
             "---\nstatus: a\nupdated_at: N\n---\nbody"
         );
-        assert_eq!(
-            bump_updated_at("---\nstatus: a\n---\nbody", "N"),
-            "---\nstatus: a\nupdated_at: N\n---\nbody"
-        );
-        assert_eq!(
-            bump_updated_at("\u{feff}---\nupdated_at: x\n---\n", "N"),
-            "\u{feff}---\nupdated_at: x\n---\n"
-        );
-        assert_eq!(
-            lease_id("todo_existing", "codex-main-control"),
-            "lease_todo_existing_codex_main_control"
-        );
+        assert_eq!(bump_updated_at("---\nstatus: a\n---\nbody", "N"), "---\nstatus: a\nupdated_at: N\n---\nbody");
+        assert_eq!(bump_updated_at("\u{feff}---\nupdated_at: x\n---\n", "N"), "\u{feff}---\nupdated_at: x\n---\n");
+        assert_eq!(lease_id("todo_existing", "codex-main-control"), "lease_todo_existing_codex_main_control");
     }
 
     #[test]

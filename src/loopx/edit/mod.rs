@@ -62,11 +62,7 @@ pub(crate) fn refuse<T>(msg: impl Into<String>) -> Result<T, EditRefused> {
 ///
 /// # Errors
 /// [`EditRefused`] with LoopX's message when LoopX would refuse the command.
-pub fn apply_op(
-    original: &str,
-    op: &TodoOp,
-    ctx: &EditContext,
-) -> Result<EditOutcome, EditRefused> {
+pub fn apply_op(original: &str, op: &TodoOp, ctx: &EditContext) -> Result<EditOutcome, EditRefused> {
     match op {
         TodoOp::TodoAdd(a) => add::todo_add(original, a, ctx),
         TodoOp::TodoUpdate(a) => update::todo_update(original, a, ctx, false),
@@ -85,11 +81,7 @@ pub fn is_single_todo_order_independent(op: &TodoOp) -> bool {
     matches!(op, TodoOp::TodoClaim(_)) || matches!(op, TodoOp::TodoUpdate(a) if a.text.is_none())
 }
 
-pub(crate) fn check_registered(
-    ctx: &EditContext,
-    field: &str,
-    agent: &str,
-) -> Result<(), EditRefused> {
+pub(crate) fn check_registered(ctx: &EditContext, field: &str, agent: &str) -> Result<(), EditRefused> {
     if ctx.registered_agents.is_empty() || ctx.registered_agents.iter().any(|a| a == agent) {
         return Ok(());
     }
@@ -101,8 +93,6 @@ pub(crate) fn check_registered(
 }
 
 pub(crate) fn normalize_agent_arg(field: &str, raw: &str) -> Result<String, EditRefused> {
-    super::metadata::normalize_agent_id(raw).map_or_else(
-        || refuse(format!("{field} must be a public-safe registered agent id")),
-        Ok,
-    )
+    super::metadata::normalize_agent_id(raw)
+        .map_or_else(|| refuse(format!("{field} must be a public-safe registered agent id")), Ok)
 }

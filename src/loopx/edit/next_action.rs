@@ -10,8 +10,7 @@ use std::sync::LazyLock;
 static ENTRY_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*(?:[-*]|\d+[.)])\s+(.+?)\s*$").expect("static regex"));
 static BINDING_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*<!--\s*loopx:next-action\s+.*?\btodo_id=([^\s<>]+).*?-->\s*$")
-        .expect("static regex")
+    Regex::new(r"^\s*<!--\s*loopx:next-action\s+.*?\btodo_id=([^\s<>]+).*?-->\s*$").expect("static regex")
 });
 static PRIORITY_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)^\s*\[(P[0-4])[^\]]*\]\s*(.+)$").expect("static regex"));
@@ -30,18 +29,11 @@ pub struct NextAction {
 /// Reads the first `## Next Action` section.
 #[must_use]
 pub fn read(doc: &Doc) -> NextAction {
-    let Some(start) = doc
-        .lines
-        .iter()
-        .position(|l| py_strip(l) == "## Next Action")
-    else {
+    let Some(start) = doc.lines.iter().position(|l| py_strip(l) == "## Next Action") else {
         return NextAction::default();
     };
     let end = doc.section_end(start);
-    let mut na = NextAction {
-        bounds: Some((start, end)),
-        ..NextAction::default()
-    };
+    let mut na = NextAction { bounds: Some((start, end)), ..NextAction::default() };
     for line in &doc.lines[start + 1..end] {
         if let Some(c) = BINDING_RE.captures(line) {
             na.bindings.push(c[1].to_owned());
@@ -63,9 +55,7 @@ pub fn rewrite(doc: &mut Doc, bounds: (usize, usize), todo: Option<(&str, &str)>
     let mut lines = vec!["## Next Action".to_owned(), String::new()];
     if let Some((text, id)) = todo {
         lines.push(format!("- {text}"));
-        lines.push(format!(
-            "<!-- loopx:next-action schema=loopx_next_action_binding_v0 todo_id={id} -->"
-        ));
+        lines.push(format!("<!-- loopx:next-action schema=loopx_next_action_binding_v0 todo_id={id} -->"));
         lines.push(String::new());
     }
     doc.lines.splice(bounds.0..bounds.1, lines);
@@ -74,8 +64,5 @@ pub fn rewrite(doc: &mut Doc, bounds: (usize, usize), todo: Option<(&str, &str)>
 /// Priority rank of a todo text: `P0`..`P4` → 0..4, no prefix → 50.
 #[must_use]
 pub fn priority_rank(text: &str) -> u32 {
-    PRIORITY_RE
-        .captures(text)
-        .and_then(|c| c[1][1..].parse().ok())
-        .unwrap_or(50)
+    PRIORITY_RE.captures(text).and_then(|c| c[1][1..].parse().ok()).unwrap_or(50)
 }

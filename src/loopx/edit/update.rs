@@ -2,9 +2,7 @@
 //! `completed_at` rules, user binding recompute, `updated_at` only on a real change.
 
 use super::doc::{Block, Doc, bump_updated_at, marker_for_status};
-use super::{
-    EditContext, EditOutcome, EditRefused, TodoArgs, check_registered, normalize_agent_arg, refuse,
-};
+use super::{EditContext, EditOutcome, EditRefused, TodoArgs, check_registered, normalize_agent_arg, refuse};
 use crate::loopx::metadata::{Metadata, normalize_status, normalize_todo_id};
 use crate::loopx::pytext::compact_whitespace;
 use crate::loopx::state::Role;
@@ -19,11 +17,7 @@ pub(super) fn lifecycle_actor(
     let Some(todo_id) = a.todo_id.as_deref() else {
         return refuse(format!("todo {verb} requires --todo-id"));
     };
-    let actor = a
-        .agent_id
-        .as_deref()
-        .map(|x| normalize_agent_arg("agent_id", x))
-        .transpose()?;
+    let actor = a.agent_id.as_deref().map(|x| normalize_agent_arg("agent_id", x)).transpose()?;
     if ctx.registered_agents.len() >= 2 && actor.is_none() {
         return refuse(format!(
             "multi-agent todo {verb} requires --agent-id to attribute the lifecycle actor; only completion of an exactly linked user_gate decision_scope may use the typed owner/controller override"
@@ -36,17 +30,11 @@ pub(super) fn lifecycle_actor(
 }
 
 /// Finds the target block or refuses with LoopX's not-found message.
-pub(super) fn find_target(
-    doc: &Doc,
-    todo_id: &str,
-    role: Option<&str>,
-) -> Result<(Role, String, Block), EditRefused> {
+pub(super) fn find_target(doc: &Doc, todo_id: &str, role: Option<&str>) -> Result<(Role, String, Block), EditRefused> {
     let role = role.and_then(Role::parse);
     doc.find_todo(todo_id, role).ok_or_else(|| {
         let shown = normalize_todo_id(todo_id).unwrap_or_else(|| todo_id.to_owned());
-        EditRefused(format!(
-            "todo_id '{shown}' was not found in active user or agent todos"
-        ))
+        EditRefused(format!("todo_id '{shown}' was not found in active user or agent todos"))
     })
 }
 
@@ -58,16 +46,8 @@ pub(super) fn check_authority(
     verb: &str,
 ) -> Result<(), EditRefused> {
     let Some(actor) = actor else { return Ok(()) };
-    if block
-        .metadata
-        .list("excluded_agents")
-        .iter()
-        .any(|x| x == actor)
-    {
-        return refuse(format!(
-            "agent_id='{actor}' is excluded from mutating todo_id='{}'",
-            block.todo_id
-        ));
+    if block.metadata.list("excluded_agents").iter().any(|x| x == actor) {
+        return refuse(format!("agent_id='{actor}' is excluded from mutating todo_id='{}'", block.todo_id));
     }
     if ctx.registered_agents.len() >= 2
         && let Some(holder) = block.metadata.text("claimed_by")
@@ -89,11 +69,7 @@ pub(super) fn todo_update(
 ) -> Result<EditOutcome, EditRefused> {
     let verb = if claim_only { "claim" } else { "update" };
     let (todo_id, actor) = lifecycle_actor(a, ctx, verb)?;
-    let requested_claim = a
-        .claimed_by
-        .as_deref()
-        .map(|c| normalize_agent_arg("claimed_by", c))
-        .transpose()?;
+    let requested_claim = a.claimed_by.as_deref().map(|c| normalize_agent_arg("claimed_by", c)).transpose()?;
     if claim_only {
         let Some(claim) = &requested_claim else {
             return refuse("todo claim requires --claimed-by");
@@ -139,10 +115,7 @@ pub(super) fn todo_update(
             "agent todo completion must use complete_goal_todo (CLI: `loopx todo complete`) so completion policy, successor, and no-follow-up contracts are enforced",
         );
     }
-    if status.as_deref() == Some("deferred")
-        && a.resume_when.is_none()
-        && block.metadata.get("resume_when").is_none()
-    {
+    if status.as_deref() == Some("deferred") && a.resume_when.is_none() && block.metadata.get("resume_when").is_none() {
         return refuse("transition to deferred requires --resume-when with a supported condition");
     }
     let new_status = status.clone().unwrap_or_else(|| block.status.clone());
@@ -175,19 +148,8 @@ pub(super) fn todo_update(
         meta.remove("bound_agent");
         meta.remove("goal_bound");
     }
-    let (changed, claim) = finish_block_edit(
-        &mut doc,
-        &block,
-        meta,
-        status.as_deref(),
-        a.text.as_deref(),
-        ctx,
-    );
-    let text = if changed {
-        bump_updated_at(&doc.joined(), &ctx.now)
-    } else {
-        doc.original.clone()
-    };
+    let (changed, claim) = finish_block_edit(&mut doc, &block, meta, status.as_deref(), a.text.as_deref(), ctx);
+    let text = if changed { bump_updated_at(&doc.joined(), &ctx.now) } else { doc.original.clone() };
     Ok(EditOutcome {
         text,
         changed,
@@ -212,13 +174,10 @@ pub(super) fn finish_block_edit(
 ) -> (bool, Option<String>) {
     let target_marker = status.map_or(block.marker, marker_for_status);
     let marker_changed = status.is_some() && block.marker != target_marker;
-    let text_change = new_text
-        .map(compact_whitespace)
-        .filter(|t| !t.is_empty() && *t != block.text);
+    let text_change = new_text.map(compact_whitespace).filter(|t| !t.is_empty() && *t != block.text);
     let first = block.meta_line.map(|i| doc.lines[i].clone());
     let line0 = meta.format_line().unwrap_or_default();
-    let changed =
-        marker_changed || text_change.is_some() || first.as_deref() != Some(line0.as_str());
+    let changed = marker_changed || text_change.is_some() || first.as_deref() != Some(line0.as_str());
     if !changed {
         return (false, meta.text("claimed_by"));
     }
@@ -230,20 +189,13 @@ pub(super) fn finish_block_edit(
         let keep: Vec<usize> = (block.start + 1..block.end)
             .filter(|&i| {
                 let l = &doc.lines[i];
-                !l.starts_with([' ', '\t'])
-                    || crate::loopx::metadata::is_metadata_comment(l)
-                    || l.trim().is_empty()
+                !l.starts_with([' ', '\t']) || crate::loopx::metadata::is_metadata_comment(l) || l.trim().is_empty()
             })
             .collect();
-        let removed = (block.start + 1..block.end)
-            .filter(|i| !keep.contains(i))
-            .count();
+        let removed = (block.start + 1..block.end).filter(|i| !keep.contains(i)).count();
         let mut kept_lines: Vec<String> = keep.iter().map(|&i| doc.lines[i].clone()).collect();
-        let old_meta_pos = block
-            .meta_line
-            .and_then(|m| keep.iter().position(|&i| i == m));
-        doc.lines
-            .splice(block.start + 1..block.end, kept_lines.drain(..));
+        let old_meta_pos = block.meta_line.and_then(|m| keep.iter().position(|&i| i == m));
+        doc.lines.splice(block.start + 1..block.end, kept_lines.drain(..));
         block.end -= removed;
         block.meta_line = old_meta_pos.map(|p| block.start + 1 + p);
     } else if status.is_some() {
@@ -307,11 +259,8 @@ fn apply_update_flags(meta: &mut Metadata, a: &TodoArgs, claim: Option<&str>) {
         meta.set_list("required_write_scopes", &a.required_write_scopes);
     }
     if !a.required_capabilities.is_empty() {
-        let caps: Vec<String> = a
-            .required_capabilities
-            .iter()
-            .map(|c| c.to_lowercase().replace(['-', ' '], "_"))
-            .collect();
+        let caps: Vec<String> =
+            a.required_capabilities.iter().map(|c| c.to_lowercase().replace(['-', ' '], "_")).collect();
         meta.set_list("required_capabilities", &caps);
     }
     if a.clear_resume_when {
@@ -340,15 +289,10 @@ fn recompute_user_binding(meta: &mut Metadata, a: &TodoArgs, ctx: &EditContext) 
     } else if a.bound_agent.is_some() {
         false
     } else {
-        meta.get("goal_bound")
-            .is_some_and(|v| v.as_text() == "true")
+        meta.get("goal_bound").is_some_and(|v| v.as_text() == "true")
     };
     let gate = meta.text("task_class").as_deref() == Some("user_gate");
-    if gate
-        && meta
-            .get("global_gate")
-            .is_some_and(|v| v.as_text() == "true")
-    {
+    if gate && meta.get("global_gate").is_some_and(|v| v.as_text() == "true") {
         bound = None;
         goal_bound = true;
     } else if let (true, Some(b)) = (gate, meta.text("blocks_agent")) {

@@ -19,27 +19,16 @@ pub fn clip(text: &str, x: usize, width: usize) -> String {
 pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     let Some(item) = app.current() else {
         let block = Block::default().borders(Borders::ALL).title(" detail ");
-        f.render_widget(
-            Paragraph::new("select an item")
-                .block(block)
-                .style(theme.dim()),
-            area,
-        );
+        f.render_widget(Paragraph::new("select an item").block(block).style(theme.dim()), area);
         return;
     };
     let title = format!(
         " {} · {} · {} ",
         safe(&item.item_id),
         safe(&item.goal_id),
-        safe(if item.write_class.is_empty() {
-            &item.kind
-        } else {
-            &item.write_class
-        })
+        safe(if item.write_class.is_empty() { &item.kind } else { &item.write_class })
     );
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(Span::styled(title, theme.title()));
+    let block = Block::default().borders(Borders::ALL).title(Span::styled(title, theme.title()));
     let inner = block.inner(area);
     f.render_widget(block, area);
     let [tabs, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(inner);
@@ -49,14 +38,7 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         (Tab::Diff, "Diff".to_owned()),
         (Tab::Scan, format!("Scan({})", d.findings.len())),
         (Tab::Packet, "Packet".to_owned()),
-        (
-            Tab::Checks,
-            if failing > 0 {
-                format!("Checks(!{failing})")
-            } else {
-                "Checks(ok)".to_owned()
-            },
-        ),
+        (Tab::Checks, if failing > 0 { format!("Checks(!{failing})") } else { "Checks(ok)".to_owned() }),
         (Tab::History, format!("History({})", d.history.len())),
     ];
     let mut spans = Vec::new();
@@ -90,33 +72,17 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     f.render_widget(Paragraph::new(lines), body);
 }
 
-fn window(
-    lines: Vec<(Style, String)>,
-    y: usize,
-    h: usize,
-    x: usize,
-    w: usize,
-) -> Vec<Line<'static>> {
-    lines
-        .into_iter()
-        .skip(y)
-        .take(h)
-        .map(|(s, t)| Line::styled(clip(&t, x, w), s))
-        .collect()
+fn window(lines: Vec<(Style, String)>, y: usize, h: usize, x: usize, w: usize) -> Vec<Line<'static>> {
+    lines.into_iter().skip(y).take(h).map(|(s, t)| Line::styled(clip(&t, x, w), s)).collect()
 }
 
 fn scan_lines(item: &crate::tui::model::QueueItem, theme: Theme) -> Vec<(Style, String)> {
     let d = &item.detail;
     if d.findings.is_empty() {
-        return vec![(
-            theme.ok(),
-            "✓ no findings (policy local: the goal's own state file)".into(),
-        )];
+        return vec![(theme.ok(), "✓ no findings (policy local: the goal's own state file)".into())];
     }
-    let mut out = vec![(
-        theme.dim(),
-        "severity  rule                    location          sample          reason".to_owned(),
-    )];
+    let mut out =
+        vec![(theme.dim(), "severity  rule                    location          sample          reason".to_owned())];
     for f in &d.findings {
         let (style, sev) = match f.severity.as_str() {
             "block" => (theme.error(), "✗ BLOCK "),
@@ -125,41 +91,25 @@ fn scan_lines(item: &crate::tui::model::QueueItem, theme: Theme) -> Vec<(Style, 
         };
         out.push((
             style,
-            format!(
-                "{sev}  {:<22}  {:<16}  {:<14}  {}",
-                f.rule_id, f.location, f.sample_masked, f.reason
-            ),
+            format!("{sev}  {:<22}  {:<16}  {:<14}  {}", f.rule_id, f.location, f.sample_masked, f.reason),
         ));
     }
     if d.findings.iter().any(|f| f.severity == "block") {
-        out.push((
-            theme.error(),
-            "apply is unavailable while a block finding stands; reject the item".into(),
-        ));
+        out.push((theme.error(), "apply is unavailable while a block finding stands; reject the item".into()));
     } else {
-        out.push((
-            theme.warn(),
-            "warn findings: apply asks you to type the item id's first 6 characters".into(),
-        ));
+        out.push((theme.warn(), "warn findings: apply asks you to type the item id's first 6 characters".into()));
     }
     out
 }
 
 fn check_lines(item: &crate::tui::model::QueueItem, theme: Theme) -> Vec<(Style, String)> {
     let d = &item.detail;
-    let mut out = vec![(
-        theme.title(),
-        format!("predicted: {}", item.predicted.name()),
-    )];
+    let mut out = vec![(theme.title(), format!("predicted: {}", item.predicted.name()))];
     if let Some(r) = &d.invalid_reason {
         out.push((theme.error(), format!("reason: {r}")));
     }
     for c in &d.checks {
-        let (style, mark) = if c.ok {
-            (theme.ok(), "✓ pass")
-        } else {
-            (theme.error(), "✗ FAIL")
-        };
+        let (style, mark) = if c.ok { (theme.ok(), "✓ pass") } else { (theme.error(), "✗ FAIL") };
         out.push((style, format!("{mark}  {:<12} {}", c.name, c.detail)));
     }
     if let Some(c) = &d.conflict {
@@ -177,10 +127,7 @@ fn check_lines(item: &crate::tui::model::QueueItem, theme: Theme) -> Vec<(Style,
 fn history_lines(item: &crate::tui::model::QueueItem, theme: Theme) -> Vec<(Style, String)> {
     let h = &item.detail.history;
     if h.is_empty() {
-        return vec![(
-            theme.dim(),
-            "no decisions recorded for this goal yet".into(),
-        )];
+        return vec![(theme.dim(), "no decisions recorded for this goal yet".into())];
     }
     h.iter()
         .map(|r| {
@@ -189,11 +136,7 @@ fn history_lines(item: &crate::tui::model::QueueItem, theme: Theme) -> Vec<(Styl
                 s if s.is_conflict() => theme.warn(),
                 _ => Style::new(),
             };
-            let reason = r
-                .reason
-                .as_deref()
-                .or(r.reason_code.as_deref())
-                .unwrap_or("");
+            let reason = r.reason.as_deref().or(r.reason_code.as_deref()).unwrap_or("");
             (
                 style,
                 format!(

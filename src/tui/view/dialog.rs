@@ -15,12 +15,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(area.width.saturating_sub(2));
     let h = h.min(area.height.saturating_sub(2));
-    Rect {
-        x: area.x + (area.width - w) / 2,
-        y: area.y + (area.height - h) / 2,
-        width: w,
-        height: h,
-    }
+    Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h }
 }
 
 fn short(rev: Option<String>) -> String {
@@ -30,33 +25,18 @@ fn short(rev: Option<String>) -> String {
 pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     let Some(item) = app.current() else { return };
     let d = &item.detail;
-    let before = short(
-        d.current
-            .as_deref()
-            .map(|t| crate::loopx::hash::revision_of_text(t)),
-    );
-    let after = short(
-        d.proposed
-            .as_deref()
-            .map(|t| crate::loopx::hash::revision_of_text(t)),
-    );
-    let stats = app.view.as_ref().filter(|v| v.key == item.key).map_or_else(
-        || "diff pending".to_owned(),
-        |v| format!("+{} −{} line(s)", v.diff.added, v.diff.removed),
-    );
+    let before = short(d.current.as_deref().map(|t| crate::loopx::hash::revision_of_text(t)));
+    let after = short(d.proposed.as_deref().map(|t| crate::loopx::hash::revision_of_text(t)));
+    let stats = app
+        .view
+        .as_ref()
+        .filter(|v| v.key == item.key)
+        .map_or_else(|| "diff pending".to_owned(), |v| format!("+{} −{} line(s)", v.diff.added, v.diff.removed));
     let mut lines = vec![
-        Line::from(vec![
-            Span::styled("item   ", theme.dim()),
-            Span::raw(safe(&item.item_id)),
-        ]),
+        Line::from(vec![Span::styled("item   ", theme.dim()), Span::raw(safe(&item.item_id))]),
         Line::from(vec![
             Span::styled("goal   ", theme.dim()),
-            Span::raw(format!(
-                "{} · {} · agent {}",
-                safe(&item.goal_id),
-                safe(&item.write_class),
-                safe(&item.agent)
-            )),
+            Span::raw(format!("{} · {} · agent {}", safe(&item.goal_id), safe(&item.write_class), safe(&item.agent))),
         ]),
     ];
     let (title, prompt): (&str, Vec<Line>) = match &app.mode {
@@ -79,11 +59,7 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
                 ],
             )
         }
-        Mode::TypedConfirm {
-            typed,
-            override_idempotency,
-            ..
-        } => {
+        Mode::TypedConfirm { typed, override_idempotency, .. } => {
             let want: String = item.item_id.chars().take(6).collect();
             let why = if *override_idempotency {
                 "this idempotency key was applied before with a different effect (LoopX reuses one key per todo). Applying records an override with both effect digests."
@@ -95,20 +71,14 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
                 vec![
                     Line::raw(format!("{why} Write {stats}: {before} → {after}.")),
                     Line::raw(format!("type {want} then Enter to apply · Esc cancels")),
-                    Line::from(vec![
-                        Span::styled("> ", theme.title()),
-                        Span::raw(safe(typed)),
-                        Span::raw("▏"),
-                    ]),
+                    Line::from(vec![Span::styled("> ", theme.title()), Span::raw(safe(typed)), Span::raw("▏")]),
                 ],
             )
         }
         Mode::ConfirmSkip(_) => (
             "skip?",
             vec![
-                Line::raw(
-                    "record this item as skipped and move it to decided/; nothing is written to the state",
-                ),
+                Line::raw("record this item as skipped and move it to decided/; nothing is written to the state"),
                 Line::from(vec![
                     Span::styled("y", theme.title()),
                     Span::raw(" skip   "),
@@ -122,11 +92,7 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
             for (i, r) in QUICK_REASONS.iter().enumerate() {
                 v.push(Line::styled(format!("  {}  {r}", i + 1), theme.dim()));
             }
-            v.push(Line::from(vec![
-                Span::styled("> ", theme.title()),
-                Span::raw(safe(typed)),
-                Span::raw("▏"),
-            ]));
+            v.push(Line::from(vec![Span::styled("> ", theme.title()), Span::raw(safe(typed)), Span::raw("▏")]));
             v.push(Line::raw("Enter rejects · Esc cancels"));
             ("reject", v)
         }
@@ -137,46 +103,29 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     let h = u16::try_from(lines.len()).unwrap_or(20) + 4;
     let rect = centered(area, 76, h);
     f.render_widget(Clear, rect);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(Span::styled(format!(" {title} "), theme.warn()));
-    f.render_widget(
-        Paragraph::new(lines)
-            .block(block)
-            .wrap(Wrap { trim: false }),
-        rect,
-    );
+    let block = Block::default().borders(Borders::ALL).title(Span::styled(format!(" {title} "), theme.warn()));
+    f.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: false }), rect);
 }
 
 pub(super) fn help(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     let mut lines = Vec::new();
-    for (scope, label) in [
-        (Scope::Normal, "browsing"),
-        (Scope::Confirm, "in a confirmation"),
-    ] {
+    for (scope, label) in [(Scope::Normal, "browsing"), (Scope::Confirm, "in a confirmation")] {
         lines.push(Line::styled(label.to_owned(), theme.title()));
-        for bnd in app
-            .keys
-            .iter()
-            .filter(|b| b.scope == scope && !(app.read_only && b.action.is_decision()))
-        {
-            lines.push(Line::raw(format!(
-                "  {:<16} {}",
-                bnd.keys.join(" / "),
-                bnd.desc
-            )));
+        for bnd in app.keys.iter().filter(|b| b.scope == scope && !(app.read_only && b.action.is_decision())) {
+            lines.push(Line::raw(format!("  {:<16} {}", bnd.keys.join(" / "), bnd.desc)));
         }
     }
-    lines.push(Line::styled("typing (filter, reason, confirmation): Enter submits · Esc cancels · paste inserts text only", theme.dim()));
-    lines.push(Line::styled("markers: ✓ ready  ! conflict (stale · leased · key-reuse)  ✗ blocked/failed  ? invalid  = duplicate/applied", theme.dim()));
     lines.push(Line::styled(
-        "         B block finding · W warn finding · L:holder lease holder",
+        "typing (filter, reason, confirmation): Enter submits · Esc cancels · paste inserts text only",
         theme.dim(),
     ));
+    lines.push(Line::styled(
+        "markers: ✓ ready  ! conflict (stale · leased · key-reuse)  ✗ blocked/failed  ? invalid  = duplicate/applied",
+        theme.dim(),
+    ));
+    lines.push(Line::styled("         B block finding · W warn finding · L:holder lease holder", theme.dim()));
     let rect = centered(area, 90, u16::try_from(lines.len()).unwrap_or(30) + 2);
     f.render_widget(Clear, rect);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(Span::styled(" help — any key closes ", theme.title()));
+    let block = Block::default().borders(Borders::ALL).title(Span::styled(" help — any key closes ", theme.title()));
     f.render_widget(Paragraph::new(lines).block(block), rect);
 }

@@ -14,13 +14,7 @@ fn num(n: Option<usize>) -> String {
     n.map_or_else(|| "    ".to_owned(), |n| format!("{n:>4}"))
 }
 
-fn spans_of(
-    l: &ModelLine,
-    x: usize,
-    width: usize,
-    base: Style,
-    theme: Theme,
-) -> Vec<Span<'static>> {
+fn spans_of(l: &ModelLine, x: usize, width: usize, base: Style, theme: Theme) -> Vec<Span<'static>> {
     let mut out = Vec::new();
     let mut skip = x;
     let mut room = width;
@@ -34,14 +28,7 @@ fn spans_of(
         let part: String = text.chars().skip(skip).take(room).collect();
         skip = 0;
         room = room.saturating_sub(part.chars().count());
-        out.push(Span::styled(
-            part,
-            if *emph {
-                base.patch(theme.emphasis())
-            } else {
-                base
-            },
-        ));
+        out.push(Span::styled(part, if *emph { base.patch(theme.emphasis()) } else { base }));
         if room == 0 {
             break;
         }
@@ -60,13 +47,7 @@ fn style_of(tag: char, theme: Theme) -> Style {
     }
 }
 
-pub(super) fn lines(
-    app: &App,
-    item: &QueueItem,
-    h: usize,
-    w: usize,
-    theme: Theme,
-) -> Vec<Line<'static>> {
+pub(super) fn lines(app: &App, item: &QueueItem, h: usize, w: usize, theme: Theme) -> Vec<Line<'static>> {
     let Some(view) = app.view.as_ref().filter(|v| v.key == item.key) else {
         let msg = if item.detail.proposed.is_some() {
             "computing the diff…"
@@ -82,11 +63,7 @@ pub(super) fn lines(
             "+{} −{} lines · {}",
             m.added,
             m.removed,
-            if app.diff_mode == DiffMode::Unified {
-                "unified (d: side by side)"
-            } else {
-                "side by side (d: unified)"
-            }
+            if app.diff_mode == DiffMode::Unified { "unified (d: side by side)" } else { "side by side (d: unified)" }
         ),
         theme.dim(),
     ));
@@ -94,10 +71,7 @@ pub(super) fn lines(
         out.push(Line::styled(format!("⚠ {}", safe(n)), theme.warn()));
     }
     if m.rows.is_empty() {
-        out.push(Line::styled(
-            "no change: the state already holds this write",
-            theme.dim(),
-        ));
+        out.push(Line::styled("no change: the state already holds this write", theme.dim()));
     }
     let (y, x) = (usize::from(app.scroll.0), usize::from(app.scroll.1));
     let body: Vec<Line<'static>> = match app.diff_mode {
@@ -112,14 +86,7 @@ pub(super) fn lines(
 /// Unified rows as display lines: changed lines wrap (so the change is always visible),
 /// context lines are clipped and scroll sideways with `x`. Only the window `[y, y+h)` of
 /// display lines is built.
-fn unified(
-    rows: &[Row],
-    y: usize,
-    h: usize,
-    x: usize,
-    w: usize,
-    theme: Theme,
-) -> Vec<Line<'static>> {
+fn unified(rows: &[Row], y: usize, h: usize, x: usize, w: usize, theme: Theme) -> Vec<Line<'static>> {
     let text_w = w.saturating_sub(12).max(8);
     let mut out = Vec::with_capacity(h);
     let mut seen = 0usize;
@@ -130,20 +97,14 @@ fn unified(
         match r {
             Row::Fold(n) => {
                 if seen >= y {
-                    out.push(Line::styled(
-                        format!("          ⋯ {n} unchanged line(s)"),
-                        theme.dim(),
-                    ));
+                    out.push(Line::styled(format!("          ⋯ {n} unchanged line(s)"), theme.dim()));
                 }
                 seen += 1;
             }
             Row::Line(l) => {
                 let base = style_of(l.tag, theme);
-                let chunks = if l.tag == ' ' {
-                    vec![spans_of(l, x, text_w, base, theme)]
-                } else {
-                    wrap(l, text_w, base, theme)
-                };
+                let chunks =
+                    if l.tag == ' ' { vec![spans_of(l, x, text_w, base, theme)] } else { wrap(l, text_w, base, theme) };
                 for (i, chunk) in chunks.into_iter().enumerate() {
                     if seen >= y && out.len() < h {
                         let gutter = if i == 0 {
@@ -168,11 +129,7 @@ fn wrap(l: &ModelLine, width: usize, base: Style, theme: Theme) -> Vec<Vec<Span<
     let mut chunks: Vec<Vec<Span<'static>>> = vec![Vec::new()];
     let mut room = width;
     for (emph, text) in &l.spans {
-        let style = if *emph {
-            base.patch(theme.emphasis())
-        } else {
-            base
-        };
+        let style = if *emph { base.patch(theme.emphasis()) } else { base };
         let mut rest: Vec<char> = safe(text).chars().collect();
         while !rest.is_empty() {
             if room == 0 {
@@ -195,14 +152,7 @@ fn wrap(l: &ModelLine, width: usize, base: Style, theme: Theme) -> Vec<Vec<Span<
     chunks
 }
 
-fn side_by_side(
-    rows: &[Row],
-    y: usize,
-    h: usize,
-    x: usize,
-    w: usize,
-    theme: Theme,
-) -> Vec<Line<'static>> {
+fn side_by_side(rows: &[Row], y: usize, h: usize, x: usize, w: usize, theme: Theme) -> Vec<Line<'static>> {
     // Pair each run of deletions with the following run of insertions.
     let mut pairs: Vec<(Option<&ModelLine>, Option<&ModelLine>, Option<usize>)> = Vec::new();
     let mut i = 0;
@@ -219,17 +169,11 @@ fn side_by_side(
             Row::Line(_) => {
                 let mut dels = Vec::new();
                 let mut ins = Vec::new();
-                while let Some(Row::Line(l)) = rows
-                    .get(i)
-                    .filter(|r| matches!(r, Row::Line(l) if l.tag == '-'))
-                {
+                while let Some(Row::Line(l)) = rows.get(i).filter(|r| matches!(r, Row::Line(l) if l.tag == '-')) {
                     dels.push(l);
                     i += 1;
                 }
-                while let Some(Row::Line(l)) = rows
-                    .get(i)
-                    .filter(|r| matches!(r, Row::Line(l) if l.tag == '+'))
-                {
+                while let Some(Row::Line(l)) = rows.get(i).filter(|r| matches!(r, Row::Line(l) if l.tag == '+')) {
                     ins.push(l);
                     i += 1;
                 }

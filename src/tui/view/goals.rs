@@ -11,79 +11,43 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 
 /// `1h59m`, `4m05s`, `expired 3m00s ago`.
 #[must_use]
-pub fn countdown(
-    expires: chrono::DateTime<chrono::Utc>,
-    now: chrono::DateTime<chrono::Utc>,
-) -> String {
+pub fn countdown(expires: chrono::DateTime<chrono::Utc>, now: chrono::DateTime<chrono::Utc>) -> String {
     let secs = (expires - now).num_seconds();
     let fmt = |s: i64| {
-        if s >= 3600 {
-            format!("{}h{:02}m", s / 3600, (s % 3600) / 60)
-        } else {
-            format!("{}m{:02}s", s / 60, s % 60)
-        }
+        if s >= 3600 { format!("{}h{:02}m", s / 3600, (s % 3600) / 60) } else { format!("{}m{:02}s", s / 60, s % 60) }
     };
-    if secs > 0 {
-        fmt(secs)
-    } else {
-        format!("expired {} ago", fmt(-secs))
-    }
+    if secs > 0 { fmt(secs) } else { format!("expired {} ago", fmt(-secs)) }
 }
 
 pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     let now = app.now;
-    let block = Block::default().borders(Borders::ALL).title(Span::styled(
-        format!(" goals · {} ", app.goals.len()),
-        theme.title(),
-    ));
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(format!(" goals · {} ", app.goals.len()), theme.title()));
     let inner = block.inner(area);
     f.render_widget(block, area);
     let per_goal = 2usize;
     let fit = (usize::from(inner.height) / per_goal).max(1);
-    let focus = app
-        .current()
-        .and_then(|c| app.goals.iter().position(|g| g.id == c.goal_id))
-        .unwrap_or(0);
-    let start = focus
-        .saturating_sub(fit - 1)
-        .min(app.goals.len().saturating_sub(fit));
+    let focus = app.current().and_then(|c| app.goals.iter().position(|g| g.id == c.goal_id)).unwrap_or(0);
+    let start = focus.saturating_sub(fit - 1).min(app.goals.len().saturating_sub(fit));
     let mut lines = Vec::new();
     for g in app.goals.iter().skip(start).take(fit) {
         let (pending, conflicts) = app.goal_counts.get(&g.id).copied().unwrap_or_default();
         let mut spans = vec![
             Span::styled(safe(&g.id), theme.title()),
-            Span::raw(format!(
-                " {} · {} open · {pending} pending",
-                safe(&g.status),
-                g.open_todos
-            )),
+            Span::raw(format!(" {} · {} open · {pending} pending", safe(&g.status), g.open_todos)),
         ];
         if conflicts > 0 {
-            spans.push(Span::styled(
-                format!(" · !{conflicts} conflict(s)"),
-                theme.warn(),
-            ));
+            spans.push(Span::styled(format!(" · !{conflicts} conflict(s)"), theme.warn()));
         }
         if let Some(e) = &g.error {
-            spans.push(Span::styled(
-                format!(" · error: {}", safe(e)),
-                theme.error(),
-            ));
+            spans.push(Span::styled(format!(" · error: {}", safe(e)), theme.error()));
         }
         lines.push(Line::from(spans));
-        let mut second = vec![Span::styled(
-            format!("  → {}", safe(&g.next_action)),
-            theme.dim(),
-        )];
+        let mut second = vec![Span::styled(format!("  → {}", safe(&g.next_action)), theme.dim())];
         for l in g.leases.iter().take(3) {
-            let when = l
-                .expires_at
-                .map_or_else(|| "soft".to_owned(), |e| countdown(e, now));
-            second.push(Span::raw(format!(
-                "  L {}:{} {when}",
-                safe(&l.todo_id),
-                safe(&l.holder)
-            )));
+            let when = l.expires_at.map_or_else(|| "soft".to_owned(), |e| countdown(e, now));
+            second.push(Span::raw(format!("  L {}:{} {when}", safe(&l.todo_id), safe(&l.holder))));
         }
         lines.push(Line::from(second));
     }

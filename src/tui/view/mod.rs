@@ -34,12 +34,7 @@ pub fn draw(f: &mut Frame, app: &App) {
             "writegate needs at least {}×{} (now {}×{}); q quits",
             MIN_SIZE.0, MIN_SIZE.1, area.width, area.height
         );
-        f.render_widget(
-            Paragraph::new(msg)
-                .style(theme.warn())
-                .wrap(ratatui::widgets::Wrap { trim: true }),
-            area,
-        );
+        f.render_widget(Paragraph::new(msg).style(theme.warn()).wrap(ratatui::widgets::Wrap { trim: true }), area);
         return;
     }
     let banner_h = u16::from(app.banner.is_some());
@@ -53,54 +48,39 @@ pub fn draw(f: &mut Frame, app: &App) {
     draw_title(f, app, title, theme);
     if let Some(b) = &app.banner {
         f.render_widget(
-            Paragraph::new(format!(" ⚠ {}", safe(b))).style(
-                theme
-                    .warn()
-                    .add_modifier(ratatui::style::Modifier::REVERSED),
-            ),
+            Paragraph::new(format!(" ⚠ {}", safe(b)))
+                .style(theme.warn().add_modifier(ratatui::style::Modifier::REVERSED)),
             banner,
         );
     }
     if body.width >= 100 {
-        let [left, right] =
-            Layout::horizontal([Constraint::Percentage(42), Constraint::Percentage(58)])
-                .areas(body);
+        let [left, right] = Layout::horizontal([Constraint::Percentage(42), Constraint::Percentage(58)]).areas(body);
         let goals_h = (app.goals.len() as u16 * 2 + 2).clamp(4, left.height / 3);
-        let [g, q] =
-            Layout::vertical([Constraint::Length(goals_h), Constraint::Min(3)]).areas(left);
+        let [g, q] = Layout::vertical([Constraint::Length(goals_h), Constraint::Min(3)]).areas(left);
         goals::draw(f, app, g, theme);
         queue::draw(f, app, q, theme);
         detail::draw(f, app, right, theme);
     } else {
-        let [q, d] =
-            Layout::vertical([Constraint::Percentage(40), Constraint::Percentage(60)]).areas(body);
+        let [q, d] = Layout::vertical([Constraint::Percentage(40), Constraint::Percentage(60)]).areas(body);
         queue::draw(f, app, q, theme);
         detail::draw(f, app, d, theme);
     }
     draw_footer(f, app, footer, theme);
     match &app.mode {
         Mode::Help => dialog::help(f, app, area, theme),
-        Mode::ConfirmApply(_)
-        | Mode::ConfirmSkip(_)
-        | Mode::TypedConfirm { .. }
-        | Mode::Reject { .. } => dialog::draw(f, app, area, theme),
+        Mode::ConfirmApply(_) | Mode::ConfirmSkip(_) | Mode::TypedConfirm { .. } | Mode::Reject { .. } => {
+            dialog::draw(f, app, area, theme);
+        }
         Mode::Normal | Mode::Filter => {}
     }
 }
 
 fn draw_title(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     let pending = app.items.len();
-    let conflicts = app
-        .items
-        .iter()
-        .filter(|i| crate::engine::is_conflict_name(i.predicted.name()))
-        .count();
+    let conflicts = app.items.iter().filter(|i| crate::engine::is_conflict_name(i.predicted.name())).count();
     let mut spans = vec![
         Span::styled(" writegate ", theme.title()),
-        Span::raw(format!(
-            "{} goals · {pending} pending · {conflicts} conflicts · ",
-            app.goals.len()
-        )),
+        Span::raw(format!("{} goals · {pending} pending · {conflicts} conflicts · ", app.goals.len())),
         Span::styled(safe(&app.watch_note), theme.dim()),
     ];
     if app.read_only {
@@ -110,10 +90,7 @@ fn draw_title(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         spans.push(Span::styled(" · loading…", theme.warn()));
     }
     if let Some(b) = &app.busy {
-        spans.push(Span::styled(
-            format!(" · deciding {}…", safe(b)),
-            theme.warn(),
-        ));
+        spans.push(Span::styled(format!(" · deciding {}…", safe(b)), theme.warn()));
     }
     f.render_widget(Paragraph::new(Line::from(spans)), area);
 }
@@ -144,10 +121,7 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         spans.push(Span::raw(format!(" {d} ")));
     }
     if !app.filter.is_empty() && app.mode != Mode::Filter {
-        spans.push(Span::styled(
-            format!(" [filter: {}]", safe(&app.filter)),
-            theme.warn(),
-        ));
+        spans.push(Span::styled(format!(" [filter: {}]", safe(&app.filter)), theme.warn()));
     }
     f.render_widget(Paragraph::new(Line::from(spans)), keys);
 }

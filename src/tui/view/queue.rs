@@ -23,27 +23,18 @@ pub fn age(secs: u64) -> String {
 
 pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     let title = match &app.goal_scope {
-        Some(g) => format!(
-            " queue · {} of {} · goal {} ",
-            app.visible.len(),
-            app.items.len(),
-            safe(g)
-        ),
+        Some(g) => format!(" queue · {} of {} · goal {} ", app.visible.len(), app.items.len(), safe(g)),
         None if !app.filter.is_empty() => {
             format!(" queue · {} of {} ", app.visible.len(), app.items.len())
         }
         None => format!(" queue · {} ", app.items.len()),
     };
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(Span::styled(title, theme.title()));
+    let block = Block::default().borders(Borders::ALL).title(Span::styled(title, theme.title()));
     let inner = block.inner(area);
     f.render_widget(block, area);
     let height = usize::from(inner.height);
     let sel = app.selected_pos().unwrap_or(0);
-    let start = sel
-        .saturating_sub(height.saturating_sub(1))
-        .min(app.visible.len().saturating_sub(height));
+    let start = sel.saturating_sub(height.saturating_sub(1)).min(app.visible.len().saturating_sub(height));
     let mut lines = Vec::with_capacity(height);
     if app.visible.is_empty() {
         lines.push(Line::from(Span::styled(
@@ -59,35 +50,23 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     }
     for &i in app.visible.iter().skip(start).take(height) {
         let it = &app.items[i];
-        let (mark, style) = theme.status(&it.predicted);
+        let (mark, style) = if it.checking { ("…", theme.dim()) } else { theme.status(&it.predicted) };
         let scan = match it.scan {
             ScanMark::Block => "B",
             ScanMark::Warn => "W",
             ScanMark::Clean => " ",
         };
-        let lease = it
-            .lease
-            .as_ref()
-            .map(|h| format!("L:{} ", safe(h)))
-            .unwrap_or_default();
-        let class = if it.write_class.is_empty() {
-            it.kind.clone()
-        } else {
-            it.write_class.clone()
-        };
+        let lease = it.lease.as_ref().map(|h| format!("L:{} ", safe(h))).unwrap_or_default();
+        let class = if it.write_class.is_empty() { it.kind.clone() } else { it.write_class.clone() };
         let mut line = Line::from(vec![
             Span::styled(
                 format!(
                     "{mark} {:<10} ",
-                    crate::tui::app::status_label(it.predicted.name())
+                    if it.checking { "checking" } else { crate::tui::app::status_label(it.predicted.name()) }
                 ),
                 style,
             ),
-            Span::raw(format!(
-                "{scan} {:>4} {:<15.15} ",
-                age(it.age(app.now)),
-                safe(&class)
-            )),
+            Span::raw(format!("{scan} {:>4} {:<15.15} ", age(it.age(app.now)), safe(&class))),
             Span::styled(lease, theme.warn()),
             Span::raw(format!("{} ", safe(&it.agent))),
             Span::styled(safe(&it.goal_id), theme.dim()),

@@ -48,11 +48,7 @@ fn with_view(mut app: App) -> App {
                 holder: "codex-peer-b".into(),
                 expires_at: Some(fixed_now() + chrono::Duration::minutes(119)),
             },
-            LeaseView {
-                todo_id: "todo_cc1c01a7ef81".into(),
-                holder: "codex-main-control".into(),
-                expires_at: None,
-            },
+            LeaseView { todo_id: "todo_cc1c01a7ef81".into(), holder: "codex-main-control".into(), expires_at: None },
         ];
     }
     app
@@ -67,22 +63,12 @@ fn render(app: &App, w: u16, h: u16) -> Terminal<TestBackend> {
 const STATE: &str = "---\nstatus: active\nupdated_at: 2026-11-29T13:00:00+00:00\n---\n\n## Agent Todo\n\n- [ ] [P1] Claim, update and complete me\n  <!-- loopx:todo todo_id=todo_cc1c01a7ef81 status=open updated_at=2026-11-29T12:58:15%2B00:00 -->\n- [ ] [P2] Defer me\n  <!-- loopx:todo todo_id=todo_28ff25cccdd0 status=open -->\n\n## Next Action\n\n- ship it\n";
 
 fn demo_app() -> App {
-    let proposed = STATE
-        .replace(
-            "updated_at: 2026-11-29T13:00:00",
-            "updated_at: 2026-11-29T14:00:00",
-        )
-        .replace(
-            "status=open updated_at=2026-11-29T12:58:15%2B00:00",
-            "status=open note=halfway:%202%2F3%20done updated_at=2026-11-29T14:00:00%2B00:00",
-        );
+    let proposed = STATE.replace("updated_at: 2026-11-29T13:00:00", "updated_at: 2026-11-29T14:00:00").replace(
+        "status=open updated_at=2026-11-29T12:58:15%2B00:00",
+        "status=open note=halfway:%202%2F3%20done updated_at=2026-11-29T14:00:00%2B00:00",
+    );
     let ready = with_texts(
-        item(
-            "demo-goal",
-            "1a2b3c4d-todo_update-20261129T135900Z",
-            Predicted::Ready,
-            ScanMark::Clean,
-        ),
+        item("demo-goal", "1a2b3c4d-todo_update-20261129T135900Z", Predicted::Ready, ScanMark::Clean),
         STATE,
         &proposed,
     );
@@ -94,11 +80,7 @@ fn demo_app() -> App {
     );
     let mut d = (*stale.detail).clone();
     d.checks = vec![
-        Check {
-            name: "schema".into(),
-            ok: true,
-            detail: "local_state_write_correctness_v0, proposal todo_op".into(),
-        },
+        Check { name: "schema".into(), ok: true, detail: "local_state_write_correctness_v0, proposal todo_op".into() },
         Check {
             name: "revision".into(),
             ok: false,
@@ -132,12 +114,7 @@ fn demo_app() -> App {
         ScanMark::Clean,
     );
     leased.lease = Some("codex-peer-b".into());
-    let invalid = item(
-        "demo-goal",
-        "half-written",
-        Predicted::Invalid,
-        ScanMark::Clean,
-    );
+    let invalid = item("demo-goal", "half-written", Predicted::Invalid, ScanMark::Clean);
     with_view(loaded_app(vec![ready, stale, blocked, leased, invalid]))
 }
 
@@ -159,11 +136,7 @@ fn too_small_degrades() {
 }
 
 fn select(app: &mut App, id_part: &str) {
-    let key = app
-        .items
-        .iter()
-        .find(|i| i.key.contains(id_part))
-        .map(|i| i.key.clone());
+    let key = app.items.iter().find(|i| i.key.contains(id_part)).map(|i| i.key.clone());
     app.selected = key;
     let app2 = with_view(app.clone());
     *app = app2;
@@ -198,16 +171,9 @@ fn dialogs_and_help() {
     let key = app.current().map(|c| c.key.clone()).unwrap_or_default();
     app.mode = Mode::ConfirmApply(key.clone());
     insta::assert_snapshot!("apply_dialog", render(&app, 100, 30).backend());
-    app.mode = Mode::TypedConfirm {
-        key: key.clone(),
-        typed: "2026".into(),
-        override_idempotency: false,
-    };
+    app.mode = Mode::TypedConfirm { key: key.clone(), typed: "2026".into(), override_idempotency: false };
     insta::assert_snapshot!("typed_dialog", render(&app, 100, 30).backend());
-    app.mode = Mode::Reject {
-        key: key.clone(),
-        typed: "stale".into(),
-    };
+    app.mode = Mode::Reject { key: key.clone(), typed: "stale".into() };
     insta::assert_snapshot!("reject_dialog", render(&app, 60, 15).backend());
     app.mode = Mode::Help;
     insta::assert_snapshot!("help", render(&app, 100, 30).backend());
@@ -223,22 +189,10 @@ fn cjk_emoji_long_line_and_escapes() {
     let proposed = format!(
         "## Agent Todo\n\n- [ ] 每周摘要 📦 reviewed ✅\nkeep\n{long}\n\u{1b}]0;PWNED\u{7}\u{1b}[31mred\u{202e}txt\tTAB\n"
     );
-    let mut it = with_texts(
-        item(
-            "cjk-goal",
-            "evil\u{1b}[2Jid",
-            Predicted::Ready,
-            ScanMark::Warn,
-        ),
-        &current,
-        &proposed,
-    );
+    let mut it = with_texts(item("cjk-goal", "evil\u{1b}[2Jid", Predicted::Ready, ScanMark::Warn), &current, &proposed);
     it.agent = "agent\u{1b}[31m".into();
     let mut app = with_view(loaded_app(vec![it]));
-    app.flash = Some((
-        "note \u{1b}]0;title\u{7}done".into(),
-        crate::tui::app::FlashKind::Info,
-    ));
+    app.flash = Some(("note \u{1b}]0;title\u{7}done".into(), crate::tui::app::FlashKind::Info));
     let t = render(&app, 100, 30);
     let text = t.backend().to_string();
     assert!(!text.contains('\u{1b}') && !text.contains('\u{202e}') && !text.contains('\u{7}'));
@@ -255,16 +209,11 @@ fn colour_marks_diff_lines_and_no_color_drops_it() {
     let buf = t.backend().buffer();
     let plus = (0..buf.area.height)
         .flat_map(|y| (0..buf.area.width).map(move |x| (x, y)))
-        .find(|&(x, y)| {
-            buf[(x, y)].symbol() == "+" && buf[(x.saturating_sub(1), y)].symbol() == " " && x > 50
-        })
+        .find(|&(x, y)| buf[(x, y)].symbol() == "+" && buf[(x.saturating_sub(1), y)].symbol() == " " && x > 50)
         .expect("a + marker");
     assert_eq!(buf[plus].fg, Color::Green);
     app.color = false;
     let t = render(&app, 100, 30);
     let buf = t.backend().buffer();
-    assert!(
-        buf.content().iter().all(|c| c.fg == Color::Reset),
-        "NO_COLOR: no colours at all"
-    );
+    assert!(buf.content().iter().all(|c| c.fg == Color::Reset), "NO_COLOR: no colours at all");
 }
