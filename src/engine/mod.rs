@@ -3,6 +3,7 @@
 //! under the LoopX-compatible state-file lock, re-running every check on a fresh read.
 
 mod apply;
+mod checks;
 pub mod item;
 pub mod patch;
 mod preview;

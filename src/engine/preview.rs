@@ -1,13 +1,13 @@
 //! Preview: every check of DESIGN.md §4 in order — schema, goal, idempotency, revision,
 //! lease, edit, boundary, lock — computed from disk without writing anything.
 
+use super::checks::{check_boundary, check_lock, consistent, lease_problem, raw_consistent, raw_text, touched_todos};
 use super::item::{Intent, Item, Proposal};
 use super::{Engine, read_state};
 use crate::loopx::edit::{EditContext, EditOutcome, TodoOp, apply_op};
 use crate::loopx::hash::revision_of_text;
 use crate::loopx::lease::{LeaseRead, read_lease};
 use crate::loopx::state::ActiveState;
-use crate::scan::{self, Policy};
 use crate::wire::{Check, Finding, ListRow, PREVIEW_SCHEMA, Preview, ResultRecord, Status};
 use serde_json::{Value, json};
 
@@ -109,7 +109,7 @@ impl Prepared {
         }
     }
 
-    fn check(&mut self, name: &str, ok: bool, detail: impl Into<String>, fail: Option<Predicted>) {
+    pub(super) fn check(&mut self, name: &str, ok: bool, detail: impl Into<String>, fail: Option<Predicted>) {
         self.checks.push(Check { name: name.into(), ok, detail: detail.into() });
         if !ok
             && self.predicted == Predicted::Ready
@@ -413,192 +413,6 @@ impl Engine {
             }
         }
     }
-}
-
-/// A raw change must stay within what its packet names: when `target_refs.todo_id` is set,
-/// only that todo's block (and frontmatter `updated_at`) may change.
-fn raw_consistent(intent: &Intent, current: &str, proposed: &str) -> Result<(), String> {
-    let Some(target) = &intent.target_todo_id else {
-        return Ok(());
-    };
-    let (touched, outside) = touched_todos(&ActiveState::parse(current), &ActiveState::parse(proposed));
-    let others: Vec<&String> = touched.iter().filter(|t| *t != target).collect();
-    if !others.is_empty() {
-        return Err(format!(
-            "the packet names {target} but the change also touches {}",
-            others.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
-        ));
-    }
-    if outside {
-        return Err(format!("the packet names {target} but the change also edits text outside todo blocks"));
-    }
-    Ok(())
-}
-
-/// Judges one todo's soft claim and hard lease for `actor`: `Ok(detail)` or
-/// `Err((reason, detail, hard lease json))` (foreign claim, excluded agent, foreign or
-/// expired hard lease, unreadable lease file).
-fn lease_problem(
-    state: &ActiveState,
-    todo_id: &str,
-    actor: Option<&str>,
-    expected: Option<&str>,
-    hard: &LeaseRead,
-    now: chrono::DateTime<chrono::Utc>,
-) -> Result<String, (&'static str, String, Value)> {
-    let todo = state.find_todo(todo_id);
-    let soft = todo.and_then(crate::loopx::state::Todo::claimed_by);
-    let excluded = todo.map(|t| t.metadata.list("excluded_agents")).unwrap_or_default();
-    let hard_json = match hard {
-        LeaseRead::Present(l) => {
-            json!({"owner": l.owner, "version": l.version, "lease_epoch": l.lease_epoch, "expires_at": l.expires_at, "status": l.status})
-        }
-        _ => Value::Null,
-    };
-    let fail = |reason, detail: String| Err((reason, detail, hard_json.clone()));
-    if let Some(a) = actor
-        && excluded.iter().any(|x| x == a)
-    {
-        return fail("excluded_agent", format!("{a} is in {todo_id}'s excluded_agents"));
-    }
-    if let (Some(e), Some(s)) = (expected, &soft)
-        && e != s
-    {
-        return fail("foreign_claim", format!("the item expects {todo_id} claimed_by={e}, it is claimed_by={s}"));
-    }
-    if let Some(s) = &soft
-        && actor.is_some_and(|a| a != s)
-    {
-        return fail(
-            "foreign_claim",
-            format!("{todo_id} is claimed_by={s}, the writer is {}", actor.unwrap_or("unknown")),
-        );
-    }
-    match hard {
-        LeaseRead::Unreadable { reason } => {
-            return fail("hard_lease_unreadable", format!("task lease file of {todo_id} unreadable: {reason}"));
-        }
-        LeaseRead::Present(l) if l.is_expired_at(now) => {
-            return fail("expired", format!("hard lease of {todo_id} by {} expired at {}", l.owner, l.expires_at));
-        }
-        LeaseRead::Present(l) if l.is_active_at(now) && actor != Some(l.owner.as_str()) => {
-            return fail(
-                "foreign_holder",
-                format!(
-                    "hard lease of {todo_id} held by {} until {}, the writer is {}",
-                    l.owner,
-                    l.expires_at,
-                    actor.unwrap_or("unknown")
-                ),
-            );
-        }
-        LeaseRead::Absent | LeaseRead::Present(_) => {}
-    }
-    Ok(format!(
-        "{todo_id}: claimed_by={}, hard lease {}",
-        soft.as_deref().unwrap_or("none"),
-        hard_json.get("owner").and_then(Value::as_str).unwrap_or("none")
-    ))
-}
-
-/// The text a `replace` / `unified_diff` proposal would write on `current`.
-fn raw_text(proposal: &Proposal, current: &str) -> Result<String, String> {
-    match proposal {
-        Proposal::Replace(t) => Ok(t.clone()),
-        Proposal::UnifiedDiff(d) => super::patch::apply(current, d).map_err(|e| e.to_string()),
-        Proposal::TodoOp(_) => Err("not a raw proposal".into()),
-    }
-}
-
-/// Todo ids whose block differs between two states (added, removed, or changed text,
-/// status, marker or metadata), and whether anything outside todo blocks changed besides
-/// the frontmatter `updated_at`.
-#[must_use]
-pub fn touched_todos(before: &ActiveState, after: &ActiveState) -> (std::collections::BTreeSet<String>, bool) {
-    let key = |t: &crate::loopx::state::Todo| {
-        format!("{}|{}|{}|{}|{:?}", t.text, t.status, t.marker, t.archived, t.metadata.format_line())
-    };
-    let map = |s: &ActiveState| {
-        s.todos.iter().map(|t| (t.todo_id.clone(), key(t))).collect::<std::collections::BTreeMap<_, _>>()
-    };
-    let (a, b) = (map(before), map(after));
-    let mut touched: std::collections::BTreeSet<String> =
-        a.iter().filter(|(k, v)| b.get(*k) != Some(*v)).map(|(k, _)| k.clone()).collect();
-    touched.extend(b.keys().filter(|k| !a.contains_key(*k)).cloned());
-    let skeleton = |s: &ActiveState| -> String {
-        let todo_lines: std::collections::BTreeSet<usize> = s.todo_block_lines();
-        s.lines()
-            .iter()
-            .enumerate()
-            .filter(|(i, l)| !todo_lines.contains(i) && !l.starts_with("updated_at:"))
-            .map(|(_, l)| *l)
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    (touched, skeleton(before) != skeleton(after))
-}
-
-/// At the expected revision, the packet must be the one LoopX would print for this
-/// proposal: same `write_id` and `idempotency_key`. Otherwise the packet describes a
-/// different write than the proposal makes (an agent cannot show one thing and do another).
-fn consistent(intent: &Intent, op: &TodoOp, current: &str, outcome: &EditOutcome) -> Result<(), String> {
-    let ours = crate::loopx::packet::build_packet(&intent.goal_id, op, current, outcome);
-    let id = ours.pointer("/write_intent/write_id").and_then(Value::as_str).unwrap_or_default();
-    let key = ours.pointer("/write_intent/idempotency_key").and_then(Value::as_str).unwrap_or_default();
-    if id != intent.write_id || key != intent.idempotency_key {
-        return Err(format!(
-            "the packet does not describe this proposal: recomputed write_id {id}, the packet says {}",
-            intent.write_id
-        ));
-    }
-    Ok(())
-}
-
-fn check_boundary(p: &mut Prepared, intent: &Intent) {
-    let mut findings = Vec::new();
-    scan::scan_json(&intent.payload, "", Policy::Local, &mut findings);
-    scan::scan_lines(&p.added, Policy::Local, &mut findings);
-    if !matches!(intent.proposal, Proposal::TodoOp(_)) {
-        findings.push(Finding {
-            rule_id: "unverified_raw_change".into(),
-            category: "structure".into(),
-            severity: "warn".into(),
-            location: "/proposal".into(),
-            sample_masked: intent.proposal.kind().into(),
-            reason: "a replace / unified_diff is not recomputed from LoopX arguments; its packet cannot vouch for it"
-                .into(),
-        });
-    }
-    let blocks = findings.iter().filter(|f| f.severity == "block").count();
-    let warns = findings.iter().filter(|f| f.severity == "warn").count();
-    p.findings = findings;
-    p.check(
-        "boundary",
-        blocks == 0,
-        format!("{blocks} block, {warns} warn finding(s) (policy local)"),
-        Some(Predicted::Status(Status::BoundaryRejected)),
-    );
-}
-
-fn check_lock(p: &mut Prepared, state_file: &std::path::Path) {
-    let holder = crate::loopx::lock::read_holder(state_file);
-    let held = holder.get("released_at").is_none()
-        && holder
-            .get("pid")
-            .and_then(Value::as_u64)
-            .is_some_and(|pid| std::path::Path::new(&format!("/proc/{pid}")).exists());
-    let detail = if held {
-        format!(
-            "held by pid {} ({}, {}) since {}; apply waits up to 5 s",
-            holder["pid"],
-            holder.get("agent_id").and_then(Value::as_str).unwrap_or("?"),
-            holder.get("operation").and_then(Value::as_str).unwrap_or("?"),
-            holder.get("acquired_at").and_then(Value::as_str).unwrap_or("?")
-        )
-    } else {
-        "free".to_owned()
-    };
-    p.checks.push(crate::wire::Check { name: "lock".into(), ok: !held, detail });
 }
 
 fn short(rev: &str) -> String {

@@ -1,12 +1,12 @@
 //! UI state and the pure `update`: messages in (keys, paste, loads, watch, outcomes),
 //! state changed, effects out (decide, reload, compute a view, bell, quit). No I/O here.
 
-use super::keymap::{self, Action, Binding, Scope};
+use super::keymap::Binding;
 use super::model::{GoalRow, QueueItem, ScanMark};
 use crate::engine::{Decision, Outcome, Predicted};
 use crate::watch::{WatchMode, WatchMsg};
 use crate::wire::Status;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -232,7 +232,7 @@ impl App {
         self.visible.iter().position(|&i| &self.items[i].key == key)
     }
 
-    fn recount(&mut self) {
+    pub(crate) fn recount(&mut self) {
         self.goal_counts.clear();
         for it in &self.items {
             let e = self.goal_counts.entry(it.goal_id.clone()).or_default();
@@ -243,7 +243,7 @@ impl App {
         }
     }
 
-    fn refilter(&mut self) {
+    pub(crate) fn refilter(&mut self) {
         let f = self.filter.to_lowercase();
         self.visible = (0..self.items.len())
             .filter(|&i| {
@@ -264,7 +264,7 @@ impl App {
             .collect();
     }
 
-    fn select_index(&mut self, pos: usize) -> Vec<Effect> {
+    pub(crate) fn select_index(&mut self, pos: usize) -> Vec<Effect> {
         let Some(&i) = self.visible.get(pos) else {
             self.selected = None;
             return Vec::new();
@@ -280,7 +280,7 @@ impl App {
         vec![Effect::ComputeView { key }]
     }
 
-    fn ensure_selection(&mut self) -> Vec<Effect> {
+    pub(crate) fn ensure_selection(&mut self) -> Vec<Effect> {
         if self.selected_pos().is_some() {
             return Vec::new();
         }
@@ -292,13 +292,13 @@ impl App {
 /// Applies one message; returns the effects to run.
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     match msg {
-        Msg::Key(key) if key.kind == KeyEventKind::Press => on_key(app, key),
+        Msg::Key(key) if key.kind == KeyEventKind::Press => super::input::on_key(app, key),
         Msg::Tick => {
             app.now = chrono::Utc::now();
             Vec::new()
         }
         Msg::Key(_) | Msg::Resize => Vec::new(),
-        Msg::Paste(text) => on_paste(app, &text),
+        Msg::Paste(text) => super::input::on_paste(app, &text),
         Msg::Loaded { full, quiet, last, goals } => on_loaded(app, full, quiet || app.loading, last, goals),
         Msg::ViewReady(cache) => {
             if app.current().is_some_and(|c| c.key == cache.key && Arc::ptr_eq(&c.detail, &cache.detail)) {
@@ -309,231 +309,6 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::Decided { key, result } => on_decided(app, &key, result),
         Msg::Watch(w) => on_watch(app, w),
     }
-}
-
-fn on_paste(app: &mut App, text: &str) -> Vec<Effect> {
-    let clean = crate::textsafe::sanitize(text, false);
-    match &mut app.mode {
-        Mode::Filter => {
-            app.filter.push_str(&clean);
-            refilter_and_select(app)
-        }
-        Mode::Reject { typed, .. } | Mode::TypedConfirm { typed, .. } => {
-            typed.push_str(&clean);
-            Vec::new()
-        }
-        _ => Vec::new(),
-    }
-}
-
-fn refilter_and_select(app: &mut App) -> Vec<Effect> {
-    app.refilter();
-    if app.selected_pos().is_none() {
-        app.selected = None;
-    }
-    app.ensure_selection()
-}
-
-fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
-    let ctrl_c = key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
-    if ctrl_c {
-        return quit(app);
-    }
-    match app.mode.clone() {
-        Mode::Normal => keymap::resolve(&app.keys, Scope::Normal, &key).map_or_else(Vec::new, |a| on_action(app, a)),
-        Mode::Help => {
-            app.mode = Mode::Normal;
-            Vec::new()
-        }
-        Mode::Filter => {
-            match key.code {
-                KeyCode::Enter => app.mode = Mode::Normal,
-                KeyCode::Esc => {
-                    app.filter.clear();
-                    app.mode = Mode::Normal;
-                }
-                KeyCode::Backspace => {
-                    app.filter.pop();
-                }
-                KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
-                    app.filter.push(c);
-                }
-                _ => {}
-            }
-            refilter_and_select(app)
-        }
-        Mode::ConfirmApply(k) | Mode::ConfirmSkip(k) => match keymap::resolve(&app.keys, Scope::Confirm, &key) {
-            Some(Action::Confirm) => {
-                let decision = if matches!(app.mode, Mode::ConfirmSkip(_)) {
-                    Decision::Skip
-                } else {
-                    Decision::Apply { confirm_warnings: false, override_idempotency: false }
-                };
-                app.mode = Mode::Normal;
-                decide(app, &k, decision)
-            }
-            Some(Action::Cancel) => {
-                app.mode = Mode::Normal;
-                app.flash = Some(("cancelled; nothing was written".into(), FlashKind::Info));
-                Vec::new()
-            }
-            _ => Vec::new(),
-        },
-        Mode::TypedConfirm { key: k, mut typed, override_idempotency } => match key.code {
-            KeyCode::Esc => cancel(app),
-            KeyCode::Backspace => {
-                typed.pop();
-                app.mode = Mode::TypedConfirm { key: k, typed, override_idempotency };
-                Vec::new()
-            }
-            KeyCode::Enter => {
-                let id = k.rsplit('/').next().unwrap_or("");
-                let want: String = id.chars().take(6).collect();
-                if typed == want {
-                    app.mode = Mode::Normal;
-                    decide(app, &k, Decision::Apply { confirm_warnings: true, override_idempotency })
-                } else {
-                    app.flash = Some((
-                        format!("type the first 6 characters of the item id ({want}) and press Enter"),
-                        FlashKind::Conflict,
-                    ));
-                    Vec::new()
-                }
-            }
-            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
-                typed.push(c);
-                app.mode = Mode::TypedConfirm { key: k, typed, override_idempotency };
-                Vec::new()
-            }
-            _ => Vec::new(),
-        },
-        Mode::Reject { key: k, mut typed } => match key.code {
-            KeyCode::Esc => cancel(app),
-            KeyCode::Backspace => {
-                typed.pop();
-                app.mode = Mode::Reject { key: k, typed };
-                Vec::new()
-            }
-            KeyCode::Enter => {
-                let reason = typed.trim().to_owned();
-                if reason.is_empty() {
-                    app.flash = Some(("a reject needs a reason: type one or press 1–4".into(), FlashKind::Conflict));
-                    return Vec::new();
-                }
-                app.mode = Mode::Normal;
-                decide(app, &k, Decision::Reject { reason })
-            }
-            KeyCode::Char(c @ '1'..='4') if typed.is_empty() => {
-                let reason = QUICK_REASONS[(c as usize) - ('1' as usize)].to_owned();
-                app.mode = Mode::Reject { key: k, typed: reason };
-                Vec::new()
-            }
-            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
-                typed.push(c);
-                app.mode = Mode::Reject { key: k, typed };
-                Vec::new()
-            }
-            _ => Vec::new(),
-        },
-    }
-}
-
-fn cancel(app: &mut App) -> Vec<Effect> {
-    app.mode = Mode::Normal;
-    app.flash = Some(("cancelled; nothing was written".into(), FlashKind::Info));
-    Vec::new()
-}
-
-fn quit(app: &mut App) -> Vec<Effect> {
-    if app.busy.is_some() {
-        app.quitting = true;
-        app.flash = Some(("quitting after the decision in flight completes…".into(), FlashKind::Info));
-        return Vec::new();
-    }
-    vec![Effect::Quit]
-}
-
-fn decide(app: &mut App, key: &str, decision: Decision) -> Vec<Effect> {
-    let Some(item) = app.current().filter(|i| i.key == key) else {
-        app.flash = Some(("the item is no longer selected; nothing was written".into(), FlashKind::Conflict));
-        return Vec::new();
-    };
-    let digest = item.payload_digest.clone();
-    let id = item.item_id.clone();
-    app.busy = Some(key.to_owned());
-    app.flash = Some((format!("deciding {id}…"), FlashKind::Info));
-    vec![Effect::Decide { key: key.to_owned(), digest, decision }]
-}
-
-fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
-    if app.read_only && action.is_decision() {
-        app.flash = Some(("read-only: decisions are disabled (started with --read-only)".into(), FlashKind::Conflict));
-        return Vec::new();
-    }
-    let pos = app.selected_pos().unwrap_or(0);
-    let n = app.visible.len();
-    match action {
-        Action::SelectNext => app.select_index((pos + 1).min(n.saturating_sub(1))),
-        Action::SelectPrev => app.select_index(pos.saturating_sub(1)),
-        Action::SelectFirst => app.select_index(0),
-        Action::SelectLast => app.select_index(n.saturating_sub(1)),
-        Action::NextTab | Action::PrevTab => {
-            let i = TABS.iter().position(|t| *t == app.tab).unwrap_or(0);
-            let j = if action == Action::NextTab { (i + 1) % TABS.len() } else { (i + TABS.len() - 1) % TABS.len() };
-            app.tab = TABS[j];
-            app.scroll = (0, 0);
-            Vec::new()
-        }
-        Action::ScrollDown => scroll(app, 10, 0),
-        Action::ScrollUp => scroll(app, -10, 0),
-        Action::ScrollLeft => scroll(app, 0, -8),
-        Action::ScrollRight => scroll(app, 0, 8),
-        Action::ToggleDiffMode => {
-            app.diff_mode = if app.diff_mode == DiffMode::Unified { DiffMode::SideBySide } else { DiffMode::Unified };
-            Vec::new()
-        }
-        Action::StartFilter => {
-            app.mode = Mode::Filter;
-            Vec::new()
-        }
-        Action::ToggleGoalScope => {
-            app.goal_scope = if app.goal_scope.is_some() { None } else { app.current().map(|c| c.goal_id.clone()) };
-            app.refilter();
-            app.ensure_selection()
-        }
-        Action::Apply => start_apply(app),
-        Action::Skip | Action::Reject => {
-            let Some(item) = app.current() else {
-                return Vec::new();
-            };
-            let key = item.key.clone();
-            app.mode = if action == Action::Skip {
-                Mode::ConfirmSkip(key)
-            } else {
-                Mode::Reject { key, typed: String::new() }
-            };
-            Vec::new()
-        }
-        Action::Reload => {
-            app.pinned = None;
-            app.banner = None;
-            app.view = None;
-            app.current().map(|c| vec![Effect::ComputeView { key: c.key.clone() }]).unwrap_or_default()
-        }
-        Action::ToggleHelp => {
-            app.mode = Mode::Help;
-            Vec::new()
-        }
-        Action::Quit => quit(app),
-        Action::Confirm | Action::Cancel => Vec::new(),
-    }
-}
-
-fn scroll(app: &mut App, dy: i32, dx: i32) -> Vec<Effect> {
-    let y = (i32::from(app.scroll.0) + dy).clamp(0, i32::from(u16::MAX));
-    let x = (i32::from(app.scroll.1) + dx).clamp(0, 4000);
-    app.scroll = (y as u16, x as u16);
-    Vec::new()
 }
 
 /// Short status words for the queue column (the full name is in the detail; the filter
@@ -567,34 +342,6 @@ pub fn apply_unavailable(item: &QueueItem) -> Option<String> {
         Predicted::Status(Status::Failed) => Some(format!("apply would fail: {}", item.detail.invalid_reason.clone().unwrap_or_default())),
         _ => None,
     }
-}
-
-fn start_apply(app: &mut App) -> Vec<Effect> {
-    let Some(item) = app.current() else {
-        return Vec::new();
-    };
-    if app.banner.is_some() {
-        app.flash = Some((
-            "this item or its goal changed on disk: press u to review the current version first".into(),
-            FlashKind::Conflict,
-        ));
-        return Vec::new();
-    }
-    if let Some(why) = apply_unavailable(item) {
-        app.flash = Some((why, FlashKind::Conflict));
-        return Vec::new();
-    }
-    let key = item.key.clone();
-    app.mode = match item.predicted {
-        Predicted::Status(Status::IdempotencyConflict) => {
-            Mode::TypedConfirm { key, typed: String::new(), override_idempotency: true }
-        }
-        _ if item.needs_typed_confirmation() => {
-            Mode::TypedConfirm { key, typed: String::new(), override_idempotency: false }
-        }
-        _ => Mode::ConfirmApply(key),
-    };
-    Vec::new()
 }
 
 fn on_decided(app: &mut App, key: &str, result: Result<Outcome, String>) -> Vec<Effect> {

@@ -1,8 +1,9 @@
 //! Keys → actions → state and effects, for every binding in the table and every dialog.
 
 use super::*;
+use crate::tui::keymap;
 use crate::tui::model::{Detail, GoalRow, QueueItem, ScanMark};
-use ratatui::crossterm::event::KeyEventState;
+use ratatui::crossterm::event::{KeyCode, KeyEventState, KeyModifiers};
 
 pub(crate) fn item(goal: &str, id: &str, predicted: Predicted, scan: ScanMark) -> QueueItem {
     QueueItem {

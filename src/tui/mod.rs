@@ -5,6 +5,7 @@
 //! panics and error returns.
 
 pub mod app;
+mod input;
 pub mod keymap;
 pub mod model;
 pub mod theme;
