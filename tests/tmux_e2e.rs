@@ -94,7 +94,7 @@ fn operator_flow_in_tmux() {
     tmux.keys(&["y"]);
     tmux.wait_for("skipped —", 10);
     tmux.keys(&["/", "Escape", "/", "b", "l", "o", "c", "k", "e", "d", "Enter", "r"]);
-    tmux.wait_for("reason (type it", 5);
+    tmux.wait_for("type a reason", 5);
     tmux.keys(&["c", "o", "n", "t", "a", "i", "n", "s", "Space", "a", "Space", "t", "o", "k", "e", "n", "Enter"]);
     tmux.wait_for("rejected —", 10);
     let recs = results(&ws);

@@ -80,6 +80,9 @@ pub struct Prepared {
     pub outcome: Option<EditOutcome>,
     /// Lines the change adds (1-based line number in the proposed text, text).
     pub added: Vec<(usize, String)>,
+    /// Holder of the lease that conflicts, if the lease check failed (even when an earlier
+    /// check decided the predicted status).
+    pub lease_holder: Option<String>,
 }
 
 impl Prepared {
@@ -106,6 +109,7 @@ impl Prepared {
             prior_effect_digest: None,
             outcome: None,
             added: Vec::new(),
+            lease_holder: None,
         }
     }
 
@@ -344,9 +348,12 @@ impl Engine {
             match lease_problem(state, todo_id, actor.as_deref(), expected.as_deref(), &hard, now) {
                 Ok(detail) => details.push(detail),
                 Err((reason, detail, hard_json)) => {
+                    let claimed = state.find_todo(todo_id).and_then(crate::loopx::state::Todo::claimed_by);
+                    p.lease_holder =
+                        hard_json.get("owner").and_then(Value::as_str).map(str::to_owned).or_else(|| claimed.clone());
                     if p.conflict.is_none() {
                         p.conflict = Some(json!({"kind": "lease_conflict", "reason": reason, "todo_id": todo_id,
-                            "claimed_by": state.find_todo(todo_id).and_then(crate::loopx::state::Todo::claimed_by),
+                            "claimed_by": claimed,
                             "expected_claimed_by": expected, "writer": actor, "hard_lease": hard_json}));
                     }
                     p.check("lease", false, detail, Some(Predicted::Status(Status::LeaseConflict)));

@@ -177,6 +177,8 @@ pub struct App {
     pub own_write: Option<String>,
     /// The clock the view uses for ages and countdowns (advanced by `Tick`).
     pub now: chrono::DateTime<chrono::Utc>,
+    /// Help overlay scroll.
+    pub help_scroll: u16,
     /// Per goal: (pending, conflicts), kept in step with `items`.
     pub goal_counts: std::collections::HashMap<String, (usize, usize)>,
 }
@@ -212,6 +214,7 @@ impl App {
             own_write: None,
             goal_counts: std::collections::HashMap::new(),
             now: chrono::Utc::now(),
+            help_scroll: 0,
         }
     }
 
@@ -276,6 +279,7 @@ impl App {
         self.selected = Some(key.clone());
         self.pinned = None;
         self.banner = None;
+        self.flash = None;
         self.scroll = (0, 0);
         vec![Effect::ComputeView { key }]
     }
@@ -359,8 +363,8 @@ fn on_decided(app: &mut App, key: &str, result: Result<Outcome, String>) -> Vec<
                 s if s.is_conflict() || s == Status::BoundaryRejected => FlashKind::Conflict,
                 _ => FlashKind::Error,
             };
-            app.flash =
-                Some((format!("{} — {}", out.status.as_str(), crate::textsafe::sanitize(&out.message, false)), kind));
+            let flash = (format!("{} — {}", out.status.as_str(), crate::textsafe::sanitize(&out.message, false)), kind);
+            app.flash = Some(flash.clone());
             if out.item_moved {
                 // Select the next item now; the reload drops the decided one.
                 let pos = app.selected_pos().unwrap_or(0);
@@ -369,6 +373,7 @@ fn on_decided(app: &mut App, key: &str, result: Result<Outcome, String>) -> Vec<
                 app.banner = None;
                 app.selected = None;
                 let mut fx = app.select_index(pos.min(app.visible.len().saturating_sub(1)));
+                app.flash = Some(flash);
                 fx.push(Effect::Reload(Some(vec![goal])));
                 if app.quitting {
                     fx.push(Effect::Quit);

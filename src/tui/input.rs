@@ -39,7 +39,18 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     match app.mode.clone() {
         Mode::Normal => keymap::resolve(&app.keys, Scope::Normal, &key).map_or_else(Vec::new, |a| on_action(app, a)),
         Mode::Help => {
-            app.mode = Mode::Normal;
+            match key.code {
+                KeyCode::Char('j' | 'J') | KeyCode::Down | KeyCode::PageDown => {
+                    app.help_scroll = app.help_scroll.saturating_add(3);
+                }
+                KeyCode::Char('k' | 'K') | KeyCode::Up | KeyCode::PageUp => {
+                    app.help_scroll = app.help_scroll.saturating_sub(3);
+                }
+                _ => {
+                    app.mode = Mode::Normal;
+                    app.help_scroll = 0;
+                }
+            }
             Vec::new()
         }
         Mode::Filter => {
@@ -78,6 +89,10 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         },
         Mode::TypedConfirm { key: k, mut typed, override_idempotency } => match key.code {
             KeyCode::Esc => cancel(app),
+            KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+                app.mode = Mode::TypedConfirm { key: k, typed: String::new(), override_idempotency };
+                Vec::new()
+            }
             KeyCode::Backspace => {
                 typed.pop();
                 app.mode = Mode::TypedConfirm { key: k, typed, override_idempotency };
@@ -112,17 +127,21 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
                 Vec::new()
             }
             KeyCode::Enter => {
-                let reason = typed.trim().to_owned();
+                let mut reason = typed.trim().to_owned();
+                // A lone 1–4 picks a quick reason; "3rd copy" stays what was typed.
+                if let Some(q) = reason.parse::<usize>().ok().filter(|n| (1..=QUICK_REASONS.len()).contains(n)) {
+                    QUICK_REASONS[q - 1].clone_into(&mut reason);
+                }
                 if reason.is_empty() {
-                    app.flash = Some(("a reject needs a reason: type one or press 1–4".into(), FlashKind::Conflict));
+                    app.flash =
+                        Some(("a reject needs a reason: type one, or 1–4 and Enter".into(), FlashKind::Conflict));
                     return Vec::new();
                 }
                 app.mode = Mode::Normal;
                 decide(app, &k, Decision::Reject { reason })
             }
-            KeyCode::Char(c @ '1'..='4') if typed.is_empty() => {
-                let reason = QUICK_REASONS[(c as usize) - ('1' as usize)].to_owned();
-                app.mode = Mode::Reject { key: k, typed: reason };
+            KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+                app.mode = Mode::Reject { key: k, typed: String::new() };
                 Vec::new()
             }
             KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
@@ -215,6 +234,7 @@ fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             app.pinned = None;
             app.banner = None;
             app.view = None;
+            app.flash = None;
             app.current().map(|c| vec![Effect::ComputeView { key: c.key.clone() }]).unwrap_or_default()
         }
         Action::ToggleHelp => {

@@ -225,7 +225,7 @@ pub fn footer(table: &[Binding], scope: Scope, read_only: bool) -> Vec<(String, 
 fn short_desc(a: Action) -> &'static str {
     match a {
         Action::SelectNext => "move",
-        Action::NextTab => "tab",
+        Action::NextTab => "detail tabs",
         Action::ToggleDiffMode => "diff",
         Action::StartFilter => "filter",
         Action::Apply => "apply",

@@ -207,11 +207,7 @@ fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>) -> QueueItem {
     } else {
         ScanMark::Clean
     };
-    let lease = p
-        .conflict
-        .as_ref()
-        .filter(|c| c["kind"] == "lease_conflict")
-        .map(|c| c["hard_lease"]["owner"].as_str().or_else(|| c["claimed_by"].as_str()).unwrap_or("?").to_owned());
+    let lease = p.lease_holder.clone();
     QueueItem {
         key: format!("{}/{}", row.goal_id, row.item_id),
         item_id: row.item_id.clone(),

@@ -8,13 +8,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
-
-/// Cuts `text` to the columns `[x, x + width)` (by characters), after sanitising.
-#[must_use]
-pub fn clip(text: &str, x: usize, width: usize) -> String {
-    safe(text).chars().skip(x).take(width).collect()
-}
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     let Some(item) = app.current() else {
@@ -53,10 +47,14 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     f.render_widget(Paragraph::new(Line::from(spans)), tabs);
     let (h, w) = (usize::from(body.height), usize::from(body.width));
     let (y, x) = (usize::from(app.scroll.0), usize::from(app.scroll.1));
-    let lines: Vec<Line> = match app.tab {
-        Tab::Diff => diffview::lines(app, item, h, w, theme),
-        Tab::Scan => window(scan_lines(item, theme), y, h, x, w),
-        Tab::Packet => match app.view.as_ref().filter(|v| v.key == item.key) {
+    let wrapped = |lines: Vec<(Style, String)>| {
+        let lines: Vec<Line> = lines.into_iter().map(|(st, t)| Line::styled(safe(&t), st)).collect();
+        Paragraph::new(lines).wrap(Wrap { trim: false }).scroll((app.scroll.0, 0))
+    };
+    let para = match app.tab {
+        Tab::Diff => Paragraph::new(diffview::lines(app, item, h, w, theme)),
+        Tab::Scan => wrapped(scan_lines(item, theme)),
+        Tab::Packet => Paragraph::new(match app.view.as_ref().filter(|v| v.key == item.key) {
             Some(v) => v
                 .packet
                 .iter()
@@ -65,15 +63,11 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
                 .map(|l| Line::raw(l.chars().skip(x).take(w).collect::<String>()))
                 .collect(),
             None => vec![Line::styled("preparing…", theme.dim())],
-        },
-        Tab::Checks => window(check_lines(item, theme), y, h, x, w),
-        Tab::History => window(history_lines(item, theme), y, h, x, w),
+        }),
+        Tab::Checks => wrapped(check_lines(item, theme)),
+        Tab::History => wrapped(history_lines(item, theme)),
     };
-    f.render_widget(Paragraph::new(lines), body);
-}
-
-fn window(lines: Vec<(Style, String)>, y: usize, h: usize, x: usize, w: usize) -> Vec<Line<'static>> {
-    lines.into_iter().skip(y).take(h).map(|(s, t)| Line::styled(clip(&t, x, w), s)).collect()
+    f.render_widget(para, body);
 }
 
 fn scan_lines(item: &crate::tui::model::QueueItem, theme: Theme) -> Vec<(Style, String)> {

@@ -18,6 +18,12 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
     Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h }
 }
 
+/// Rows `lines` take when wrapped at `width` columns.
+fn wrapped_height(lines: &[Line], width: usize) -> u16 {
+    let rows: usize = lines.iter().map(|l| l.width().div_ceil(width.max(1)).max(1)).sum();
+    u16::try_from(rows).unwrap_or(u16::MAX)
+}
+
 fn short(rev: Option<String>) -> String {
     rev.map_or_else(|| "—".into(), |r| r.chars().take(19).collect())
 }
@@ -26,7 +32,14 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     let Some(item) = app.current() else { return };
     let d = &item.detail;
     let before = short(d.current.as_deref().map(|t| crate::loopx::hash::revision_of_text(t)));
-    let after = short(d.proposed.as_deref().map(|t| crate::loopx::hash::revision_of_text(t)));
+    // Other pending items of this goal that were proposed against the same revision: an
+    // apply moves the state, so they will come back as stale.
+    let siblings = app
+        .items
+        .iter()
+        .filter(|i| i.goal_id == item.goal_id && i.key != item.key && !matches!(i.predicted, Predicted::Invalid))
+        .count();
+    let stamp = "LoopX stamps updated_at with the time of the write, so the new revision is known once written";
     let stats = app
         .view
         .as_ref()
@@ -44,7 +57,7 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
             let what = match item.predicted {
                 Predicted::Status(Status::SkippedDuplicate) => "already applied with the same key and effect: it will be recorded as skipped_duplicate; nothing is written".to_owned(),
                 Predicted::Status(Status::AlreadyApplied) => "the state already holds this change: it will be recorded as already_applied; nothing is written".to_owned(),
-                _ => format!("write {stats} to the state file: revision {before} → {after}. Every check runs again under the lock first."),
+                _ => format!("write {stats} to the state file at revision {before}; every check runs again under the lock first ({stamp})."),
             };
             (
                 "apply?",
@@ -69,7 +82,7 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
             (
                 "apply — typed confirmation",
                 vec![
-                    Line::raw(format!("{why} Write {stats}: {before} → {after}.")),
+                    Line::raw(format!("{why} Write {stats} at revision {before}.")),
                     Line::raw(format!("type {want} then Enter to apply · Esc cancels")),
                     Line::from(vec![Span::styled("> ", theme.title()), Span::raw(safe(typed)), Span::raw("▏")]),
                 ],
@@ -88,20 +101,24 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
             ],
         ),
         Mode::Reject { typed, .. } => {
-            let mut v = vec![Line::raw("reason (type it, or press 1–4 first):")];
+            let mut v = vec![Line::raw("type a reason, or a number 1–4 alone for a quick reason, then Enter:")];
             for (i, r) in QUICK_REASONS.iter().enumerate() {
                 v.push(Line::styled(format!("  {}  {r}", i + 1), theme.dim()));
             }
             v.push(Line::from(vec![Span::styled("> ", theme.title()), Span::raw(safe(typed)), Span::raw("▏")]));
-            v.push(Line::raw("Enter rejects · Esc cancels"));
+            v.push(Line::raw("Enter rejects · Ctrl-U clears · Esc cancels"));
             ("reject", v)
         }
         _ => return,
     };
     lines.push(Line::default());
+    if siblings > 0 && matches!(app.mode, Mode::ConfirmApply(_) | Mode::TypedConfirm { .. }) {
+        lines.push(Line::styled(format!("note: {siblings} other pending item(s) of this goal will need a fresh proposal (stale) after this write"), theme.warn()));
+    }
     lines.extend(prompt);
-    let h = u16::try_from(lines.len()).unwrap_or(20) + 4;
-    let rect = centered(area, 76, h);
+    let width = 76.min(area.width.saturating_sub(2));
+    let h = wrapped_height(&lines, usize::from(width.saturating_sub(2))) + 2;
+    let rect = centered(area, width, h);
     f.render_widget(Clear, rect);
     let block = Block::default().borders(Borders::ALL).title(Span::styled(format!(" {title} "), theme.warn()));
     f.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: false }), rect);
@@ -116,7 +133,7 @@ pub(super) fn help(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         }
     }
     lines.push(Line::styled(
-        "typing (filter, reason, confirmation): Enter submits · Esc cancels · paste inserts text only",
+        "typing (filter, reason, confirmation): Enter submits · Esc cancels · Ctrl-U clears · paste is text only",
         theme.dim(),
     ));
     lines.push(Line::styled(
@@ -126,6 +143,8 @@ pub(super) fn help(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     lines.push(Line::styled("         B block finding · W warn finding · L:holder lease holder", theme.dim()));
     let rect = centered(area, 90, u16::try_from(lines.len()).unwrap_or(30) + 2);
     f.render_widget(Clear, rect);
-    let block = Block::default().borders(Borders::ALL).title(Span::styled(" help — any key closes ", theme.title()));
-    f.render_widget(Paragraph::new(lines).block(block), rect);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(" help — j/k scroll · any other key closes ", theme.title()));
+    f.render_widget(Paragraph::new(lines).block(block).scroll((app.help_scroll, 0)), rect);
 }

@@ -184,37 +184,54 @@ fn side_by_side(rows: &[Row], y: usize, h: usize, x: usize, w: usize, theme: The
         }
     }
     let half = w.saturating_sub(3) / 2;
-    pairs
-        .into_iter()
-        .skip(y)
-        .take(h)
-        .map(|(l, r, fold)| {
-            if let Some(n) = fold {
-                return Line::styled(format!("     ⋯ {n} unchanged line(s)"), theme.dim());
+    let cell_w = half.saturating_sub(7).max(4);
+    let side = |ml: Option<&ModelLine>, left: bool| -> Vec<Vec<Span<'static>>> {
+        let Some(ml) = ml else { return vec![vec![Span::raw(" ".repeat(half))]] };
+        let base = style_of(ml.tag, theme);
+        let no = if left { ml.old } else { ml.new };
+        let chunks =
+            if ml.tag == ' ' { vec![spans_of(ml, x, cell_w, base, theme)] } else { wrap(ml, cell_w, base, theme) };
+        chunks
+            .into_iter()
+            .enumerate()
+            .map(|(i, content)| {
+                let gutter = if i == 0 {
+                    format!("{} {} ", num(no), if ml.tag == ' ' { ' ' } else { ml.tag })
+                } else {
+                    format!("{:>5} ", "↪")
+                };
+                let used: usize =
+                    content.iter().map(|s| unicode_width::UnicodeWidthStr::width(s.content.as_ref())).sum();
+                let mut v = vec![Span::styled(gutter, base)];
+                v.extend(content);
+                v.push(Span::raw(" ".repeat(cell_w.saturating_sub(used))));
+                v
+            })
+            .collect()
+    };
+    let mut out = Vec::with_capacity(h);
+    let mut seen = 0usize;
+    for (l, r, fold) in pairs {
+        if out.len() >= h {
+            break;
+        }
+        if let Some(n) = fold {
+            if seen >= y {
+                out.push(Line::styled(format!("     ⋯ {n} unchanged line(s)"), theme.dim()));
             }
-            let mut spans = Vec::new();
-            for (side, line) in [(0, l), (1, r)] {
-                let cell_w = half.saturating_sub(7);
-                match line {
-                    Some(ml) => {
-                        let base = style_of(ml.tag, theme);
-                        let no = if side == 0 { ml.old } else { ml.new };
-                        spans.push(Span::styled(
-                            format!("{} {} ", num(no), if ml.tag == ' ' { ' ' } else { ml.tag }),
-                            base,
-                        ));
-                        let content = spans_of(ml, x, cell_w, base, theme);
-                        let used: usize = content.iter().map(|s| s.content.chars().count()).sum();
-                        spans.extend(content);
-                        spans.push(Span::raw(" ".repeat(cell_w.saturating_sub(used))));
-                    }
-                    None => spans.push(Span::raw(" ".repeat(half))),
-                }
-                if side == 0 {
-                    spans.push(Span::styled(" │ ", theme.dim()));
-                }
+            seen += 1;
+            continue;
+        }
+        let (left, right) = (side(l, true), side(r, false));
+        for i in 0..left.len().max(right.len()) {
+            if seen >= y && out.len() < h {
+                let mut spans = left.get(i).cloned().unwrap_or_else(|| vec![Span::raw(" ".repeat(half))]);
+                spans.push(Span::styled(" │ ", theme.dim()));
+                spans.extend(right.get(i).cloned().unwrap_or_default());
+                out.push(Line::from(spans));
             }
-            Line::from(spans)
-        })
-        .collect()
+            seen += 1;
+        }
+    }
+    out
 }

@@ -44,11 +44,12 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
             spans.push(Span::styled(format!(" · error: {}", safe(e)), theme.error()));
         }
         lines.push(Line::from(spans));
-        let mut second = vec![Span::styled(format!("  → {}", safe(&g.next_action)), theme.dim())];
+        let mut second = Vec::new();
         for l in g.leases.iter().take(3) {
-            let when = l.expires_at.map_or_else(|| "soft".to_owned(), |e| countdown(e, now));
-            second.push(Span::raw(format!("  L {}:{} {when}", safe(&l.todo_id), safe(&l.holder))));
+            let when = l.expires_at.map_or_else(|| "soft claim".to_owned(), |e| countdown(e, now));
+            second.push(Span::raw(format!("  L {} {} ({when})", safe(&l.holder), safe(&l.todo_id))));
         }
+        second.push(Span::styled(format!("  → {}", safe(&g.next_action)), theme.dim()));
         lines.push(Line::from(second));
     }
     f.render_widget(Paragraph::new(lines), inner);

@@ -38,11 +38,14 @@ pub fn draw(f: &mut Frame, app: &App) {
         return;
     }
     let banner_h = u16::from(app.banner.is_some());
+    // A long status message gets a second line instead of being cut.
+    let flash_len = app.flash.as_ref().map_or(0, |(t, _)| unicode_width::UnicodeWidthStr::width(safe(t).as_str()) + 1);
+    let note_h: u16 = if flash_len > usize::from(area.width) { 2 } else { 1 };
     let [title, banner, body, footer] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(banner_h),
         Constraint::Min(5),
-        Constraint::Length(2),
+        Constraint::Length(note_h + 1),
     ])
     .areas(area);
     draw_title(f, app, title, theme);
@@ -96,7 +99,7 @@ fn draw_title(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
 }
 
 fn draw_footer(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
-    let [note, keys] = Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).areas(area);
+    let [note, keys] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
     let line = if app.mode == Mode::Filter {
         Line::from(vec![
             Span::styled(" filter: ", theme.title()),
@@ -114,7 +117,7 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     } else {
         Line::default()
     };
-    f.render_widget(Paragraph::new(line), note);
+    f.render_widget(Paragraph::new(line).wrap(ratatui::widgets::Wrap { trim: false }), note);
     let mut spans = Vec::new();
     for (k, d) in keymap::footer(&app.keys, Scope::Normal, app.read_only) {
         spans.push(Span::styled(format!(" {k}"), theme.title()));

@@ -58,18 +58,13 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         };
         let lease = it.lease.as_ref().map(|h| format!("L:{} ", safe(h))).unwrap_or_default();
         let class = if it.write_class.is_empty() { it.kind.clone() } else { it.write_class.clone() };
+        let status = if it.checking { "checking" } else { crate::tui::app::status_label(it.predicted.name()) };
         let mut line = Line::from(vec![
-            Span::styled(
-                format!(
-                    "{mark} {:<10} ",
-                    if it.checking { "checking" } else { crate::tui::app::status_label(it.predicted.name()) }
-                ),
-                style,
-            ),
-            Span::raw(format!("{scan} {:>4} {:<15.15} ", age(it.age(app.now)), safe(&class))),
+            Span::styled(format!("{mark} {status:<10} "), style),
+            Span::raw(format!("{scan} {:>4} {:<14.14} ", age(it.age(app.now)), safe(&class))),
+            Span::styled(format!("{:<12.12} ", safe(&it.goal_id)), theme.dim()),
             Span::styled(lease, theme.warn()),
-            Span::raw(format!("{} ", safe(&it.agent))),
-            Span::styled(safe(&it.goal_id), theme.dim()),
+            Span::raw(safe(&it.agent)),
         ]);
         if app.selected.as_ref() == Some(&it.key) {
             line = line.style(theme.selected());
