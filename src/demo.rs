@@ -60,8 +60,8 @@ pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
         return Err(DemoError::NotEmpty(root.to_owned()));
     }
     let root = io("create folder", std::fs::create_dir_all(root).and_then(|()| std::fs::canonicalize(root)))?;
-    let project = root.join("project");
-    let runtime = root.join("runtime");
+    let project = root.clone();
+    let runtime = root.join(".loopx-runtime");
     let registry = project.join(".loopx/registry.json");
     let goal = |id: &str, agents: &[&str]| {
         json!({

@@ -20,7 +20,13 @@ fn wg(args: &[&str], cwd: &Path) -> Output {
 fn demo(dir: &Path) -> String {
     let out = wg(&["demo", "--path", dir.join("ws").to_str().expect("utf8"), "--no-tui"], dir);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).expect("utf8").trim().to_owned()
+    let printed = String::from_utf8(out.stdout).expect("utf8").trim().to_owned();
+    assert_eq!(
+        std::path::Path::new(&printed),
+        std::fs::canonicalize(dir.join("ws")).expect("ws").join(".loopx/registry.json"),
+        "the registry is DIR/.loopx/registry.json"
+    );
+    printed
 }
 
 #[test]

@@ -145,7 +145,7 @@ fn a_forged_marker_cannot_move_files_and_a_foreign_record_is_damage() {
     let e = engine(&reg);
     let gate = e.gate("docs-goal").expect("gate");
     std::fs::create_dir_all(gate.applying()).expect("mkdir");
-    let marker = json!({"item_id": "../../../../project/.loopx/registry", "base_revision": "x", "applied_revision": "y",
+    let marker = json!({"item_id": "../../../../../.loopx/registry", "base_revision": "x", "applied_revision": "y",
         "record": serde_json::to_value(&e.log(Some("docs-goal")).expect("log")[0]).expect("rec")});
     std::fs::write(gate.applying().join("evil.json"), marker.to_string()).expect("write");
     let id = item_with(&e, "docs-goal", "ready");

@@ -46,8 +46,8 @@ impl Drop for Tmux {
 fn results(ws: &Path) -> Vec<serde_json::Value> {
     let mut out = Vec::new();
     for goal in ["demo-goal", "docs-goal"] {
-        let text =
-            std::fs::read_to_string(ws.join(format!("runtime/goals/{goal}/gate/results.jsonl"))).unwrap_or_default();
+        let text = std::fs::read_to_string(ws.join(format!(".loopx-runtime/goals/{goal}/gate/results.jsonl")))
+            .unwrap_or_default();
         out.extend(text.lines().filter_map(|l| serde_json::from_str(l).ok()));
     }
     out
@@ -73,7 +73,7 @@ fn operator_flow_in_tmux() {
     let out = tmux.run(&["new-session", "-d", "-s", "wg", "-x", "120", "-y", "35", &cmd]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     tmux.wait_for("✓ ready", 30);
-    let state = ws.join("project/.codex/goals/docs-goal/ACTIVE_GOAL_STATE.md");
+    let state = ws.join(".codex/goals/docs-goal/ACTIVE_GOAL_STATE.md");
     let before = std::fs::read_to_string(&state).expect("state");
     let count = |recs: &[serde_json::Value], s: &str| recs.iter().filter(|r| r["status"] == s).count();
     let base = results(&ws);
@@ -107,7 +107,7 @@ fn operator_flow_in_tmux() {
     let out = Command::new(bin)
         .args([
             "--registry",
-            ws.join("project/.loopx/registry.json").to_str().expect("utf8"),
+            ws.join(".loopx/registry.json").to_str().expect("utf8"),
             "propose",
             "todo",
             "add",

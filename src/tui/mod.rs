@@ -104,12 +104,21 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
                 tracing::debug!(?paths, "changed");
                 let eng = current(&engine);
                 merge(&mut reload, goals_for(&eng, paths));
-                if paths.iter().any(|p| p.is_dir()) {
+                if paths.iter().any(|p| p.is_dir()) || paths.iter().any(|p| p == &eng.ws.registry_path) {
                     let new_dirs = watch::watch_dirs(&eng);
                     if new_dirs != dirs {
                         dirs = new_dirs;
                         watcher = watch::start(&dirs, poll, opts.config.force_poll, &wtx);
                     }
+                }
+            }
+            let full_load = matches!(msg, Msg::Loaded { full: true, .. });
+            if full_load {
+                // The registry may have gained goals: watch their folders too.
+                let new_dirs = watch::watch_dirs(&current(&engine));
+                if new_dirs != dirs {
+                    dirs = new_dirs;
+                    watcher = watch::start(&dirs, poll, opts.config.force_poll, &wtx);
                 }
             }
             for effect in app::update(&mut app, msg) {
