@@ -152,6 +152,10 @@ pub struct Finding {
     pub sample_masked: String,
     /// One line.
     pub reason: String,
+    /// `<rule>:<16 hex>` — sha256 of the rule id and the matched text, for the operator's
+    /// allowlist (never the text itself).
+    #[serde(default)]
+    pub fingerprint: String,
 }
 
 /// `writegate list` row.

@@ -107,6 +107,9 @@ pub enum Cmd {
         /// JSON output.
         #[arg(long)]
         json: bool,
+        /// Print the rule table (Markdown) instead of scanning.
+        #[arg(long)]
+        rules: bool,
     },
     /// Create a sample workspace (several goals, items of every kind) and show it.
     Demo {
@@ -172,7 +175,11 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
             output::print_check(&problems, json)?;
             Ok(if problems.is_empty() { exit::OK } else { exit::ATTENTION })
         }
-        Some(Cmd::Scan { path, policy, json }) => output::scan(&path, &policy, json),
+        Some(Cmd::Scan { rules: true, .. }) => {
+            output::out(&crate::scan::rules_markdown())?;
+            Ok(exit::OK)
+        }
+        Some(Cmd::Scan { path, policy, json, .. }) => output::scan(&path, &policy, json),
         Some(Cmd::Demo { path, no_tui }) => demo::run(path, no_tui, &operator, cli.read_only),
         Some(Cmd::Propose(cmd)) => propose::run(&loc, cmd, &operator),
     }

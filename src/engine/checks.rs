@@ -149,7 +149,7 @@ pub(super) fn consistent(intent: &Intent, op: &TodoOp, current: &str, outcome: &
     Ok(())
 }
 
-pub(super) fn check_boundary(p: &mut Prepared, intent: &Intent) {
+pub(super) fn check_boundary(p: &mut Prepared, intent: &Intent, allow: &[crate::gate::allowlist::AllowEntry]) {
     let mut findings = Vec::new();
     scan::scan_json(&intent.payload, "", Policy::Local, &mut findings);
     scan::scan_lines(&p.added, Policy::Local, &mut findings);
@@ -162,8 +162,10 @@ pub(super) fn check_boundary(p: &mut Prepared, intent: &Intent) {
             sample_masked: intent.proposal.kind().into(),
             reason: "a replace / unified_diff is not recomputed from LoopX arguments; its packet cannot vouch for it"
                 .into(),
+            fingerprint: "unverified_raw_change".into(),
         });
     }
+    crate::gate::allowlist::apply(&mut findings, allow);
     let blocks = findings.iter().filter(|f| f.severity == "block").count();
     let warns = findings.iter().filter(|f| f.severity == "warn").count();
     p.findings = findings;

@@ -47,6 +47,8 @@ pub struct GoalSnapshot {
     pub parsed: Option<std::sync::Arc<ActiveState>>,
     /// The state's revision (when readable).
     pub revision: Option<String>,
+    /// The operator's allowlist (`gate/allowlist.json`), or why it cannot be read.
+    pub allowlist: Result<Vec<crate::gate::allowlist::AllowEntry>, String>,
 }
 
 /// True for predicted-status names that are conflicts.
@@ -194,7 +196,9 @@ impl Engine {
         };
         let parsed = state.as_ref().ok().map(|t| std::sync::Arc::new(ActiveState::parse(t)));
         let revision = state.as_ref().ok().map(|t| revision_of_text(t));
-        GoalSnapshot { goal, state, results, parsed, revision }
+        let allowlist =
+            self.gate(goal_id).map_err(|e| crate::error_chain(&e)).and_then(|g| crate::gate::allowlist::load(&g));
+        GoalSnapshot { goal, state, results, parsed, revision, allowlist }
     }
 
     /// [`Engine::prepare`] against an already read [`GoalSnapshot`] of the item's goal.
@@ -258,7 +262,7 @@ impl Engine {
         self.check_lease(&mut p, &intent, &state, &current, &goal.id);
         self.check_edit(&mut p, &intent, &current, &goal.registered_agents, rev_ok);
         p.current_text = Some(current);
-        check_boundary(&mut p, &intent);
+        check_boundary(&mut p, &intent, snap.allowlist.as_deref().unwrap_or_default());
         check_lock(&mut p, &goal.state_file);
         p
     }

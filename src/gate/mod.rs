@@ -2,6 +2,7 @@
 //! items), `decided/` (items after their result is recorded), `results.jsonl`, and
 //! `applying/` (write-ahead markers that make an interrupted apply recoverable).
 
+pub mod allowlist;
 pub mod fsutil;
 pub mod results;
 

@@ -1,12 +1,20 @@
-//! A first boundary scan over what a write would put on disk or reflect: every JSON key
-//! and string value of the item (locator fields excluded) and every line the change adds.
-//! Severity follows the destination policy (DESIGN.md §5). Pure; the full rule set is a
-//! later issue.
+//! The boundary scan: what a write would put on disk or reflect — every JSON key and string
+//! value (JSON escapes decoded by the parser, percent-encoding and long base64 runs decoded
+//! here) and every line a change adds. Rules live in [`rules`]; severity follows the
+//! destination policy (DESIGN.md §5). Byte-mode regexes run only when one of their literals
+//! occurs (one Aho-Corasick pass); every automaton is built once. Pure.
 
+pub mod rules;
+mod values;
+
+use crate::loopx::hash::sha256_hex;
 use crate::wire::Finding;
-use regex::Regex;
+use aho_corasick::AhoCorasick;
+use regex::bytes::Regex;
+use rules::{Check, RULES, Rule};
 use serde_json::Value;
 use std::sync::LazyLock;
+pub use values::{is_our_id, is_reference_or_placeholder, looks_random};
 
 /// Where the scanned data goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,97 +25,53 @@ pub enum Policy {
     Local,
 }
 
-struct Rule {
-    id: &'static str,
-    category: &'static str,
-    re: Regex,
-    local_warn: bool,
-    reason: &'static str,
+struct Compiled {
+    ac: AhoCorasick,
+    /// Aho-Corasick pattern index → rule index.
+    owner: Vec<usize>,
+    /// Rules without literals.
+    always: Vec<usize>,
+    regexes: Vec<Regex>,
 }
 
-fn rule(id: &'static str, category: &'static str, re: &str, local_warn: bool, reason: &'static str) -> Rule {
-    Rule { id, category, re: Regex::new(re).expect("static regex"), local_warn, reason }
+static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
+    let mut lits = Vec::new();
+    let mut owner = Vec::new();
+    let mut always = Vec::new();
+    for (i, r) in RULES.iter().enumerate() {
+        if r.literals.is_empty() {
+            always.push(i);
+        }
+        for l in r.literals {
+            lits.push(l.to_ascii_lowercase());
+            owner.push(i);
+        }
+    }
+    let ac = AhoCorasick::builder().ascii_case_insensitive(true).build(&lits).expect("static literals");
+    let regexes =
+        RULES.iter().map(|r| Regex::new(&format!("(?-u){}", r.pattern)).expect("static rule pattern")).collect();
+    Compiled { ac, owner, always, regexes }
+});
+
+static SECRET_NAME: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(r"(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|accountkey|credential|auth)").expect("static regex")
+});
+
+fn secret_rule() -> &'static Rule {
+    RULES.iter().find(|r| r.id == "secret_assignment").expect("secret_assignment rule")
 }
 
-static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
-    vec![
-        rule("aws_access_key", "credentials", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", false, "AWS access key id"),
-        rule("github_token", "credentials", r"\bgh[pousr]_[A-Za-z0-9]{30,}\b", false, "GitHub token"),
-        rule("openai_style_key", "credentials", r"\bsk-[A-Za-z0-9_-]{20,}", false, "model API key"),
-        rule("slack_token", "credentials", r"\bxox[abprs]-[A-Za-z0-9-]{10,}", false, "Slack token"),
-        rule(
-            "jwt",
-            "credentials",
-            r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
-            false,
-            "JSON web token",
-        ),
-        rule("private_key_block", "credentials", r"-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----", false, "PEM private key"),
-        rule("bearer_token", "credentials", r"(?i)\bbearer\s+[A-Za-z0-9._~+/-]{16,}=*", false, "bearer token"),
-        rule("authorization_header", "credentials", r"(?i)\bauthorization:\s*\S+", false, "Authorization header"),
-        rule("url_password", "credentials", r"[a-z][a-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@", false, "password in URL"),
-        rule(
-            "secret_assignment",
-            "credentials",
-            r#"(?i)\b(?:password|passwd|secret|token|api[_-]?key|access[_-]?key)\s*[=:]\s*["']?([A-Za-z0-9_./+=-]{8,})"#,
-            false,
-            "secret assigned a literal value",
-        ),
-        rule(
-            "home_path",
-            "local_paths",
-            r"(?:/home/[^/\s]+|/Users/[^/\s]+|/root)(?:/|\b)",
-            true,
-            "local home directory path",
-        ),
-        rule(
-            "windows_home_path",
-            "local_paths",
-            r"(?i)\b[A-Z]:(?:\\\\|\\)Users(?:\\\\|\\)[^\\\s]+",
-            true,
-            "Windows home directory path",
-        ),
-        rule(
-            "private_ip",
-            "network",
-            r"\b(?:10\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01])|192\.168)\.\d{1,3}\.\d{1,3}\b",
-            true,
-            "private IP address",
-        ),
-        rule(
-            "transcript_turn",
-            "transcripts",
-            r"(?im)^\s*(?:user|assistant|system|human)\s*:\s+\S",
-            false,
-            "role-marked conversation turn",
-        ),
-        rule(
-            "stack_trace",
-            "raw_tool_output",
-            r"(?m)^Traceback \(most recent call last\):|^\s+at [\w.$]+\([\w.]+:\d+\)",
-            false,
-            "stack trace",
-        ),
-    ]
-});
+static BASE64_RUN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?-u)[A-Za-z0-9+/_-]{40,}={0,2}").expect("static regex"));
 
-static EMAIL_RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b").expect("static regex"));
-static REFERENCE_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)(?:[=:]\s*["']?)(?:\$\{?[A-Za-z_]|%[A-Za-z_]+%|os\.environ|process\.env|<[^>]+>|redacted|example|placeholder|changeme|your[-_])"#).expect("static regex")
-});
-
-const FORBIDDEN_KEYS: &[&str] = &[
-    "password",
-    "secret",
-    "transcript",
-    "request_body",
-    "response_body",
-    "cookie",
-    "authorization",
-    "credentials",
-    "private_key",
-];
+/// One rule match before it becomes a [`Finding`]: byte offsets into the scanned text.
+#[derive(Debug, Clone)]
+struct Hit {
+    rule: &'static Rule,
+    start: usize,
+    matched: String,
+    note: &'static str,
+}
 
 /// `first4***last4`, or `***` for samples of 8 characters or fewer.
 #[must_use]
@@ -122,35 +86,136 @@ pub fn mask(sample: &str) -> String {
 }
 
 fn severity(rule: &Rule, policy: Policy) -> &'static str {
-    if rule.local_warn && policy == Policy::Local { "warn" } else { "block" }
+    if policy == Policy::Public { rule.public } else { rule.local }
 }
 
-/// Scans one string found at `location`.
-pub fn scan_text(text: &str, location: &str, policy: Policy, out: &mut Vec<Finding>) {
-    for r in RULES.iter() {
-        for m in r.re.find_iter(text) {
-            if r.id == "secret_assignment" && REFERENCE_RE.is_match(m.as_str()) {
-                continue;
+fn finding(hit: &Hit, location: String, policy: Policy) -> Finding {
+    Finding {
+        rule_id: hit.rule.id.into(),
+        category: hit.rule.category.into(),
+        severity: severity(hit.rule, policy).into(),
+        location,
+        sample_masked: mask(&hit.matched),
+        reason: format!("{}{}", hit.rule.what, hit.note),
+        fingerprint: format!(
+            "{}:{}",
+            hit.rule.id,
+            &sha256_hex(format!("{}\0{}", hit.rule.id, hit.matched).as_bytes())[..16]
+        ),
+    }
+}
+
+/// Runs every rule whose literal occurs in `bytes`.
+fn raw_hits(bytes: &[u8]) -> Vec<Hit> {
+    let c = &*COMPILED;
+    let mut active = vec![false; RULES.len()];
+    for i in &c.always {
+        active[*i] = true;
+    }
+    let mut remaining = active.iter().filter(|a| !**a).count();
+    for m in c.ac.find_overlapping_iter(bytes) {
+        let r = c.owner[m.pattern().as_usize()];
+        if !active[r] {
+            active[r] = true;
+            remaining -= 1;
+            if remaining == 0 {
+                break;
             }
-            out.push(Finding {
-                rule_id: r.id.into(),
-                category: r.category.into(),
-                severity: severity(r, policy).into(),
-                location: location.to_owned(),
-                sample_masked: mask(m.as_str()),
-                reason: r.reason.into(),
-            });
         }
     }
-    for m in EMAIL_RE.find_iter(text) {
-        out.push(Finding {
-            rule_id: "email_address".into(),
-            category: "network".into(),
-            severity: "warn".into(),
-            location: location.to_owned(),
-            sample_masked: mask(m.as_str()),
-            reason: "e-mail address".into(),
-        });
+    let mut hits = Vec::new();
+    for (i, rule) in RULES.iter().enumerate().filter(|(i, _)| active[*i]) {
+        let re = &c.regexes[i];
+        let mut found: Vec<Hit> = Vec::new();
+        for caps in re.captures_iter(bytes) {
+            let Some(whole) = caps.get(0) else { continue };
+            let value = (1..caps.len()).find_map(|g| caps.get(g)).unwrap_or(whole);
+            let text = String::from_utf8_lossy(value.as_bytes());
+            let ok = match rule.check {
+                Check::Always | Check::AtLeastTwo | Check::AtLeastThree => true,
+                Check::NotPlaceholder => !is_reference_or_placeholder(&text),
+                Check::Random => looks_random(&text),
+            };
+            if ok {
+                let start = if rule.id == "home_path" { value.start() } else { whole.start() };
+                found.push(Hit {
+                    rule,
+                    start,
+                    matched: String::from_utf8_lossy(if rule.id == "home_path" {
+                        value.as_bytes()
+                    } else {
+                        whole.as_bytes()
+                    })
+                    .into_owned(),
+                    note: "",
+                });
+            }
+        }
+        let need = match rule.check {
+            Check::AtLeastTwo => 2,
+            Check::AtLeastThree => 3,
+            _ => 1,
+        };
+        if found.len() >= need {
+            if need > 1 {
+                found.truncate(1);
+            }
+            hits.extend(found);
+        }
+    }
+    hits
+}
+
+/// Hits in `text`, plus hits in its percent-decoded form and in decoded base64 runs, with
+/// offsets into `text`.
+fn hits_with_decoding(text: &str) -> Vec<Hit> {
+    let mut hits = raw_hits(text.as_bytes());
+    if text.contains('%') {
+        let (decoded, map) = values::decode_ascii_percent(text);
+        if decoded != text && map.len() == decoded.len() {
+            for mut h in raw_hits(decoded.as_bytes()) {
+                h.start = map[h.start].0;
+                h.note = " (percent-encoded)";
+                hits.push(h);
+            }
+        }
+    }
+    for m in BASE64_RUN.find_iter(text.as_bytes()) {
+        if let Some(decoded) = values::decode_base64_text(m.as_bytes()) {
+            for mut h in raw_hits(decoded.as_bytes()) {
+                h.start = m.start();
+                h.note = " (inside base64)";
+                hits.push(h);
+            }
+        }
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    hits.retain(|h| seen.insert((h.rule.id, h.matched.clone())));
+    hits
+}
+
+/// Scans one string found at `location` (a JSON pointer, or a label).
+pub fn scan_text(text: &str, location: &str, policy: Policy, out: &mut Vec<Finding>) {
+    for h in hits_with_decoding(text) {
+        out.push(finding(&h, location.to_owned(), policy));
+    }
+}
+
+/// Scans added lines (`(line number, text)`) as one text, so multi-line evidence (turns,
+/// log runs, stack traces) is seen; locations are `line:column` of the proposed text.
+pub fn scan_lines(lines: &[(usize, String)], policy: Policy, out: &mut Vec<Finding>) {
+    let mut text = String::new();
+    let mut starts = Vec::with_capacity(lines.len());
+    for (n, l) in lines {
+        starts.push((text.len(), *n));
+        text.push_str(l);
+        text.push('\n');
+    }
+    for h in hits_with_decoding(&text) {
+        let idx = starts.partition_point(|(s, _)| *s <= h.start).saturating_sub(1);
+        let (line_start, line_no) = starts.get(idx).copied().unwrap_or((0, 0));
+        let col = text[line_start..h.start.max(line_start)].chars().count() + 1;
+        out.push(finding(&h, format!("{line_no}:{col}"), policy));
     }
 }
 
@@ -158,49 +223,108 @@ fn pointer_escape(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
-/// Scans every key and string value of `value`; `true` boundary flags and forbidden key
-/// names are findings too. Locations are JSON pointers.
+fn is_forbidden_key(lower: &str) -> bool {
+    let flag = lower.ends_with("_copied")
+        || lower.ends_with("_recorded")
+        || lower.ends_with("_authorized")
+        || lower.ends_with("_granted");
+    rules::FORBIDDEN_KEYS.contains(&lower)
+        || (lower.starts_with("raw_") && !flag)
+        || ["_token", "_secret", "_password", "_credential", "_credentials", "_cookie"]
+            .iter()
+            .any(|s| lower.ends_with(s))
+}
+
+fn structure(rule_id: &str, loc: String, sample: &str, reason: String) -> Finding {
+    Finding {
+        rule_id: rule_id.into(),
+        category: if rule_id == "chat_message_array" { "transcripts" } else { "structure" }.into(),
+        severity: "block".into(),
+        fingerprint: format!("{rule_id}:{}", &sha256_hex(format!("{rule_id}\0{loc}").as_bytes())[..16]),
+        location: loc,
+        sample_masked: mask(sample),
+        reason,
+    }
+}
+
+/// Scans every key and string value of `value`; forbidden key names, `true` boundary flags
+/// and message arrays with roles are findings too. Locations are JSON pointers.
 pub fn scan_json(value: &Value, pointer: &str, policy: Policy, out: &mut Vec<Finding>) {
     match value {
         Value::String(s) => scan_text(s, pointer, policy, out),
         Value::Array(items) => {
+            let turns = items
+                .iter()
+                .filter(|v| {
+                    v.get("content").is_some()
+                        && v.get("role")
+                            .and_then(Value::as_str)
+                            .is_some_and(|r| matches!(r, "user" | "assistant" | "system" | "tool"))
+                })
+                .count();
+            if turns >= 2 {
+                out.push(structure(
+                    "chat_message_array",
+                    pointer.to_owned(),
+                    "role/content",
+                    format!("an array of {turns} chat messages with roles"),
+                ));
+            }
             for (i, v) in items.iter().enumerate() {
                 scan_json(v, &format!("{pointer}/{i}"), policy, out);
+            }
+            // Log lines, turns and stack frames split over array items are one text.
+            let strings: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
+            if strings.len() >= 2 {
+                let mut joined = Vec::new();
+                scan_text(&strings.join("\n"), pointer, policy, &mut joined);
+                for f in joined.into_iter().filter(|f| matches!(f.category.as_str(), "transcripts" | "raw_tool_output"))
+                {
+                    if !out.iter().any(|o| o.rule_id == f.rule_id && o.location.starts_with(pointer)) {
+                        out.push(f);
+                    }
+                }
             }
         }
         Value::Object(map) => {
             for (k, v) in map {
                 let loc = format!("{pointer}/{}", pointer_escape(k));
                 let lower = k.to_lowercase();
-                let forbidden = FORBIDDEN_KEYS.contains(&lower.as_str())
-                    || lower.starts_with("raw_") && !lower.ends_with("_copied") && !lower.ends_with("_recorded")
-                    || lower.ends_with("_token") && !lower.ends_with("_tokens");
-                if forbidden {
-                    out.push(Finding {
-                        rule_id: "forbidden_key".into(),
-                        category: "structure".into(),
-                        severity: "block".into(),
-                        location: loc.clone(),
-                        sample_masked: mask(k),
-                        reason: format!(
-                            "key name {:?} carries raw or secret data",
-                            crate::textsafe::sanitize(k, false)
-                        ),
-                    });
+                let value_text = v.as_str();
+                let secret_named = SECRET_NAME.is_match(&lower);
+                if secret_named && value_text.is_some_and(looks_random) {
+                    // A secret-named field holding a random-looking literal: the value is a credential.
+                    let hit = Hit {
+                        rule: secret_rule(),
+                        start: 0,
+                        matched: value_text.unwrap_or_default().to_owned(),
+                        note: " (JSON field)",
+                    };
+                    out.push(finding(&hit, loc.clone(), policy));
+                }
+                // A forbidden key is structure even when its value was redacted; only an
+                // environment reference or a `<your-…>` template leaves it alone.
+                if is_forbidden_key(&lower) && !value_text.is_some_and(values::is_reference_or_template) {
+                    let shown = crate::textsafe::sanitize(k, false);
+                    out.push(structure(
+                        "forbidden_key",
+                        loc.clone(),
+                        k,
+                        format!("key name {shown:?} carries raw or secret data"),
+                    ));
                 }
                 let flag = lower.ends_with("_copied")
                     || lower.ends_with("_recorded")
                     || lower.ends_with("_authorized")
                     || lower.ends_with("_granted");
                 if flag && v == &Value::Bool(true) {
-                    out.push(Finding {
-                        rule_id: "boundary_flag_true".into(),
-                        category: "structure".into(),
-                        severity: "block".into(),
-                        location: loc.clone(),
-                        sample_masked: "true".into(),
-                        reason: format!("boundary flag {} is true", crate::textsafe::sanitize(k, false)),
-                    });
+                    let shown = crate::textsafe::sanitize(k, false);
+                    out.push(structure(
+                        "boundary_flag_true",
+                        loc.clone(),
+                        "true",
+                        format!("boundary flag {shown} is true"),
+                    ));
                 }
                 scan_text(k, &loc, policy, out);
                 scan_json(v, &loc, policy, out);
@@ -210,69 +334,39 @@ pub fn scan_json(value: &Value, pointer: &str, policy: Policy, out: &mut Vec<Fin
     }
 }
 
-/// Scans added lines (`(line number, text)`); locations are `line:column`.
-pub fn scan_lines(lines: &[(usize, String)], policy: Policy, out: &mut Vec<Finding>) {
-    for (n, raw) in lines {
-        let before = out.len();
-        let (decoded, _) = decode_ascii_percent(raw);
-        let line = &decoded;
-        scan_text(line, &format!("{n}:1"), policy, out);
-        for f in &mut out[before..] {
-            let col = line.find(f.sample_masked.get(..4).unwrap_or("")).map_or(1, |c| c + 1);
-            f.location = format!("{n}:{col}");
-        }
-    }
-}
-
-/// Decodes ASCII `%XX` escapes (what LoopX's metadata encoding produces) and returns the
-/// decoded text with, for each decoded byte, the byte range it came from in `text`.
-fn decode_ascii_percent(text: &str) -> (String, Vec<(usize, usize)>) {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut map = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok());
-            if let Some(b) = hex.filter(|b| (0x20..0x7f).contains(b)) {
-                out.push(b);
-                map.push((i, i + 3));
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        map.push((i, i + 1));
-        i += 1;
-    }
-    (String::from_utf8(out).unwrap_or_else(|_| text.to_owned()), map)
-}
-
 /// Replaces every credential match in `text` — also inside percent-encoded metadata — with
-/// its masked form; returns the text and how many were masked. Used on diffs so a preview
-/// never shows a full secret.
+/// its masked form; returns the text and how many were masked. Used on diffs and packets so
+/// a preview never shows a full secret.
 #[must_use]
 pub fn mask_secrets(text: &str) -> (String, usize) {
     let mut n = 0;
     let mut out = String::with_capacity(text.len());
     for line in text.split_inclusive('\n') {
-        let (decoded, map) = decode_ascii_percent(line);
+        let (decoded, map) = values::decode_ascii_percent(line);
         if map.len() != decoded.len() {
             out.push_str(line);
             continue;
         }
         let mut spans: Vec<(usize, usize, String)> = Vec::new();
-        for r in RULES.iter().filter(|r| r.category == "credentials") {
-            for m in r.re.find_iter(&decoded) {
-                let (start, end) = (map[m.start()].0, map[m.end() - 1].1);
-                if !spans.iter().any(|(s, e, _)| start < *e && *s < end) {
-                    spans.push((start, end, mask(m.as_str())));
-                }
+        for h in raw_hits(decoded.as_bytes())
+            .into_iter()
+            .filter(|h| h.rule.category == "credentials" && h.rule.public == "block")
+        {
+            let end_dec = h.start + h.matched.len();
+            if end_dec == 0 || end_dec > map.len() {
+                continue;
+            }
+            let (start, end) = (map[h.start].0, map[end_dec - 1].1);
+            if !spans.iter().any(|(s, e, _)| start < *e && *s < end) {
+                spans.push((start, end, mask(&h.matched)));
             }
         }
         spans.sort_by_key(|s| s.0);
         let mut last = 0;
         for (start, end, masked) in spans {
+            if start < last {
+                continue;
+            }
             out.push_str(&line[last..start]);
             out.push_str(&masked);
             last = end;
@@ -283,41 +377,37 @@ pub fn mask_secrets(text: &str) -> (String, usize) {
     (out, n)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn finds_and_allows() {
-        let mut f = Vec::new();
-        scan_text("token=ghp_abcdefghijklmnopqrstuvwxyz0123456789", "/x", Policy::Local, &mut f);
-        assert!(f.iter().any(|x| x.rule_id == "github_token" && x.severity == "block"));
-        assert!(f.iter().all(|x| !x.sample_masked.contains("abcdefghijkl")));
-        let mut f = Vec::new();
-        scan_text("password=${DB_PASSWORD} and see <project-root>/docs", "/x", Policy::Public, &mut f);
-        assert!(f.is_empty(), "{f:?}");
-        let mut f = Vec::new();
-        scan_text("logs in /home/alice/x", "/x", Policy::Local, &mut f);
-        assert_eq!(f[0].severity, "warn");
-        let mut f = Vec::new();
-        scan_json(
-            &json!({"raw_transcript": "x", "boundary": {"credentials_copied": true}}),
-            "",
-            Policy::Public,
-            &mut f,
-        );
-        assert_eq!(f.iter().filter(|x| x.severity == "block").count(), 2);
+/// The rule table as Markdown (id, category, public / local severity, what it matches, a
+/// hit and a miss) — `writegate scan --rules` and `docs/scan-rules.md`.
+#[must_use]
+pub fn rules_markdown() -> String {
+    let cell = |s: &str| s.replace('|', "\\|").replace('\n', "⏎");
+    let mut out = String::from(
+        "# writegate scan rules\n\nGenerated by `writegate scan --rules` from `src/scan/rules.rs`; a test keeps this file in step.\n\n| rule | category | public | local | matches | flags | leaves alone |\n|---|---|---|---|---|---|---|\n",
+    );
+    for r in RULES {
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} | `{}` | `{}` |\n",
+            r.id,
+            r.category,
+            r.public,
+            r.local,
+            cell(r.what),
+            cell(&mask_example(r.hit)),
+            cell(r.miss)
+        ));
     }
-
-    #[test]
-    fn masks_inside_percent_encoded_metadata() {
-        let line = "+  <!-- loopx:todo note=deploy%20with%20token%3Dghp_Xq8vR2mN5tK9wL3pZ7yB4cD6fH1jA0sE2gU8 -->\n";
-        let (masked, n) = mask_secrets(line);
-        assert!(n >= 1);
-        assert!(!masked.contains("Xq8vR2mN5tK9"), "{masked}");
-        let mut f = Vec::new();
-        scan_lines(&[(3, line.trim_end().to_owned())], Policy::Local, &mut f);
-        assert!(f.iter().any(|x| x.rule_id == "github_token"));
-    }
+    out.push_str("| `forbidden_key` | structure | block | block | JSON keys that carry raw or secret data (`raw_*`, `*_token`, `password`, `secret`, `request_body`, `transcript`, …) unless the value is an environment reference or a `<your-…>` template | `{\"access_token\": \"x\"}` | `{\"token_count\": 3}` |\n");
+    out.push_str("| `boundary_flag_true` | structure | block | block | a boundary flag (`*_copied`, `*_recorded`, `*_authorized`, `*_granted`) set to true | `{\"credentials_copied\": true}` | `{\"credentials_copied\": false}` |\n");
+    out.push_str("| `chat_message_array` | transcripts | block | block | a JSON array with two or more `{role, content}` chat messages | `[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"assistant\",\"content\":\"yo\"}]` | `[{\"role\":\"agent\"}]` |\n");
+    out.push_str("\nAllowed without a finding: environment-variable references (`$X`, `${X}`, `%X%`, `os.environ[…]`, `process.env.X`), placeholders (`<your-token>`, `example`, `redacted`, `changeme`, …), and writegate/LoopX ids (revisions, idempotency keys, write ids, todo ids, commit hashes). An operator-kept allowlist (`gate/allowlist.json`) can downgrade a finding by fingerprint; text inside a payload never allows itself.\n");
+    out
 }
+
+/// Examples that are themselves secrets are shown masked in the docs.
+fn mask_example(hit: &str) -> String {
+    if hit.len() > 24 && !hit.contains('\n') && !hit.contains(' ') { mask(hit) } else { hit.to_owned() }
+}
+
+#[cfg(test)]
+mod tests;

@@ -105,6 +105,7 @@ fn demo_app() -> App {
         location: "/proposal/args/note".into(),
         sample_masked: "ghp_***2gU8".into(),
         reason: "GitHub token".into(),
+        fingerprint: "github_token:0123456789abcdef".into(),
     }];
     blocked.detail = Arc::new(d);
     let mut leased = item(

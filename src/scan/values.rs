@@ -1,0 +1,179 @@
+//! Judging matched values: references and placeholders (allowed), writegate / LoopX ids
+//! (allowed), randomness (secrets look random; words do not), and the decoders the scan
+//! applies (ASCII percent-escapes, base64 runs).
+
+use base64::Engine as _;
+use std::sync::LazyLock;
+
+static OUR_ID: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(
+        r"^(?:sha256:[0-9a-f]{64}|[0-9a-f]{40}|[0-9a-f]{64}|write_[a-z_]+_[0-9a-f]{16}|todo_[a-z0-9_-]{3,64}|[A-Za-z0-9_.-]+:[a-z_]+:[0-9a-f]{64}|local_completion_[0-9a-f]{32}|lease_[A-Za-z0-9_]+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$",
+    )
+    .expect("static regex")
+});
+
+const PLACEHOLDER_WORDS: &[&str] = &[
+    "example",
+    "dummy",
+    "placeholder",
+    "changeme",
+    "change_me",
+    "redacted",
+    "your-",
+    "your_",
+    "yourkey",
+    "xxxx",
+    "****",
+    "...",
+    "<",
+    ">",
+    "{{",
+    "fake",
+    "sample",
+    "replace",
+    "insert",
+    "todo",
+    "none",
+    "null",
+    "undefined",
+    "secret_here",
+    "here",
+];
+
+/// True for values that only refer to a secret (`$X`, `${X}`, `%X%`, `os.environ[...]`,
+/// `process.env.X`, `getenv(...)`) or are placeholders (`<your-token>`, `example`, …).
+/// Mirrors LoopX's reference rule, plus placeholders.
+#[must_use]
+pub fn is_reference_or_placeholder(value: &str) -> bool {
+    let v = value.trim().trim_matches(['"', '\'', '`']);
+    let lower = v.to_ascii_lowercase();
+    if v.is_empty() {
+        return true;
+    }
+    if v.starts_with('$') || (v.starts_with('%') && v[1..].contains('%')) || v.starts_with('<') || v.starts_with("{{") {
+        return true;
+    }
+    if ["os.environ", "os.getenv", "process.env", "getenv(", "system.getenv", "deno.env", "env::var", "env."]
+        .iter()
+        .any(|p| lower.starts_with(p))
+    {
+        return true;
+    }
+    if PLACEHOLDER_WORDS.iter().any(|w| lower.contains(w)) {
+        return true;
+    }
+    // A variable reference such as `args.reset_token` or `config.api_key)`.
+    v.chars().all(|c| c.is_ascii_lowercase() || c == '_' || c == '.' || c == ')' || c == '(') && v.contains(['.', '('])
+}
+
+/// True for environment references (`$X`, `${X}`, `%X%`, `os.environ[…]`, …) and config
+/// templates (`<YOUR_API_KEY>`, `your-token-here`) — not for redaction marks like `****`.
+#[must_use]
+pub fn is_reference_or_template(value: &str) -> bool {
+    let v = value.trim();
+    let lower = v.to_ascii_lowercase();
+    v.starts_with('$')
+        || (v.starts_with('%') && v[1..].contains('%'))
+        || v.starts_with("{{")
+        || ["os.environ", "os.getenv", "process.env", "getenv(", "system.getenv", "deno.env", "env::var"]
+            .iter()
+            .any(|p| lower.starts_with(p))
+        || (lower.starts_with("<your") || lower.starts_with("your_") || lower.starts_with("your-"))
+}
+
+/// True for ids writegate and LoopX print themselves: revisions, commit hashes, write ids,
+/// todo ids, idempotency keys, completion keys, lease ids, UUIDs.
+#[must_use]
+pub fn is_our_id(value: &str) -> bool {
+    OUR_ID.is_match(value.trim().trim_matches(['"', '\'']))
+}
+
+/// Shannon entropy in bits per character.
+fn entropy(s: &str) -> f64 {
+    let mut counts = std::collections::HashMap::new();
+    for c in s.chars() {
+        *counts.entry(c).or_insert(0usize) += 1;
+    }
+    let n = s.chars().count() as f64;
+    counts
+        .values()
+        .map(|&c| {
+            let p = c as f64 / n;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+/// True when a value looks like a generated secret rather than a word, an id of ours, a
+/// reference or a placeholder: at least 8 characters, several character classes, and high
+/// entropy for its length.
+#[must_use]
+pub fn looks_random(value: &str) -> bool {
+    let v = value.trim().trim_matches(['"', '\'', '`']);
+    if v.chars().count() < 8 || is_reference_or_placeholder(v) || is_our_id(v) {
+        return false;
+    }
+    let classes = [
+        v.chars().any(|c| c.is_ascii_lowercase()),
+        v.chars().any(|c| c.is_ascii_uppercase()),
+        v.chars().any(|c| c.is_ascii_digit()),
+        v.chars().any(|c| !c.is_ascii_alphanumeric()),
+    ]
+    .iter()
+    .filter(|b| **b)
+    .count();
+    let e = entropy(v);
+    let len = v.chars().count();
+    // Plain lowercase words and snake_case names are not secrets.
+    if v.chars().all(|c| c.is_ascii_lowercase() || c == '_' || c == '-' || c == '.') {
+        return false;
+    }
+    if len >= 20 {
+        classes >= 2 && e >= 3.5
+    } else if len >= 12 {
+        classes >= 3 && e >= 3.2
+    } else {
+        classes >= 3 && e >= 2.8
+    }
+}
+
+/// Decodes ASCII `%XX` escapes (what LoopX's metadata encoding produces) and returns the
+/// decoded text with, for each decoded byte, the byte range it came from in `text`.
+#[must_use]
+pub fn decode_ascii_percent(text: &str) -> (String, Vec<(usize, usize)>) {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut map = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = bytes
+                .get(i + 1..i + 3)
+                .and_then(|h| std::str::from_utf8(h).ok())
+                .and_then(|h| u8::from_str_radix(h, 16).ok());
+            if let Some(b) = hex.filter(|b| (0x20..0x7f).contains(b)) {
+                out.push(b);
+                map.push((i, i + 3));
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        map.push((i, i + 1));
+        i += 1;
+    }
+    (String::from_utf8(out).unwrap_or_else(|_| text.to_owned()), map)
+}
+
+/// Decodes a base64 (standard or URL-safe) run when the result is mostly printable text.
+#[must_use]
+pub fn decode_base64_text(run: &[u8]) -> Option<String> {
+    let trimmed: Vec<u8> = run.iter().copied().filter(|b| *b != b'=').collect();
+    let decoded = base64::engine::general_purpose::STANDARD_NO_PAD
+        .decode(&trimmed)
+        .or_else(|_| base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(&trimmed))
+        .ok()?;
+    let text = String::from_utf8(decoded).ok()?;
+    let printable = text.chars().filter(|c| !c.is_control() || c.is_whitespace()).count();
+    (text.len() >= 16 && printable * 10 >= text.chars().count() * 9).then_some(text)
+}
