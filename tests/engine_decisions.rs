@@ -172,3 +172,26 @@ fn lock_busy_when_another_holder_keeps_the_state_lock() {
     drop(held);
     assert_eq!(e.decide(&id, &APPLY, None).expect("retry").status, Status::Applied);
 }
+
+#[test]
+fn the_operator_allowlist_downgrades_by_fingerprint_and_bad_files_allow_nothing() {
+    let (_d, reg) = demo();
+    let e = engine(&reg);
+    let id = item_with(&e, "demo-goal", "boundary_rejected");
+    let p = e.prepare(&e.find_item(&id).expect("item"));
+    let entries: Vec<serde_json::Value> = p
+        .findings
+        .iter()
+        .filter(|f| f.severity == "block")
+        .map(|f| serde_json::json!({"fingerprint": f.fingerprint, "who": "ops-lead", "why": "test fixture token, revoked"}))
+        .collect();
+    assert!(!entries.is_empty());
+    let gate = e.gate("demo-goal").expect("gate");
+    std::fs::write(gate.root().join("allowlist.json"), serde_json::to_vec(&entries).expect("json")).expect("write");
+    let p = e.prepare(&e.find_item(&id).expect("item"));
+    assert_ne!(p.predicted.name(), "boundary_rejected", "{:?}", p.checks);
+    assert!(p.findings.iter().any(|f| f.severity == "info" && f.reason.contains("allowed by ops-lead")));
+    std::fs::write(gate.root().join("allowlist.json"), "[{\"fingerprint\": \"x\"}]").expect("write");
+    let p = e.prepare(&e.find_item(&id).expect("item"));
+    assert_eq!(p.predicted.name(), "boundary_rejected", "a bad allowlist allows nothing");
+}

@@ -61,8 +61,64 @@ fn secret_rule() -> &'static Rule {
     RULES.iter().find(|r| r.id == "secret_assignment").expect("secret_assignment rule")
 }
 
-static BASE64_RUN: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?-u)[A-Za-z0-9+/_-]{40,}={0,2}").expect("static regex"));
+/// Runs of 40 or more base64 characters (standard or URL-safe alphabet, `=` padding).
+fn base64_runs(bytes: &[u8]) -> Vec<(usize, usize)> {
+    const fn table() -> [bool; 256] {
+        let mut t = [false; 256];
+        let mut i = 0;
+        while i < 256 {
+            let b = i as u8;
+            t[i] = b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'_' || b == b'-';
+            i += 1;
+        }
+        t
+    }
+    static B64: [bool; 256] = table();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !B64[usize::from(bytes[i])] {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && B64[usize::from(bytes[i])] {
+            i += 1;
+        }
+        let mut end = i;
+        while end < bytes.len() && bytes[end] == b'=' && end - i < 2 {
+            end += 1;
+        }
+        if i - start >= 40 {
+            out.push((start, end));
+        }
+        i = end.max(i);
+    }
+    out
+}
+
+/// The lines of `text` that hold a `%XX` escape, decoded and joined, with a map from each
+/// decoded byte to its offset in `text` (`None` when no line has one).
+fn percent_lines(text: &str) -> Option<(String, Vec<usize>)> {
+    let bytes = text.as_bytes();
+    let mut decoded = String::new();
+    let mut map = Vec::new();
+    let mut pos = 0;
+    for line in text.split_inclusive('\n') {
+        let has =
+            line.as_bytes().windows(3).any(|w| w[0] == b'%' && w[1].is_ascii_hexdigit() && w[2].is_ascii_hexdigit());
+        if has {
+            let (d, m) = values::decode_ascii_percent(line);
+            if m.len() == d.len() {
+                map.extend(m.iter().map(|(s, _)| pos + s));
+                decoded.push_str(&d);
+            }
+        }
+        pos += line.len();
+    }
+    let _ = bytes;
+    (!decoded.is_empty()).then_some((decoded, map))
+}
 
 /// One rule match before it becomes a [`Finding`]: byte offsets into the scanned text.
 #[derive(Debug, Clone)]
@@ -105,50 +161,60 @@ fn finding(hit: &Hit, location: String, policy: Policy) -> Finding {
     }
 }
 
-/// Runs every rule whose literal occurs in `bytes`.
+/// Runs each rule only on the lines where one of its literals occurs (plus the lines a
+/// multi-line rule needs after it): one Aho-Corasick pass finds the windows, then each
+/// rule's regex runs on its windows alone.
 fn raw_hits(bytes: &[u8]) -> Vec<Hit> {
     let c = &*COMPILED;
-    let mut active = vec![false; RULES.len()];
+    let mut windows: Vec<Vec<(usize, usize)>> = vec![Vec::new(); RULES.len()];
     for i in &c.always {
-        active[*i] = true;
+        windows[*i].push((0, bytes.len()));
     }
-    let mut remaining = active.iter().filter(|a| !**a).count();
     for m in c.ac.find_overlapping_iter(bytes) {
         let r = c.owner[m.pattern().as_usize()];
-        if !active[r] {
-            active[r] = true;
-            remaining -= 1;
-            if remaining == 0 {
+        let ws = &mut windows[r];
+        if ws.last().is_some_and(|&(_, e)| m.start() < e) {
+            continue;
+        }
+        let start = memchr::memrchr(b'\n', &bytes[..m.start()]).map_or(0, |i| i + 1);
+        let mut end = memchr::memchr(b'\n', &bytes[m.end()..]).map_or(bytes.len(), |i| m.end() + i);
+        for _ in 0..rules::extra_lines(&RULES[r]) {
+            if end >= bytes.len() {
                 break;
             }
+            end = memchr::memchr(b'\n', &bytes[end + 1..]).map_or(bytes.len(), |i| end + 1 + i);
+        }
+        match ws.last_mut() {
+            Some(last) if start <= last.1 => last.1 = last.1.max(end),
+            _ => ws.push((start, end)),
         }
     }
     let mut hits = Vec::new();
-    for (i, rule) in RULES.iter().enumerate().filter(|(i, _)| active[*i]) {
+    for (i, rule) in RULES.iter().enumerate() {
+        if windows[i].is_empty() {
+            continue;
+        }
         let re = &c.regexes[i];
         let mut found: Vec<Hit> = Vec::new();
-        for caps in re.captures_iter(bytes) {
-            let Some(whole) = caps.get(0) else { continue };
-            let value = (1..caps.len()).find_map(|g| caps.get(g)).unwrap_or(whole);
-            let text = String::from_utf8_lossy(value.as_bytes());
-            let ok = match rule.check {
-                Check::Always | Check::AtLeastTwo | Check::AtLeastThree => true,
-                Check::NotPlaceholder => !is_reference_or_placeholder(&text),
-                Check::Random => looks_random(&text),
-            };
-            if ok {
-                let start = if rule.id == "home_path" { value.start() } else { whole.start() };
-                found.push(Hit {
-                    rule,
-                    start,
-                    matched: String::from_utf8_lossy(if rule.id == "home_path" {
-                        value.as_bytes()
-                    } else {
-                        whole.as_bytes()
-                    })
-                    .into_owned(),
-                    note: "",
-                });
+        for &(ws, we) in &windows[i] {
+            let window = &bytes[ws..we];
+            for caps in re.captures_iter(window) {
+                let Some(whole) = caps.get(0) else { continue };
+                let value = (1..caps.len()).find_map(|g| caps.get(g)).unwrap_or(whole);
+                let ok = match rule.check {
+                    Check::Always | Check::AtLeastTwo | Check::AtLeastThree => true,
+                    Check::NotPlaceholder => !is_reference_or_placeholder(&String::from_utf8_lossy(value.as_bytes())),
+                    Check::Random => looks_random(&String::from_utf8_lossy(value.as_bytes())),
+                };
+                if ok {
+                    let shown = if rule.id == "home_path" { value } else { whole };
+                    found.push(Hit {
+                        rule,
+                        start: ws + shown.start(),
+                        matched: String::from_utf8_lossy(shown.as_bytes()).into_owned(),
+                        note: "",
+                    });
+                }
             }
         }
         let need = match rule.check {
@@ -170,20 +236,17 @@ fn raw_hits(bytes: &[u8]) -> Vec<Hit> {
 /// offsets into `text`.
 fn hits_with_decoding(text: &str) -> Vec<Hit> {
     let mut hits = raw_hits(text.as_bytes());
-    if text.contains('%') {
-        let (decoded, map) = values::decode_ascii_percent(text);
-        if decoded != text && map.len() == decoded.len() {
-            for mut h in raw_hits(decoded.as_bytes()) {
-                h.start = map[h.start].0;
-                h.note = " (percent-encoded)";
-                hits.push(h);
-            }
+    if let Some((decoded, map)) = percent_lines(text) {
+        for mut h in raw_hits(decoded.as_bytes()) {
+            h.start = map.get(h.start).copied().unwrap_or(0);
+            h.note = " (percent-encoded)";
+            hits.push(h);
         }
     }
-    for m in BASE64_RUN.find_iter(text.as_bytes()) {
-        if let Some(decoded) = values::decode_base64_text(m.as_bytes()) {
+    for (start, end) in base64_runs(text.as_bytes()) {
+        if let Some(decoded) = values::decode_base64_text(&text.as_bytes()[start..end]) {
             for mut h in raw_hits(decoded.as_bytes()) {
-                h.start = m.start();
+                h.start = start;
                 h.note = " (inside base64)";
                 hits.push(h);
             }

@@ -20,6 +20,16 @@ pub enum Check {
     AtLeastThree,
 }
 
+/// Lines after the literal's line that a rule may need (multi-line rules).
+#[must_use]
+pub fn extra_lines(rule: &Rule) -> usize {
+    match rule.id {
+        "shell_session" => 6,
+        "compiler_error" | "python_traceback" => 2,
+        _ => 0,
+    }
+}
+
 /// One rule.
 #[derive(Debug, Clone, Copy)]
 pub struct Rule {
@@ -512,7 +522,7 @@ pub const RULES: &[Rule] = &[
         category: "raw_tool_output",
         public: B,
         local: B,
-        literals: &["at "],
+        literals: &["\tat ", "  at "],
         pattern: r"(?m)^[ \t]+at (?:async )?[A-Za-z0-9_$.<>\[\]/]+(?: \[as [^\]]+\])? ?\((?:[^()\n]*:\d+(?::\d+)?|Native Method|Unknown Source|native|<anonymous>)\)",
         check: Check::AtLeastTwo,
         what: "Java / JavaScript stack frames (two or more)",
@@ -525,7 +535,7 @@ pub const RULES: &[Rule] = &[
         public: B,
         local: B,
         literals: &["$ ", "% ", "ps", "❯ ", ">>> "],
-        pattern: r"(?m)^(?:\$|%|❯|>>>|PS[^>\n]{0,60}>|[a-z0-9_.-]+@[a-z0-9_.-]+:[^\s$]*\$) +[a-z./][^\n]*\n(?:[ \t]*\n)*[ \t]*[^\s$%#`][^\n]*\n(?:[ \t]*\n)*[ \t]*[^\s$%#`][^\n]*",
+        pattern: r"(?m)^(?:\$|%|\xE2\x9D\xAF|>>>|PS[^>\n]{0,60}>|[a-z0-9_.-]+@[a-z0-9_.-]+:[^\s$]*\$) +[a-z./][^\n]*\n(?:[ \t]*\n)*[ \t]*[^\s$%#`][^\n]*\n(?:[ \t]*\n)*[ \t]*[^\s$%#`][^\n]*",
         check: Check::Always,
         what: "a shell session: a prompt line followed by output lines",
         hit: "$ cargo test\n   Compiling x v0.1\n    Finished test",
@@ -536,7 +546,7 @@ pub const RULES: &[Rule] = &[
         category: "raw_tool_output",
         public: B,
         local: B,
-        literals: &[":"],
+        literals: &["0:", "1:", "2:", "3:", "4:", "5:", "6:", "7:", "8:", "9:"],
         pattern: r"(?m)^\[?(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}|\d{2}:\d{2}:\d{2}(?:[.,]\d+|\]\s)|[A-Z][a-z]{2} +\d{1,2} \d{2}:\d{2}:\d{2})",
         check: Check::AtLeastThree,
         what: "a run of timestamped log lines (three or more)",
