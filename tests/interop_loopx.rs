@@ -198,42 +198,30 @@ fn compare(w: &World, args: &[&str]) {
     let label = args.join(" ");
     let before = std::fs::read(w.state_file()).expect("state");
     let has_packet = matches!(args, ["todo", "add" | "update" | "claim", ..] | ["refresh-state", ..]);
-    if has_packet {
+    let loopx_packet = has_packet.then(|| {
         let mut dry: Vec<&str> = args.to_vec();
         dry.push("--dry-run");
         let lx = json_of(&w.loopx(&dry));
         assert_eq!(std::fs::read(w.state_file()).expect("state"), before, "{label}: LoopX dry run wrote");
-        let mut prop = vec!["propose"];
-        prop.extend_from_slice(args);
-        let out = w.writegate(&prop);
-        assert!(
-            out.status.success(),
-            "{label}: propose failed: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let id = String::from_utf8_lossy(&out.stdout).trim().to_owned();
-        let e = w.engine();
+        lx["local_state_write_correctness"].clone()
+    });
+    let mut prop = vec!["propose"];
+    prop.extend_from_slice(args);
+    let out = w.writegate(&prop);
+    assert!(
+        out.status.success(),
+        "{label}: propose failed: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let id = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    let e = w.engine();
+    if let Some(expected) = loopx_packet {
         let item = e.find_item(&id).expect("item");
         let doc: Value = serde_json::from_slice(&std::fs::read(&item.path).expect("item")).expect("json");
-        assert_eq!(
-            doc["local_state_write_correctness"], lx["local_state_write_correctness"],
-            "{label}: packet differs from LoopX's dry run"
-        );
-        apply_and_compare(w, &e, &id, args, &before, &label);
-    } else {
-        let mut prop = vec!["propose"];
-        prop.extend_from_slice(args);
-        let out = w.writegate(&prop);
-        assert!(
-            out.status.success(),
-            "{label}: propose failed: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let id = String::from_utf8_lossy(&out.stdout).trim().to_owned();
-        apply_and_compare(w, &w.engine(), &id, args, &before, &label);
+        assert_eq!(doc["local_state_write_correctness"], expected, "{label}: packet differs from LoopX's dry run");
     }
+    apply_and_compare(w, &e, &id, args, &before, &label);
 }
 
 fn apply_and_compare(w: &World, e: &Engine, id: &str, args: &[&str], before: &[u8], label: &str) {

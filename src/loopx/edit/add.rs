@@ -67,12 +67,9 @@ pub(super) fn todo_add(original: &str, a: &TodoArgs, ctx: &EditContext) -> Resul
     let existing = bounds.as_ref().and_then(|(s, e, h)| {
         doc.blocks(*s, *e, Some(role), h).into_iter().find(|b| !b.is_terminal() && b.text == text)
     });
-    let (todo_id, section, changed, resulting_claim, added_class);
-    if let Some(block) = existing {
-        let heading = bounds.as_ref().map(|b| b.2.clone()).unwrap_or_default();
-        let mut meta = block.metadata.clone();
+    let flags = |meta: &mut Metadata, existing: bool| {
         apply_add_flags(
-            &mut meta,
+            meta,
             a,
             &status,
             task_class.as_deref(),
@@ -80,8 +77,14 @@ pub(super) fn todo_add(original: &str, a: &TodoArgs, ctx: &EditContext) -> Resul
             &excluded,
             role,
             &binding,
-            true,
+            existing,
         );
+    };
+    let (todo_id, section, changed, resulting_claim, added_class);
+    if let Some(block) = existing {
+        let heading = bounds.as_ref().map(|b| b.2.clone()).unwrap_or_default();
+        let mut meta = block.metadata.clone();
+        flags(&mut meta, true);
         meta.set_text("todo_id", &block.todo_id);
         if meta.get("updated_at").is_none() {
             meta.set_text("updated_at", &ctx.now);
@@ -105,17 +108,7 @@ pub(super) fn todo_add(original: &str, a: &TodoArgs, ctx: &EditContext) -> Resul
         let id = build_todo_id(role.as_str(), &heading, index, &text);
         let mut meta = Metadata::default();
         meta.set_text("todo_id", &id);
-        apply_add_flags(
-            &mut meta,
-            a,
-            &status,
-            task_class.as_deref(),
-            claimed_by.as_deref(),
-            &excluded,
-            role,
-            &binding,
-            false,
-        );
+        flags(&mut meta, false);
         meta.set_text("updated_at", &ctx.now);
         let item = vec![format!("- [{}] {text}", marker_for_status(&status)), meta.format_line().unwrap_or_default()];
         match bounds {
