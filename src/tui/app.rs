@@ -78,8 +78,6 @@ pub enum FlashKind {
 pub struct ViewCache {
     /// `goal/item`.
     pub key: String,
-    /// Digest the cache was built for.
-    pub digest: String,
     /// The diff model.
     pub diff: Arc<crate::diff::Model>,
     /// Sanitised packet lines.

@@ -18,7 +18,7 @@ use app::{App, Effect, Msg, ViewCache};
 use ratatui::crossterm::event::{self, DisableBracketedPaste, EnableBracketedPaste, Event};
 use ratatui::crossterm::execute;
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex, atomic::AtomicBool, atomic::Ordering};
 use std::time::Duration;
@@ -304,14 +304,7 @@ fn spawn_viewer(tx: Sender<Msg>) -> Sender<(String, Arc<model::Detail>)> {
                 req = newer;
             }
             let (key, detail) = req;
-            let mut diff = match (&detail.current, &detail.proposed) {
-                (Some(a), Some(b)) => crate::diff::model(a, b, 3, Duration::from_millis(200)),
-                _ => crate::diff::Model::default(),
-            };
-            mask_model(&mut diff);
-            let digest = String::new();
-            let cache =
-                ViewCache { key, digest, diff: Arc::new(diff), packet: Arc::new(model::packet_lines(&detail)), detail };
+            let cache = build_view(key, detail);
             if tx.send(Msg::ViewReady(cache)).is_err() {
                 return;
             }
@@ -329,13 +322,7 @@ pub fn build_view(key: String, detail: Arc<model::Detail>) -> ViewCache {
         _ => crate::diff::Model::default(),
     };
     mask_model(&mut diff);
-    ViewCache {
-        key,
-        digest: String::new(),
-        diff: Arc::new(diff),
-        packet: Arc::new(model::packet_lines(&detail)),
-        detail,
-    }
+    ViewCache { key, diff: Arc::new(diff), packet: Arc::new(model::packet_lines(&detail)), detail }
 }
 
 /// Masks credentials on every diff line (a line holding one loses its word highlights):
@@ -350,11 +337,4 @@ fn mask_model(m: &mut crate::diff::Model) {
             }
         }
     }
-}
-
-/// True when `path` looks like a terminal we can draw on (used by `demo` to decide).
-#[must_use]
-pub fn stdout_is_terminal() -> bool {
-    use std::io::IsTerminal as _;
-    std::io::stdout().is_terminal() && Path::new("/dev/tty").exists()
 }

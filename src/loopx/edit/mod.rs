@@ -74,13 +74,6 @@ pub fn apply_op(original: &str, op: &TodoOp, ctx: &EditContext) -> Result<EditOu
     }
 }
 
-/// True when `op` touches a single todo and cannot reorder sections or shared summaries
-/// (the seed's narrower-lock rule): update and claim without text change.
-#[must_use]
-pub fn is_single_todo_order_independent(op: &TodoOp) -> bool {
-    matches!(op, TodoOp::TodoClaim(_)) || matches!(op, TodoOp::TodoUpdate(a) if a.text.is_none())
-}
-
 pub(crate) fn check_registered(ctx: &EditContext, field: &str, agent: &str) -> Result<(), EditRefused> {
     if ctx.registered_agents.is_empty() || ctx.registered_agents.iter().any(|a| a == agent) {
         return Ok(());

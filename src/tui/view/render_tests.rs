@@ -35,7 +35,6 @@ fn with_view(mut app: App) -> App {
         };
         app.view = Some(ViewCache {
             key: c.key.clone(),
-            digest: String::new(),
             diff: Arc::new(diff),
             packet: Arc::new(vec!["{".into(), "  \"proposal\": {}".into(), "}".into()]),
             detail: c.detail.clone(),
