@@ -367,6 +367,28 @@ fn propose_and_apply_match_real_loopx() {
         ],
     );
 
+    // A CRLF state with a UTF-8 BOM: LoopX rewrites CRLF to LF, keeps the BOM and (no
+    // frontmatter is seen behind a BOM) bumps no updated_at; writegate must do the same.
+    let lf = std::fs::read_to_string(w.state_file()).expect("state");
+    std::fs::write(w.state_file(), format!("\u{feff}{}", lf.replace('\n', "\r\n"))).expect("crlf");
+    compare(
+        &w,
+        &[
+            "todo",
+            "update",
+            "--goal-id",
+            "demo-goal",
+            "--todo-id",
+            &t2,
+            "--note",
+            "after a CRLF round trip",
+            "--agent-id",
+            "codex-main-control",
+        ],
+    );
+    let after = std::fs::read_to_string(w.state_file()).expect("state");
+    assert!(after.starts_with('\u{feff}') && !after.contains('\r'), "BOM kept, CRLF gone");
+
     // (a) writegate's parse agrees with `loopx todo list`.
     let list = json_of(&w.loopx(&["todo", "list", "--goal-id", "demo-goal"]));
     let st = ActiveState::parse(&std::fs::read_to_string(w.state_file()).expect("state"));
