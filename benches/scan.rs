@@ -132,6 +132,12 @@ fn main() {
         per_rule.iter().take(6).map(|(t, id)| format!("{id} {t:.2} ms")).collect::<Vec<_>>().join(", ")
     );
 
+    let prof = writegate::scan::profile_rules(&ascii);
+    println!(
+        "scan cost by rule (windows, bytes, µs): {}",
+        prof.iter().take(8).map(|(id, w, b, us)| format!("{id} {w}/{b}/{us}")).collect::<Vec<_>>().join(", ")
+    );
+
     // Against ripgrep on the same patterns and bytes.
     let big: String = ascii.repeat(32);
     let dir = tempfile::tempdir().expect("tmp");

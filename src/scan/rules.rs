@@ -24,9 +24,23 @@ pub enum Check {
 #[must_use]
 pub fn extra_lines(rule: &Rule) -> usize {
     match rule.id {
-        "shell_session" => 6,
+        "shell_session" => 4,
         "compiler_error" | "python_traceback" => 2,
         _ => 0,
+    }
+}
+
+/// For rules anchored at the start of a line: how far into its line a literal may start and
+/// still begin a match (literals further right cannot, so their lines are skipped).
+#[must_use]
+pub fn max_column(rule: &Rule) -> Option<usize> {
+    match rule.id {
+        "transcript_turns" => Some(16),
+        "session_log" => Some(20),
+        "stack_trace" => Some(12),
+        "timestamped_log" => Some(24),
+        "shell_session" => Some(80),
+        _ => None,
     }
 }
 
@@ -534,7 +548,7 @@ pub const RULES: &[Rule] = &[
         category: "raw_tool_output",
         public: B,
         local: B,
-        literals: &["$ ", "% ", "ps", "❯ ", ">>> "],
+        literals: &["$ ", "% ", "ps>", "ps c:", "ps /", "❯ ", ">>> "],
         pattern: r"(?m)^(?:\$|%|\xE2\x9D\xAF|>>>|PS[^>\n]{0,60}>|[a-z0-9_.-]+@[a-z0-9_.-]+:[^\s$]*\$) +[a-z./][^\n]*\n(?:[ \t]*\n)*[ \t]*[^\s$%#`][^\n]*\n(?:[ \t]*\n)*[ \t]*[^\s$%#`][^\n]*",
         check: Check::Always,
         what: "a shell session: a prompt line followed by output lines",
