@@ -262,7 +262,7 @@ pub fn profile_rules(text: &str) -> Vec<(&'static str, usize, usize, u128)> {
         }
         out.push((RULES[i].id, ws.len(), ws.iter().map(|(a, b)| b - a).sum(), t.elapsed().as_micros()));
     }
-    out.sort_by(|a, b| b.3.cmp(&a.3));
+    out.sort_by_key(|e| std::cmp::Reverse(e.3));
     out
 }
 
