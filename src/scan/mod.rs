@@ -65,62 +65,82 @@ fn secret_rule() -> &'static Rule {
     RULES.iter().find(|r| r.id == "secret_assignment").expect("secret_assignment rule")
 }
 
-/// Runs of 40 or more base64 characters (standard or URL-safe alphabet, `=` padding).
-fn base64_runs(bytes: &[u8]) -> Vec<(usize, usize)> {
-    const fn table() -> [bool; 256] {
-        let mut t = [false; 256];
-        let mut i = 0;
-        while i < 256 {
-            let b = i as u8;
-            t[i] = b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'_' || b == b'-';
-            i += 1;
-        }
-        t
-    }
-    static B64: [bool; 256] = table();
-    let mut out = Vec::new();
+/// Whether a byte belongs to the base64 alphabet (standard or URL-safe, padding excluded).
+static B64: [bool; 256] = {
+    let mut t = [false; 256];
     let mut i = 0;
-    while i < bytes.len() {
-        if !B64[usize::from(bytes[i])] {
-            i += 1;
+    while i < 256 {
+        #[allow(clippy::cast_possible_truncation)]
+        let b = i as u8;
+        t[i] = b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'_' || b == b'-';
+        i += 1;
+    }
+    t
+};
+
+/// Shortest base64 run that is decoded and scanned again, in bytes.
+const B64_MIN_RUN: usize = 40;
+
+/// Maximal runs of [`B64_MIN_RUN`] or more base64 characters, each with up to two `=` of
+/// padding after it: `(start, end)` byte offsets, in order.
+///
+/// Probes every 40th byte: a run that long must cover the probe, so a probe on a byte
+/// outside the alphabet skips 40 bytes at once, and one inside it costs only its own run.
+fn base64_runs(bytes: &[u8]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    // Invariant: every run ending before `i` is handled, and `i` is not inside a run.
+    let mut i = 0;
+    while let Some(&probe) = bytes.get(i + B64_MIN_RUN - 1) {
+        let p = i + B64_MIN_RUN - 1;
+        if !B64[usize::from(probe)] {
+            i = p + 1;
             continue;
         }
-        let start = i;
-        while i < bytes.len() && B64[usize::from(bytes[i])] {
-            i += 1;
+        let mut start = p;
+        while start > i && B64[usize::from(bytes[start - 1])] {
+            start -= 1;
         }
-        let mut end = i;
-        while end < bytes.len() && bytes[end] == b'=' && end - i < 2 {
+        let mut end = p + 1;
+        while end < bytes.len() && B64[usize::from(bytes[end])] {
             end += 1;
         }
-        if i - start >= 40 {
+        let run_end = end;
+        while end < bytes.len() && bytes[end] == b'=' && end - run_end < 2 {
+            end += 1;
+        }
+        if run_end - start >= B64_MIN_RUN {
             out.push((start, end));
         }
-        i = end.max(i);
+        i = end;
     }
     out
 }
 
-/// The lines of `text` that hold a `%XX` escape, decoded and joined, with a map from each
-/// decoded byte to its offset in `text` (`None` when no line has one).
+/// The lines of `text` that hold a `%XX` escape which decodes to something new, decoded and
+/// joined, with a map from each decoded byte to its offset in `text` (`None` when no line
+/// has one). Lines are found from the `%` signs, so text without any costs one `memchr`.
 fn percent_lines(text: &str) -> Option<(String, Vec<usize>)> {
     let bytes = text.as_bytes();
     let mut decoded = String::new();
     let mut map = Vec::new();
-    let mut pos = 0;
-    for line in text.split_inclusive('\n') {
-        let has =
-            line.as_bytes().windows(3).any(|w| w[0] == b'%' && w[1].is_ascii_hexdigit() && w[2].is_ascii_hexdigit());
-        if has {
+    let mut from = 0;
+    while let Some(k) = memchr::memchr(b'%', &bytes[from..]) {
+        let pct = from + k;
+        let escape = bytes.get(pct + 1..pct + 3).is_some_and(|h| h[0].is_ascii_hexdigit() && h[1].is_ascii_hexdigit());
+        let line_end = memchr::memchr(b'\n', &bytes[pct..]).map_or(bytes.len(), |i| pct + i + 1);
+        if escape {
+            let line_start = memchr::memrchr(b'\n', &bytes[..pct]).map_or(0, |i| i + 1);
+            let line = &text[line_start..line_end];
             let (d, m) = values::decode_ascii_percent(line);
-            if m.len() == d.len() {
-                map.extend(m.iter().map(|(s, _)| pos + s));
+            if m.len() == d.len() && d != line {
+                map.extend(m.iter().map(|(s, _)| line_start + s));
                 decoded.push_str(&d);
             }
+            from = line_end;
+        } else {
+            from = pct + 1;
         }
-        pos += line.len();
     }
-    let _ = bytes;
     (!decoded.is_empty()).then_some((decoded, map))
 }
 

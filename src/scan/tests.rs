@@ -102,3 +102,65 @@ fn docs_rule_table_is_generated_from_the_code() {
         "docs/scan-rules.md is stale: run `writegate scan --rules > docs/scan-rules.md`"
     );
 }
+
+/// The plain byte-at-a-time definition of [`base64_runs`]: maximal alphabet runs of 40 or
+/// more, each with up to two `=` after it.
+fn base64_runs_reference(bytes: &[u8]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !B64[usize::from(bytes[i])] {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && B64[usize::from(bytes[i])] {
+            i += 1;
+        }
+        let mut end = i;
+        while end < bytes.len() && bytes[end] == b'=' && end - i < 2 {
+            end += 1;
+        }
+        if i - start >= 40 {
+            out.push((start, end));
+        }
+        i = end;
+    }
+    out
+}
+
+/// The plain line-by-line definition of [`percent_lines`].
+fn percent_lines_reference(text: &str) -> Option<(String, Vec<usize>)> {
+    let mut decoded = String::new();
+    let mut map = Vec::new();
+    let mut pos = 0;
+    for line in text.split_inclusive('\n') {
+        let has =
+            line.as_bytes().windows(3).any(|w| w[0] == b'%' && w[1].is_ascii_hexdigit() && w[2].is_ascii_hexdigit());
+        if has {
+            let (d, m) = values::decode_ascii_percent(line);
+            if m.len() == d.len() && d != line {
+                map.extend(m.iter().map(|(s, _)| pos + s));
+                decoded.push_str(&d);
+            }
+        }
+        pos += line.len();
+    }
+    (!decoded.is_empty()).then_some((decoded, map))
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+    /// The skipping search finds exactly the runs of the plain definition.
+    #[test]
+    fn base64_runs_match_the_plain_definition(text in "([A-Za-z0-9+/_=-]{0,60}[ .\n=é]{0,3}){0,12}") {
+        proptest::prop_assert_eq!(base64_runs(text.as_bytes()), base64_runs_reference(text.as_bytes()));
+    }
+
+    /// Finding lines from their `%` signs gives what decoding every line gives.
+    #[test]
+    fn percent_lines_match_the_plain_definition(text in "([a-z%0-9A-F]{0,12}(%2[0-9A-F]|%0A|%zz|%C3%A9|%)?[ \n]?){0,12}") {
+        proptest::prop_assert_eq!(percent_lines(&text), percent_lines_reference(&text));
+    }
+}
