@@ -226,3 +226,28 @@ fn proposing_twice_reuses_the_pending_item_and_previews_never_show_a_secret() {
     let out = wg(&["--registry", &reg, "list", "--goal", "no-such-goal"], dir.path());
     assert_eq!(out.status.code(), Some(2), "an unknown goal is an error, not an empty list");
 }
+
+#[test]
+fn revisions_prune_bounds_snapshots_and_is_refused_read_only() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let reg = demo(dir.path());
+    let store = dir.path().join("ws/.loopx-runtime/goals/docs-goal/gate/revisions");
+    assert!(store.is_dir(), "the demo's proposals kept their bases");
+    let out = wg(&["--registry", &reg, "--read-only", "revisions", "prune"], dir.path());
+    assert_eq!(out.status.code(), Some(2), "read-only refuses to remove files");
+    let stale = store.join("0".repeat(64));
+    std::fs::create_dir_all(&store).expect("dir");
+    std::fs::write(&stale, "an old state\n").expect("stale");
+    let out =
+        wg(&["--registry", &reg, "revisions", "prune", "--max-mb", "0", "--max-age-days", "1", "--json"], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["schema_version"], "writegate_revisions_prune_v1");
+    let docs = v["goals"].as_array().expect("goals").iter().find(|g| g["goal_id"] == "docs-goal").expect("docs-goal");
+    assert_eq!(docs["ok"], true);
+    assert!(docs["removed"].as_u64().expect("removed") >= 1, "{docs}");
+    assert!(!stale.exists(), "an unprotected snapshot over the bound is removed");
+    let out = wg(&["--registry", &reg, "revisions", "prune"], dir.path());
+    let text = String::from_utf8(out.stdout).expect("utf8");
+    assert!(text.contains("GOAL") && text.contains("docs-goal"), "{text}");
+}

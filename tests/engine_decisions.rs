@@ -34,6 +34,38 @@ fn apply_writes_exactly_the_previewed_text_and_records_once() {
     assert_eq!(log.iter().filter(|r| r.item_id == id).count(), 1);
     let raw = std::fs::read_to_string(gate.results().path()).expect("results");
     assert!(!raw.contains("Run the smoke suite"), "results never hold the payload body");
+    // Both sides of the write are kept as revision snapshots, byte for byte.
+    let store = gate.revisions();
+    assert_eq!(store.load(&revision_of_text(&before)).expect("base").as_deref(), Some(before.as_str()));
+    assert_eq!(store.load(&revision_of_text(&expected)).expect("new").as_deref(), Some(expected.as_str()));
+}
+
+#[test]
+fn revision_snapshots_are_pruned_but_current_and_pending_bases_stay() {
+    let (_d, reg) = demo();
+    let e = engine(&reg);
+    let id = item_with(&e, "docs-goal", "ready");
+    let pending_base = e.find_item(&id).expect("item").intent.expect("intent").expected_revision;
+    let gate = e.gate("docs-goal").expect("gate");
+    let store = gate.revisions();
+    let base = state(&e, "docs-goal");
+    store.keep(&base).expect("keep base");
+    for i in 0..5 {
+        store.keep(&format!("an older state {i}\n")).expect("keep");
+    }
+    let count = || std::fs::read_dir(store.dir()).expect("dir").count();
+    let before = count();
+    assert!(before >= 6, "the demo's proposals kept their bases too");
+    let results = e.prune_revisions(0, std::time::Duration::from_secs(3600));
+    let (_, r) = results.iter().find(|(g, _)| g == "docs-goal").expect("goal");
+    let r = r.as_ref().expect("pruned");
+    assert_eq!((r.kept, r.removed), (1, before - 1), "{r:?}");
+    assert_eq!(count(), 1);
+    assert!(store.load(&revision_of_text(&base)).expect("load").is_some(), "the current state stays");
+    assert_eq!(revision_of_text(&base), pending_base, "the demo item is based on the current state");
+    for i in 0..5 {
+        assert_eq!(store.load(&revision_of_text(&format!("an older state {i}\n"))).expect("load"), None);
+    }
 }
 
 #[test]
@@ -112,6 +144,8 @@ fn skip_and_reject_record_and_move_without_writing() {
     assert_eq!(out.record.expect("rec").reason.as_deref(), Some("contains a token"));
     assert_eq!(state(&e, "demo-goal"), before);
     assert!(matches!(e.decide(&a, &Decision::Skip, None), Err(EngineError::NoSuchItem(_))));
+    let kept = e.gate("demo-goal").expect("gate").revisions().load(&revision_of_text(&before)).expect("load");
+    assert_eq!(kept.as_deref(), Some(before.as_str()), "the state decided on is kept as a snapshot");
 }
 
 #[test]

@@ -120,9 +120,30 @@ pub enum Cmd {
         #[arg(long)]
         no_tui: bool,
     },
+    /// Revision snapshots (`gate/revisions/`): bound them.
+    #[command(subcommand)]
+    Revisions(RevisionsCmd),
     /// For agents: drop a write intent computed exactly as `loopx … --dry-run` would.
     #[command(subcommand)]
     Propose(propose_args::ProposeCmd),
+}
+
+/// `writegate revisions …`.
+#[derive(Debug, Subcommand)]
+pub enum RevisionsCmd {
+    /// Remove snapshots older than `--max-age-days`, then the oldest until each goal's fit in
+    /// `--max-mb`; the current state and the bases of pending items are always kept.
+    Prune {
+        /// Size bound per goal, MiB.
+        #[arg(long, default_value_t = 256)]
+        max_mb: u64,
+        /// Age bound, days (by modification time; a snapshot seen again is refreshed).
+        #[arg(long, default_value_t = 30)]
+        max_age_days: u64,
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Runs the command line; returns the exit code.
@@ -181,6 +202,17 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         }
         Some(Cmd::Scan { path, policy, json, .. }) => output::scan(&path, &policy, json),
         Some(Cmd::Demo { path, no_tui }) => demo::run(path, no_tui, &operator, cli.read_only),
+        Some(Cmd::Revisions(RevisionsCmd::Prune { max_mb, max_age_days, json })) => {
+            if cli.read_only {
+                anyhow::bail!("--read-only: `revisions prune` removes files");
+            }
+            let results = open()?.prune_revisions(
+                max_mb.saturating_mul(1024 * 1024),
+                std::time::Duration::from_secs(max_age_days.saturating_mul(86_400)),
+            );
+            output::print_prune(&results, json)?;
+            Ok(if results.iter().any(|(_, r)| r.is_err()) { exit::ATTENTION } else { exit::OK })
+        }
         Some(Cmd::Propose(cmd)) => propose::run(&loc, cmd, &operator),
     }
 }

@@ -263,6 +263,38 @@ pub(super) fn print_check(problems: &[Problem], as_json: bool) -> anyhow::Result
     out(&s)
 }
 
+pub(super) fn print_prune(
+    results: &[(String, Result<crate::gate::revisions::PruneReport, String>)],
+    as_json: bool,
+) -> anyhow::Result<()> {
+    if as_json {
+        let goals: Vec<_> = results
+            .iter()
+            .map(|(goal, r)| match r {
+                Ok(r) => serde_json::json!({"goal_id": goal, "ok": true, "kept": r.kept, "kept_bytes": r.kept_bytes,
+                    "removed": r.removed, "removed_bytes": r.removed_bytes, "foreign_files": r.foreign}),
+                Err(e) => serde_json::json!({"goal_id": goal, "ok": false, "error": e}),
+            })
+            .collect();
+        return json(&serde_json::json!({"schema_version": "writegate_revisions_prune_v1", "goals": goals}));
+    }
+    let rows: Vec<Vec<String>> = results
+        .iter()
+        .map(|(goal, r)| match r {
+            Ok(r) => vec![
+                clean(goal),
+                r.kept.to_string(),
+                format!("{:.1} MiB", r.kept_bytes as f64 / 1_048_576.0),
+                r.removed.to_string(),
+                format!("{:.1} MiB", r.removed_bytes as f64 / 1_048_576.0),
+                if r.foreign > 0 { format!("{} other files left alone", r.foreign) } else { String::new() },
+            ],
+            Err(e) => vec![clean(goal), "-".into(), "-".into(), "-".into(), "-".into(), format!("error: {}", clean(e))],
+        })
+        .collect();
+    out(&table(&["GOAL", "KEPT", "SIZE", "REMOVED", "FREED", "NOTE"], &rows))
+}
+
 pub(super) fn scan(path: &Path, policy: &str, as_json: bool) -> anyhow::Result<i32> {
     let mut bytes = Vec::new();
     if path == Path::new("-") {

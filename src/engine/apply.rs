@@ -216,6 +216,8 @@ impl Engine {
         std::fs::remove_file(&marker_path)
             .map_err(|source| EngineError::Io { what: "remove apply marker".into(), source })?;
         drop(state_lock);
+        let kept: Vec<&str> = p.current_text.as_deref().into_iter().chain([new_text.as_str()]).collect();
+        super::keep_snapshots(gate, &kept);
         Ok(Outcome {
             status: Status::Applied,
             message: format!("written; the state is now at {}", rec.applied_revision.as_deref().unwrap_or("")),
@@ -238,6 +240,9 @@ impl Engine {
         let p = self.prepare(item);
         let rec = self.record(&p, decision, status, code, reason);
         gate.results().append(&rec)?;
+        if let Some(text) = &p.current_text {
+            super::keep_snapshots(gate, &[text]);
+        }
         failpoint("after_result");
         durable_move(&item.path, &Self::decided_path(gate, item))
             .map_err(|source| EngineError::Io { what: "move item to decided/".into(), source })?;

@@ -113,10 +113,43 @@ impl Engine {
             ("gate decided folder", gate.decided()),
             ("gate applying folder", gate.applying()),
             ("gate results log", gate.results().path().to_owned()),
+            ("gate revisions folder", gate.revisions().dir().to_owned()),
         ] {
             crate::loopx::registry::ensure_inside(&path, root, what)?;
         }
         Ok(gate)
+    }
+
+    /// Bounds every goal's revision snapshots (`writegate revisions prune`): see
+    /// [`crate::gate::revisions::RevisionStore::prune`]. Each goal's current state revision and
+    /// the `expected_revision` of each of its pending items are protected. One result per goal,
+    /// in registry order.
+    #[must_use]
+    pub fn prune_revisions(
+        &self,
+        max_bytes: u64,
+        max_age: std::time::Duration,
+    ) -> Vec<(String, Result<crate::gate::revisions::PruneReport, String>)> {
+        self.ws
+            .goals
+            .iter()
+            .map(|g| {
+                let result = self.gate(&g.id).map_err(|e| crate::error_chain(&e)).and_then(|gate| {
+                    let mut protect: std::collections::BTreeSet<String> = self
+                        .items(Some(&g.id))
+                        .iter()
+                        .filter_map(|i| i.intent.as_ref().ok().map(|it| it.expected_revision.clone()))
+                        .collect();
+                    if let Ok(text) = read_state(&g.state_file) {
+                        protect.insert(crate::loopx::hash::revision_of_text(&text));
+                    }
+                    gate.revisions()
+                        .prune(max_bytes, max_age, &protect, std::time::SystemTime::now())
+                        .map_err(|e| format!("{}: {e}", gate.revisions().dir().display()))
+                });
+                (g.id.clone(), result)
+            })
+            .collect()
     }
 
     /// Every pending item of every goal (or of `goal`), by goal then name.
@@ -262,4 +295,15 @@ pub fn read_state(path: &std::path::Path) -> Result<String, String> {
         .map_err(|e| format!("cannot read state file {}: {e}", path.display()))?;
     String::from_utf8(bytes)
         .map_err(|e| format!("state file {} is not UTF-8 (byte {})", path.display(), e.utf8_error().valid_up_to()))
+}
+
+/// Keeps `texts` in the goal's revision snapshots (`gate/revisions/`) for later conflict
+/// views. Best effort: the decision is already durable, so a failure is logged, not raised.
+fn keep_snapshots(gate: &crate::gate::GateDir, texts: &[&str]) {
+    let store = gate.revisions();
+    for text in texts {
+        if let Err(e) = store.keep(text) {
+            tracing::warn!(dir = %store.dir().display(), error = %e, "could not keep a revision snapshot");
+        }
+    }
 }

@@ -63,6 +63,7 @@ impl Engine {
             (item, true)
         } else {
             let gate = self.gate(goal_id)?;
+            super::keep_snapshots(&gate, &[&text]);
             let stamp = self.clock.now().with_timezone(&chrono::Utc).format("%Y%m%dT%H%M%SZ").to_string();
             let id = drop_item(&gate, &doc, &stamp, op.name())
                 .map_err(|source| EngineError::Io { what: "drop item into inbox".into(), source })?;

@@ -19,7 +19,7 @@ pub fn failpoint(name: &str) {
 }
 
 /// `O_NONBLOCK` on Linux: opening a FIFO must never block the caller.
-const O_NONBLOCK: i32 = 0o4000;
+pub(crate) const O_NONBLOCK: i32 = 0o4000;
 
 /// Size limits for files read from disk (bytes).
 pub mod limits {

@@ -5,6 +5,7 @@
 pub mod allowlist;
 pub mod fsutil;
 pub mod results;
+pub mod revisions;
 
 use std::path::{Path, PathBuf};
 
@@ -67,6 +68,12 @@ impl GateDir {
     #[must_use]
     pub fn applying(&self) -> PathBuf {
         self.root.join("applying")
+    }
+
+    /// `gate/revisions/`: the revision snapshots.
+    #[must_use]
+    pub fn revisions(&self) -> revisions::RevisionStore {
+        revisions::RevisionStore::new(self.root.join("revisions"))
     }
 
     /// `gate/results.jsonl`.
