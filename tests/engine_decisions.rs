@@ -229,3 +229,69 @@ fn the_operator_allowlist_downgrades_by_fingerprint_and_bad_files_allow_nothing(
     let p = e.prepare(&e.find_item(&id).expect("item"));
     assert_eq!(p.predicted.name(), "boundary_rejected", "a bad allowlist allows nothing");
 }
+
+#[test]
+fn a_revision_conflict_shows_base_current_and_the_proposal_on_the_base() {
+    use writegate::loopx::edit::{TodoArgs, TodoOp};
+    use writegate::loopx::state::ActiveState;
+    let (_d, reg) = demo();
+    let e = engine(&reg);
+    let path = e.goal("demo-goal").expect("goal").state_file.clone();
+    let base = state(&e, "demo-goal");
+    let todo = ActiveState::parse(&base).todos.iter().find(|t| t.status == "open").expect("open todo").clone();
+    let op = TodoOp::TodoUpdate(TodoArgs {
+        todo_id: Some(todo.todo_id.clone()),
+        agent_id: Some("codex-main-control".into()),
+        note: Some("measured twice".into()),
+        ..TodoArgs::default()
+    });
+    let id = e.propose("demo-goal", &op).expect("propose").item_id;
+
+    // Someone else appends a line at the end: a conflict, but not an overlapping one.
+    std::fs::write(&path, format!("{base}\nAn operator's note.\n")).expect("edit");
+    let p = e.prepare(&e.find_item(&id).expect("item"));
+    assert_eq!(p.predicted.name(), "revision_conflict");
+    let view = p.three_way.as_ref().expect("base kept at propose");
+    assert_eq!(view.base, base);
+    assert!(view.proposed.as_ref().expect("applies to the base").contains("note=measured%20twice"));
+    assert!(view.overlaps.is_empty(), "{:?}", view.overlaps);
+    let c = p.conflict.as_ref().expect("conflict");
+    assert_eq!(
+        (c["base_known"].as_bool(), c["overlapping_base_lines"].as_array().map(Vec::len)),
+        (Some(true), Some(0))
+    );
+    assert!(c["since_base_diff"].as_str().is_some_and(|d| d.contains("+An operator's note.")), "{c}");
+    assert!(c["proposal_on_base_diff"].as_str().is_some_and(|d| d.contains("+") && d.contains("measured%20twice")));
+
+    // Someone else edits the very todo the agent updates (`line` is 0-based): the ranges meet.
+    let lines: Vec<&str> = base.lines().collect();
+    let edited: String = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| if i == todo.line { format!("{l} (reworded)\n") } else { format!("{l}\n") })
+        .collect();
+    std::fs::write(&path, &edited).expect("edit");
+    let p = e.prepare(&e.find_item(&id).expect("item"));
+    let view = p.three_way.as_ref().expect("view");
+    let line = todo.line + 1;
+    assert!(
+        view.overlaps.iter().any(|o| o.first <= line && line <= o.last),
+        "todo line {} not in {:?}",
+        todo.line,
+        view.overlaps
+    );
+
+    // Without the snapshot the conflict says the base is unknown; a planted one is refused.
+    let store = e.gate("demo-goal").expect("gate").revisions();
+    let expected = e.find_item(&id).expect("item").intent.expect("intent").expected_revision;
+    let file = store.dir().join(expected.trim_start_matches("sha256:"));
+    std::fs::write(&file, "planted\n").expect("plant");
+    let p = e.prepare(&e.find_item(&id).expect("item"));
+    assert!(p.three_way.is_none());
+    let c = p.conflict.expect("conflict");
+    assert_eq!(c["base_known"], false);
+    assert!(c["base_error"].as_str().is_some_and(|s| s.contains("does not match")), "{c}");
+    std::fs::remove_file(&file).expect("rm");
+    let c = e.prepare(&e.find_item(&id).expect("item")).conflict.expect("conflict");
+    assert_eq!((c["base_known"].as_bool(), c.get("base_error")), (Some(false), None));
+}

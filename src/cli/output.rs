@@ -153,6 +153,21 @@ pub(super) fn print_preview(p: &Preview, as_json: bool) -> anyhow::Result<()> {
             );
         }
     }
+    if let Some(c) = p.conflict.as_ref().and_then(serde_json::Value::as_object) {
+        s += "conflict:\n";
+        for (k, v) in c.iter().filter(|(k, _)| !k.ends_with("_diff")) {
+            let v = v.as_str().map_or_else(|| v.to_string(), str::to_owned);
+            s += &format!("  {:<24} {}\n", clean(k), clean(&v));
+        }
+        for (k, title) in [
+            ("since_base_diff", "changed since the agent read it (base → current)"),
+            ("proposal_on_base_diff", "what the agent wants (base → proposal on the base)"),
+        ] {
+            if let Some(d) = c.get(k).and_then(serde_json::Value::as_str) {
+                s += &format!("{title}:\n{}", clean_lines(d));
+            }
+        }
+    }
     if !p.diff.is_empty() {
         s += &format!("diff:\n{}", clean_lines(&p.diff));
     }

@@ -4,6 +4,7 @@
 
 mod apply;
 mod checks;
+pub mod conflict;
 pub mod item;
 pub mod patch;
 mod preview;

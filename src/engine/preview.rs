@@ -85,6 +85,9 @@ pub struct Prepared {
     /// Holder of the lease that conflicts, if the lease check failed (even when an earlier
     /// check decided the predicted status).
     pub lease_holder: Option<String>,
+    /// For a revision conflict whose base is kept in `gate/revisions/`: base, current and
+    /// the proposal applied to the base.
+    pub three_way: Option<super::conflict::ThreeWay>,
 }
 
 impl Prepared {
@@ -112,6 +115,7 @@ impl Prepared {
             outcome: None,
             added: Vec::new(),
             lease_holder: None,
+            three_way: None,
         }
     }
 
@@ -261,10 +265,58 @@ impl Engine {
         let state = snap.parsed.clone().unwrap_or_else(|| std::sync::Arc::new(ActiveState::parse(&current)));
         self.check_lease(&mut p, &intent, &state, &current, &goal.id);
         self.check_edit(&mut p, &intent, &current, &goal.registered_agents, rev_ok);
+        if !rev_ok {
+            self.add_three_way(&mut p, &intent, &current, &goal.registered_agents);
+        }
         p.current_text = Some(current);
         check_boundary(&mut p, &intent, snap.allowlist.as_deref().unwrap_or_default());
         check_lock(&mut p, &goal.state_file);
         p
+    }
+
+    /// Looks up the base at `expected_revision` among the goal's revision snapshots and, when
+    /// it is kept, builds the 3-way view; the revision conflict's details say which.
+    fn add_three_way(&self, p: &mut Prepared, intent: &Intent, current: &str, agents: &[String]) {
+        let base = self
+            .gate(&intent.goal_id)
+            .map_err(|e| crate::error_chain(&e))
+            .and_then(|g| g.revisions().load(&intent.expected_revision).map_err(|e| e.to_string()));
+        let (known, base_error) = match &base {
+            Ok(Some(_)) => (true, None),
+            Ok(None) => (false, None),
+            Err(e) => (false, Some(e.clone())),
+        };
+        if let Some(Value::Object(c)) = p.conflict.as_mut()
+            && c.get("kind").and_then(Value::as_str) == Some("revision_conflict")
+        {
+            c.insert("base_known".into(), json!(known));
+            if let Some(e) = base_error {
+                c.insert("base_error".into(), json!(e));
+            }
+        }
+        let Ok(Some(base)) = base else { return };
+        let ctx = EditContext {
+            goal_id: intent.goal_id.clone(),
+            registered_agents: agents.to_vec(),
+            now: self.clock.loopx_now(),
+        };
+        let proposed = super::conflict::proposed_on(&base, &intent.proposal, &ctx);
+        let view = super::conflict::three_way(base, current.to_owned(), proposed);
+        if let Some(Value::Object(c)) = p.conflict.as_mut()
+            && c.get("kind").and_then(Value::as_str) == Some("revision_conflict")
+        {
+            c.insert("overlapping_base_lines".into(), json!(view.overlaps));
+            c.insert("since_base_diff".into(), json!(crate::diff::unified(&view.base, &view.current, "state")));
+            match &view.proposed {
+                Ok(t) => {
+                    c.insert("proposal_on_base_diff".into(), json!(crate::diff::unified(&view.base, t, "state")));
+                }
+                Err(e) => {
+                    c.insert("proposal_on_base_error".into(), json!(e));
+                }
+            }
+        }
+        p.three_way = Some(view);
     }
 
     fn check_idempotency(p: &mut Prepared, intent: &Intent, results: &Result<Vec<ResultRecord>, String>) {
