@@ -261,7 +261,11 @@ fn a_revision_conflict_shows_base_current_and_the_proposal_on_the_base() {
         (Some(true), Some(0))
     );
     assert!(c["since_base_diff"].as_str().is_some_and(|d| d.contains("+An operator's note.")), "{c}");
-    assert!(c["proposal_on_base_diff"].as_str().is_some_and(|d| d.contains("+") && d.contains("measured%20twice")));
+    assert!(
+        c["proposal_on_base_diff"]
+            .as_str()
+            .is_some_and(|d| d.contains("+  <!-- loopx:todo") && d.contains("measured%20twice"))
+    );
 
     // Someone else edits the very todo the agent updates (`line` is 0-based): the ranges meet.
     let lines: Vec<&str> = base.lines().collect();
