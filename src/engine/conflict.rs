@@ -112,6 +112,19 @@ pub fn three_way(base: String, current: String, proposed: Result<String, String>
     ThreeWay { base, current, proposed, overlaps }
 }
 
+/// Adds the view to a `revision_conflict` details object (the `conflict` of `preview
+/// --json`): `overlapping_base_lines` (`[{first, last}]`), `since_base_diff` (unified,
+/// base → current), and `proposal_on_base_diff` or `proposal_on_base_error`.
+pub fn insert_details(view: &ThreeWay, c: &mut serde_json::Map<String, serde_json::Value>) {
+    use serde_json::json;
+    c.insert("overlapping_base_lines".into(), json!(view.overlaps));
+    c.insert("since_base_diff".into(), json!(crate::diff::unified(&view.base, &view.current, "state")));
+    match &view.proposed {
+        Ok(t) => c.insert("proposal_on_base_diff".into(), json!(crate::diff::unified(&view.base, t, "state"))),
+        Err(e) => c.insert("proposal_on_base_error".into(), json!(e)),
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -305,16 +305,7 @@ impl Engine {
         if let Some(Value::Object(c)) = p.conflict.as_mut()
             && c.get("kind").and_then(Value::as_str) == Some("revision_conflict")
         {
-            c.insert("overlapping_base_lines".into(), json!(view.overlaps));
-            c.insert("since_base_diff".into(), json!(crate::diff::unified(&view.base, &view.current, "state")));
-            match &view.proposed {
-                Ok(t) => {
-                    c.insert("proposal_on_base_diff".into(), json!(crate::diff::unified(&view.base, t, "state")));
-                }
-                Err(e) => {
-                    c.insert("proposal_on_base_error".into(), json!(e));
-                }
-            }
+            super::conflict::insert_details(&view, c);
         }
         p.three_way = Some(view);
     }

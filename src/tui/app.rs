@@ -24,12 +24,14 @@ pub enum Tab {
     Packet,
     /// Checks and conflict details.
     Checks,
+    /// The conflict, readable: for a revision conflict the 3-way view from the kept base.
+    Conflict,
     /// Results of the goal.
     History,
 }
 
 /// Tab order.
-pub const TABS: [Tab; 5] = [Tab::Diff, Tab::Scan, Tab::Packet, Tab::Checks, Tab::History];
+pub const TABS: [Tab; 6] = [Tab::Diff, Tab::Scan, Tab::Packet, Tab::Checks, Tab::Conflict, Tab::History];
 
 /// Diff layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,4 +1,5 @@
-//! The detail pane: tabs Diff, Scan, Packet, Checks, History for the item under review.
+//! The detail pane: tabs Diff, Scan, Packet, Checks, Conflict, History for the item under
+//! review.
 //! Only the visible window of each tab is built; long lines scroll horizontally.
 
 use super::{diffview, safe};
@@ -32,8 +33,9 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         (Tab::Diff, "Diff".to_owned()),
         (Tab::Scan, format!("Scan({})", d.findings.len())),
         (Tab::Packet, "Packet".to_owned()),
-        (Tab::Checks, if failing > 0 { format!("Checks(!{failing})") } else { "Checks(ok)".to_owned() }),
-        (Tab::History, format!("History({})", d.history.len())),
+        (Tab::Checks, if failing > 0 { format!("Checks!{failing}") } else { "Checks".to_owned() }),
+        (Tab::Conflict, if d.conflict.is_some() { "Conflict!".to_owned() } else { "Conflict".to_owned() }),
+        (Tab::History, format!("Log({})", d.history.len())),
     ];
     let mut spans = Vec::new();
     for (tab, label) in labels {
@@ -42,7 +44,6 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         } else {
             spans.push(Span::raw(format!(" {label} ")));
         }
-        spans.push(Span::raw(" "));
     }
     f.render_widget(Paragraph::new(Line::from(spans)), tabs);
     let (h, w) = (usize::from(body.height), usize::from(body.width));
@@ -65,6 +66,7 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
             None => vec![Line::styled("preparing…", theme.dim())],
         }),
         Tab::Checks => wrapped(check_lines(item, theme)),
+        Tab::Conflict => wrapped(super::conflict::lines(item, theme)),
         Tab::History => wrapped(history_lines(item, theme)),
     };
     f.render_widget(para, body);
@@ -107,8 +109,12 @@ fn check_lines(item: &crate::tui::model::QueueItem, theme: Theme) -> Vec<(Style,
         out.push((style, format!("{mark}  {:<12} {}", c.name, c.detail)));
     }
     if let Some(c) = &d.conflict {
-        out.push((theme.warn(), "conflict:".into()));
-        for l in serde_json::to_string_pretty(c).unwrap_or_default().lines() {
+        out.push((theme.warn(), "conflict (the Conflict tab shows it readably):".into()));
+        let mut c = c.clone();
+        if let Some(o) = c.as_object_mut() {
+            o.retain(|k, _| !k.ends_with("_diff"));
+        }
+        for l in serde_json::to_string_pretty(&c).unwrap_or_default().lines() {
             out.push((Style::new(), format!("  {l}")));
         }
     }

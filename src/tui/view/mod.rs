@@ -2,6 +2,7 @@
 //! (goals hidden when narrow), detail tabs on the right (below when narrow), footer; dialogs
 //! and help on top. Below 60×15 a notice replaces the layout.
 
+mod conflict;
 mod detail;
 mod dialog;
 mod diffview;

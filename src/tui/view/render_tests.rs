@@ -217,3 +217,34 @@ fn colour_marks_diff_lines_and_no_color_drops_it() {
     let buf = t.backend().buffer();
     assert!(buf.content().iter().all(|c| c.fg == Color::Reset), "NO_COLOR: no colours at all");
 }
+
+#[test]
+fn conflict_tab_three_way_and_unknown_base() {
+    let base = "---\nupdated_at: 1\n---\n# Goal\n\n## Agent Todos\n- [ ] [P1] Run the smoke suite\n  <!-- loopx:todo todo_id=todo_a status=open -->\n- [ ] [P2] Write the notes\n  <!-- loopx:todo todo_id=todo_b status=open -->\n";
+    let current = base.replace("updated_at: 1", "updated_at: 2").replace("Run the smoke suite", "Run the full suite");
+    let proposed = base
+        .replace("updated_at: 1", "updated_at: 3")
+        .replace("todo_a status=open", "todo_a status=open note=flaky%20on%20CI");
+    let view = crate::engine::conflict::three_way(base.to_owned(), current, Ok(proposed));
+    assert_eq!(view.overlaps.len(), 1, "the todo's checkbox and its metadata line are adjacent");
+    let mut c = serde_json::json!({"kind": "revision_conflict", "expected_revision": "sha256:997532cf307c11", "current_revision": "sha256:fcb894eff63d22", "base_known": true});
+    crate::engine::conflict::insert_details(&view, c.as_object_mut().expect("object"));
+    let mut app = demo_app();
+    let key = app.items.iter().find(|i| i.item_id.starts_with("5e6f7a8b")).expect("stale").key.clone();
+    for it in &mut app.items {
+        if it.key == key {
+            let mut d = (*it.detail).clone();
+            d.conflict = Some(c.clone());
+            it.detail = Arc::new(d);
+        }
+    }
+    select(&mut app, "5e6f7a8b");
+    app.tab = Tab::Conflict;
+    insta::assert_snapshot!("conflict_tab_three_way", render(&app, 100, 30).backend());
+    // The stale item of the demo app has no kept base: the tab says so.
+    let mut app = demo_app();
+    select(&mut app, "5e6f7a8b");
+    app.tab = Tab::Conflict;
+    let screen = format!("{:?}", render(&app, 100, 30).backend());
+    assert!(screen.contains("the base is not kept"), "{screen}");
+}

@@ -1,0 +1,147 @@
+//! The Conflict tab: what stands in the way of an apply, readable. A revision conflict whose
+//! base is kept (`gate/revisions/`) shows the 3-way view — what changed since the agent read
+//! the state, what the agent wants, both from the base — with the lines of base ranges both
+//! sides change marked `!`. Other conflicts show their details as `key: value` lines.
+
+use crate::tui::model::QueueItem;
+use crate::tui::theme::Theme;
+use ratatui::style::Style;
+use serde_json::Value;
+
+/// `(first, last)` base line ranges from `overlapping_base_lines`.
+fn overlap_ranges(c: &Value) -> Vec<(usize, usize)> {
+    c["overlapping_base_lines"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|o| {
+                    let n = |k: &str| o[k].as_u64().and_then(|v| usize::try_from(v).ok());
+                    Some((n("first")?, n("last")?))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The old start line of a `@@ -a,b +c,d @@` header.
+fn hunk_old_start(header: &str) -> Option<usize> {
+    let rest = header.strip_prefix("@@ -")?;
+    rest.split([',', ' ']).next()?.parse().ok()
+}
+
+/// A unified diff (from base) as styled lines; lines whose base position falls in an
+/// overlapping range get a `!` in front, others two spaces.
+fn diff_lines(diff: &str, overlaps: &[(usize, usize)], theme: Theme) -> Vec<(Style, String)> {
+    let mut out = Vec::new();
+    let mut old = 0usize;
+    // Base line of the last `-` in the current run: the `+` lines after it replace it.
+    let mut replaced: Option<usize> = None;
+    let hit = |n: usize| overlaps.iter().any(|&(a, b)| a <= n && n <= b);
+    for l in diff.lines() {
+        if l.starts_with("--- ") || l.starts_with("+++ ") {
+            continue;
+        }
+        if l.starts_with("@@") {
+            old = hunk_old_start(l).unwrap_or(0);
+            replaced = None;
+            out.push((theme.dim(), format!("  {l}")));
+            continue;
+        }
+        let (style, marked) = match l.chars().next() {
+            Some('+') => (theme.added(), hit(old) || replaced.is_some_and(hit)),
+            Some('-') => {
+                replaced = Some(old);
+                old += 1;
+                (theme.removed(), hit(old - 1))
+            }
+            _ => {
+                replaced = None;
+                old += 1;
+                (Style::new(), false)
+            }
+        };
+        let style = if marked { style.patch(theme.warn()) } else { style };
+        out.push((style, format!("{}{l}", if marked { "! " } else { "  " })));
+    }
+    if out.is_empty() {
+        out.push((theme.dim(), "  (no change)".into()));
+    }
+    out
+}
+
+fn short(rev: &Value) -> String {
+    let s = rev.as_str().unwrap_or("?");
+    s.chars().take("sha256:".len() + 12).collect()
+}
+
+/// The tab's lines.
+pub(super) fn lines(item: &QueueItem, theme: Theme) -> Vec<(Style, String)> {
+    let Some(c) = &item.detail.conflict else {
+        return vec![(
+            theme.dim(),
+            "no conflict: no stale revision, foreign lease, busy lock or reused idempotency key stands in the way"
+                .into(),
+        )];
+    };
+    let kind = c["kind"].as_str().unwrap_or("conflict");
+    let mut out = vec![(theme.warn(), kind.replace('_', " "))];
+    if kind != "revision_conflict" {
+        for (k, v) in c.as_object().into_iter().flatten().filter(|(k, _)| k.as_str() != "kind") {
+            let v = v.as_str().map_or_else(|| v.to_string(), str::to_owned);
+            out.push((Style::new(), format!("  {k}: {v}")));
+        }
+        return out;
+    }
+    out.push((
+        Style::new(),
+        format!(
+            "the agent read {}; the state is now at {}",
+            short(&c["expected_revision"]),
+            short(&c["current_revision"])
+        ),
+    ));
+    if c["base_known"] != Value::Bool(true) {
+        let why = c["base_error"].as_str().map_or_else(
+            || "the base is not kept in gate/revisions/ (proposed elsewhere, or pruned)".to_owned(),
+            |e| format!("the kept base is unusable: {e}"),
+        );
+        out.push((theme.warn(), why));
+        out.push((theme.dim(), "the Diff tab shows current → the proposal applied to the current state".into()));
+        return out;
+    }
+    let overlaps = overlap_ranges(c);
+    if overlaps.is_empty() {
+        out.push((theme.ok(), "no overlap: the two changes touch different lines of the base".into()));
+    } else {
+        let list: Vec<String> =
+            overlaps.iter().map(|&(a, b)| if a == b { format!("{a}") } else { format!("{a}–{b}") }).collect();
+        out.push((theme.error(), format!("both sides change base line(s) {} (marked !)", list.join(", "))));
+    }
+    out.push((theme.title(), "── changed since the agent read it (base → current)".into()));
+    out.extend(diff_lines(c["since_base_diff"].as_str().unwrap_or(""), &overlaps, theme));
+    out.push((theme.title(), "── what the agent wants (base → proposal on the base)".into()));
+    match c["proposal_on_base_error"].as_str() {
+        Some(e) => out.push((theme.error(), format!("  {e}"))),
+        None => out.extend(diff_lines(c["proposal_on_base_diff"].as_str().unwrap_or(""), &overlaps, theme)),
+    }
+    out.push((
+        theme.dim(),
+        "decide with the usual keys: skip or reject the stale item; the agent proposes again".into(),
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_lines_in_overlapping_base_ranges_only() {
+        let diff = "--- a/s\n+++ b/s\n@@ -3,3 +3,3 @@\n c\n-d\n+D\n e\n";
+        let lines = diff_lines(diff, &[(4, 4)], Theme::new(false));
+        let text: Vec<&str> = lines.iter().map(|(_, t)| t.as_str()).collect();
+        assert_eq!(text, ["  @@ -3,3 +3,3 @@", "   c", "! -d", "! +D", "   e"]);
+        let lines = diff_lines(diff, &[(7, 9)], Theme::new(false));
+        assert!(lines.iter().all(|(_, t)| !t.starts_with('!')));
+    }
+}
