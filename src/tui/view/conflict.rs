@@ -69,6 +69,22 @@ fn diff_lines(diff: &str, overlaps: &[(usize, usize)], theme: Theme) -> Vec<(Sty
     out
 }
 
+/// `key: value` lines; objects one level deeper as indented `key:` blocks, `null` as "none".
+fn push_field(out: &mut Vec<(Style, String)>, key: &str, v: &Value, depth: usize) {
+    let pad = "  ".repeat(depth);
+    match v {
+        Value::Object(o) if depth < 3 => {
+            out.push((Style::new(), format!("{pad}{key}:")));
+            for (k, v) in o {
+                push_field(out, k, v, depth + 1);
+            }
+        }
+        Value::Null => out.push((Style::new(), format!("{pad}{key}: none"))),
+        Value::String(s) => out.push((Style::new(), format!("{pad}{key}: {s}"))),
+        other => out.push((Style::new(), format!("{pad}{key}: {other}"))),
+    }
+}
+
 fn short(rev: &Value) -> String {
     let s = rev.as_str().unwrap_or("?");
     s.chars().take("sha256:".len() + 12).collect()
@@ -87,8 +103,7 @@ pub(super) fn lines(item: &QueueItem, theme: Theme) -> Vec<(Style, String)> {
     let mut out = vec![(theme.warn(), kind.replace('_', " "))];
     if kind != "revision_conflict" {
         for (k, v) in c.as_object().into_iter().flatten().filter(|(k, _)| k.as_str() != "kind") {
-            let v = v.as_str().map_or_else(|| v.to_string(), str::to_owned);
-            out.push((Style::new(), format!("  {k}: {v}")));
+            push_field(&mut out, k, v, 1);
         }
         return out;
     }
@@ -143,5 +158,14 @@ mod tests {
         assert_eq!(text, ["  @@ -3,3 +3,3 @@", "   c", "! -d", "! +D", "   e"]);
         let lines = diff_lines(diff, &[(7, 9)], Theme::new(false));
         assert!(lines.iter().all(|(_, t)| !t.starts_with('!')));
+    }
+
+    #[test]
+    fn other_conflicts_show_nested_details_as_indented_fields() {
+        let mut out = Vec::new();
+        let v = serde_json::json!({"owner": "codex-peer-b", "expires_at": null, "version": 1});
+        push_field(&mut out, "hard_lease", &v, 1);
+        let text: Vec<&str> = out.iter().map(|(_, t)| t.as_str()).collect();
+        assert_eq!(text, ["  hard_lease:", "    owner: codex-peer-b", "    expires_at: none", "    version: 1"]);
     }
 }
