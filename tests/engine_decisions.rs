@@ -299,3 +299,116 @@ fn a_revision_conflict_shows_base_current_and_the_proposal_on_the_base() {
     let c = e.prepare(&e.find_item(&id).expect("item")).conflict.expect("conflict");
     assert_eq!((c["base_known"].as_bool(), c.get("base_error")), (Some(false), None));
 }
+
+/// Proposes a `todo_update` on an open, unclaimed todo of demo-goal, then lets another
+/// writer change another todo through the engine (or, with `other_same_todo`, reword this
+/// todo's checkbox line in place): returns (dir guard, engine, item id, todo id).
+fn stale_update(other_same_todo: bool) -> (tempfile::TempDir, writegate::engine::Engine, String, String) {
+    use writegate::loopx::edit::{TodoArgs, TodoOp};
+    use writegate::loopx::state::ActiveState;
+    let (d, reg) = demo();
+    let e = engine(&reg);
+    let base = state(&e, "demo-goal");
+    let parsed = ActiveState::parse(&base);
+    let open: Vec<_> = parsed.todos.iter().filter(|t| t.status == "open" && t.claimed_by().is_none()).collect();
+    let (mine, theirs) = (open[1].todo_id.clone(), open[2].todo_id.clone());
+    let update = |todo: &str, note: &str| {
+        TodoOp::TodoUpdate(TodoArgs {
+            todo_id: Some(todo.into()),
+            agent_id: Some("codex-main-control".into()),
+            note: Some(note.into()),
+            ..TodoArgs::default()
+        })
+    };
+    let id = e.propose("demo-goal", &update(&mine, "rebase me")).expect("propose").item_id;
+    if other_same_todo {
+        let line = parsed.todos.iter().find(|t| t.todo_id == mine).expect("todo").line;
+        let edited: String = base
+            .lines()
+            .enumerate()
+            .map(|(i, l)| if i == line { format!("{l} (reworded)\n") } else { format!("{l}\n") })
+            .collect();
+        std::fs::write(&e.goal("demo-goal").expect("goal").state_file, edited).expect("edit");
+    } else {
+        let other_id = e.propose("demo-goal", &update(&theirs, "meanwhile")).expect("propose").item_id;
+        let out = e.decide(&other_id, &APPLY, None).expect("apply other");
+        assert_eq!(out.status, Status::Applied, "{}", out.message);
+    }
+    (d, e, id, mine)
+}
+
+#[test]
+fn a_stale_update_is_rebased_only_explicitly_and_written_with_the_right_bytes() {
+    use writegate::loopx::edit::{EditContext, apply_op};
+    let (_d, e, id, todo) = stale_update(false);
+    let item = e.find_item(&id).expect("item");
+    let p = e.prepare(&item);
+    assert_eq!(p.predicted.name(), "revision_conflict");
+    writegate::engine::conflict::rebase_check(&p).expect("eligible");
+    // A plain apply still refuses.
+    assert_eq!(e.decide(&id, &APPLY, None).expect("apply").status, Status::RevisionConflict);
+    let current = state(&e, "demo-goal");
+    // The rebase pins the revision the operator saw: a stale pin is refused.
+    let stale_pin = Decision::Rebase {
+        onto: item.intent.as_ref().expect("intent").expected_revision.clone(),
+        confirm_warnings: false,
+    };
+    assert!(e.decide(&id, &stale_pin, None).is_err());
+    assert_eq!(state(&e, "demo-goal"), current, "nothing written");
+    let onto = revision_of_text(&current);
+    let out = e.decide(&id, &Decision::Rebase { onto: onto.clone(), confirm_warnings: false }, None).expect("rebase");
+    assert_eq!(out.status, Status::Applied, "{}", out.message);
+    // The bytes: exactly what LoopX's update does on the current state.
+    let op = match &item.intent.as_ref().expect("intent").proposal {
+        writegate::engine::Proposal::TodoOp(op) => op.clone(),
+        other => panic!("{other:?}"),
+    };
+    let ctx = EditContext {
+        goal_id: "demo-goal".into(),
+        registered_agents: e.goal("demo-goal").expect("goal").registered_agents.clone(),
+        now: e.clock.loopx_now(),
+    };
+    assert_eq!(state(&e, "demo-goal"), apply_op(&current, &op, &ctx).expect("op").text);
+    assert!(state(&e, "demo-goal").contains("note=rebase%20me") && state(&e, "demo-goal").contains("note=meanwhile"));
+    let rec = out.record.expect("record");
+    assert_eq!(rec.reason_code.as_deref(), Some("rebased"));
+    assert_eq!(rec.base_revision.as_deref(), Some(onto.as_str()));
+    let intent = item.intent.expect("intent");
+    assert_eq!(rec.expected_revision, Some(intent.expected_revision));
+    assert_eq!(rec.idempotency_key, intent.idempotency_key);
+    assert!(todo.starts_with("todo_"));
+}
+
+#[test]
+fn an_overlapping_change_is_never_rebased() {
+    let (_d, e, id, _todo) = stale_update(true);
+    let p = e.prepare(&e.find_item(&id).expect("item"));
+    assert_eq!(p.predicted.name(), "revision_conflict");
+    let why = writegate::engine::conflict::rebase_check(&p).expect_err("overlap");
+    assert!(why.contains("same lines"), "{why}");
+    let before = state(&e, "demo-goal");
+    let onto = revision_of_text(&before);
+    assert!(e.decide(&id, &Decision::Rebase { onto, confirm_warnings: false }, None).is_err());
+    assert_eq!(state(&e, "demo-goal"), before);
+    assert!(e.find_item(&id).is_ok(), "the item stays pending");
+}
+
+#[test]
+fn replace_and_unknown_base_are_never_rebased() {
+    let (_d, e, id, _todo) = stale_update(false);
+    let item = e.find_item(&id).expect("item");
+    let expected = item.intent.as_ref().expect("intent").expected_revision.clone();
+    let base = e.gate("demo-goal").expect("gate").revisions().load(&expected).expect("load").expect("kept");
+    // The same stale item as a raw replace of the base.
+    let mut doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&item.path).expect("read")).expect("json");
+    doc["proposal"] =
+        serde_json::json!({"kind": "replace", "text": base.replace("Ship the demo", "Ship the raw demo")});
+    std::fs::write(item.path.with_file_name("raw-stale.json"), serde_json::to_vec(&doc).expect("json")).expect("write");
+    let p = e.prepare(&e.find_item("raw-stale").expect("item"));
+    assert_eq!(p.predicted.name(), "revision_conflict");
+    assert!(writegate::engine::conflict::rebase_check(&p).expect_err("raw").contains("never rebased"));
+    // Without the kept base the todo op is not rebased either.
+    std::fs::remove_file(e.gate("demo-goal").expect("gate").revisions().dir().join(&expected[7..])).expect("rm");
+    let p = e.prepare(&e.find_item(&id).expect("item"));
+    assert!(writegate::engine::conflict::rebase_check(&p).expect_err("unknown base").contains("not kept"));
+}

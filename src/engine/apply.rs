@@ -24,6 +24,17 @@ pub enum Decision {
         /// Explicitly apply despite an idempotency conflict (recorded with both digests).
         override_idempotency: bool,
     },
+    /// Apply a stale item recomputed on the current state (issue 6): allowed only when
+    /// [`super::conflict::rebase_check`] passes under the lock and the state is still at
+    /// `onto`, the revision the operator reviewed the rebased preview against. Recorded as
+    /// `applied` with `reason_code` `rebased`: `expected_revision` is the agent's,
+    /// `base_revision` the one it was rebased onto, the idempotency key the original.
+    Rebase {
+        /// `sha256:<hex>` the rebased preview was computed on.
+        onto: String,
+        /// The operator typed the confirmation that `warn` findings require.
+        confirm_warnings: bool,
+    },
     /// Skip it (recorded, item moved to `decided/`).
     Skip,
     /// Reject it with a reason (recorded, item moved to `decided/`).
@@ -97,12 +108,22 @@ impl Engine {
                 self.close(&gate, &item, "reject", Status::Rejected, Some("operator_reject"), Some(reason))
             }
             Decision::Apply { confirm_warnings, override_idempotency } => {
-                self.apply(&gate, &item, *confirm_warnings, *override_idempotency)
+                self.apply(&gate, &item, *confirm_warnings, *override_idempotency, None)
+            }
+            Decision::Rebase { onto, confirm_warnings } => {
+                self.apply(&gate, &item, *confirm_warnings, false, Some(onto))
             }
         }
     }
 
-    fn apply(&self, gate: &GateDir, item: &Item, confirm: bool, override_idem: bool) -> Result<Outcome, EngineError> {
+    fn apply(
+        &self,
+        gate: &GateDir,
+        item: &Item,
+        confirm: bool,
+        override_idem: bool,
+        rebase_onto: Option<&str>,
+    ) -> Result<Outcome, EngineError> {
         let goal = self.goal(&item.goal_id)?.clone();
         let class = item.intent.as_ref().map_or("unknown", |i| i.write_class.as_str());
         let req = LockRequest {
@@ -156,6 +177,14 @@ impl Engine {
         if status == Status::IdempotencyConflict && override_idem && only_idempotency_failed(&p) {
             status = Status::Applied;
         }
+        if let Some(onto) = rebase_onto {
+            let refuse = |why: String| EngineError::Io { what: "rebase".into(), source: std::io::Error::other(why) };
+            super::conflict::rebase_check(&p).map_err(refuse)?;
+            if p.current_text.as_deref().map(revision_of_text).as_deref() != Some(onto) {
+                return Err(refuse("the state moved since the rebased preview was shown; review it again".into()));
+            }
+            status = Status::Applied;
+        }
         if status == Status::Applied && p.has_warnings() && !confirm {
             return Err(EngineError::Io {
                 what: "apply".into(),
@@ -192,6 +221,9 @@ impl Engine {
         if p.predicted == Predicted::Status(Status::IdempotencyConflict) {
             rec.reason_code = Some("idempotency_override".into());
             rec.override_of_effect_digest.clone_from(&p.prior_effect_digest);
+        }
+        if rebase_onto.is_some() {
+            rec.reason_code = Some("rebased".into());
         }
         let marker = Marker {
             item_id: item.id.clone(),

@@ -3,9 +3,13 @@
 //! (base → current) and what the agent wants (base → its proposal applied to the base), with
 //! the base line ranges both sides change. Pure over texts; nothing here writes.
 
-use super::checks::raw_text;
-use super::item::Proposal;
+use super::checks::{consistent, raw_text, touched_todos};
+use super::item::{Intent, Proposal};
+use super::preview::{Predicted, Prepared};
+use crate::loopx::edit::TodoOp;
 use crate::loopx::edit::{EditContext, apply_op};
+use crate::loopx::state::ActiveState;
+use crate::wire::Status;
 use serde::Serialize;
 use similar::{DiffOp, TextDiff};
 
@@ -92,14 +96,78 @@ pub fn overlaps(base: &str, a: &str, b: &str) -> Vec<Overlap> {
     out
 }
 
-/// The proposal of an item applied to `base` as it would have been applied there.
-pub(super) fn proposed_on(base: &str, proposal: &Proposal, ctx: &EditContext) -> Result<String, String> {
-    match proposal {
+/// The proposal of an item applied to `base` as it would have been applied there. A todo
+/// op's packet must be the one LoopX prints for it at the base (same `write_id` and
+/// `idempotency_key`), as at apply.
+pub(super) fn proposed_on(base: &str, intent: &Intent, ctx: &EditContext) -> Result<String, String> {
+    match &intent.proposal {
         Proposal::TodoOp(op) => {
-            apply_op(base, op, ctx).map(|o| o.text).map_err(|e| format!("LoopX would refuse it on the base: {e}"))
+            let outcome = apply_op(base, op, ctx).map_err(|e| format!("LoopX would refuse it on the base: {e}"))?;
+            consistent(intent, op, base, &outcome)
+                .map_err(|why| format!("the packet does not match its proposal at the base: {why}"))?;
+            Ok(outcome.text)
         }
         raw => raw_text(raw, base),
     }
+}
+
+/// Whether a stale item may be rebased onto the current state (issue 6; the seed's
+/// narrower-lock rule): only the revision check fails; the proposal is a `todo_update` or
+/// `todo_claim` (one todo, no order); the base is kept, the proposal applies there with a
+/// matching packet, and no base line is changed on both sides; on the current state it
+/// changes that one todo's block and nothing else but the frontmatter `updated_at`.
+///
+/// # Errors
+/// Why not, in one sentence for the operator.
+pub fn rebase_check(p: &Prepared) -> Result<(), String> {
+    if p.predicted != Predicted::Status(Status::RevisionConflict) {
+        return Err(format!("only a stale item can be rebased; this one is {}", p.predicted.name()));
+    }
+    if let Some(c) = p.checks.iter().find(|c| !c.ok && c.name != "revision" && c.name != "lock") {
+        return Err(format!("the {} check fails too: {}", c.name, c.detail));
+    }
+    let Ok(intent) = &p.item.intent else { return Err("the item is invalid".into()) };
+    let todo_id = match &intent.proposal {
+        Proposal::TodoOp(TodoOp::TodoUpdate(a) | TodoOp::TodoClaim(a)) => a.todo_id.clone().unwrap_or_default(),
+        Proposal::TodoOp(op) => {
+            return Err(format!("{} can touch more than one todo or depends on order; reject or skip it", op.name()));
+        }
+        _ => return Err("raw replace and diff proposals are never rebased; reject or skip it".into()),
+    };
+    let Some(view) = &p.three_way else {
+        return Err("the base the agent read is not kept, so what changed since cannot be shown".into());
+    };
+    if let Err(e) = &view.proposed {
+        return Err(e.clone());
+    }
+    if !view.overlaps.is_empty() {
+        return Err("the state changed the same lines the agent changes".into());
+    }
+    let (Some(current), Some(proposed)) = (&p.current_text, &p.proposed_text) else {
+        return Err("no rebased text".into());
+    };
+    let (touched, elsewhere) = touched_todos(&ActiveState::parse(current), &ActiveState::parse(proposed));
+    if elsewhere || touched.len() != 1 || !touched.contains(&todo_id) {
+        return Err(format!("rebased, it would change more than {todo_id}"));
+    }
+    Ok(())
+}
+
+/// Changed (`+`/`-`) lines of a unified diff, hunk headers and context left out: what a
+/// change does, wherever it lands.
+fn changed_lines(diff: &str) -> String {
+    diff.lines()
+        .filter(|l| (l.starts_with('+') && !l.starts_with("+++")) || (l.starts_with('-') && !l.starts_with("---")))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+/// The "diff of the diff": the changed lines of the preview the agent saw (base → its
+/// proposal) against those of the rebased preview (current → proposal on current), as a
+/// unified diff; empty when the rebased change is the same change.
+#[must_use]
+pub fn diff_of_diffs(agent_saw: &str, rebased: &str) -> String {
+    crate::diff::unified(&changed_lines(agent_saw), &changed_lines(rebased), "change")
 }
 
 /// Builds the view from its three texts.
@@ -130,6 +198,16 @@ mod tests {
     use super::*;
 
     const BASE: &str = "a\nb\nc\nd\ne\nf\ng\n";
+
+    #[test]
+    fn the_diff_of_diffs_ignores_position_and_shows_a_different_change() {
+        let saw = "--- a/s\n+++ b/s\n@@ -3,2 +3,2 @@\n c\n-d\n+D\n";
+        let moved = "--- a/s\n+++ b/s\n@@ -9,2 +9,2 @@\n x\n-d\n+D\n";
+        assert_eq!(diff_of_diffs(saw, moved), "", "same change, new place");
+        let other = "--- a/s\n+++ b/s\n@@ -9,2 +9,2 @@\n x\n-d\n+D2\n";
+        let dd = diff_of_diffs(saw, other);
+        assert!(dd.contains("-+D\n") && dd.contains("++D2\n"), "{dd}");
+    }
 
     #[test]
     fn disjoint_changes_do_not_overlap() {

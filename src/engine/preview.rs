@@ -300,7 +300,7 @@ impl Engine {
             registered_agents: agents.to_vec(),
             now: self.clock.loopx_now(),
         };
-        let proposed = super::conflict::proposed_on(&base, &intent.proposal, &ctx);
+        let proposed = super::conflict::proposed_on(&base, intent, &ctx);
         let view = super::conflict::three_way(base, current.to_owned(), proposed);
         if let Some(Value::Object(c)) = p.conflict.as_mut()
             && c.get("kind").and_then(Value::as_str) == Some("revision_conflict")
