@@ -156,10 +156,15 @@ pub fn rebase_check(p: &Prepared) -> Result<(), String> {
 /// Changed (`+`/`-`) lines of a unified diff, hunk headers and context left out: what a
 /// change does, wherever it lands.
 fn changed_lines(diff: &str) -> String {
-    diff.lines()
+    let mut out = String::new();
+    for l in diff
+        .lines()
         .filter(|l| (l.starts_with('+') && !l.starts_with("+++")) || (l.starts_with('-') && !l.starts_with("---")))
-        .map(|l| format!("{l}\n"))
-        .collect()
+    {
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
 }
 
 /// The "diff of the diff": the changed lines of the preview the agent saw (base → its
