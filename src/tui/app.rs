@@ -54,8 +54,9 @@ pub enum Mode {
     /// `y` applies the item.
     ConfirmApply(String),
     /// Type the first 6 characters of the item id, Enter: apply despite warnings (or with
-    /// the idempotency override when `override_idempotency`).
-    TypedConfirm { key: String, typed: String, override_idempotency: bool },
+    /// the idempotency override when `override_idempotency`; or rebased onto the revision
+    /// in `rebase_onto`).
+    TypedConfirm { key: String, typed: String, override_idempotency: bool, rebase_onto: Option<String> },
     /// `y` skips the item.
     ConfirmSkip(String),
     /// Type a reason (or 1–4), Enter rejects.
@@ -341,6 +342,7 @@ pub fn apply_unavailable(item: &QueueItem) -> Option<String> {
     }
     match &item.predicted {
         Predicted::Invalid => Some(format!("apply is unavailable: the item is invalid ({}); reject it", item.detail.invalid_reason.clone().unwrap_or_default())),
+        Predicted::Status(Status::RevisionConflict) if matches!(item.detail.rebase, Some(Ok(_))) => Some("revision conflict: the state moved since the agent read it; R rebases it onto the current state (see Conflict), or skip / reject".into()),
         Predicted::Status(Status::RevisionConflict) => Some("revision conflict: the state moved since the agent read it; reject or skip, or ask the agent to propose again".into()),
         Predicted::Status(Status::LeaseConflict) => Some("lease conflict: another agent holds this todo (see Checks); nothing is taken from it — reject, skip, or wait".into()),
         Predicted::Status(Status::Failed) => Some(format!("apply would fail: {}", item.detail.invalid_reason.clone().unwrap_or_default())),

@@ -29,6 +29,7 @@ pub(crate) fn item(goal: &str, id: &str, predicted: Predicted, scan: ScanMark) -
             conflict: None,
             invalid_reason: None,
             history: Arc::new(Vec::new()),
+            rebase: None,
         }),
         checking: false,
     }
@@ -330,4 +331,36 @@ fn arrivals_ring_and_changes_pin_the_snapshot() {
     press(&mut app, KeyCode::Char('u'));
     assert!(app.banner.is_none());
     assert_eq!(app.current().map(|c| c.payload_digest.clone()).as_deref(), Some("sha256:other"));
+}
+
+#[test]
+fn rebase_needs_a_stale_eligible_item_and_the_typed_id() {
+    // Not stale: R explains and opens nothing.
+    let mut app = loaded_app(vec![item("g", "ready0001", Predicted::Ready, ScanMark::Clean)]);
+    assert!(press(&mut app, KeyCode::Char('R')).is_empty());
+    assert_eq!(app.mode, Mode::Normal);
+    assert!(app.flash.as_ref().is_some_and(|(m, _)| m.contains("only a stale item")));
+    // Stale but not eligible: the reason is shown.
+    let mut stale = item("g", "stale0001", Predicted::Status(Status::RevisionConflict), ScanMark::Clean);
+    let mut d = (*stale.detail).clone();
+    d.rebase = Some(Err("the state changed the same lines the agent changes".into()));
+    stale.detail = Arc::new(d.clone());
+    let mut app = loaded_app(vec![stale.clone()]);
+    press(&mut app, KeyCode::Char('R'));
+    assert_eq!(app.mode, Mode::Normal);
+    assert!(app.flash.as_ref().is_some_and(|(m, _)| m.contains("same lines")));
+    // Eligible: typed confirmation, then a Rebase pinned to the reviewed revision.
+    d.rebase = Some(Ok(("sha256:feed".into(), String::new())));
+    stale.detail = Arc::new(d);
+    let mut app = loaded_app(vec![stale]);
+    press(&mut app, KeyCode::Char('R'));
+    assert!(matches!(&app.mode, Mode::TypedConfirm { rebase_onto: Some(r), .. } if r == "sha256:feed"));
+    for c in "stale0".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    let fx = press(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(&fx[..], [Effect::Decide { decision: Decision::Rebase { onto, confirm_warnings: true }, .. }] if onto == "sha256:feed"),
+        "{fx:?}"
+    );
 }

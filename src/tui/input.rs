@@ -87,15 +87,15 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             }
             _ => Vec::new(),
         },
-        Mode::TypedConfirm { key: k, mut typed, override_idempotency } => match key.code {
+        Mode::TypedConfirm { key: k, mut typed, override_idempotency, rebase_onto } => match key.code {
             KeyCode::Esc => cancel(app),
             KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => {
-                app.mode = Mode::TypedConfirm { key: k, typed: String::new(), override_idempotency };
+                app.mode = Mode::TypedConfirm { key: k, typed: String::new(), override_idempotency, rebase_onto };
                 Vec::new()
             }
             KeyCode::Backspace => {
                 typed.pop();
-                app.mode = Mode::TypedConfirm { key: k, typed, override_idempotency };
+                app.mode = Mode::TypedConfirm { key: k, typed, override_idempotency, rebase_onto };
                 Vec::new()
             }
             KeyCode::Enter => {
@@ -103,7 +103,11 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
                 let want: String = id.chars().take(6).collect();
                 if typed == want {
                     app.mode = Mode::Normal;
-                    decide(app, &k, Decision::Apply { confirm_warnings: true, override_idempotency })
+                    let decision = match rebase_onto {
+                        Some(onto) => Decision::Rebase { onto, confirm_warnings: true },
+                        None => Decision::Apply { confirm_warnings: true, override_idempotency },
+                    };
+                    decide(app, &k, decision)
                 } else {
                     app.flash = Some((
                         format!("type the first 6 characters of the item id ({want}) and press Enter"),
@@ -114,7 +118,7 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             }
             KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
                 typed.push(c);
-                app.mode = Mode::TypedConfirm { key: k, typed, override_idempotency };
+                app.mode = Mode::TypedConfirm { key: k, typed, override_idempotency, rebase_onto };
                 Vec::new()
             }
             _ => Vec::new(),
@@ -218,6 +222,7 @@ fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             app.ensure_selection()
         }
         Action::Apply => start_apply(app),
+        Action::Rebase => start_rebase(app),
         Action::Skip | Action::Reject => {
             let Some(item) = app.current() else {
                 return Vec::new();
@@ -253,6 +258,35 @@ fn scroll(app: &mut App, dy: i32, dx: i32) -> Vec<Effect> {
     Vec::new()
 }
 
+fn start_rebase(app: &mut App) -> Vec<Effect> {
+    let Some(item) = app.current() else {
+        return Vec::new();
+    };
+    if app.banner.is_some() {
+        app.flash = Some((
+            "this item or its goal changed on disk: press u to review the current version first".into(),
+            FlashKind::Conflict,
+        ));
+        return Vec::new();
+    }
+    let why = match (&item.detail.rebase, item.checking) {
+        (_, true) => "still checking this item".to_owned(),
+        (None, _) => "only a stale item (revision conflict) can be rebased".to_owned(),
+        (Some(Err(why)), _) => format!("cannot rebase: {why}"),
+        (Some(Ok((onto, _))), _) => {
+            app.mode = Mode::TypedConfirm {
+                key: item.key.clone(),
+                typed: String::new(),
+                override_idempotency: false,
+                rebase_onto: Some(onto.clone()),
+            };
+            return Vec::new();
+        }
+    };
+    app.flash = Some((why, FlashKind::Conflict));
+    Vec::new()
+}
+
 fn start_apply(app: &mut App) -> Vec<Effect> {
     let Some(item) = app.current() else {
         return Vec::new();
@@ -271,10 +305,10 @@ fn start_apply(app: &mut App) -> Vec<Effect> {
     let key = item.key.clone();
     app.mode = match item.predicted {
         Predicted::Status(Status::IdempotencyConflict) => {
-            Mode::TypedConfirm { key, typed: String::new(), override_idempotency: true }
+            Mode::TypedConfirm { key, typed: String::new(), override_idempotency: true, rebase_onto: None }
         }
         _ if item.needs_typed_confirmation() => {
-            Mode::TypedConfirm { key, typed: String::new(), override_idempotency: false }
+            Mode::TypedConfirm { key, typed: String::new(), override_idempotency: false, rebase_onto: None }
         }
         _ => Mode::ConfirmApply(key),
     };

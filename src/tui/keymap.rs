@@ -48,6 +48,8 @@ pub enum Action {
     Skip,
     /// Reject the selected item (asks for a reason).
     Reject,
+    /// Rebase a stale item onto the current state (typed confirmation; issue 6).
+    Rebase,
     /// Reload the item under review after it changed on disk.
     Reload,
     /// Show or hide the help.
@@ -81,6 +83,7 @@ impl Action {
             Self::Apply => "apply",
             Self::Skip => "skip",
             Self::Reject => "reject",
+            Self::Rebase => "rebase",
             Self::Reload => "reload",
             Self::ToggleHelp => "help",
             Self::Quit => "quit",
@@ -92,7 +95,7 @@ impl Action {
     /// True for decisions (absent in `--read-only`).
     #[must_use]
     pub fn is_decision(self) -> bool {
-        matches!(self, Self::Apply | Self::Skip | Self::Reject)
+        matches!(self, Self::Apply | Self::Skip | Self::Reject | Self::Rebase)
     }
 }
 
@@ -137,6 +140,7 @@ pub fn default_table() -> Vec<Binding> {
         b(&["a"], Normal, A::Apply, "apply (asks to confirm)", true),
         b(&["s"], Normal, A::Skip, "skip (asks to confirm)", true),
         b(&["r"], Normal, A::Reject, "reject with a reason", true),
+        b(&["R"], Normal, A::Rebase, "rebase a stale item onto the current state (typed confirmation)", false),
         b(&["u"], Normal, A::Reload, "reload the item after it changed", false),
         b(&["?"], Normal, A::ToggleHelp, "help", true),
         b(&["q", "ctrl-c"], Normal, A::Quit, "quit", true),

@@ -68,6 +68,9 @@ pub struct Detail {
     pub invalid_reason: Option<String>,
     /// Results of this goal, newest first.
     pub history: Arc<Vec<ResultRecord>>,
+    /// For a stale item: `Ok((revision to rebase onto, diff of the diffs))` when `R` may
+    /// rebase it, `Err(why not)` otherwise; `None` for items that are not stale.
+    pub rebase: Option<Result<(String, String), String>>,
 }
 
 /// One queue row.
@@ -229,9 +232,28 @@ fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>) -> QueueItem {
             conflict: p.conflict.clone(),
             invalid_reason: p.invalid_reason.clone(),
             history: history.clone(),
+            rebase: rebase_of(p),
         }),
         checking: false,
     }
+}
+
+/// Whether and how a stale item can be rebased (see [`crate::engine::conflict::rebase_check`]).
+fn rebase_of(p: &crate::engine::Prepared) -> Option<Result<(String, String), String>> {
+    if p.predicted != Predicted::Status(crate::wire::Status::RevisionConflict) {
+        return None;
+    }
+    Some(crate::engine::conflict::rebase_check(p).and_then(|()| {
+        let (Some(current), Some(proposed), Some(view)) = (&p.current_text, &p.proposed_text, &p.three_way) else {
+            return Err("no rebased text".into());
+        };
+        let saw = view.proposed.as_ref().map_err(Clone::clone)?;
+        let dd = crate::engine::conflict::diff_of_diffs(
+            &crate::diff::unified(&view.base, saw, "state"),
+            &crate::diff::unified(current, proposed, "state"),
+        );
+        Ok((crate::loopx::hash::revision_of_text(current), dd))
+    }))
 }
 
 /// The Packet tab's lines: the item file pretty-printed, sanitised, secrets masked; or why

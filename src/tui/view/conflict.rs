@@ -122,6 +122,7 @@ pub(super) fn lines(item: &QueueItem, theme: Theme) -> Vec<(Style, String)> {
         );
         out.push((theme.warn(), why));
         out.push((theme.dim(), "the Diff tab shows current → the proposal applied to the current state".into()));
+        out.push((theme.dim(), "no rebase without the base: skip or reject, and the agent proposes again".into()));
         return out;
     }
     let overlaps = overlap_ranges(c);

@@ -72,6 +72,34 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
                 ],
             )
         }
+        Mode::TypedConfirm { typed, rebase_onto: Some(onto), .. } => {
+            let want: String = item.item_id.chars().take(6).collect();
+            let mut v = vec![Line::raw(format!(
+                "the agent's change, recomputed on the current state {}: write {stats}; every check runs again under the lock, and nothing is written if the state moves meanwhile.",
+                onto.chars().take(19).collect::<String>()
+            ))];
+            match item.detail.rebase.as_ref().and_then(|r| r.as_ref().ok()) {
+                Some((_, dd)) if dd.is_empty() => v.push(Line::styled(
+                    "compared with the preview the agent saw: the same change, in a new place",
+                    theme.ok(),
+                )),
+                Some((_, dd)) => {
+                    v.push(Line::styled("compared with the preview the agent saw, the change differs:", theme.warn()));
+                    let body: Vec<&str> =
+                        dd.lines().filter(|l| !l.starts_with("---") && !l.starts_with("+++")).collect();
+                    for l in body.iter().take(8) {
+                        v.push(Line::raw(format!("  {}", safe(l))));
+                    }
+                    if body.len() > 8 {
+                        v.push(Line::styled(format!("  … {} more line(s)", body.len() - 8), theme.dim()));
+                    }
+                }
+                None => {}
+            }
+            v.push(Line::raw(format!("type {want} then Enter to apply rebased · Esc cancels")));
+            v.push(Line::from(vec![Span::styled("> ", theme.title()), Span::raw(safe(typed)), Span::raw("▏")]));
+            ("rebase — typed confirmation", v)
+        }
         Mode::TypedConfirm { typed, override_idempotency, .. } => {
             let want: String = item.item_id.chars().take(6).collect();
             let why = if *override_idempotency {

@@ -171,7 +171,8 @@ fn dialogs_and_help() {
     let key = app.current().map(|c| c.key.clone()).unwrap_or_default();
     app.mode = Mode::ConfirmApply(key.clone());
     insta::assert_snapshot!("apply_dialog", render(&app, 100, 30).backend());
-    app.mode = Mode::TypedConfirm { key: key.clone(), typed: "2026".into(), override_idempotency: false };
+    app.mode =
+        Mode::TypedConfirm { key: key.clone(), typed: "2026".into(), override_idempotency: false, rebase_onto: None };
     insta::assert_snapshot!("typed_dialog", render(&app, 100, 30).backend());
     app.mode = Mode::Reject { key: key.clone(), typed: "stale".into() };
     insta::assert_snapshot!("reject_dialog", render(&app, 60, 15).backend());
