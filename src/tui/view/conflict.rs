@@ -140,10 +140,17 @@ pub(super) fn lines(item: &QueueItem, theme: Theme) -> Vec<(Style, String)> {
         Some(e) => out.push((theme.error(), format!("  {e}"))),
         None => out.extend(diff_lines(c["proposal_on_base_diff"].as_str().unwrap_or(""), &overlaps, theme)),
     }
-    out.push((
-        theme.dim(),
-        "decide with the usual keys: skip or reject the stale item; the agent proposes again".into(),
-    ));
+    match &item.detail.rebase {
+        Some(Ok(_)) => out.push((
+            theme.ok(),
+            "R rebases it: the same todo change recomputed on the current state (typed confirmation); or skip / reject"
+                .into(),
+        )),
+        Some(Err(why)) => {
+            out.push((theme.dim(), format!("no rebase: {why}; skip or reject, and the agent proposes again")))
+        }
+        None => {}
+    }
     out
 }
 
