@@ -147,7 +147,7 @@ pub(super) fn lines(item: &QueueItem, theme: Theme) -> Vec<(Style, String)> {
                 .into(),
         )),
         Some(Err(why)) => {
-            out.push((theme.dim(), format!("no rebase: {why}; skip or reject, and the agent proposes again")))
+            out.push((theme.dim(), format!("no rebase: {why}; skip or reject, and the agent proposes again")));
         }
         None => {}
     }
