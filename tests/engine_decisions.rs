@@ -100,6 +100,11 @@ fn idempotency_conflict_needs_an_explicit_override_that_records_both_digests() {
     let (_d, reg) = demo();
     let e = engine(&reg);
     let id = item_with(&e, "docs-goal", "idempotency_conflict");
+    // The conflict shows where the earlier applied proposal and this one differ.
+    let c = e.prepare(&e.find_item(&id).expect("item")).conflict.expect("conflict");
+    assert_eq!(c["prior_proposal_found"], true, "{c}");
+    let d = c["proposal_diff"].as_str().expect("diff");
+    assert!(d.lines().any(|l| l.starts_with('-')) && d.lines().any(|l| l.starts_with('+')), "{d}");
     let out = e.decide(&id, &APPLY, None).expect("decide");
     assert_eq!(out.status, Status::IdempotencyConflict);
     let out = e

@@ -162,6 +162,7 @@ pub(super) fn print_preview(p: &Preview, as_json: bool) -> anyhow::Result<()> {
         for (k, title) in [
             ("since_base_diff", "changed since the agent read it (base → current)"),
             ("proposal_on_base_diff", "what the agent wants (base → proposal on the base)"),
+            ("proposal_diff", "the earlier applied proposal → this one"),
         ] {
             if let Some(d) = c.get(k).and_then(serde_json::Value::as_str) {
                 s += &format!("{title}:\n{}", clean_lines(d));

@@ -245,6 +245,7 @@ impl Engine {
         };
         p.check("goal", true, format!("{} → {}", goal.id, goal.state_file_rel), None);
         Self::check_idempotency(&mut p, &intent, &snap.results);
+        self.add_prior_proposal(&mut p, &intent);
         let current_rev = snap.revision.clone().unwrap_or_else(|| revision_of_text(&current));
         let rev_ok = current_rev == intent.expected_revision;
         p.check(
@@ -272,6 +273,29 @@ impl Engine {
         check_boundary(&mut p, &intent, snap.allowlist.as_deref().unwrap_or_default());
         check_lock(&mut p, &goal.state_file);
         p
+    }
+
+    /// For an idempotency conflict: the earlier applied item (from `gate/decided/`) and a
+    /// unified diff of its proposal against this one (`prior_proposal_found`,
+    /// `proposal_diff`), so the operator sees where the two effects differ.
+    fn add_prior_proposal(&self, p: &mut Prepared, intent: &Intent) {
+        let Some(Value::Object(c)) = p.conflict.as_mut() else { return };
+        if c.get("kind").and_then(Value::as_str) != Some("idempotency_conflict") {
+            return;
+        }
+        let prior_id = c.get("prior_item_id").and_then(Value::as_str).unwrap_or("").to_owned();
+        let prior = self
+            .gate(&intent.goal_id)
+            .ok()
+            .filter(|_| crate::gate::is_safe_id(&prior_id))
+            .map(|g| super::Item::read(&g.decided().join(format!("{prior_id}.json")), &intent.goal_id))
+            .and_then(|item| item.intent.ok());
+        c.insert("prior_proposal_found".into(), json!(prior.is_some()));
+        if let Some(prior) = prior {
+            let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default() + "\n";
+            let (old, new) = (pretty(&prior.payload["proposal"]), pretty(&intent.payload["proposal"]));
+            c.insert("proposal_diff".into(), json!(crate::diff::unified(&old, &new, "proposal")));
+        }
     }
 
     /// Looks up the base at `expected_revision` among the goal's revision snapshots and, when

@@ -102,8 +102,13 @@ pub(super) fn lines(item: &QueueItem, theme: Theme) -> Vec<(Style, String)> {
     let kind = c["kind"].as_str().unwrap_or("conflict");
     let mut out = vec![(theme.warn(), kind.replace('_', " "))];
     if kind != "revision_conflict" {
-        for (k, v) in c.as_object().into_iter().flatten().filter(|(k, _)| k.as_str() != "kind") {
+        for (k, v) in c.as_object().into_iter().flatten().filter(|(k, _)| k.as_str() != "kind" && !k.ends_with("_diff"))
+        {
             push_field(&mut out, k, v, 1);
+        }
+        if let Some(d) = c["proposal_diff"].as_str() {
+            out.push((theme.title(), "── the earlier applied proposal → this one (same key, different effect)".into()));
+            out.extend(diff_lines(d, &[], theme));
         }
         return out;
     }
@@ -166,6 +171,28 @@ mod tests {
         assert_eq!(text, ["  @@ -3,3 +3,3 @@", "   c", "! -d", "! +D", "   e"]);
         let lines = diff_lines(diff, &[(7, 9)], Theme::new(false));
         assert!(lines.iter().all(|(_, t)| !t.starts_with('!')));
+    }
+
+    #[test]
+    fn an_idempotency_conflict_shows_where_the_two_proposals_differ() {
+        let c = serde_json::json!({"kind": "idempotency_conflict", "prior_item_id": "a1", "prior_proposal_found": true,
+            "proposal_diff": "--- a/proposal\n+++ b/proposal\n@@ -1,3 +1,3 @@\n {\n-  \"note\": \"old\"\n+  \"note\": \"new\"\n }\n"});
+        let mut it = crate::tui::app::tests::item(
+            "g",
+            "b2",
+            crate::engine::Predicted::Status(crate::wire::Status::IdempotencyConflict),
+            crate::tui::model::ScanMark::Clean,
+        );
+        let mut d = (*it.detail).clone();
+        d.conflict = Some(c);
+        it.detail = std::sync::Arc::new(d);
+        let text: Vec<String> = lines(&it, Theme::new(false)).into_iter().map(|(_, t)| t).collect();
+        assert!(text.iter().any(|t| t == "  prior_item_id: a1"), "{text:?}");
+        assert!(
+            text.iter().any(|t| t.contains("-  \"note\": \"old\""))
+                && text.iter().any(|t| t.contains("+  \"note\": \"new\""))
+        );
+        assert!(!text.iter().any(|t| t.starts_with("  proposal_diff")), "the diff is drawn, not dumped: {text:?}");
     }
 
     #[test]
