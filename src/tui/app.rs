@@ -176,6 +176,9 @@ pub struct App {
     pub keys: Arc<Vec<Binding>>,
     /// A goal writegate itself just wrote: its next reload is not "moved under you".
     pub own_write: Option<String>,
+    /// The last `lock_busy` outcome: item key and the engine's `{holder, incident,
+    /// incident_recorded}` (shown on the Conflict tab until that item is decided otherwise).
+    pub lock_busy: Option<(String, serde_json::Value)>,
     /// The clock the view uses for ages and countdowns (advanced by `Tick`).
     pub now: chrono::DateTime<chrono::Utc>,
     /// Help overlay scroll.
@@ -213,6 +216,7 @@ impl App {
             bell,
             keys: Arc::new(keys),
             own_write: None,
+            lock_busy: None,
             goal_counts: std::collections::HashMap::new(),
             now: chrono::Utc::now(),
             help_scroll: 0,
@@ -366,6 +370,12 @@ fn on_decided(app: &mut App, key: &str, result: Result<Outcome, String>) -> Vec<
                 _ => FlashKind::Error,
             };
             let flash = (format!("{} — {}", out.status.as_str(), crate::textsafe::sanitize(&out.message, false)), kind);
+            if out.status == Status::LockBusy {
+                app.lock_busy = Some((key.to_owned(), out.lock.clone().unwrap_or_default()));
+                app.tab = Tab::Conflict;
+            } else if app.lock_busy.as_ref().is_some_and(|(k, _)| k == key) {
+                app.lock_busy = None;
+            }
             app.flash = Some(flash.clone());
             if out.item_moved {
                 // Select the next item now; the reload drops the decided one.

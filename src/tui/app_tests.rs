@@ -302,12 +302,18 @@ fn conflict_outcomes_keep_the_item_and_say_so() {
         record: None,
         item_moved: false,
         message: "lock busy; retry".into(),
-        lock: None,
+        lock: Some(serde_json::json!({"holder": {"pid": 7}})),
         conflict: None,
     };
-    update(&mut app, Msg::Decided { key: "g/a1".into(), result: Ok(out) });
+    update(&mut app, Msg::Decided { key: "g/a1".into(), result: Ok(out.clone()) });
     assert_eq!(app.selected.as_deref(), Some("g/a1"));
     assert!(matches!(&app.flash, Some((t, FlashKind::Conflict)) if t.starts_with("lock_busy")));
+    // The holder is kept for the Conflict tab, which comes up; a later outcome clears it.
+    assert_eq!(app.tab, Tab::Conflict);
+    assert!(app.lock_busy.as_ref().is_some_and(|(k, v)| k == "g/a1" && v["holder"]["pid"] == 7));
+    let again = crate::engine::Outcome { status: Status::RevisionConflict, lock: None, ..out };
+    update(&mut app, Msg::Decided { key: "g/a1".into(), result: Ok(again) });
+    assert!(app.lock_busy.is_none());
 }
 
 #[test]

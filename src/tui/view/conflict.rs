@@ -90,17 +90,46 @@ fn short(rev: &Value) -> String {
     s.chars().take("sha256:".len() + 12).collect()
 }
 
+/// The lock-holder view after a `lock_busy` apply of this item: LoopX's holder record, the
+/// incident row written, and the retry key.
+fn lock_lines(lock: &Value, theme: Theme) -> Vec<(Style, String)> {
+    let mut out = vec![(theme.warn(), "lock busy: LoopX's state-file lock stayed held for 5 s".into())];
+    for k in ["holder", "incident"] {
+        if let Some(v) = lock.get(k) {
+            push_field(&mut out, k, v, 1);
+        }
+    }
+    let recorded = lock["incident_recorded"].as_bool().unwrap_or(false);
+    out.push((
+        Style::new(),
+        format!("  incident row: {}", if recorded { "written to <state>.lock.incidents.jsonl" } else { "not written" }),
+    ));
+    out.push((
+        theme.dim(),
+        "a retries the apply (every check runs again); the lock file is never deleted — if the holder is gone, LoopX's next locker takes over"
+            .into(),
+    ));
+    out
+}
+
 /// The tab's lines.
-pub(super) fn lines(item: &QueueItem, theme: Theme) -> Vec<(Style, String)> {
+pub(super) fn lines(app: &crate::tui::app::App, item: &QueueItem, theme: Theme) -> Vec<(Style, String)> {
+    let mut out = match app.lock_busy.as_ref().filter(|(k, _)| *k == item.key) {
+        Some((_, lock)) => lock_lines(lock, theme),
+        None => Vec::new(),
+    };
     let Some(c) = &item.detail.conflict else {
-        return vec![(
-            theme.dim(),
-            "no conflict: no stale revision, foreign lease, busy lock or reused idempotency key stands in the way"
-                .into(),
-        )];
+        if out.is_empty() {
+            out.push((
+                theme.dim(),
+                "no conflict: no stale revision, foreign lease, busy lock or reused idempotency key stands in the way"
+                    .into(),
+            ));
+        }
+        return out;
     };
     let kind = c["kind"].as_str().unwrap_or("conflict");
-    let mut out = vec![(theme.warn(), kind.replace('_', " "))];
+    out.push((theme.warn(), kind.replace('_', " ")));
     if kind != "revision_conflict" {
         for (k, v) in c.as_object().into_iter().flatten().filter(|(k, _)| k.as_str() != "kind" && !k.ends_with("_diff"))
         {
@@ -186,13 +215,38 @@ mod tests {
         let mut d = (*it.detail).clone();
         d.conflict = Some(c);
         it.detail = std::sync::Arc::new(d);
-        let text: Vec<String> = lines(&it, Theme::new(false)).into_iter().map(|(_, t)| t).collect();
+        let app = crate::tui::app::tests::loaded_app(vec![it.clone()]);
+        let text: Vec<String> = lines(&app, &it, Theme::new(false)).into_iter().map(|(_, t)| t).collect();
         assert!(text.iter().any(|t| t == "  prior_item_id: a1"), "{text:?}");
         assert!(
             text.iter().any(|t| t.contains("-  \"note\": \"old\""))
                 && text.iter().any(|t| t.contains("+  \"note\": \"new\""))
         );
         assert!(!text.iter().any(|t| t.starts_with("  proposal_diff")), "the diff is drawn, not dumped: {text:?}");
+    }
+
+    #[test]
+    fn a_lock_busy_apply_shows_the_holder_and_incident_with_the_retry_key() {
+        let it = crate::tui::app::tests::item(
+            "g",
+            "c3",
+            crate::engine::Predicted::Ready,
+            crate::tui::model::ScanMark::Clean,
+        );
+        let mut app = crate::tui::app::tests::loaded_app(vec![it.clone()]);
+        app.lock_busy = Some((
+            it.key.clone(),
+            serde_json::json!({
+            "holder": {"pid": 4242, "agent_id": "codex-peer-b", "operation": "todo_update", "acquired_at": "2026-11-29T14:00:00+00:00", "host": "build-1"},
+            "incident": {"schema_version": "file_lock_incident_v0", "waited_ms": 5003},
+            "incident_recorded": true}),
+        ));
+        let text: Vec<String> = lines(&app, &it, Theme::new(false)).into_iter().map(|(_, t)| t).collect();
+        for want in ["    pid: 4242", "    agent_id: codex-peer-b", "    host: build-1", "    waited_ms: 5003"] {
+            assert!(text.iter().any(|t| t == want), "{want} missing: {text:?}");
+        }
+        assert!(text.iter().any(|t| t.contains("written to <state>.lock.incidents.jsonl")));
+        assert!(text.iter().any(|t| t.starts_with("a retries the apply")));
     }
 
     #[test]

@@ -34,7 +34,14 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         (Tab::Scan, format!("Scan({})", d.findings.len())),
         (Tab::Packet, "Packet".to_owned()),
         (Tab::Checks, if failing > 0 { format!("Checks!{failing}") } else { "Checks".to_owned() }),
-        (Tab::Conflict, if d.conflict.is_some() { "Conflict!".to_owned() } else { "Conflict".to_owned() }),
+        (
+            Tab::Conflict,
+            if d.conflict.is_some() || app.lock_busy.as_ref().is_some_and(|(k, _)| *k == item.key) {
+                "Conflict!".to_owned()
+            } else {
+                "Conflict".to_owned()
+            },
+        ),
         (Tab::History, format!("Log({})", d.history.len())),
     ];
     let mut spans = Vec::new();
@@ -66,7 +73,7 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
             None => vec![Line::styled("preparing…", theme.dim())],
         }),
         Tab::Checks => wrapped(check_lines(item, theme)),
-        Tab::Conflict => wrapped(super::conflict::lines(item, theme)),
+        Tab::Conflict => wrapped(super::conflict::lines(app, item, theme)),
         Tab::History => wrapped(history_lines(item, theme)),
     };
     f.render_widget(para, body);
