@@ -142,8 +142,13 @@ impl Engine {
                 return Ok(Outcome {
                     status: Status::LockBusy,
                     message: format!(
-                        "the state file lock stayed busy for {waited_ms} ms (holder pid {}); inspect the holder, then retry — never delete the lock file",
-                        holder.get("pid").map_or("unknown".into(), ToString::to_string)
+                        "the state file lock stayed busy for {waited_ms} ms ({}); inspect the holder, then retry — never delete the lock file",
+                        match (holder.get("pid"), holder.get("released_at")) {
+                            (Some(pid), Some(_)) =>
+                                format!("the current holder wrote no record; the last one, pid {pid}, says it released"),
+                            (Some(pid), None) => format!("holder pid {pid}"),
+                            (None, _) => "no holder record".to_owned(),
+                        }
                     ),
                     record: Some(rec),
                     item_moved: false,

@@ -94,6 +94,13 @@ fn short(rev: &Value) -> String {
 /// incident row written, and the retry key.
 fn lock_lines(lock: &Value, theme: Theme) -> Vec<(Style, String)> {
     let mut out = vec![(theme.warn(), "lock busy: LoopX's state-file lock stayed held for 5 s".into())];
+    if lock["holder"].get("released_at").is_some() {
+        out.push((
+            theme.warn(),
+            "the holder record below is the last one written and says it released: the current holder wrote none"
+                .into(),
+        ));
+    }
     for k in ["holder", "incident"] {
         if let Some(v) = lock.get(k) {
             push_field(&mut out, k, v, 1);
