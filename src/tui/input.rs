@@ -258,17 +258,25 @@ fn scroll(app: &mut App, dy: i32, dx: i32) -> Vec<Effect> {
     Vec::new()
 }
 
-fn start_rebase(app: &mut App) -> Vec<Effect> {
-    let Some(item) = app.current() else {
-        return Vec::new();
-    };
+/// The selected item, when a decision may start on it: `None` when nothing is selected, or
+/// when the item or its goal changed on disk since it was shown (the flash then says to
+/// review it first).
+fn item_to_decide(app: &mut App) -> Option<crate::tui::model::QueueItem> {
+    let item = app.current()?.clone();
     if app.banner.is_some() {
         app.flash = Some((
             "this item or its goal changed on disk: press u to review the current version first".into(),
             FlashKind::Conflict,
         ));
-        return Vec::new();
+        return None;
     }
+    Some(item)
+}
+
+fn start_rebase(app: &mut App) -> Vec<Effect> {
+    let Some(item) = item_to_decide(app) else {
+        return Vec::new();
+    };
     let why = match (&item.detail.rebase, item.checking) {
         (_, true) => "still checking this item".to_owned(),
         (None, _) => "only a stale item (revision conflict) can be rebased".to_owned(),
@@ -288,17 +296,10 @@ fn start_rebase(app: &mut App) -> Vec<Effect> {
 }
 
 fn start_apply(app: &mut App) -> Vec<Effect> {
-    let Some(item) = app.current() else {
+    let Some(item) = item_to_decide(app) else {
         return Vec::new();
     };
-    if app.banner.is_some() {
-        app.flash = Some((
-            "this item or its goal changed on disk: press u to review the current version first".into(),
-            FlashKind::Conflict,
-        ));
-        return Vec::new();
-    }
-    if let Some(why) = apply_unavailable(item) {
+    if let Some(why) = apply_unavailable(&item) {
         app.flash = Some((why, FlashKind::Conflict));
         return Vec::new();
     }
