@@ -71,14 +71,29 @@ pub fn hunks(old: &str, new: &str, context: usize) -> Vec<Hunk> {
 /// Unified diff text (`--- a/<label>` / `+++ b/<label>` headers), empty when equal.
 #[must_use]
 pub fn unified(old: &str, new: &str, label: &str) -> String {
+    unified_and_ranges(old, new, label).0
+}
+
+/// [`unified`] and, from the same line diff, the old line ranges `[start, end)` (0-based)
+/// each change replaces (a pure insertion is the empty range at its position).
+#[must_use]
+pub fn unified_and_ranges(old: &str, new: &str, label: &str) -> (String, Vec<(usize, usize)>) {
     if old == new {
-        return String::new();
+        return (String::new(), Vec::new());
     }
-    line_diff(old, new)
-        .unified_diff()
-        .context_radius(3)
-        .header(&format!("a/{label}"), &format!("b/{label}"))
-        .to_string()
+    let diff = line_diff(old, new);
+    let ranges = diff
+        .ops()
+        .iter()
+        .filter_map(|op| match *op {
+            similar::DiffOp::Equal { .. } => None,
+            similar::DiffOp::Delete { old_index, old_len, .. }
+            | similar::DiffOp::Replace { old_index, old_len, .. } => Some((old_index, old_index + old_len)),
+            similar::DiffOp::Insert { old_index, .. } => Some((old_index, old_index)),
+        })
+        .collect();
+    let text = diff.unified_diff().context_radius(3).header(&format!("a/{label}"), &format!("b/{label}")).to_string();
+    (text, ranges)
 }
 
 /// The lines a change adds, with their 1-based line numbers in the new text.

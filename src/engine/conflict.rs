@@ -11,7 +11,6 @@ use crate::loopx::edit::{EditContext, apply_op};
 use crate::loopx::state::ActiveState;
 use crate::wire::Status;
 use serde::Serialize;
-use similar::{DiffOp, TextDiff};
 
 /// Changes on both sides touching the same base lines: 1-based, inclusive `[first, last]`
 /// base line range covering both (an insertion between lines `n` and `n + 1` covers `n + 1`).
@@ -35,24 +34,10 @@ pub struct ThreeWay {
     pub proposed: Result<String, String>,
     /// Base ranges changed on both sides (adjacent changes count, as in `git merge`).
     pub overlaps: Vec<Overlap>,
-}
-
-/// Base line ranges `[start, end)` (0-based) each change of `base → other` replaces; a pure
-/// insertion is the empty range at its position.
-fn changed_ranges(base: &str, other: &str) -> Vec<(usize, usize)> {
-    let diff = TextDiff::configure()
-        .deadline(std::time::Instant::now() + crate::diff::LINE_DIFF_DEADLINE)
-        .diff_lines(base, other);
-    diff.ops()
-        .iter()
-        .filter_map(|op| match *op {
-            DiffOp::Equal { .. } => None,
-            DiffOp::Delete { old_index, old_len, .. } | DiffOp::Replace { old_index, old_len, .. } => {
-                Some((old_index, old_index + old_len))
-            }
-            DiffOp::Insert { old_index, .. } => Some((old_index, old_index)),
-        })
-        .collect()
+    /// Unified diff base → current.
+    pub since_diff: String,
+    /// Unified diff base → `proposed` (empty when `proposed` is an error).
+    pub proposal_diff: String,
 }
 
 /// 0-based indexes of the frontmatter's `updated_at:` lines in `text`: every LoopX write
@@ -76,13 +61,18 @@ fn stamp_lines(text: &str) -> Vec<usize> {
 /// on every write).
 #[must_use]
 pub fn overlaps(base: &str, a: &str, b: &str) -> Vec<Overlap> {
+    let ra = crate::diff::unified_and_ranges(base, a, "state").1;
+    let rb = crate::diff::unified_and_ranges(base, b, "state").1;
+    overlaps_of(base, &ra, &rb)
+}
+
+/// [`overlaps`] from the base ranges each side changes.
+fn overlaps_of(base: &str, ra: &[(usize, usize)], rb: &[(usize, usize)]) -> Vec<Overlap> {
     let stamps = stamp_lines(base);
-    let only_stamp = |&(s, e): &(usize, usize)| e == s + 1 && stamps.contains(&s);
-    let ranges = |other: &str| changed_ranges(base, other).into_iter().filter(|r| !only_stamp(r)).collect::<Vec<_>>();
-    let (ra, rb) = (ranges(a), ranges(b));
+    let only_stamp = |&&(s, e): &&(usize, usize)| e == s + 1 && stamps.contains(&s);
     let mut out: Vec<Overlap> = Vec::new();
-    for &(a0, a1) in &ra {
-        for &(b0, b1) in &rb {
+    for &(a0, a1) in ra.iter().filter(|r| !only_stamp(r)) {
+        for &(b0, b1) in rb.iter().filter(|r| !only_stamp(r)) {
             if a0 <= b1 && b0 <= a1 {
                 let (first, last) = (a0.min(b0) + 1, a1.max(b1).max(a0.min(b0) + 1));
                 match out.last_mut() {
@@ -175,14 +165,19 @@ pub fn diff_of_diffs(agent_saw: &str, rebased: &str) -> String {
     crate::diff::unified(&changed_lines(agent_saw), &changed_lines(rebased), "change")
 }
 
-/// Builds the view from its three texts.
+/// Builds the view from its three texts (one line diff per side).
 #[must_use]
 pub fn three_way(base: String, current: String, proposed: Result<String, String>) -> ThreeWay {
-    let overlaps = match &proposed {
-        Ok(p) => overlaps(&base, &current, p),
-        Err(_) => Vec::new(),
+    let (since_diff, since_ranges) = crate::diff::unified_and_ranges(&base, &current, "state");
+    let (proposal_diff, overlaps) = match &proposed {
+        Ok(p) => {
+            let (text, ranges) = crate::diff::unified_and_ranges(&base, p, "state");
+            let o = overlaps_of(&base, &since_ranges, &ranges);
+            (text, o)
+        }
+        Err(_) => (String::new(), Vec::new()),
     };
-    ThreeWay { base, current, proposed, overlaps }
+    ThreeWay { base, current, proposed, overlaps, since_diff, proposal_diff }
 }
 
 /// Adds the view to a `revision_conflict` details object (the `conflict` of `preview
@@ -191,9 +186,9 @@ pub fn three_way(base: String, current: String, proposed: Result<String, String>
 pub fn insert_details(view: &ThreeWay, c: &mut serde_json::Map<String, serde_json::Value>) {
     use serde_json::json;
     c.insert("overlapping_base_lines".into(), json!(view.overlaps));
-    c.insert("since_base_diff".into(), json!(crate::diff::unified(&view.base, &view.current, "state")));
+    c.insert("since_base_diff".into(), json!(view.since_diff));
     match &view.proposed {
-        Ok(t) => c.insert("proposal_on_base_diff".into(), json!(crate::diff::unified(&view.base, t, "state"))),
+        Ok(_) => c.insert("proposal_on_base_diff".into(), json!(view.proposal_diff)),
         Err(e) => c.insert("proposal_on_base_error".into(), json!(e)),
     };
 }

@@ -247,9 +247,8 @@ fn rebase_of(p: &crate::engine::Prepared) -> Option<Result<(String, String), Str
         let (Some(current), Some(proposed), Some(view)) = (&p.current_text, &p.proposed_text, &p.three_way) else {
             return Err("no rebased text".into());
         };
-        let saw = view.proposed.as_ref().map_err(Clone::clone)?;
         let dd = crate::engine::conflict::diff_of_diffs(
-            &crate::diff::unified(&view.base, saw, "state"),
+            &view.proposal_diff,
             &crate::diff::unified(current, proposed, "state"),
         );
         Ok((crate::loopx::hash::revision_of_text(current), dd))
