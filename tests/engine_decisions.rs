@@ -417,3 +417,26 @@ fn replace_and_unknown_base_are_never_rebased() {
     let p = e.prepare(&e.find_item(&id).expect("item"));
     assert!(writegate::engine::conflict::rebase_check(&p).expect_err("unknown base").contains("not kept"));
 }
+
+#[test]
+fn conflict_diffs_never_show_a_full_secret() {
+    use writegate::loopx::edit::{TodoArgs, TodoOp};
+    let (_d, reg) = demo();
+    let e = engine(&reg);
+    let path = e.goal("demo-goal").expect("goal").state_file.clone();
+    let secret = "ghp_Xq8vR2mN5tK9wL3pZ7yB4cD6fH1jA0sE2gU8";
+    let op = TodoOp::TodoUpdate(TodoArgs {
+        todo_id: Some("todo_0384f4bcd660".into()),
+        agent_id: Some("codex-main-control".into()),
+        note: Some(format!("use {secret} now")),
+        ..TodoArgs::default()
+    });
+    let id = e.propose("demo-goal", &op).expect("propose").item_id;
+    // The state moves and now holds a secret of its own too.
+    let current = state(&e, "demo-goal");
+    std::fs::write(&path, format!("{current}\ntoken AKIAABCDEFGHIJKLMNOP\n")).expect("edit");
+    let wire = e.prepare(&e.find_item(&id).expect("item")).to_wire();
+    let shown = serde_json::to_string(&wire).expect("json");
+    assert!(wire.conflict.as_ref().is_some_and(|c| c["base_known"] == true), "{shown}");
+    assert!(!shown.contains(secret) && !shown.contains("AKIAABCDEFGHIJKLMNOP"), "a secret shown in full: {shown}");
+}

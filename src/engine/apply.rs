@@ -454,7 +454,8 @@ fn write_marker(path: &Path, marker: &Marker) -> Result<(), EngineError> {
 }
 
 /// The gate lock: `gate/.gate.lock`, serialising decisions on one goal across processes.
-fn gate_lock(gate: &GateDir) -> Result<std::fs::File, EngineError> {
+/// Takes the goal's gate lock (`gate/.gate.lock`, exclusive `flock`; waits).
+pub(super) fn gate_lock(gate: &GateDir) -> Result<std::fs::File, EngineError> {
     let io = |source| EngineError::Io { what: format!("gate lock in {}", gate.root().display()), source };
     std::fs::create_dir_all(gate.root()).map_err(io)?;
     let f = std::fs::OpenOptions::new()

@@ -159,10 +159,10 @@ fn changed_lines(diff: &str) -> String {
 
 /// The "diff of the diff": the changed lines of the preview the agent saw (base → its
 /// proposal) against those of the rebased preview (current → proposal on current), as a
-/// unified diff; empty when the rebased change is the same change.
+/// unified diff with secrets masked; empty when the rebased change is the same change.
 #[must_use]
 pub fn diff_of_diffs(agent_saw: &str, rebased: &str) -> String {
-    crate::diff::unified(&changed_lines(agent_saw), &changed_lines(rebased), "change")
+    crate::scan::mask_secrets(&crate::diff::unified(&changed_lines(agent_saw), &changed_lines(rebased), "change")).0
 }
 
 /// Builds the view from its three texts (one line diff per side).
@@ -182,13 +182,16 @@ pub fn three_way(base: String, current: String, proposed: Result<String, String>
 
 /// Adds the view to a `revision_conflict` details object (the `conflict` of `preview
 /// --json`): `overlapping_base_lines` (`[{first, last}]`), `since_base_diff` (unified,
-/// base → current), and `proposal_on_base_diff` or `proposal_on_base_error`.
+/// base → current), and `proposal_on_base_diff` or `proposal_on_base_error`. Secrets in the
+/// diffs are masked ([`crate::scan::mask_secrets`]).
 pub fn insert_details(view: &ThreeWay, c: &mut serde_json::Map<String, serde_json::Value>) {
     use serde_json::json;
     c.insert("overlapping_base_lines".into(), json!(view.overlaps));
-    c.insert("since_base_diff".into(), json!(view.since_diff));
+    // Shown on screen and printed: masked like every other diff.
+    let masked = |d: &str| crate::scan::mask_secrets(d).0;
+    c.insert("since_base_diff".into(), json!(masked(&view.since_diff)));
     match &view.proposed {
-        Ok(_) => c.insert("proposal_on_base_diff".into(), json!(view.proposal_diff)),
+        Ok(_) => c.insert("proposal_on_base_diff".into(), json!(masked(&view.proposal_diff))),
         Err(e) => c.insert("proposal_on_base_error".into(), json!(e)),
     };
 }

@@ -136,6 +136,8 @@ impl Engine {
             .iter()
             .map(|g| {
                 let result = self.gate(&g.id).map_err(|e| crate::error_chain(&e)).and_then(|gate| {
+                    // Under the gate lock: a propose keeps its base and drops its item under it too.
+                    let _lock = apply::gate_lock(&gate).map_err(|e| crate::error_chain(&e))?;
                     let mut protect: std::collections::BTreeSet<String> = self
                         .items(Some(&g.id))
                         .iter()

@@ -294,7 +294,10 @@ impl Engine {
         if let Some(prior) = prior {
             let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default() + "\n";
             let (old, new) = (pretty(&prior.payload["proposal"]), pretty(&intent.payload["proposal"]));
-            c.insert("proposal_diff".into(), json!(crate::diff::unified(&old, &new, "proposal")));
+            c.insert(
+                "proposal_diff".into(),
+                json!(crate::scan::mask_secrets(&crate::diff::unified(&old, &new, "proposal")).0),
+            );
         }
     }
 

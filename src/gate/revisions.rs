@@ -62,14 +62,28 @@ impl RevisionStore {
         &self.dir
     }
 
+    /// Refuses a snapshot folder that is a symlink: it could be another goal's store (whose
+    /// bases a prune would then remove) or anywhere else.
+    fn check_dir(&self) -> io::Result<()> {
+        match std::fs::symlink_metadata(&self.dir) {
+            Ok(m) if m.file_type().is_symlink() => Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{} is a symlink; snapshots are kept only in the goal's own folder", self.dir.display()),
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// Keeps `text` once and returns its revision. A snapshot already present is left as it
     /// is (its modification time is refreshed so pruning by age keeps what is still in use).
     ///
     /// # Errors
-    /// I/O errors creating the folder or writing the snapshot (written atomically: a crash
+    /// `InvalidData` when the folder is a symlink; I/O errors creating the folder or writing
+    /// the snapshot (written atomically: a crash
     /// leaves either no snapshot or a whole one).
     pub fn keep(&self, text: &str) -> io::Result<String> {
         use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _};
+        self.check_dir()?;
         let revision = revision_of_text(text);
         let path = self.dir.join(&revision["sha256:".len()..]);
         if matches!(self.load(&revision), Ok(Some(_))) {
@@ -89,12 +103,14 @@ impl RevisionStore {
     /// The text kept for `revision` (`sha256:<hex>`): `Ok(None)` when there is none.
     ///
     /// # Errors
-    /// `InvalidInput` for a malformed revision; `InvalidData` when the file is not a regular
+    /// `InvalidInput` for a malformed revision; `InvalidData` when the folder is a symlink or
+    /// the file is not a regular
     /// UTF-8 file of at most the state size limit or its text is not that revision (a
     /// damaged or planted snapshot is never used as a base); other I/O errors.
     pub fn load(&self, revision: &str) -> io::Result<Option<String>> {
         let hex = hex_of(revision)
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, format!("not a revision: {revision:?}")))?;
+        self.check_dir()?;
         let bytes = match read_regular(&self.dir.join(hex), limits::STATE, false) {
             Ok(b) => b,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
@@ -114,8 +130,8 @@ impl RevisionStore {
     /// Files whose names are not 64 lowercase hex digits are counted and left alone.
     ///
     /// # Errors
-    /// I/O errors listing the folder or removing a snapshot (a missing folder is an empty
-    /// store).
+    /// `InvalidData` when the folder is a symlink; I/O errors listing the folder or removing
+    /// a snapshot (a missing folder is an empty store).
     pub fn prune(
         &self,
         max_bytes: u64,
@@ -123,6 +139,7 @@ impl RevisionStore {
         protect: &BTreeSet<String>,
         now: SystemTime,
     ) -> io::Result<PruneReport> {
+        self.check_dir()?;
         let mut report = PruneReport::default();
         let entries = match std::fs::read_dir(&self.dir) {
             Ok(e) => e,
@@ -234,6 +251,18 @@ mod tests {
         assert_eq!(s.load(&revs[2]).expect("load"), None);
         assert!(s.load(&revs[3]).expect("load").is_some() && s.load(&revs[4]).expect("load").is_some());
         assert!(s.dir().join("notes.txt").exists());
+        // A symlinked folder (say, to another goal's store) is refused for every operation.
+        let elsewhere = tempfile::tempdir().expect("tmp");
+        let other = RevisionStore::new(elsewhere.path().join("revisions"));
+        let rev = other.keep("another goal's base\n").expect("keep");
+        let linked = RevisionStore::new(s.dir().with_file_name("linked"));
+        std::os::unix::fs::symlink(other.dir(), linked.dir()).expect("symlink");
+        assert_eq!(
+            linked.prune(0, Duration::ZERO, &BTreeSet::new(), now).expect_err("prune").kind(),
+            io::ErrorKind::InvalidData
+        );
+        assert!(linked.keep("x\n").is_err() && linked.load(&rev).is_err());
+        assert!(other.load(&rev).expect("load").is_some(), "the other store is untouched");
         // A missing folder is an empty store.
         let empty = RevisionStore::new(s.dir().join("nope"));
         assert_eq!(empty.prune(0, Duration::ZERO, &BTreeSet::new(), now).expect("prune"), PruneReport::default());
