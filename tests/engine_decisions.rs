@@ -440,3 +440,33 @@ fn conflict_diffs_never_show_a_full_secret() {
     assert!(wire.conflict.as_ref().is_some_and(|c| c["base_known"] == true), "{shown}");
     assert!(!shown.contains(secret) && !shown.contains("AKIAABCDEFGHIJKLMNOP"), "a secret shown in full: {shown}");
 }
+
+#[test]
+fn an_item_may_carry_its_base_text_which_must_be_its_expected_revision() {
+    let (_d, e, id, _todo) = stale_update(false);
+    let item = e.find_item(&id).expect("item");
+    let expected = item.intent.as_ref().expect("intent").expected_revision.clone();
+    let store = e.gate("demo-goal").expect("gate").revisions();
+    let base = store.load(&expected).expect("load").expect("kept");
+    std::fs::remove_file(store.dir().join(&expected[7..])).expect("rm");
+    let mut doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&item.path).expect("read")).expect("json");
+    // The right text: the 3-way view and the rebase work from it; it is not scanned.
+    doc["base_text"] = serde_json::json!(base.clone());
+    std::fs::write(&item.path, serde_json::to_vec(&doc).expect("json")).expect("write");
+    let p = e.prepare(&e.find_item(&id).expect("item"));
+    let c = p.conflict.clone().expect("conflict");
+    assert_eq!((c["base_known"].as_bool(), c["base_source"].as_str()), (Some(true), Some("item")), "{c}");
+    writegate::engine::conflict::rebase_check(&p).expect("eligible from the item's base");
+    // Text that is not the expected revision is refused.
+    doc["base_text"] = serde_json::json!(format!("{base}tampered\n"));
+    std::fs::write(&item.path, serde_json::to_vec(&doc).expect("json")).expect("write");
+    let p = e.prepare(&e.find_item(&id).expect("item"));
+    let c = p.conflict.clone().expect("conflict");
+    assert_eq!(c["base_known"], false);
+    assert!(c["base_error"].as_str().is_some_and(|s| s.contains("base_text")), "{c}");
+    assert!(writegate::engine::conflict::rebase_check(&p).is_err());
+    // A base_text that is not a string makes the item invalid (never guessed).
+    doc["base_text"] = serde_json::json!(42);
+    std::fs::write(&item.path, serde_json::to_vec(&doc).expect("json")).expect("write");
+    assert_eq!(e.prepare(&e.find_item(&id).expect("item")).predicted.name(), "invalid");
+}

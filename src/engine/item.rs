@@ -60,8 +60,12 @@ pub struct Intent {
     pub proposal: Proposal,
     /// Digest of the proposal: the effect, for idempotency comparisons.
     pub effect_digest: String,
-    /// The document without locator fields: what the scan reads.
+    /// The document without locator fields and without `base_text`: what the scan reads.
     pub payload: Value,
+    /// Optional top-level `base_text`: the state text the agent read, for the 3-way view
+    /// when `gate/revisions/` does not hold it. Used only if its revision is the packet's
+    /// `expected_revision`; never written, shown masked.
+    pub base_text: Option<String>,
 }
 
 /// One inbox file.
@@ -179,11 +183,17 @@ fn parse_intent(doc: &Value) -> Result<Intent, String> {
     {
         return Err(format!("proposal op {} does not match the packet's write_class {write_class}", op.name()));
     }
+    let base_text = match doc.get("base_text") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(t)) => Some(t.clone()),
+        Some(_) => return Err("base_text must be a string (the state text the agent read)".into()),
+    };
     let mut payload = doc.clone();
     if let Some(map) = payload.as_object_mut() {
         for key in LOCATOR_FIELDS {
             map.shift_remove(*key);
         }
+        map.shift_remove("base_text");
     }
     Ok(Intent {
         write_id: text_at(&packet, "/write_intent/write_id")?.to_owned(),
@@ -201,6 +211,7 @@ fn parse_intent(doc: &Value) -> Result<Intent, String> {
         write_class,
         proposal,
         payload,
+        base_text,
         packet,
     })
 }

@@ -304,10 +304,21 @@ impl Engine {
     /// Looks up the base at `expected_revision` among the goal's revision snapshots and, when
     /// it is kept, builds the 3-way view; the revision conflict's details say which.
     fn add_three_way(&self, p: &mut Prepared, intent: &Intent, current: &str, agents: &[String]) {
-        let base = self
+        let mut source = "revisions";
+        let mut base = self
             .gate(&intent.goal_id)
             .map_err(|e| crate::error_chain(&e))
             .and_then(|g| g.revisions().load(&intent.expected_revision).map_err(|e| e.to_string()));
+        if matches!(base, Ok(None))
+            && let Some(t) = &intent.base_text
+        {
+            source = "item";
+            base = if revision_of_text(t) == intent.expected_revision {
+                Ok(Some(t.clone()))
+            } else {
+                Err("the item's base_text is not the text at its expected_revision".into())
+            };
+        }
         let (known, base_error) = match &base {
             Ok(Some(_)) => (true, None),
             Ok(None) => (false, None),
@@ -317,6 +328,9 @@ impl Engine {
             && c.get("kind").and_then(Value::as_str) == Some("revision_conflict")
         {
             c.insert("base_known".into(), json!(known));
+            if known {
+                c.insert("base_source".into(), json!(source));
+            }
             if let Some(e) = base_error {
                 c.insert("base_error".into(), json!(e));
             }

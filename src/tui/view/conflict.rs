@@ -158,13 +158,16 @@ pub(super) fn lines(app: &crate::tui::app::App, item: &QueueItem, theme: Theme) 
     ));
     if c["base_known"] != Value::Bool(true) {
         let why = c["base_error"].as_str().map_or_else(
-            || "the base is not kept in gate/revisions/ (proposed elsewhere, or pruned)".to_owned(),
+            || "the base is not kept in gate/revisions/ (proposed elsewhere without base_text, or pruned)".to_owned(),
             |e| format!("the kept base is unusable: {e}"),
         );
         out.push((theme.warn(), why));
         out.push((theme.dim(), "the Diff tab shows current → the proposal applied to the current state".into()));
         out.push((theme.dim(), "no rebase without the base: skip or reject, and the agent proposes again".into()));
         return out;
+    }
+    if c["base_source"] == "item" {
+        out.push((theme.dim(), "base: the item's own base_text (its revision checked)".into()));
     }
     let overlaps = overlap_ranges(c);
     if overlaps.is_empty() {
