@@ -142,6 +142,18 @@ pub(super) fn lines(app: &crate::tui::app::App, item: &QueueItem, theme: Theme) 
         {
             push_field(&mut out, k, v, 1);
         }
+        if let Some(exp) = c["hard_lease"]["expires_at"].as_str()
+            && let Ok(t) = chrono::DateTime::parse_from_rfc3339(exp)
+        {
+            let left = super::goals::countdown(t.with_timezone(&chrono::Utc), app.now);
+            out.push((theme.warn(), format!("  hard lease: {left}")));
+        }
+        if kind == "lease_conflict" {
+            out.push((
+                theme.dim(),
+                "nothing here transfers or clears another agent's lease: skip or reject, or wait for the holder".into(),
+            ));
+        }
         if let Some(d) = c["proposal_diff"].as_str() {
             out.push((theme.title(), "── the earlier applied proposal → this one (same key, different effect)".into()));
             out.extend(diff_lines(d, &[], theme));
@@ -257,6 +269,29 @@ mod tests {
         }
         assert!(text.iter().any(|t| t.contains("written to <state>.lock.incidents.jsonl")));
         assert!(text.iter().any(|t| t.starts_with("a retries the apply")));
+    }
+
+    #[test]
+    fn a_lease_conflict_counts_down_the_hard_lease() {
+        let mut it = crate::tui::app::tests::item(
+            "g",
+            "d4",
+            crate::engine::Predicted::Status(crate::wire::Status::LeaseConflict),
+            crate::tui::model::ScanMark::Clean,
+        );
+        let mut d = (*it.detail).clone();
+        d.conflict =
+            Some(serde_json::json!({"kind": "lease_conflict", "reason": "foreign_holder", "todo_id": "todo_a",
+            "hard_lease": {"owner": "codex-peer-b", "version": 1, "expires_at": "2026-11-29T16:00:00Z"}}));
+        it.detail = std::sync::Arc::new(d);
+        let mut app = crate::tui::app::tests::loaded_app(vec![it.clone()]);
+        app.now = chrono::DateTime::parse_from_rfc3339("2026-11-29T14:00:30Z").expect("t").with_timezone(&chrono::Utc);
+        let text: Vec<String> = lines(&app, &it, Theme::new(false)).into_iter().map(|(_, t)| t).collect();
+        assert!(text.iter().any(|t| t == "  hard lease: 1h59m"), "{text:?}");
+        assert!(text.iter().any(|t| t == "  reason: foreign_holder"));
+        app.now = chrono::DateTime::parse_from_rfc3339("2026-11-29T16:03:00Z").expect("t").with_timezone(&chrono::Utc);
+        let text: Vec<String> = lines(&app, &it, Theme::new(false)).into_iter().map(|(_, t)| t).collect();
+        assert!(text.iter().any(|t| t == "  hard lease: expired 3m00s ago"), "{text:?}");
     }
 
     #[test]
