@@ -149,10 +149,12 @@ pub(super) fn lines(app: &crate::tui::app::App, item: &QueueItem, theme: Theme) 
             out.push((theme.warn(), format!("  hard lease: {left}")));
         }
         if kind == "lease_conflict" {
-            out.push((
-                theme.dim(),
-                "nothing here transfers or clears another agent's lease: skip or reject, or wait for the holder".into(),
-            ));
+            let next = if c["reason"] == "expired" {
+                "the hard lease expired but still stands: its owner renews or releases it (`loopx task-lease`); skip or reject meanwhile"
+            } else {
+                "nothing here transfers or clears another agent's lease: skip or reject, or wait for the holder"
+            };
+            out.push((theme.dim(), next.into()));
         }
         if let Some(d) = c["proposal_diff"].as_str() {
             out.push((theme.title(), "── the earlier applied proposal → this one (same key, different effect)".into()));
