@@ -110,7 +110,13 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
                     decide(app, &k, decision)
                 } else {
                     app.flash = Some((
-                        format!("type the first 6 characters of the item id ({want}) and press Enter"),
+                        if typed.is_empty() {
+                            format!("type the first 6 characters of the item id ({want}) and press Enter")
+                        } else {
+                            format!(
+                                "{typed:?} does not match: type the first 6 characters of the item id ({want}) and press Enter"
+                            )
+                        },
                         FlashKind::Conflict,
                     ));
                     Vec::new()

@@ -156,6 +156,13 @@ pub(super) fn lines(app: &crate::tui::app::App, item: &QueueItem, theme: Theme) 
             };
             out.push((theme.dim(), next.into()));
         }
+        if kind == "idempotency_conflict" {
+            out.push((
+                theme.dim(),
+                "next: a applies it anyway after the typed id, recording an override with both effect digests; or skip / reject"
+                    .into(),
+            ));
+        }
         if let Some(d) = c["proposal_diff"].as_str() {
             out.push((theme.title(), "── the earlier applied proposal → this one (same key, different effect)".into()));
             out.extend(diff_lines(d, &[], theme));
@@ -191,23 +198,23 @@ pub(super) fn lines(app: &crate::tui::app::App, item: &QueueItem, theme: Theme) 
             overlaps.iter().map(|&(a, b)| if a == b { format!("{a}") } else { format!("{a}–{b}") }).collect();
         out.push((theme.error(), format!("both sides change base line(s) {} (marked !)", list.join(", "))));
     }
+    match &item.detail.rebase {
+        Some(Ok(_)) => out.push((
+            theme.ok(),
+            "next: R rebases it — the same todo change recomputed on the current state (typed confirmation); or skip / reject"
+                .into(),
+        )),
+        Some(Err(why)) => {
+            out.push((theme.warn(), format!("next: no rebase — {why}; skip or reject, and the agent proposes again")));
+        }
+        None => {}
+    }
     out.push((theme.title(), "── changed since the agent read it (base → current)".into()));
     out.extend(diff_lines(c["since_base_diff"].as_str().unwrap_or(""), &overlaps, theme));
     out.push((theme.title(), "── what the agent wants (base → proposal on the base)".into()));
     match c["proposal_on_base_error"].as_str() {
         Some(e) => out.push((theme.error(), format!("  {e}"))),
         None => out.extend(diff_lines(c["proposal_on_base_diff"].as_str().unwrap_or(""), &overlaps, theme)),
-    }
-    match &item.detail.rebase {
-        Some(Ok(_)) => out.push((
-            theme.ok(),
-            "R rebases it: the same todo change recomputed on the current state (typed confirmation); or skip / reject"
-                .into(),
-        )),
-        Some(Err(why)) => {
-            out.push((theme.dim(), format!("no rebase: {why}; skip or reject, and the agent proposes again")));
-        }
-        None => {}
     }
     out
 }

@@ -73,10 +73,40 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
             None => vec![Line::styled("preparing…", theme.dim())],
         }),
         Tab::Checks => wrapped(check_lines(item, theme)),
-        Tab::Conflict => wrapped(super::conflict::lines(app, item, theme)),
+        Tab::Conflict => {
+            let lines = marked_wrap(super::conflict::lines(app, item, theme), w);
+            Paragraph::new(lines.into_iter().map(|(st, t)| Line::styled(t, st)).collect::<Vec<_>>())
+                .scroll((app.scroll.0, 0))
+        }
         Tab::History => wrapped(history_lines(item, theme)),
     };
     f.render_widget(para, body);
+}
+
+/// Sanitised lines wrapped at `width` columns; each continuation starts with `    ↪ ` so a
+/// wrapped diff line is never mistaken for a line of its own.
+fn marked_wrap(lines: Vec<(Style, String)>, width: usize) -> Vec<(Style, String)> {
+    use unicode_width::UnicodeWidthChar as _;
+    const MARK: &str = "    ↪ ";
+    let width = width.max(12);
+    let mut out = Vec::new();
+    for (style, text) in lines {
+        let text = safe(&text);
+        let mut row = String::new();
+        let mut used = 0;
+        for ch in text.chars() {
+            let cw = ch.width().unwrap_or(0);
+            if used + cw > width {
+                out.push((style, std::mem::take(&mut row)));
+                row.push_str(MARK);
+                used = MARK.chars().count();
+            }
+            row.push(ch);
+            used += cw;
+        }
+        out.push((style, row));
+    }
+    out
 }
 
 fn scan_lines(item: &crate::tui::model::QueueItem, theme: Theme) -> Vec<(Style, String)> {
@@ -158,4 +188,19 @@ fn history_lines(item: &crate::tui::model::QueueItem, theme: Theme) -> Vec<(Styl
             )
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrapped_conflict_lines_carry_a_continuation_mark() {
+        let out = marked_wrap(vec![(Style::new(), format!("+{}", "x".repeat(25)))], 12);
+        let text: Vec<&str> = out.iter().map(|(_, t)| t.as_str()).collect();
+        assert_eq!(text, ["+xxxxxxxxxxx", "    ↪ xxxxxx", "    ↪ xxxxxx", "    ↪ xx"]);
+        // Wide characters count two columns.
+        let out = marked_wrap(vec![(Style::new(), "每周摘要完成了三个任务".into())], 12);
+        assert_eq!(out[0].1, "每周摘要完成");
+    }
 }

@@ -32,12 +32,22 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     let Some(item) = app.current() else { return };
     let d = &item.detail;
     let before = short(d.current.as_deref().map(|t| crate::loopx::hash::revision_of_text(t)));
-    // Other pending items of this goal that were proposed against the same revision: an
-    // apply moves the state, so they will come back as stale.
+    // Other pending items of this goal that are not stale yet (duplicates stay duplicates):
+    // an apply moves the state, so they will come back as stale.
     let siblings = app
         .items
         .iter()
-        .filter(|i| i.goal_id == item.goal_id && i.key != item.key && !matches!(i.predicted, Predicted::Invalid))
+        .filter(|i| {
+            i.goal_id == item.goal_id
+                && i.key != item.key
+                && !matches!(
+                    i.predicted,
+                    Predicted::Invalid
+                        | Predicted::Status(
+                            Status::SkippedDuplicate | Status::AlreadyApplied | Status::RevisionConflict
+                        )
+                )
+        })
         .count();
     let stamp = "LoopX stamps updated_at with the time of the write, so the new revision is known once written";
     let stats = app
