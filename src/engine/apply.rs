@@ -257,7 +257,11 @@ impl Engine {
         super::keep_snapshots(gate, &kept);
         Ok(Outcome {
             status: Status::Applied,
-            message: format!("written; the state is now at {}", rec.applied_revision.as_deref().unwrap_or("")),
+            message: format!(
+                "{}written; the state is now at {}",
+                if rebase_onto.is_some() { "rebased onto the current state and " } else { "" },
+                rec.applied_revision.as_deref().unwrap_or("")
+            ),
             record: Some(rec),
             item_moved: true,
             lock: None,

@@ -289,12 +289,17 @@ impl App {
         vec![Effect::ComputeView { key }]
     }
 
+    /// Selects the first visible item when the selection is gone. Automatic, so the status
+    /// line keeps what it said (e.g. the outcome of the decision that emptied the selection).
     pub(crate) fn ensure_selection(&mut self) -> Vec<Effect> {
         if self.selected_pos().is_some() {
             return Vec::new();
         }
         self.selected = None;
-        self.select_index(0)
+        let flash = self.flash.take();
+        let fx = self.select_index(0);
+        self.flash = flash;
+        fx
     }
 }
 

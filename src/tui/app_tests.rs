@@ -370,3 +370,24 @@ fn rebase_needs_a_stale_eligible_item_and_the_typed_id() {
         "{fx:?}"
     );
 }
+
+#[test]
+fn the_outcome_stays_on_screen_when_the_reload_selects_a_new_item() {
+    // The only visible item is decided; the reload then brings other matching items.
+    let mut app = loaded_app(vec![ready("a1")]);
+    press(&mut app, KeyCode::Char('a'));
+    press(&mut app, KeyCode::Char('y'));
+    let out = crate::engine::Outcome {
+        status: Status::Applied,
+        record: None,
+        item_moved: true,
+        message: "written".into(),
+        lock: None,
+        conflict: None,
+    };
+    update(&mut app, Msg::Decided { key: "g/a1".into(), result: Ok(out) });
+    assert_eq!(app.selected, None);
+    update(&mut app, Msg::Loaded { full: true, quiet: true, last: true, goals: vec![(goal("g"), vec![ready("b2")])] });
+    assert_eq!(app.selected.as_deref(), Some("g/b2"));
+    assert!(matches!(&app.flash, Some((t, FlashKind::Success)) if t.starts_with("applied")), "{:?}", app.flash);
+}
