@@ -171,13 +171,13 @@ pub(super) fn help(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         }
     }
     lines.push(Line::styled(
-        "typing (filter, reason, confirmation): Enter submits · Esc cancels · Ctrl-U clears · paste is text only",
+        "typing (filter, reason, confirmation): Enter submits · Esc cancels · Ctrl-U clears",
         theme.dim(),
     ));
-    lines.push(Line::styled(
-        "markers: ✓ ready  ! conflict (stale · leased · key-reuse)  ✗ blocked/failed  ? invalid  = duplicate/applied",
-        theme.dim(),
-    ));
+    lines.push(Line::styled("         pasted text is typed as text only", theme.dim()));
+    lines
+        .push(Line::styled("markers: ✓ ready  ! conflict (stale · leased · key-reuse)  ✗ blocked/failed", theme.dim()));
+    lines.push(Line::styled("         ? invalid  = duplicate/applied", theme.dim()));
     lines.push(Line::styled("         B block finding · W warn finding · L:holder lease holder", theme.dim()));
     let rect = centered(area, 90, u16::try_from(lines.len()).unwrap_or(30) + 2);
     f.render_widget(Clear, rect);
