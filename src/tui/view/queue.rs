@@ -56,12 +56,17 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
             ScanMark::Warn => "W",
             ScanMark::Clean => " ",
         };
+        // `L` right after the scan marker so a narrow queue still shows it; the holder's name
+        // follows at the end of the row when it fits.
+        let lease_flag = if it.lease.is_some() { "L" } else { " " };
         let lease = it.lease.as_ref().map(|h| format!("L:{} ", safe(h))).unwrap_or_default();
         let class = if it.write_class.is_empty() { it.kind.clone() } else { it.write_class.clone() };
         let status = if it.checking { "checking" } else { crate::tui::app::status_label(it.predicted.name()) };
         let mut line = Line::from(vec![
             Span::styled(format!("{mark} {status:<10} "), style),
-            Span::raw(format!("{scan} {:>4} {:<14.14} ", age(it.age(app.now)), safe(&class))),
+            Span::raw(scan),
+            Span::styled(lease_flag, theme.warn()),
+            Span::raw(format!(" {:>4} {:<14.14} ", age(it.age(app.now)), safe(&class))),
             Span::styled(format!("{:<12.12} ", safe(&it.goal_id)), theme.dim()),
             Span::styled(lease, theme.warn()),
             Span::raw(safe(&it.agent)),
