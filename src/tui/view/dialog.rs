@@ -178,7 +178,10 @@ pub(super) fn help(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     lines
         .push(Line::styled("markers: ✓ ready  ! conflict (stale · leased · key-reuse)  ✗ blocked/failed", theme.dim()));
     lines.push(Line::styled("         ? invalid  = duplicate/applied", theme.dim()));
-    lines.push(Line::styled("         B block finding · W warn finding · L lease held (L:holder at the row end)", theme.dim()));
+    lines.push(Line::styled(
+        "         B block finding · W warn finding · L lease held (L:holder at the row end)",
+        theme.dim(),
+    ));
     let rect = centered(area, 90, u16::try_from(lines.len()).unwrap_or(30) + 2);
     f.render_widget(Clear, rect);
     let block = Block::default()
