@@ -307,8 +307,8 @@ fn a_revision_conflict_shows_base_current_and_the_proposal_on_the_base() {
 
 /// Proposes a `todo_update` on an open, unclaimed todo of demo-goal, then lets another
 /// writer change another todo through the engine (or, with `other_same_todo`, reword this
-/// todo's checkbox line in place): returns (dir guard, engine, item id, todo id).
-fn stale_update(other_same_todo: bool) -> (tempfile::TempDir, writegate::engine::Engine, String, String) {
+/// todo's checkbox line in place): returns (dir guard, engine, item id).
+fn stale_update(other_same_todo: bool) -> (tempfile::TempDir, writegate::engine::Engine, String) {
     use writegate::loopx::edit::{TodoArgs, TodoOp};
     use writegate::loopx::state::ActiveState;
     let (d, reg) = demo();
@@ -339,13 +339,13 @@ fn stale_update(other_same_todo: bool) -> (tempfile::TempDir, writegate::engine:
         let out = e.decide(&other_id, &APPLY, None).expect("apply other");
         assert_eq!(out.status, Status::Applied, "{}", out.message);
     }
-    (d, e, id, mine)
+    (d, e, id)
 }
 
 #[test]
 fn a_stale_update_is_rebased_only_explicitly_and_written_with_the_right_bytes() {
     use writegate::loopx::edit::{EditContext, apply_op};
-    let (_d, e, id, todo) = stale_update(false);
+    let (_d, e, id) = stale_update(false);
     let item = e.find_item(&id).expect("item");
     let p = e.prepare(&item);
     assert_eq!(p.predicted.name(), "revision_conflict");
@@ -381,12 +381,11 @@ fn a_stale_update_is_rebased_only_explicitly_and_written_with_the_right_bytes() 
     let intent = item.intent.expect("intent");
     assert_eq!(rec.expected_revision, Some(intent.expected_revision));
     assert_eq!(rec.idempotency_key, intent.idempotency_key);
-    assert!(todo.starts_with("todo_"));
 }
 
 #[test]
 fn an_overlapping_change_is_never_rebased() {
-    let (_d, e, id, _todo) = stale_update(true);
+    let (_d, e, id) = stale_update(true);
     let p = e.prepare(&e.find_item(&id).expect("item"));
     assert_eq!(p.predicted.name(), "revision_conflict");
     let why = writegate::engine::conflict::rebase_check(&p).expect_err("overlap");
@@ -400,7 +399,7 @@ fn an_overlapping_change_is_never_rebased() {
 
 #[test]
 fn replace_and_unknown_base_are_never_rebased() {
-    let (_d, e, id, _todo) = stale_update(false);
+    let (_d, e, id) = stale_update(false);
     let item = e.find_item(&id).expect("item");
     let expected = item.intent.as_ref().expect("intent").expected_revision.clone();
     let base = e.gate("demo-goal").expect("gate").revisions().load(&expected).expect("load").expect("kept");
@@ -443,7 +442,7 @@ fn conflict_diffs_never_show_a_full_secret() {
 
 #[test]
 fn an_item_may_carry_its_base_text_which_must_be_its_expected_revision() {
-    let (_d, e, id, _todo) = stale_update(false);
+    let (_d, e, id) = stale_update(false);
     let item = e.find_item(&id).expect("item");
     let expected = item.intent.as_ref().expect("intent").expected_revision.clone();
     let store = e.gate("demo-goal").expect("gate").revisions();

@@ -22,13 +22,12 @@ pub struct Overlap {
     pub last: usize,
 }
 
-/// The texts of a 3-way view.
+/// A 3-way view: the base, the proposal on it, and both diffs from it (the current text
+/// stays in [`Prepared::current_text`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ThreeWay {
     /// The text the agent read.
     pub base: String,
-    /// The state now.
-    pub current: String,
     /// The agent's proposal applied to `base` (`Err`: why it cannot be, e.g. LoopX would
     /// refuse the op on the base, or the diff does not apply to it).
     pub proposed: Result<String, String>,
@@ -55,18 +54,10 @@ fn stamp_lines(text: &str) -> Vec<usize> {
         .collect()
 }
 
-/// Base ranges changed by both `base → a` and `base → b`. Two changes conflict when their
-/// closed ranges meet: overlapping, adjacent, or insertions at the same place. Changes to
-/// the frontmatter `updated_at:` line alone are left out on both sides (LoopX restamps it
-/// on every write).
-#[must_use]
-pub fn overlaps(base: &str, a: &str, b: &str) -> Vec<Overlap> {
-    let ra = crate::diff::unified_and_ranges(base, a, "state").1;
-    let rb = crate::diff::unified_and_ranges(base, b, "state").1;
-    overlaps_of(base, &ra, &rb)
-}
-
-/// [`overlaps`] from the base ranges each side changes.
+/// Base ranges changed by both sides, from the base ranges `[start, end)` each side
+/// replaces. Two changes conflict when their closed ranges meet: overlapping, adjacent, or
+/// insertions at the same place. Changes to the frontmatter `updated_at:` line alone are
+/// left out on both sides (LoopX restamps it on every write).
 fn overlaps_of(base: &str, ra: &[(usize, usize)], rb: &[(usize, usize)]) -> Vec<Overlap> {
     let stamps = stamp_lines(base);
     let only_stamp = |&&(s, e): &&(usize, usize)| e == s + 1 && stamps.contains(&s);
@@ -167,8 +158,8 @@ pub fn diff_of_diffs(agent_saw: &str, rebased: &str) -> String {
 
 /// Builds the view from its three texts (one line diff per side).
 #[must_use]
-pub fn three_way(base: String, current: String, proposed: Result<String, String>) -> ThreeWay {
-    let (since_diff, since_ranges) = crate::diff::unified_and_ranges(&base, &current, "state");
+pub fn three_way(base: String, current: &str, proposed: Result<String, String>) -> ThreeWay {
+    let (since_diff, since_ranges) = crate::diff::unified_and_ranges(&base, current, "state");
     let (proposal_diff, overlaps) = match &proposed {
         Ok(p) => {
             let (text, ranges) = crate::diff::unified_and_ranges(&base, p, "state");
@@ -177,7 +168,7 @@ pub fn three_way(base: String, current: String, proposed: Result<String, String>
         }
         Err(_) => (String::new(), Vec::new()),
     };
-    ThreeWay { base, current, proposed, overlaps, since_diff, proposal_diff }
+    ThreeWay { base, proposed, overlaps, since_diff, proposal_diff }
 }
 
 /// Adds the view to a `revision_conflict` details object (the `conflict` of `preview
@@ -201,6 +192,10 @@ mod tests {
     use super::*;
 
     const BASE: &str = "a\nb\nc\nd\ne\nf\ng\n";
+
+    fn overlaps(base: &str, current: &str, proposed: &str) -> Vec<Overlap> {
+        three_way(base.to_owned(), current, Ok(proposed.to_owned())).overlaps
+    }
 
     #[test]
     fn the_diff_of_diffs_ignores_position_and_shows_a_different_change() {

@@ -342,7 +342,7 @@ impl Engine {
             now: self.clock.loopx_now(),
         };
         let proposed = super::conflict::proposed_on(&base, intent, &ctx);
-        let view = super::conflict::three_way(base, current.to_owned(), proposed);
+        let view = super::conflict::three_way(base, current, proposed);
         if let Some(Value::Object(c)) = p.conflict.as_mut()
             && c.get("kind").and_then(Value::as_str) == Some("revision_conflict")
         {

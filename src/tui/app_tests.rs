@@ -64,6 +64,11 @@ fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {
     update(app, Msg::Key(KeyEvent { code, modifiers: mods, kind: KeyEventKind::Press, state: KeyEventState::NONE }))
 }
 
+/// A decision outcome with no record, lock or conflict details.
+fn outcome(status: Status, item_moved: bool, message: &str) -> crate::engine::Outcome {
+    crate::engine::Outcome { status, record: None, item_moved, message: message.into(), lock: None, conflict: None }
+}
+
 fn ready(id: &str) -> QueueItem {
     item("g", id, Predicted::Ready, ScanMark::Clean)
 }
@@ -278,14 +283,7 @@ fn ctrl_c_waits_for_a_decision_in_flight() {
     };
     assert!(update(&mut app, Msg::Key(ctrl_c)).is_empty(), "no quit while an apply is in flight");
     assert!(app.quitting);
-    let out = crate::engine::Outcome {
-        status: Status::Applied,
-        record: None,
-        item_moved: true,
-        message: "written".into(),
-        lock: None,
-        conflict: None,
-    };
+    let out = outcome(Status::Applied, true, "written");
     let fx = update(&mut app, Msg::Decided { key: "g/a1".into(), result: Ok(out) });
     assert!(fx.contains(&Effect::Quit));
     assert_eq!(app.selected.as_deref(), Some("g/b2"), "the next item is selected");
@@ -298,12 +296,8 @@ fn conflict_outcomes_keep_the_item_and_say_so() {
     press(&mut app, KeyCode::Char('a'));
     press(&mut app, KeyCode::Char('y'));
     let out = crate::engine::Outcome {
-        status: Status::LockBusy,
-        record: None,
-        item_moved: false,
-        message: "lock busy; retry".into(),
         lock: Some(serde_json::json!({"holder": {"pid": 7}})),
-        conflict: None,
+        ..outcome(Status::LockBusy, false, "lock busy; retry")
     };
     update(&mut app, Msg::Decided { key: "g/a1".into(), result: Ok(out.clone()) });
     assert_eq!(app.selected.as_deref(), Some("g/a1"));
@@ -377,14 +371,7 @@ fn the_outcome_stays_on_screen_when_the_reload_selects_a_new_item() {
     let mut app = loaded_app(vec![ready("a1")]);
     press(&mut app, KeyCode::Char('a'));
     press(&mut app, KeyCode::Char('y'));
-    let out = crate::engine::Outcome {
-        status: Status::Applied,
-        record: None,
-        item_moved: true,
-        message: "written".into(),
-        lock: None,
-        conflict: None,
-    };
+    let out = outcome(Status::Applied, true, "written");
     update(&mut app, Msg::Decided { key: "g/a1".into(), result: Ok(out) });
     assert_eq!(app.selected, None);
     update(&mut app, Msg::Loaded { full: true, quiet: true, last: true, goals: vec![(goal("g"), vec![ready("b2")])] });

@@ -226,7 +226,7 @@ fn conflict_tab_three_way_and_unknown_base() {
     let proposed = base
         .replace("updated_at: 1", "updated_at: 3")
         .replace("todo_a status=open", "todo_a status=open note=flaky%20on%20CI");
-    let view = crate::engine::conflict::three_way(base.to_owned(), current, Ok(proposed));
+    let view = crate::engine::conflict::three_way(base.to_owned(), &current, Ok(proposed));
     assert_eq!(view.overlaps.len(), 1, "the todo's checkbox and its metadata line are adjacent");
     let mut c = serde_json::json!({"kind": "revision_conflict", "expected_revision": "sha256:997532cf307c11", "current_revision": "sha256:fcb894eff63d22", "base_known": true});
     crate::engine::conflict::insert_details(&view, c.as_object_mut().expect("object"));
