@@ -41,6 +41,8 @@ pub enum Status {
     BoundaryRejected,
     /// The write could not be done (I/O, LoopX would refuse it, …).
     Failed,
+    /// The operator marked an expired hard lease released (the item stays pending).
+    LeaseReleased,
     /// Preview only (never recorded as a decision).
     PreviewOnly,
 }
@@ -61,6 +63,7 @@ impl Status {
             Self::IdempotencyConflict => "idempotency_conflict",
             Self::BoundaryRejected => "boundary_rejected",
             Self::Failed => "failed",
+            Self::LeaseReleased => "lease_released",
             Self::PreviewOnly => "preview_only",
         }
     }
@@ -94,7 +97,7 @@ pub struct ResultRecord {
     pub write_id: String,
     /// The packet's `idempotency_key`.
     pub idempotency_key: String,
-    /// `apply` | `skip` | `reject` | `recover`.
+    /// `apply` | `skip` | `reject` | `recover` | `release_lease`.
     pub decision: String,
     /// Outcome.
     pub status: Status,
@@ -124,6 +127,11 @@ pub struct ResultRecord {
     /// Write scopes actually written (e.g. `["active_state"]`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub applied_scopes: Vec<String>,
+    /// With `decision: "release_lease"`: the lease released (`todo_id`, `owner`, `version`,
+    /// `lease_epoch`, `idempotency_key`, `expires_at`, `released_at`) and the SHA-256 of the
+    /// lease file before and after (`before_sha256`, `after_sha256`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lease_release: Option<serde_json::Value>,
 }
 
 /// One check of the pipeline, in order.

@@ -469,3 +469,93 @@ fn an_item_may_carry_its_base_text_which_must_be_its_expected_revision() {
     std::fs::write(&item.path, serde_json::to_vec(&doc).expect("json")).expect("write");
     assert_eq!(e.prepare(&e.find_item(&id).expect("item")).predicted.name(), "invalid");
 }
+
+/// The demo's expired lease, pinned to an hour before the fixed clock.
+const EXPIRED_LEASE: &str = r#"{
+  "schema_version": "task_lease_v0",
+  "goal_id": "demo-goal",
+  "todo_id": "todo_c670645b588b",
+  "owner": "codex-main-control",
+  "idempotency_key": "demo-todo_c670645b588b",
+  "write_scopes": [
+    "docs/**"
+  ],
+  "acquire_ttl_seconds": 3600,
+  "version": 2,
+  "lease_epoch": 1,
+  "acquired_at": "2026-11-29T12:00:00Z",
+  "updated_at": "2026-11-29T12:00:00Z",
+  "expires_at": "2026-11-29T13:00:00Z",
+  "status": "active"
+}
+"#;
+
+#[test]
+fn an_expired_hard_lease_is_released_only_explicitly_and_as_loopx_writes_it() {
+    use writegate::loopx::lease::{LeaseRead, lease_path, read_lease};
+    let (_d, reg) = demo();
+    let e = engine(&reg);
+    let dir = e.ws.goal_runtime_dir("demo-goal").expect("dir");
+    let path = lease_path(&dir, "todo_c670645b588b");
+    std::fs::write(&path, EXPIRED_LEASE).expect("pin lease");
+    let held_up = |e: &writegate::engine::Engine| {
+        e.items(Some("demo-goal")).into_iter().find(|i| {
+            let c = e.prepare(i).conflict.unwrap_or_default();
+            c["reason"] == "expired" && c["todo_id"] == "todo_c670645b588b"
+        })
+    };
+    let item = held_up(&e).expect("an item held up by the expired lease");
+    let LeaseRead::Present(seen) = read_lease(&dir, "todo_c670645b588b") else { panic!("lease") };
+    let state_before = state(&e, "demo-goal");
+    let refused = |r: Result<writegate::engine::Outcome, EngineError>, why: &str| match r {
+        Err(EngineError::Refused(m)) => assert!(m.contains(why), "{why}: {m}"),
+        other => panic!("{why}: expected a refusal, got {other:?}"),
+    };
+
+    // Apply stays a lease conflict; a release is refused for another todo, a changed lease,
+    // and while LoopX's task-lease lock is held; none of these write.
+    assert_eq!(e.decide(&item.id, &APPLY, None).expect("decide").status, Status::LeaseConflict);
+    refused(e.release_expired_lease(&item, "todo_28ff25cccdd0", &seen, "x"), "not held up");
+    let mut renewed = seen.clone();
+    renewed.version += 1;
+    refused(e.release_expired_lease(&item, "todo_c670645b588b", &renewed, "x"), "changed since");
+    let effect_lock = dir.join("task-leases/.task-leases.ts-effect.lock");
+    std::fs::write(&effect_lock, format!(r#"{{"pid":{},"token":"loopx-node"}}"#, std::process::id())).expect("lock");
+    refused(e.release_expired_lease(&item, "todo_c670645b588b", &seen, "x"), "is held by pid");
+    assert!(effect_lock.exists(), "a foreign lock is never removed");
+    std::fs::remove_file(&effect_lock).expect("unlock");
+    assert_eq!(std::fs::read_to_string(&path).expect("lease"), EXPIRED_LEASE);
+    let records = || e.log(Some("demo-goal")).expect("log");
+    assert!(records().iter().all(|r| r.decision != "release_lease"));
+
+    // The confirmed release: LoopX's bytes, LoopX's lock gone, one record saying what was done.
+    let out = e.release_expired_lease(&item, "todo_c670645b588b", &seen, "owner's run died\x1b[2J").expect("release");
+    assert_eq!(out.status, Status::LeaseReleased);
+    assert!(!out.item_moved);
+    let expected = EXPIRED_LEASE
+        .replace(r#""updated_at": "2026-11-29T12:00:00Z""#, r#""updated_at": "2026-11-29T14:00:00Z""#)
+        .replace(r#""status": "active""#, "\"status\": \"released\",\n  \"released_at\": \"2026-11-29T14:00:00Z\"");
+    assert_eq!(std::fs::read_to_string(&path).expect("lease"), expected);
+    let left: Vec<String> = std::fs::read_dir(dir.join("task-leases"))
+        .expect("dir")
+        .filter_map(Result::ok)
+        .map(|d| d.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(left.is_empty(), "no lock, claim or temp file left: {left:?}");
+    let rec = records().into_iter().find(|r| r.decision == "release_lease").expect("record");
+    assert_eq!((rec.status, rec.reason_code.as_deref()), (Status::LeaseReleased, Some("expired_lease_released")));
+    assert_eq!(rec.item_id, item.id);
+    assert_eq!(rec.reason.as_deref(), Some("owner's run died"), "escape sequences are dropped");
+    let lr = rec.lease_release.expect("lease fields");
+    assert_eq!(lr["owner"], "codex-main-control");
+    assert_eq!((lr["version"].as_i64(), lr["lease_epoch"].as_i64()), (Some(2), Some(1)));
+    assert_eq!(lr["released_at"], "2026-11-29T14:00:00Z");
+    assert_eq!(lr["after_sha256"], writegate::loopx::hash::sha256_hex(expected.as_bytes()));
+    assert_eq!(state(&e, "demo-goal"), state_before, "a release never touches the state file");
+
+    // The item is no longer held up and applies with the normal key; a second release is refused.
+    assert!(held_up(&e).is_none());
+    refused(e.release_expired_lease(&item, "todo_c670645b588b", &seen, "again"), "not held up");
+    assert_eq!(e.decide(&item.id, &APPLY, None).expect("decide").status, Status::Applied);
+}

@@ -298,7 +298,7 @@ impl Engine {
     }
 
     /// A result record for `p` (no payload body: ids, keys, digests only).
-    fn record(
+    pub(super) fn record(
         &self,
         p: &Prepared,
         decision: &str,
@@ -330,6 +330,7 @@ impl Engine {
             payload_digest: p.item.payload_digest.clone(),
             override_of_effect_digest: None,
             applied_scopes: Vec::new(),
+            lease_release: None,
         }
     }
 
@@ -474,7 +475,7 @@ pub(super) fn gate_lock(gate: &GateDir) -> Result<std::fs::File, EngineError> {
 }
 
 /// Operator reasons: escape sequences and control characters dropped, whitespace compacted, 200 chars max.
-fn sanitize_reason(reason: &str) -> String {
+pub(super) fn sanitize_reason(reason: &str) -> String {
     let clean = crate::textsafe::sanitize(reason, false);
     crate::loopx::pytext::compact_whitespace(&clean).chars().take(200).collect()
 }

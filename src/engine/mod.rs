@@ -6,6 +6,7 @@ mod apply;
 mod checks;
 pub mod conflict;
 pub mod item;
+mod lease_release;
 pub mod patch;
 mod preview;
 mod propose;
@@ -39,6 +40,9 @@ pub enum EngineError {
     /// Results log problems.
     #[error(transparent)]
     Results(#[from] crate::gate::results::ResultsError),
+    /// A decision refused before anything was written (the message says why).
+    #[error("{0}")]
+    Refused(String),
     /// Other I/O.
     #[error("{what}")]
     Io {

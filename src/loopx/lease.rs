@@ -102,9 +102,184 @@ fn parse_lease(v: &Value) -> Result<TaskLease, String> {
     })
 }
 
+/// The lease file text LoopX's `task-lease release` writes for `original` at `released_at`
+/// (`task_lease_lifecycle.ts::releasedLease` + `atomicWriteJson`): the same object with
+/// `status` set to `"released"` and `updated_at` set to `released_at`, in place, and
+/// `released_at` added at the end; `JSON.stringify(lease, null, 2)` plus `\n`. `version` and
+/// `lease_epoch` do not change.
+///
+/// Refuses (with the reason) unless the file is a `task_lease_v0` of `goal_id`/`todo_id`
+/// that LoopX itself would accept (`validatePersistedLease`: owner, idempotency key,
+/// integer version/epoch, string write scopes), still exactly the lease the operator saw
+/// (`seen`: owner, version, epoch, key, expiry), still `active`, and expired at `now`
+/// (`expires_at <= now`). Numbers other than safe integers are refused because JavaScript
+/// would print them differently.
+///
+/// # Errors
+/// A one-line reason; nothing is to be written then.
+pub fn released_bytes(
+    original: &[u8],
+    goal_id: &str,
+    todo_id: &str,
+    seen: &TaskLease,
+    now: DateTime<Utc>,
+) -> Result<Vec<u8>, String> {
+    let v = crate::json::parse_strict(original).map_err(|e| format!("lease file is not valid JSON: {e}"))?;
+    let Value::Object(mut map) = v else {
+        return Err("lease file is not a JSON object".into());
+    };
+    let whole = Value::Object(map.clone());
+    if !numbers_are_safe_integers(&whole) {
+        return Err("lease file holds a number that is not a safe integer".into());
+    }
+    let lease = parse_lease(&whole)?;
+    if whole.get("goal_id").and_then(Value::as_str) != Some(goal_id) || lease.todo_id != todo_id {
+        return Err(format!("lease file does not name goal {goal_id} / todo {todo_id}"));
+    }
+    if !valid_agent(&lease.owner) {
+        return Err("lease owner is not a valid agent id".into());
+    }
+    if !lease.idempotency_key.as_deref().is_some_and(valid_idempotency_key) {
+        return Err("lease idempotency_key is missing or invalid".into());
+    }
+    if lease.version < 0 || lease.lease_epoch < 1 {
+        return Err("lease version or epoch out of range".into());
+    }
+    if let Some(scopes) = whole.get("write_scopes")
+        && !scopes.as_array().is_some_and(|a| a.iter().all(Value::is_string))
+    {
+        return Err("lease write_scopes is not a list of strings".into());
+    }
+    if lease.status == "released" {
+        return Err(format!("the lease of {todo_id} is already released"));
+    }
+    if lease.status != "active" {
+        return Err(format!("lease status {:?} is neither active nor released", lease.status));
+    }
+    let same = lease.owner == seen.owner
+        && lease.version == seen.version
+        && lease.lease_epoch == seen.lease_epoch
+        && lease.idempotency_key == seen.idempotency_key
+        && lease.expires_at == seen.expires_at;
+    if !same {
+        return Err(format!(
+            "the lease changed since it was shown (now owner {} version {} epoch {} expires {}); review it again",
+            lease.owner, lease.version, lease.lease_epoch, lease.expires_at
+        ));
+    }
+    if lease.is_active_at(now) {
+        return Err(format!(
+            "the lease of {todo_id} is not expired (expires {}); nothing is released",
+            lease.expires_at
+        ));
+    }
+    if lease.expiry().is_none() {
+        return Err(format!("lease expires_at {:?} is not a timestamp", lease.expires_at));
+    }
+    map.insert("lease_epoch".into(), Value::from(lease.lease_epoch));
+    Ok(render_released(map, &now.format("%Y-%m-%dT%H:%M:%SZ").to_string()))
+}
+
+/// The release transform and LoopX's serialisation, without the checks.
+fn render_released(mut map: serde_json::Map<String, Value>, at: &str) -> Vec<u8> {
+    // Insertion order as in `{...lease, lease_epoch, status, released_at, updated_at}`
+    // (`lease_epoch` was set by the caller).
+    map.insert("status".into(), Value::String("released".into()));
+    map.insert("released_at".into(), Value::String(at.to_owned()));
+    map.insert("updated_at".into(), Value::String(at.to_owned()));
+    let mut out = serde_json::to_vec_pretty(&Value::Object(map)).unwrap_or_default();
+    out.push(b'\n');
+    out
+}
+
+fn numbers_are_safe_integers(v: &Value) -> bool {
+    const MAX_SAFE: i64 = (1 << 53) - 1;
+    match v {
+        Value::Number(n) => n.as_i64().is_some_and(|i| (-MAX_SAFE..=MAX_SAFE).contains(&i)),
+        Value::Array(a) => a.iter().all(numbers_are_safe_integers),
+        Value::Object(m) => m.values().all(numbers_are_safe_integers),
+        _ => true,
+    }
+}
+
+/// LoopX `normalize_idempotency_key`: `^[A-Za-z0-9_.:@/-]{1,160}$` (FORMATS.md §4.2).
+#[must_use]
+pub fn valid_idempotency_key(key: &str) -> bool {
+    (1..=160).contains(&key.len())
+        && key.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'@' | b'/' | b'-'))
+}
+
+/// LoopX `TODO_AGENT_CLAIM_PATTERN` (`todos/contract.py`), which `normalize_owner` applies:
+/// `^[a-z][a-z0-9_.:@-]{0,79}$`.
+fn valid_agent(owner: &str) -> bool {
+    let b = owner.as_bytes();
+    (1..=80).contains(&b.len())
+        && b[0].is_ascii_lowercase()
+        && b[1..]
+            .iter()
+            .all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'_' | b'.' | b':' | b'@' | b'-'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/samples/06-task-lease/outputs");
+
+    fn seen_of(bytes: &[u8]) -> Result<TaskLease, Box<dyn std::error::Error>> {
+        Ok(parse_lease(&crate::json::parse_strict(bytes)?)?)
+    }
+
+    #[test]
+    fn release_bytes_equal_loopx() -> Result<(), Box<dyn std::error::Error>> {
+        // LoopX 0.5.4 released this (active) lease at 13:01:33Z: byte-exact transform.
+        let before = std::fs::read(format!("{SAMPLE}/lease-files/04-after-transfer/todo_991935164051.json"))?;
+        let after = std::fs::read(format!("{SAMPLE}/lease-files/05-after-release/todo_991935164051.json"))?;
+        let Value::Object(map) = crate::json::parse_strict(&before)? else { return Err("object".into()) };
+        assert_eq!(String::from_utf8(render_released(map, "2026-11-29T13:01:33Z"))?, String::from_utf8(after)?);
+        // And this expired one at 13:01:50Z, through every check: same keys, order and values.
+        let before = std::fs::read(format!("{SAMPLE}/lease-files/06-after-short-acquire/todo_6650ebf618c7.json"))?;
+        let now: DateTime<Utc> = "2026-11-29T13:01:50Z".parse()?;
+        let ours = released_bytes(&before, "demo-goal", "todo_6650ebf618c7", &seen_of(&before)?, now)?;
+        let response = crate::json::parse_strict(&std::fs::read(format!("{SAMPLE}/06d-release-expired.json"))?)?;
+        let mut theirs = serde_json::to_vec_pretty(&response["lease"])?;
+        theirs.push(b'\n');
+        assert_eq!(String::from_utf8(ours)?, String::from_utf8(theirs)?);
+        Ok(())
+    }
+
+    #[test]
+    fn release_refusals() -> Result<(), Box<dyn std::error::Error>> {
+        let before = std::fs::read(format!("{SAMPLE}/lease-files/06-after-short-acquire/todo_6650ebf618c7.json"))?;
+        let seen = seen_of(&before)?;
+        let expired: DateTime<Utc> = "2026-11-29T13:01:50Z".parse()?;
+        let live: DateTime<Utc> = "2026-11-29T13:01:42Z".parse()?;
+        let at_expiry: DateTime<Utc> = "2026-11-29T13:01:43Z".parse()?;
+        let run =
+            |bytes: &[u8], seen: &TaskLease, now| released_bytes(bytes, "demo-goal", "todo_6650ebf618c7", seen, now);
+        assert!(run(&before, &seen, at_expiry).is_ok(), "expiry is expires_at <= now");
+        assert!(run(&before, &seen, live).err().is_some_and(|e| e.contains("not expired")));
+        let mut renewed = seen.clone();
+        renewed.version = 2;
+        assert!(run(&before, &renewed, expired).err().is_some_and(|e| e.contains("changed since")));
+        assert!(released_bytes(&before, "other-goal", "todo_6650ebf618c7", &seen, expired).is_err());
+        let text = String::from_utf8(before.clone())?;
+        for (from, to, why) in [
+            ("\"status\": \"active\"", "\"status\": \"released\"", "already released"),
+            ("\"status\": \"active\"", "\"status\": \"paused\"", "neither active"),
+            ("\"acquire_ttl_seconds\": 2", "\"acquire_ttl_seconds\": 2.5", "safe integer"),
+            ("\"write_scopes\": []", "\"write_scopes\": [1]", "write_scopes"),
+            ("\"idempotency_key\": \"short-ttl-1\"", "\"idempotency_key\": \"bad key\"", "idempotency_key"),
+        ] {
+            let bad = text.replacen(from, to, 1);
+            assert_ne!(bad, text);
+            let err = run(bad.as_bytes(), &seen, expired).err().unwrap_or_default();
+            assert!(err.contains(why), "{why}: {err}");
+        }
+        assert!(run(b"[1]", &seen, expired).is_err());
+        assert!(run(b"{", &seen, expired).is_err());
+        Ok(())
+    }
 
     #[test]
     fn expiry_rules() -> Result<(), Box<dyn std::error::Error>> {

@@ -2,6 +2,7 @@
 //! protocol, and revision / idempotency hashing. Terminal-free and UI-free.
 
 pub mod edit;
+pub mod effect_lock;
 pub mod hash;
 pub mod lease;
 pub mod lock;

@@ -1,0 +1,125 @@
+//! Marking an expired hard lease released: the one lease write writegate makes, and only on
+//! an explicit, confirmed operator action (issue "Resolving conflicts", lease view; the
+//! session-runtime seed's rule that nothing is stolen or cleared silently).
+//!
+//! What it writes is what `loopx task-lease release` writes for that lease
+//! ([`crate::loopx::lease::released_bytes`]), under LoopX's task-lease mutation lock
+//! ([`crate::loopx::effect_lock`]), so `loopx task-lease inspect` reads it as released and
+//! the owner's own later `release` is an idempotent replay. writegate writes no LoopX
+//! lifecycle receipt (`.lifecycle-operations/`): those are the owner's request cache, keyed
+//! by its request, and an operator release is not the owner's request. What was done is
+//! recorded in the goal's results log (`decision: "release_lease"`, status
+//! `lease_released`, with the lease identity and the file's SHA-256 before and after).
+
+use super::apply::{Outcome, gate_lock};
+use super::{Engine, EngineError, Item};
+use crate::loopx::effect_lock;
+use crate::loopx::hash::sha256_hex;
+use crate::loopx::lease::{TaskLease, lease_path, released_bytes};
+use crate::wire::Status;
+use serde_json::{Value, json};
+
+/// Why a release was refused; nothing was written.
+fn refused(msg: impl Into<String>) -> EngineError {
+    EngineError::Refused(msg.into())
+}
+
+impl Engine {
+    /// Marks the expired hard lease of `todo_id` released, for `item`, whose lease check
+    /// failed because of it. `seen` is the lease as the operator saw it; under the lock the
+    /// file must still be exactly that lease (owner, version, epoch, key, expiry), still
+    /// `active`, and expired by the engine clock. `reason` is the operator's (sanitised,
+    /// 200 chars). The item stays pending; its next preview sees the lease released.
+    ///
+    /// Order: gate lock → LoopX task-lease lock (5 s wait) → read, check, atomic write →
+    /// result record. The bytes before and after are kept in `gate/revisions/`.
+    ///
+    /// # Errors
+    /// [`EngineError::Refused`] when the item's conflict is not an expired hard lease on
+    /// `todo_id`, the lease changed or is not expired, the lease file is not one LoopX would
+    /// accept, or the task-lease lock stays busy (with its holder); I/O errors otherwise.
+    /// A failure to append the record after the write is an error that says the lease was
+    /// released.
+    pub fn release_expired_lease(
+        &self,
+        item: &Item,
+        todo_id: &str,
+        seen: &TaskLease,
+        reason: &str,
+    ) -> Result<Outcome, EngineError> {
+        let p = self.prepare(item);
+        let conflict = p.conflict.clone().unwrap_or(Value::Null);
+        if conflict["kind"] != "lease_conflict"
+            || conflict["reason"] != "expired"
+            || conflict["todo_id"].as_str() != Some(todo_id)
+        {
+            return Err(refused(format!(
+                "item {} is not held up by an expired hard lease on {todo_id}; nothing released",
+                item.id
+            )));
+        }
+        if todo_id.is_empty() || todo_id.contains(['/', '\\']) || todo_id == "." || todo_id == ".." {
+            return Err(refused(format!("{todo_id:?} is not a task-lease todo id")));
+        }
+        let gate = self.gate(&item.goal_id)?;
+        let _gate = gate_lock(&gate)?;
+        let dir = self.ws.goal_runtime_dir(&item.goal_id)?;
+        let path = lease_path(&dir, todo_id);
+        crate::loopx::registry::ensure_inside(&path, &self.ws.runtime_root, "task lease file")?;
+        let leases = dir.join("task-leases");
+        let _lock = effect_lock::acquire(&leases.join(".task-leases"), effect_lock::TIMEOUT)
+            .map_err(|e| refused(format!("task-lease lock: {e}")))?;
+        let io = |what: &str| {
+            let what = format!("{what} {}", path.display());
+            move |source| EngineError::Io { what, source }
+        };
+        let before = crate::gate::fsutil::read_regular(&path, crate::gate::fsutil::limits::RECORD, false)
+            .map_err(io("cannot read task lease"))?;
+        let now = self.clock.now().with_timezone(&chrono::Utc);
+        let after = released_bytes(&before, &item.goal_id, todo_id, seen, now)
+            .map_err(|why| refused(format!("{why}; nothing released")))?;
+        for bytes in [&before, &after] {
+            if let Ok(text) = std::str::from_utf8(bytes)
+                && let Err(e) = gate.revisions().keep(text)
+            {
+                tracing::warn!(error = %e, "could not keep the lease file in revisions");
+            }
+        }
+        crate::gate::fsutil::atomic_write(&path, &after).map_err(io("cannot write task lease"))?;
+        let released_at = now.format("%Y-%m-%dT%H:%M:%SZ").to_string();
+        tracing::info!(goal = %item.goal_id, todo = todo_id, owner = %seen.owner, version = seen.version, "expired hard lease marked released");
+        let mut rec = self.record(&p, "release_lease", Status::LeaseReleased, Some("expired_lease_released"), {
+            let r = super::apply::sanitize_reason(reason);
+            (!r.is_empty()).then_some(r)
+        });
+        rec.lease_release = Some(json!({
+            "todo_id": todo_id,
+            "owner": seen.owner,
+            "version": seen.version,
+            "lease_epoch": seen.lease_epoch,
+            "idempotency_key": seen.idempotency_key,
+            "expires_at": seen.expires_at,
+            "released_at": released_at,
+            "before_sha256": sha256_hex(&before),
+            "after_sha256": sha256_hex(&after),
+        }));
+        gate.results().append(&rec).map_err(|e| EngineError::Io {
+            what: format!(
+                "the lease of {todo_id} WAS released, but the result record could not be appended to {}",
+                gate.results().path().display()
+            ),
+            source: std::io::Error::other(crate::error_chain(&e)),
+        })?;
+        Ok(Outcome {
+            status: Status::LeaseReleased,
+            record: Some(rec),
+            item_moved: false,
+            message: format!(
+                "expired hard lease of {todo_id} (owner {}, version {}) marked released, as `loopx task-lease release` writes it; recorded. The item stays pending: review it again",
+                seen.owner, seen.version
+            ),
+            lock: None,
+            conflict: None,
+        })
+    }
+}
