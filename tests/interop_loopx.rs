@@ -499,3 +499,169 @@ fn writegate_reports_lock_busy_while_a_loopx_process_holds_the_lock() {
         .expect("retry");
     assert_eq!(out.status, Status::Applied);
 }
+
+#[test]
+fn an_operator_release_of_an_expired_lease_is_what_loopx_writes_and_reads() {
+    use writegate::loopx::lease::{LeaseRead, lease_path, read_lease};
+    let Some(lx) = loopx() else { return };
+    let w = World::new(lx);
+    w.bootstrap();
+    let g = ["--goal-id", "demo-goal"];
+    for text in ["[P1] Released by LoopX", "[P1] Released by the operator"] {
+        let out = w.loopx(&["todo", "add", g[0], g[1], "--role", "agent", "--text", text]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let st = ActiveState::parse(&std::fs::read_to_string(w.state_file()).expect("state"));
+    let id_of = |text: &str| st.todos.iter().find(|t| t.text.contains(text)).map(|t| t.todo_id.clone()).expect("todo");
+    let (by_loopx, by_operator) = (id_of("by LoopX"), id_of("by the operator"));
+    for (todo, key, scope) in [(&by_loopx, "run-a", "src/a/**"), (&by_operator, "run-b", "src/b/**")] {
+        let out = w.loopx(&[
+            "task-lease",
+            "acquire",
+            g[0],
+            g[1],
+            "--todo-id",
+            todo,
+            "--owner",
+            "codex-main-control",
+            "--idempotency-key",
+            key,
+            "--write-scope",
+            scope,
+            "--ttl-seconds",
+            "1",
+        ]);
+        assert!(out.status.success(), "acquire: {}", String::from_utf8_lossy(&out.stdout));
+    }
+    // The other agent wants to update the operator's todo: held up once the lease expires.
+    let out = w.writegate(&[
+        "propose",
+        "todo",
+        "update",
+        g[0],
+        g[1],
+        "--todo-id",
+        &by_operator,
+        "--note",
+        "taking over the abandoned work",
+        "--agent-id",
+        "codex-peer-b",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let item_id = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    std::thread::sleep(std::time::Duration::from_millis(2200));
+    let e = w.engine();
+    let dir = e.ws.goal_runtime_dir("demo-goal").expect("dir");
+
+    // While writegate holds LoopX's task-lease lock, LoopX's own lease verbs wait and fail.
+    let before_operator = std::fs::read(lease_path(&dir, &by_operator)).expect("lease");
+    {
+        let _held = writegate::loopx::effect_lock::acquire(
+            &dir.join("task-leases/.task-leases"),
+            writegate::loopx::effect_lock::TIMEOUT,
+        )
+        .expect("hold");
+        let out = w.loopx(&[
+            "task-lease",
+            "release",
+            g[0],
+            g[1],
+            "--todo-id",
+            &by_operator,
+            "--owner",
+            "codex-main-control",
+            "--idempotency-key",
+            "run-b",
+            "--expected-version",
+            "1",
+        ]);
+        let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(!out.status.success(), "loopx must not release under writegate's lock: {said}");
+        let error = serde_json::from_slice::<Value>(&out.stdout).map(|v| v["error_code"].clone()).unwrap_or_default();
+        assert_eq!(error, "lock_acquire_timeout", "{said}");
+        eprintln!("interop ok: loopx task-lease release under writegate's task-lease lock: lock_acquire_timeout");
+        assert_eq!(std::fs::read(lease_path(&dir, &by_operator)).expect("lease"), before_operator);
+    }
+
+    // The reference: LoopX's own release of the twin lease.
+    let out = w.loopx(&[
+        "task-lease",
+        "release",
+        g[0],
+        g[1],
+        "--todo-id",
+        &by_loopx,
+        "--owner",
+        "codex-main-control",
+        "--idempotency-key",
+        "run-a",
+        "--expected-version",
+        "1",
+    ]);
+    assert!(out.status.success(), "loopx release: {}", String::from_utf8_lossy(&out.stdout));
+    let theirs = std::fs::read_to_string(lease_path(&dir, &by_loopx)).expect("lease");
+
+    let item = e.find_item(&item_id).expect("item");
+    let conflict = e.prepare(&item).conflict.expect("conflict");
+    assert_eq!((conflict["kind"].as_str(), conflict["reason"].as_str()), (Some("lease_conflict"), Some("expired")));
+    let LeaseRead::Present(seen) = read_lease(&dir, &by_operator) else { panic!("lease") };
+    let out = e.release_expired_lease(&item, &by_operator, &seen, "owner run abandoned").expect("release");
+    assert_eq!(out.status, Status::LeaseReleased);
+    let ours = std::fs::read_to_string(lease_path(&dir, &by_operator)).expect("lease");
+    let norm = |s: &str| {
+        let s = Regex::new(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z").expect("re").replace_all(s, "<ts>").into_owned();
+        s.replace(&by_loopx, "<todo>")
+            .replace(&by_operator, "<todo>")
+            .replace("run-a", "<key>")
+            .replace("run-b", "<key>")
+            .replace("src/a/", "src/")
+            .replace("src/b/", "src/")
+    };
+    assert_eq!(norm(&ours), norm(&theirs), "writegate's release bytes differ from loopx's");
+    eprintln!("interop ok: operator release bytes == loopx task-lease release bytes (timestamps, ids aside)");
+
+    // `loopx task-lease inspect` reads it as released; the owner's own release is a replay;
+    // the other agent can take the todo over with a new lease.
+    let inspect = json_of(&w.loopx(&["task-lease", "inspect", g[0], g[1], "--todo-id", &by_operator]));
+    assert_eq!(inspect["ok"], true, "{inspect}");
+    assert_eq!(inspect["active"], false);
+    assert_eq!(inspect["lease"]["status"], "released");
+    assert_eq!(inspect["lease"]["version"], 1);
+    let replay = json_of(&w.loopx(&[
+        "task-lease",
+        "release",
+        g[0],
+        g[1],
+        "--todo-id",
+        &by_operator,
+        "--owner",
+        "codex-main-control",
+        "--idempotency-key",
+        "run-b",
+        "--expected-version",
+        "1",
+    ]));
+    assert_eq!((replay["ok"].as_bool(), replay["idempotent"].as_bool()), (Some(true), Some(true)), "{replay}");
+    assert_eq!(
+        std::fs::read_to_string(lease_path(&dir, &by_operator)).expect("lease"),
+        ours,
+        "a replay writes nothing"
+    );
+    let takeover = json_of(&w.loopx(&[
+        "task-lease",
+        "acquire",
+        g[0],
+        g[1],
+        "--todo-id",
+        &by_operator,
+        "--owner",
+        "codex-peer-b",
+        "--idempotency-key",
+        "peer-b-1",
+    ]));
+    assert_eq!(takeover["acquired"], true, "{takeover}");
+    assert_eq!((takeover["lease"]["version"].as_i64(), takeover["lease"]["lease_epoch"].as_i64()), (Some(2), Some(2)));
+    let out = e.decide(&item_id, &Decision::Apply { confirm_warnings: true, override_idempotency: false }, None);
+    assert_eq!(out.expect("decide").status, Status::Applied, "the peer now holds the lease and writes");
+    eprintln!("interop ok: inspect says released, owner's release replays, takeover v2 e2, item applied");
+}
