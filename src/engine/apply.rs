@@ -42,6 +42,16 @@ pub enum Decision {
         /// Why (typed or a quick reason).
         reason: String,
     },
+    /// Mark the expired hard lease that holds the item up released, as LoopX writes a
+    /// release (issue 6; see [`Engine::release_expired_lease`]). The item stays pending.
+    ReleaseExpiredLease {
+        /// The todo whose lease it is.
+        todo_id: String,
+        /// The lease as the operator saw it (compare-and-swap under the lock).
+        seen: crate::loopx::lease::TaskLease,
+        /// The operator's reason (may be empty).
+        reason: String,
+    },
 }
 
 /// What a decision led to.
@@ -112,6 +122,9 @@ impl Engine {
             }
             Decision::Rebase { onto, confirm_warnings } => {
                 self.apply(&gate, &item, *confirm_warnings, false, Some(onto))
+            }
+            Decision::ReleaseExpiredLease { todo_id, seen, reason } => {
+                self.release_lease_locked(&gate, &item, todo_id, seen, reason)
             }
         }
     }

@@ -46,7 +46,8 @@ pub(super) fn lease_problem(
     let excluded = todo.map(|t| t.metadata.list("excluded_agents")).unwrap_or_default();
     let hard_json = match hard {
         LeaseRead::Present(l) => {
-            json!({"owner": l.owner, "version": l.version, "lease_epoch": l.lease_epoch, "expires_at": l.expires_at, "status": l.status})
+            json!({"todo_id": l.todo_id, "owner": l.owner, "version": l.version, "lease_epoch": l.lease_epoch,
+                "idempotency_key": l.idempotency_key, "expires_at": l.expires_at, "status": l.status})
         }
         _ => Value::Null,
     };

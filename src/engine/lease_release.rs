@@ -11,7 +11,7 @@
 //! recorded in the goal's results log (`decision: "release_lease"`, status
 //! `lease_released`, with the lease identity and the file's SHA-256 before and after).
 
-use super::apply::{Outcome, gate_lock};
+use super::apply::Outcome;
 use super::{Engine, EngineError, Item};
 use crate::loopx::effect_lock;
 use crate::loopx::hash::sha256_hex;
@@ -26,22 +26,40 @@ fn refused(msg: impl Into<String>) -> EngineError {
 
 impl Engine {
     /// Marks the expired hard lease of `todo_id` released, for `item`, whose lease check
-    /// failed because of it. `seen` is the lease as the operator saw it; under the lock the
-    /// file must still be exactly that lease (owner, version, epoch, key, expiry), still
-    /// `active`, and expired by the engine clock. `reason` is the operator's (sanitised,
-    /// 200 chars). The item stays pending; its next preview sees the lease released.
-    ///
-    /// Order: gate lock → LoopX task-lease lock (5 s wait) → read, check, atomic write →
-    /// result record. The bytes before and after are kept in `gate/revisions/`.
+    /// failed because of it: [`Engine::decide`] with [`super::Decision::ReleaseExpiredLease`]
+    /// (so the item must be unchanged since it was read). `seen` is the lease as the operator
+    /// saw it; under the lock the file must still be exactly that lease (owner, version,
+    /// epoch, key, expiry), still `active`, and expired by the engine clock. `reason` is the
+    /// operator's (sanitised, 200 chars). The item stays pending; its next preview sees the
+    /// lease released.
     ///
     /// # Errors
-    /// [`EngineError::Refused`] when the item's conflict is not an expired hard lease on
-    /// `todo_id`, the lease changed or is not expired, the lease file is not one LoopX would
-    /// accept, or the task-lease lock stays busy (with its holder); I/O errors otherwise.
-    /// A failure to append the record after the write is an error that says the lease was
-    /// released.
+    /// As [`Engine::decide`]; [`EngineError::Refused`] when the item's conflict is not an
+    /// expired hard lease on `todo_id`, the lease changed or is not expired, the lease file
+    /// is not one LoopX would accept, or LoopX's task-lease lock stays busy (with its
+    /// holder). A failure to append the record after the write is an error that says the
+    /// lease was released.
     pub fn release_expired_lease(
         &self,
+        item: &Item,
+        todo_id: &str,
+        seen: &TaskLease,
+        reason: &str,
+    ) -> Result<Outcome, EngineError> {
+        let decision = super::Decision::ReleaseExpiredLease {
+            todo_id: todo_id.to_owned(),
+            seen: seen.clone(),
+            reason: reason.to_owned(),
+        };
+        self.decide(&format!("{}/{}", item.goal_id, item.id), &decision, Some(&item.payload_digest))
+    }
+
+    /// The release, called by `decide` under the gate lock. Order: LoopX task-lease lock
+    /// (5 s wait) → read, check, atomic write → result record. The lease file's bytes before
+    /// and after are kept in `gate/revisions/`.
+    pub(super) fn release_lease_locked(
+        &self,
+        gate: &crate::gate::GateDir,
         item: &Item,
         todo_id: &str,
         seen: &TaskLease,
@@ -61,8 +79,6 @@ impl Engine {
         if todo_id.is_empty() || todo_id.contains(['/', '\\']) || todo_id == "." || todo_id == ".." {
             return Err(refused(format!("{todo_id:?} is not a task-lease todo id")));
         }
-        let gate = self.gate(&item.goal_id)?;
-        let _gate = gate_lock(&gate)?;
         let dir = self.ws.goal_runtime_dir(&item.goal_id)?;
         let path = lease_path(&dir, todo_id);
         crate::loopx::registry::ensure_inside(&path, &self.ws.runtime_root, "task lease file")?;

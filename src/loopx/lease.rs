@@ -62,6 +62,25 @@ impl TaskLease {
     }
 }
 
+impl TaskLease {
+    /// The lease as the engine's conflict details carry it (`hard_lease`: `todo_id`, `owner`,
+    /// `version`, `lease_epoch`, `idempotency_key`, `expires_at`, `status`); `None` when a
+    /// field is missing.
+    #[must_use]
+    pub fn from_conflict_json(v: &Value) -> Option<Self> {
+        let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+        Some(Self {
+            todo_id: s("todo_id")?,
+            owner: s("owner")?,
+            version: v.get("version")?.as_i64()?,
+            lease_epoch: v.get("lease_epoch")?.as_i64()?,
+            expires_at: s("expires_at")?,
+            status: s("status")?,
+            idempotency_key: s("idempotency_key"),
+        })
+    }
+}
+
 /// `<goal_runtime_dir>/task-leases/<todo_id>.json`.
 #[must_use]
 pub fn lease_path(goal_runtime_dir: &Path, todo_id: &str) -> PathBuf {

@@ -53,14 +53,30 @@ pub enum Mode {
     Help,
     /// `y` applies the item.
     ConfirmApply(String),
-    /// Type the first 6 characters of the item id, Enter: apply despite warnings (or with
-    /// the idempotency override when `override_idempotency`; or rebased onto the revision
-    /// in `rebase_onto`).
-    TypedConfirm { key: String, typed: String, override_idempotency: bool, rebase_onto: Option<String> },
+    /// Type the first 6 characters of the item id, Enter: do what `purpose` says.
+    TypedConfirm { key: String, typed: String, purpose: Typed },
     /// `y` skips the item.
     ConfirmSkip(String),
     /// Type a reason (or 1–4), Enter rejects.
     Reject { key: String, typed: String },
+}
+
+/// What a typed confirmation confirms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Typed {
+    /// Apply despite `warn` findings.
+    Warnings,
+    /// Apply with the idempotency override (recorded with both effect digests).
+    OverrideIdempotency,
+    /// Apply the change rebased onto this revision.
+    Rebase(String),
+    /// Mark this expired hard lease released, as LoopX writes a release (the item stays).
+    ReleaseLease {
+        /// The todo whose lease it is.
+        todo_id: String,
+        /// The lease as shown.
+        seen: crate::loopx::lease::TaskLease,
+    },
 }
 
 /// Severity of the flash line.
@@ -353,7 +369,8 @@ pub fn apply_unavailable(item: &QueueItem) -> Option<String> {
         Predicted::Invalid => Some(format!("apply is unavailable: the item is invalid ({}); reject it", item.detail.invalid_reason.clone().unwrap_or_default())),
         Predicted::Status(Status::RevisionConflict) if matches!(item.detail.rebase, Some(Ok(_))) => Some("revision conflict: the state moved since the agent read it; R rebases it onto the current state (see Conflict), or skip / reject".into()),
         Predicted::Status(Status::RevisionConflict) => Some("revision conflict: the state moved since the agent read it; reject or skip, or ask the agent to propose again".into()),
-        Predicted::Status(Status::LeaseConflict) => Some("lease conflict: another agent holds this todo (see Checks); nothing is taken from it — reject, skip, or wait".into()),
+        Predicted::Status(Status::LeaseConflict) if super::input::expired_lease(item).is_some() => Some("lease conflict: the todo's hard lease expired but still stands (see Conflict); L marks it released as LoopX would (typed confirmation), then apply — or skip / reject".into()),
+        Predicted::Status(Status::LeaseConflict) => Some("lease conflict: another agent holds this todo (see Conflict); nothing is taken from it — reject, skip, or wait".into()),
         Predicted::Status(Status::Failed) => Some(format!("apply would fail: {}", item.detail.invalid_reason.clone().unwrap_or_default())),
         _ => None,
     }
@@ -370,7 +387,8 @@ fn on_decided(app: &mut App, key: &str, result: Result<Outcome, String>) -> Vec<
                 | Status::Skipped
                 | Status::Rejected
                 | Status::SkippedDuplicate
-                | Status::AlreadyApplied => FlashKind::Success,
+                | Status::AlreadyApplied
+                | Status::LeaseReleased => FlashKind::Success,
                 s if s.is_conflict() || s == Status::BoundaryRejected => FlashKind::Conflict,
                 _ => FlashKind::Error,
             };

@@ -186,7 +186,7 @@ fn key_releases_do_nothing() {
 fn warnings_and_idempotency_need_the_typed_id() {
     let mut app = loaded_app(vec![item("g", "abcdef123", Predicted::Ready, ScanMark::Warn)]);
     press(&mut app, KeyCode::Char('a'));
-    assert!(matches!(app.mode, Mode::TypedConfirm { override_idempotency: false, .. }));
+    assert!(matches!(app.mode, Mode::TypedConfirm { purpose: Typed::Warnings, .. }));
     for c in "abcdeX".chars() {
         press(&mut app, KeyCode::Char(c));
     }
@@ -354,7 +354,7 @@ fn rebase_needs_a_stale_eligible_item_and_the_typed_id() {
     stale.detail = Arc::new(d);
     let mut app = loaded_app(vec![stale]);
     press(&mut app, KeyCode::Char('R'));
-    assert!(matches!(&app.mode, Mode::TypedConfirm { rebase_onto: Some(r), .. } if r == "sha256:feed"));
+    assert!(matches!(&app.mode, Mode::TypedConfirm { purpose: Typed::Rebase(r), .. } if r == "sha256:feed"));
     for c in "stale0".chars() {
         press(&mut app, KeyCode::Char(c));
     }
@@ -377,4 +377,61 @@ fn the_outcome_stays_on_screen_when_the_reload_selects_a_new_item() {
     update(&mut app, Msg::Loaded { full: true, quiet: true, last: true, goals: vec![(goal("g"), vec![ready("b2")])] });
     assert_eq!(app.selected.as_deref(), Some("g/b2"));
     assert!(matches!(&app.flash, Some((t, FlashKind::Success)) if t.starts_with("applied")), "{:?}", app.flash);
+}
+
+pub(crate) fn leased(id: &str, reason: &str) -> QueueItem {
+    let mut it = item("g", id, Predicted::Status(Status::LeaseConflict), ScanMark::Clean);
+    let mut d = (*it.detail).clone();
+    d.conflict = Some(serde_json::json!({"kind": "lease_conflict", "reason": reason, "todo_id": "todo_a",
+        "hard_lease": {"todo_id": "todo_a", "owner": "codex-peer-b", "version": 3, "lease_epoch": 2,
+            "idempotency_key": "run-7", "expires_at": "2026-11-29T13:00:00Z", "status": "active"}}));
+    it.detail = Arc::new(d);
+    it
+}
+
+#[test]
+fn an_expired_lease_is_released_only_by_l_and_the_typed_id() {
+    // A live foreign lease: L explains and opens nothing; apply says nothing is taken.
+    let mut app = loaded_app(vec![leased("live0001", "foreign_holder")]);
+    assert!(press(&mut app, KeyCode::Char('L')).is_empty());
+    assert_eq!(app.mode, Mode::Normal);
+    assert!(app.flash.as_ref().is_some_and(|(m, _)| m.contains("never released or transferred")), "{:?}", app.flash);
+    press(&mut app, KeyCode::Char('a'));
+    assert!(app.flash.as_ref().is_some_and(|(m, _)| m.contains("nothing is taken")), "{:?}", app.flash);
+    // Expired: apply points at L; L asks for the typed id; a wrong id writes nothing.
+    let mut app = loaded_app(vec![leased("gone0001", "expired")]);
+    press(&mut app, KeyCode::Char('a'));
+    assert!(app.flash.as_ref().is_some_and(|(m, _)| m.contains("L marks it released")), "{:?}", app.flash);
+    press(&mut app, KeyCode::Char('L'));
+    let Mode::TypedConfirm { purpose: Typed::ReleaseLease { todo_id, seen }, .. } = &app.mode else {
+        panic!("{:?}", app.mode)
+    };
+    assert_eq!((todo_id.as_str(), seen.owner.as_str(), seen.version), ("todo_a", "codex-peer-b", 3));
+    for c in "gone01".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    assert!(press(&mut app, KeyCode::Enter).is_empty(), "a wrong id decides nothing");
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(app.mode, Mode::Normal);
+    press(&mut app, KeyCode::Char('L'));
+    for c in "gone00".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    let fx = press(&mut app, KeyCode::Enter);
+    let [Effect::Decide { decision: Decision::ReleaseExpiredLease { todo_id, seen, .. }, key, .. }] = &fx[..] else {
+        panic!("{fx:?}")
+    };
+    assert_eq!((key.as_str(), todo_id.as_str(), seen.lease_epoch), ("g/gone0001", "todo_a", 2));
+    assert_eq!(seen.idempotency_key.as_deref(), Some("run-7"));
+    // The outcome is a success that keeps the item; read-only never offers it.
+    update(
+        &mut app,
+        Msg::Decided { key: "g/gone0001".into(), result: Ok(outcome(Status::LeaseReleased, false, "released")) },
+    );
+    assert!(matches!(&app.flash, Some((t, FlashKind::Success)) if t.starts_with("lease_released")), "{:?}", app.flash);
+    let mut app = loaded_app(vec![leased("gone0001", "expired")]);
+    app.read_only = true;
+    press(&mut app, KeyCode::Char('L'));
+    assert_eq!(app.mode, Mode::Normal);
+    assert!(app.flash.as_ref().is_some_and(|(m, _)| m.contains("read-only")));
 }

@@ -2,7 +2,7 @@
 //! normal mode; dialogs (confirm, typed confirmation, reject reason) and the filter read
 //! keys as text. Pasted text is only ever text.
 
-use super::app::{App, DiffMode, Effect, FlashKind, Mode, QUICK_REASONS, TABS, apply_unavailable};
+use super::app::{App, DiffMode, Effect, FlashKind, Mode, QUICK_REASONS, TABS, Typed, apply_unavailable};
 use super::keymap::{self, Action, Scope};
 use crate::engine::{Decision, Predicted};
 use crate::wire::Status;
@@ -87,15 +87,15 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             }
             _ => Vec::new(),
         },
-        Mode::TypedConfirm { key: k, mut typed, override_idempotency, rebase_onto } => match key.code {
+        Mode::TypedConfirm { key: k, mut typed, purpose } => match key.code {
             KeyCode::Esc => cancel(app),
             KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => {
-                app.mode = Mode::TypedConfirm { key: k, typed: String::new(), override_idempotency, rebase_onto };
+                app.mode = Mode::TypedConfirm { key: k, typed: String::new(), purpose };
                 Vec::new()
             }
             KeyCode::Backspace => {
                 typed.pop();
-                app.mode = Mode::TypedConfirm { key: k, typed, override_idempotency, rebase_onto };
+                app.mode = Mode::TypedConfirm { key: k, typed, purpose };
                 Vec::new()
             }
             KeyCode::Enter => {
@@ -103,9 +103,15 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
                 let want: String = id.chars().take(6).collect();
                 if typed == want {
                     app.mode = Mode::Normal;
-                    let decision = match rebase_onto {
-                        Some(onto) => Decision::Rebase { onto, confirm_warnings: true },
-                        None => Decision::Apply { confirm_warnings: true, override_idempotency },
+                    let decision = match purpose {
+                        Typed::Warnings => Decision::Apply { confirm_warnings: true, override_idempotency: false },
+                        Typed::OverrideIdempotency => {
+                            Decision::Apply { confirm_warnings: true, override_idempotency: true }
+                        }
+                        Typed::Rebase(onto) => Decision::Rebase { onto, confirm_warnings: true },
+                        Typed::ReleaseLease { todo_id, seen } => {
+                            Decision::ReleaseExpiredLease { todo_id, seen, reason: String::new() }
+                        }
                     };
                     decide(app, &k, decision)
                 } else {
@@ -124,7 +130,7 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             }
             KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
                 typed.push(c);
-                app.mode = Mode::TypedConfirm { key: k, typed, override_idempotency, rebase_onto };
+                app.mode = Mode::TypedConfirm { key: k, typed, purpose };
                 Vec::new()
             }
             _ => Vec::new(),
@@ -229,6 +235,7 @@ fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::Apply => start_apply(app),
         Action::Rebase => start_rebase(app),
+        Action::ReleaseLease => start_release_lease(app),
         Action::Skip | Action::Reject => {
             let Some(item) = app.current() else {
                 return Vec::new();
@@ -291,11 +298,40 @@ fn start_rebase(app: &mut App) -> Vec<Effect> {
             app.mode = Mode::TypedConfirm {
                 key: item.key.clone(),
                 typed: String::new(),
-                override_idempotency: false,
-                rebase_onto: Some(onto.clone()),
+                purpose: Typed::Rebase(onto.clone()),
             };
             return Vec::new();
         }
+    };
+    app.flash = Some((why, FlashKind::Conflict));
+    Vec::new()
+}
+
+/// The expired hard lease holding `item` up, from its conflict details: `(todo_id, lease)`.
+pub(crate) fn expired_lease(item: &crate::tui::model::QueueItem) -> Option<(String, crate::loopx::lease::TaskLease)> {
+    let c = item.detail.conflict.as_ref()?;
+    if c["kind"] != "lease_conflict" || c["reason"] != "expired" {
+        return None;
+    }
+    let lease = crate::loopx::lease::TaskLease::from_conflict_json(&c["hard_lease"])?;
+    Some((c["todo_id"].as_str()?.to_owned(), lease))
+}
+
+fn start_release_lease(app: &mut App) -> Vec<Effect> {
+    let Some(item) = item_to_decide(app) else {
+        return Vec::new();
+    };
+    let why = if item.checking {
+        "still checking this item".to_owned()
+    } else if let Some((todo_id, seen)) = expired_lease(&item) {
+        app.mode = Mode::TypedConfirm {
+            key: item.key.clone(),
+            typed: String::new(),
+            purpose: Typed::ReleaseLease { todo_id, seen },
+        };
+        return Vec::new();
+    } else {
+        "L is for an item held up by an expired hard lease; a live lease or a soft claim is never released or transferred here".to_owned()
     };
     app.flash = Some((why, FlashKind::Conflict));
     Vec::new()
@@ -312,10 +348,10 @@ fn start_apply(app: &mut App) -> Vec<Effect> {
     let key = item.key.clone();
     app.mode = match item.predicted {
         Predicted::Status(Status::IdempotencyConflict) => {
-            Mode::TypedConfirm { key, typed: String::new(), override_idempotency: true, rebase_onto: None }
+            Mode::TypedConfirm { key, typed: String::new(), purpose: Typed::OverrideIdempotency }
         }
         _ if item.needs_typed_confirmation() => {
-            Mode::TypedConfirm { key, typed: String::new(), override_idempotency: false, rebase_onto: None }
+            Mode::TypedConfirm { key, typed: String::new(), purpose: Typed::Warnings }
         }
         _ => Mode::ConfirmApply(key),
     };

@@ -50,6 +50,8 @@ pub enum Action {
     Reject,
     /// Rebase a stale item onto the current state (typed confirmation; issue 6).
     Rebase,
+    /// Mark the expired hard lease holding the item up released (typed confirmation; issue 6).
+    ReleaseLease,
     /// Reload the item under review after it changed on disk.
     Reload,
     /// Show or hide the help.
@@ -84,6 +86,7 @@ impl Action {
             Self::Skip => "skip",
             Self::Reject => "reject",
             Self::Rebase => "rebase",
+            Self::ReleaseLease => "release_lease",
             Self::Reload => "reload",
             Self::ToggleHelp => "help",
             Self::Quit => "quit",
@@ -95,7 +98,7 @@ impl Action {
     /// True for decisions (absent in `--read-only`).
     #[must_use]
     pub fn is_decision(self) -> bool {
-        matches!(self, Self::Apply | Self::Skip | Self::Reject | Self::Rebase)
+        matches!(self, Self::Apply | Self::Skip | Self::Reject | Self::Rebase | Self::ReleaseLease)
     }
 }
 
@@ -141,6 +144,7 @@ pub fn default_table() -> Vec<Binding> {
         b(&["s"], Normal, A::Skip, "skip (asks to confirm)", true),
         b(&["r"], Normal, A::Reject, "reject with a reason", true),
         b(&["R"], Normal, A::Rebase, "rebase a stale item onto the current state (typed confirmation)", false),
+        b(&["L"], Normal, A::ReleaseLease, "release an expired hard lease, as LoopX would (typed confirmation)", false),
         b(&["u"], Normal, A::Reload, "reload the item after it changed", false),
         b(&["?"], Normal, A::ToggleHelp, "help", true),
         b(&["q", "ctrl-c"], Normal, A::Quit, "quit", true),
@@ -224,6 +228,12 @@ pub fn footer(table: &[Binding], scope: Scope, read_only: bool) -> Vec<(String, 
         .filter(|bnd| bnd.scope == scope && bnd.footer && !(read_only && bnd.action.is_decision()))
         .map(|bnd| (bnd.keys.first().cloned().unwrap_or_default(), short_desc(bnd.action)))
         .collect()
+}
+
+/// The first key bound to `action` in normal mode, as written in config.
+#[must_use]
+pub fn first_key(table: &[Binding], action: Action) -> Option<String> {
+    table.iter().find(|bnd| bnd.scope == Scope::Normal && bnd.action == action).and_then(|b| b.keys.first().cloned())
 }
 
 fn short_desc(a: Action) -> &'static str {

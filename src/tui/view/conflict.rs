@@ -150,7 +150,7 @@ pub(super) fn lines(app: &crate::tui::app::App, item: &QueueItem, theme: Theme) 
         }
         if kind == "lease_conflict" {
             let next = if c["reason"] == "expired" {
-                "the hard lease expired but still stands: its owner renews or releases it (`loopx task-lease`); skip or reject meanwhile"
+                "next: L marks the expired lease released, written as `loopx task-lease release` writes it and recorded (typed confirmation); then apply. Or skip / reject"
             } else {
                 "nothing here transfers or clears another agent's lease: skip or reject, or wait for the holder"
             };

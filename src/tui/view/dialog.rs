@@ -3,7 +3,7 @@
 
 use super::safe;
 use crate::engine::Predicted;
-use crate::tui::app::{App, Mode, QUICK_REASONS};
+use crate::tui::app::{App, Mode, QUICK_REASONS, Typed};
 use crate::tui::keymap::Scope;
 use crate::tui::theme::Theme;
 use crate::wire::Status;
@@ -82,7 +82,7 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
                 ],
             )
         }
-        Mode::TypedConfirm { typed, rebase_onto: Some(onto), .. } => {
+        Mode::TypedConfirm { typed, purpose: Typed::Rebase(onto), .. } => {
             let want: String = item.item_id.chars().take(6).collect();
             let mut v = vec![Line::raw(format!(
                 "the agent's change, recomputed on the current state {}: write {stats}; every check runs again under the lock, and nothing is written if the state moves meanwhile.",
@@ -110,9 +110,12 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
             v.push(Line::from(vec![Span::styled("> ", theme.title()), Span::raw(safe(typed)), Span::raw("▏")]));
             ("rebase — typed confirmation", v)
         }
-        Mode::TypedConfirm { typed, override_idempotency, .. } => {
+        Mode::TypedConfirm { typed, purpose: Typed::ReleaseLease { todo_id, seen }, .. } => {
+            ("release expired lease — typed confirmation", release_prompt(item, todo_id, seen, typed, app.now, theme))
+        }
+        Mode::TypedConfirm { typed, purpose, .. } => {
             let want: String = item.item_id.chars().take(6).collect();
-            let why = if *override_idempotency {
+            let why = if *purpose == Typed::OverrideIdempotency {
                 "this idempotency key was applied before with a different effect (LoopX reuses one key per todo). Applying records an override with both effect digests."
             } else {
                 "the scan has warnings (see Scan)."
@@ -150,7 +153,12 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         _ => return,
     };
     lines.push(Line::default());
-    if siblings > 0 && matches!(app.mode, Mode::ConfirmApply(_) | Mode::TypedConfirm { .. }) {
+    let writes_state = match &app.mode {
+        Mode::ConfirmApply(_) => true,
+        Mode::TypedConfirm { purpose, .. } => !matches!(purpose, Typed::ReleaseLease { .. }),
+        _ => false,
+    };
+    if siblings > 0 && writes_state {
         lines.push(Line::styled(format!("note: {siblings} other pending item(s) of this goal will need a fresh proposal (stale) after this write"), theme.warn()));
     }
     lines.extend(prompt);
@@ -160,6 +168,42 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     f.render_widget(Clear, rect);
     let block = Block::default().borders(Borders::ALL).title(Span::styled(format!(" {title} "), theme.warn()));
     f.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: false }), rect);
+}
+
+/// The release dialog: the lease as seen, what is written, and the typed id.
+fn release_prompt(
+    item: &crate::tui::model::QueueItem,
+    todo_id: &str,
+    seen: &crate::loopx::lease::TaskLease,
+    typed: &str,
+    now: chrono::DateTime<chrono::Utc>,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let want: String = item.item_id.chars().take(6).collect();
+    let since = seen.expiry().map_or_else(|| "at an unreadable time".to_owned(), |t| super::goals::countdown(t, now));
+    vec![
+        Line::from(vec![
+            Span::styled("lease  ", theme.dim()),
+            Span::raw(format!(
+                "{} · owner {} · version {} · epoch {} · key {}",
+                safe(todo_id),
+                safe(&seen.owner),
+                seen.version,
+                seen.lease_epoch,
+                safe(seen.idempotency_key.as_deref().unwrap_or("—"))
+            )),
+        ]),
+        Line::styled(format!("{since}; LoopX counts it as held until it is released"), theme.warn()),
+        Line::raw(format!(
+            "writes task-leases/{}.json as `loopx task-lease release` does: status released, released_at and updated_at now; version and epoch stay. The owner's own release becomes a replay; it can no longer renew.",
+            safe(todo_id)
+        )),
+        Line::raw(
+            "checked again under LoopX's task-lease lock: nothing is written if the lease changed meanwhile. Recorded as release_lease; the item stays pending — apply it afterwards.",
+        ),
+        Line::raw(format!("type {want} then Enter to release · Esc cancels")),
+        Line::from(vec![Span::styled("> ", theme.title()), Span::raw(safe(typed)), Span::raw("▏")]),
+    ]
 }
 
 pub(super) fn help(f: &mut Frame, app: &App, area: Rect, theme: Theme) {

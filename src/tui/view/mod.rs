@@ -120,6 +120,22 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     };
     f.render_widget(Paragraph::new(line).wrap(ratatui::widgets::Wrap { trim: false }), note);
     let mut spans = Vec::new();
+    // The resolution the selected item offers comes first, so it shows on narrow screens too.
+    if let Some(item) = app.current().filter(|_| !app.read_only && !item_busy(app)) {
+        let offer = if matches!(item.detail.rebase, Some(Ok(_))) {
+            Some((keymap::Action::Rebase, "rebase"))
+        } else if crate::tui::input::expired_lease(item).is_some() {
+            Some((keymap::Action::ReleaseLease, "release"))
+        } else {
+            None
+        };
+        if let Some((action, what)) = offer
+            && let Some(k) = keymap::first_key(&app.keys, action)
+        {
+            spans.push(Span::styled(format!(" {k}"), theme.warn()));
+            spans.push(Span::styled(format!(" {what} "), theme.warn()));
+        }
+    }
     for (k, d) in keymap::footer(&app.keys, Scope::Normal, app.read_only) {
         spans.push(Span::styled(format!(" {k}"), theme.title()));
         spans.push(Span::raw(format!(" {d} ")));
@@ -128,6 +144,10 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         spans.push(Span::styled(format!(" [filter: {}]", safe(&app.filter)), theme.warn()));
     }
     f.render_widget(Paragraph::new(Line::from(spans)), keys);
+}
+
+fn item_busy(app: &App) -> bool {
+    app.busy.is_some() || app.current().is_some_and(|i| i.checking)
 }
 
 #[cfg(test)]

@@ -2,8 +2,8 @@
 //! compared with insta, plus style checks where colour carries meaning.
 
 use crate::engine::Predicted;
-use crate::tui::app::tests::{item, loaded_app};
-use crate::tui::app::{App, DiffMode, Mode, Tab, ViewCache};
+use crate::tui::app::tests::{item, leased, loaded_app};
+use crate::tui::app::{App, DiffMode, Mode, Tab, Typed, ViewCache};
 use crate::tui::model::{LeaseView, QueueItem, ScanMark};
 use crate::wire::{Check, Finding, Status};
 use ratatui::Terminal;
@@ -171,8 +171,7 @@ fn dialogs_and_help() {
     let key = app.current().map(|c| c.key.clone()).unwrap_or_default();
     app.mode = Mode::ConfirmApply(key.clone());
     insta::assert_snapshot!("apply_dialog", render(&app, 100, 30).backend());
-    app.mode =
-        Mode::TypedConfirm { key: key.clone(), typed: "2026".into(), override_idempotency: false, rebase_onto: None };
+    app.mode = Mode::TypedConfirm { key: key.clone(), typed: "2026".into(), purpose: Typed::Warnings };
     insta::assert_snapshot!("typed_dialog", render(&app, 100, 30).backend());
     app.mode = Mode::Reject { key: key.clone(), typed: "stale".into() };
     insta::assert_snapshot!("reject_dialog", render(&app, 60, 15).backend());
@@ -248,4 +247,21 @@ fn conflict_tab_three_way_and_unknown_base() {
     app.tab = Tab::Conflict;
     let screen = format!("{:?}", render(&app, 100, 30).backend());
     assert!(screen.contains("the base is not kept"), "{screen}");
+}
+
+#[test]
+fn expired_lease_conflict_tab_and_release_dialog() {
+    let mut app = with_view(loaded_app(vec![leased("gone0001", "expired")]));
+    app.tab = Tab::Conflict;
+    let t = render(&app, 100, 30);
+    let screen = format!("{:?}", t.backend());
+    assert!(screen.contains("expired 1h00m ago") && screen.contains("L marks the expired lease released"), "{screen}");
+    insta::assert_snapshot!("expired_lease_conflict_tab", t.backend());
+    let Some((todo_id, seen)) = crate::tui::input::expired_lease(&app.items[0]) else { panic!("expired lease") };
+    app.mode = Mode::TypedConfirm {
+        key: "g/gone0001".into(),
+        typed: "gon".into(),
+        purpose: Typed::ReleaseLease { todo_id, seen },
+    };
+    insta::assert_snapshot!("release_lease_dialog", render(&app, 100, 30).backend());
 }
