@@ -215,3 +215,31 @@ pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
     )?;
     Ok(registry)
 }
+
+/// For the demo only: holds `goal`'s LoopX state-file lock for `hold` in a background
+/// thread, as a LoopX writer would (holder record `codex-peer-b` / `todo_update`), so the
+/// lock view can be tried: an apply in that goal waits 5 s and records `lock_busy` with
+/// the holder; after `hold` the lock is released (`released_at` written) and a retry
+/// applies. `flock` locks belong to the open file description, so the TUI in this same
+/// process is locked out exactly as by another process.
+///
+/// # Errors
+/// The goal is unknown or the lock cannot be taken.
+pub fn hold_state_lock(registry: &Path, goal: &str, hold: std::time::Duration) -> Result<(), DemoError> {
+    let loc = Locator { registry: Some(registry.to_owned()), ..Locator::from_env(None, None) };
+    let engine = Engine::open(&loc, Clock::System, "demo".to_owned())?;
+    let state = engine.goal(goal)?.state_file.clone();
+    let req = crate::loopx::lock::LockRequest {
+        target: &state,
+        agent_id: Some(PEER),
+        operation: "todo_update",
+        timeout: crate::loopx::lock::MUTATION_TIMEOUT,
+    };
+    let guard = crate::loopx::lock::acquire(&req)
+        .map_err(|e| DemoError::Io("hold the demo lock".into(), std::io::Error::other(e.to_string())))?;
+    std::thread::spawn(move || {
+        std::thread::sleep(hold);
+        drop(guard);
+    });
+    Ok(())
+}

@@ -64,11 +64,15 @@ pub fn watch_dirs(engine: &Engine) -> Vec<PathBuf> {
 }
 
 /// True for paths whose changes matter: not lock files, incident rows, temp files or
-/// writegate's own markers.
+/// writegate's own markers. A state file's lock (`<name>.md.lock`) does matter: its holder
+/// record changes when a writer takes or releases it, which the lock check shows.
 #[must_use]
 #[allow(clippy::case_sensitive_file_extension_comparisons)] // exact LoopX / writegate names
 pub fn is_relevant(path: &Path) -> bool {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    if name.ends_with(".md.lock") {
+        return true;
+    }
     !(name.ends_with(".lock")
         || name.ends_with(".tmp")
         || name.ends_with(".incidents.jsonl")
@@ -247,5 +251,17 @@ mod tests {
         std::fs::write(dir.path().join("y.json"), "{}")?;
         assert!(matches!(rx.recv_timeout(Duration::from_secs(2))?, WatchMsg::Changed(_)));
         Ok(())
+    }
+
+    #[test]
+    fn lock_and_temp_files_are_ignored_but_a_state_lock_is_not() {
+        for name in
+            [".gate.lock", ".task-leases.lock", "index.jsonl.lock", ".x.json.1.tmp", "a.md.lock.incidents.jsonl"]
+        {
+            assert!(!is_relevant(Path::new(name)), "{name}");
+        }
+        for name in ["ACTIVE_GOAL_STATE.md", "ACTIVE_GOAL_STATE.md.lock", "item.json", "todo_a.json"] {
+            assert!(is_relevant(Path::new(name)), "{name}");
+        }
     }
 }

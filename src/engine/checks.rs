@@ -197,4 +197,18 @@ pub(super) fn check_lock(p: &mut Prepared, state_file: &std::path::Path) {
         "free".to_owned()
     };
     p.checks.push(crate::wire::Check { name: "lock".into(), ok: !held, detail });
+    if held {
+        // Conflict details carry the holder for scripts and the Conflict tab; a held lock
+        // does not change the predicted status (the holder may finish within apply's wait).
+        match p.conflict.as_mut() {
+            Some(Value::Object(c)) => {
+                c.insert("lock_holder".into(), holder);
+            }
+            Some(_) => {}
+            None => {
+                p.conflict = Some(serde_json::json!({"kind": "lock_held", "lock_holder": holder,
+                    "note": "LoopX's state-file lock is held now: apply waits up to 5 s, then records lock_busy"}));
+            }
+        }
+    }
 }

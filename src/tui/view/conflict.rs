@@ -101,10 +101,14 @@ fn lock_lines(lock: &Value, theme: Theme) -> Vec<(Style, String)> {
                 .into(),
         ));
     }
-    for k in ["holder", "incident"] {
-        if let Some(v) = lock.get(k) {
-            push_field(&mut out, k, v, 1);
-        }
+    if let Some(v) = lock.get("holder") {
+        push_field(&mut out, "holder", v, 1);
+    }
+    if let Some(Value::Object(incident)) = lock.get("incident") {
+        // The row repeats the holder shown above and LoopX's generic operator steps.
+        let mut brief = incident.clone();
+        brief.retain(|k, _| !matches!(k.as_str(), "holder" | "operator_action" | "lock_id" | "policy"));
+        push_field(&mut out, "incident", &Value::Object(brief), 1);
     }
     let recorded = lock["incident_recorded"].as_bool().unwrap_or(false);
     out.push((

@@ -169,11 +169,20 @@ fn history_lines(item: &crate::tui::model::QueueItem, theme: Theme) -> Vec<(Styl
     h.iter()
         .map(|r| {
             let style = match r.status {
-                crate::wire::Status::Applied => theme.ok(),
+                crate::wire::Status::Applied | crate::wire::Status::LeaseReleased => theme.ok(),
                 s if s.is_conflict() => theme.warn(),
                 _ => Style::new(),
             };
-            let reason = r.reason.as_deref().or(r.reason_code.as_deref()).unwrap_or("");
+            let mut reason = r.reason.as_deref().or(r.reason_code.as_deref()).unwrap_or("").to_owned();
+            if let Some(l) = &r.lease_release {
+                reason = format!(
+                    "{reason} · lease of {} by {} (v{} e{}) released",
+                    l["todo_id"].as_str().unwrap_or("?"),
+                    l["owner"].as_str().unwrap_or("?"),
+                    l["version"],
+                    l["lease_epoch"]
+                );
+            }
             (
                 style,
                 format!(

@@ -265,3 +265,29 @@ fn expired_lease_conflict_tab_and_release_dialog() {
     };
     insta::assert_snapshot!("release_lease_dialog", render(&app, 100, 30).backend());
 }
+
+#[test]
+fn idempotency_and_lock_busy_conflict_tabs() {
+    let mut it = item("g", "reuse0001", Predicted::Status(Status::IdempotencyConflict), ScanMark::Clean);
+    let mut d = (*it.detail).clone();
+    d.conflict = Some(serde_json::json!({"kind": "idempotency_conflict", "idempotency_key": "demo-goal:todo_a:update",
+        "prior_item_id": "a1b2c3", "prior_effect_digest": "sha256:1111aaaa", "effect_digest": "sha256:2222bbbb",
+        "prior_proposal_found": true,
+        "proposal_diff": "--- a/proposal\n+++ b/proposal\n@@ -1,4 +1,4 @@\n {\n   \"op\": \"todo_update\",\n-  \"status\": \"blocked\"\n+  \"status\": \"open\"\n }\n"}));
+    it.detail = Arc::new(d);
+    let mut app = with_view(loaded_app(vec![it]));
+    app.tab = Tab::Conflict;
+    insta::assert_snapshot!("idempotency_conflict_tab", render(&app, 100, 30).backend());
+
+    let it = item("g", "busy0001", Predicted::Ready, ScanMark::Clean);
+    let mut app = with_view(loaded_app(vec![it.clone()]));
+    app.lock_busy = Some((
+        it.key,
+        serde_json::json!({
+        "holder": {"schema_version": "file_lock_holder_v0", "pid": 4242, "agent_id": "codex-peer-b", "operation": "todo_update", "acquired_at": "2026-11-29T13:59:50+00:00"},
+        "incident": {"schema_version": "file_lock_incident_v0", "error_code": "lock_acquire_timeout", "waiter": {"waited_seconds": 5.003}},
+        "incident_recorded": true}),
+    ));
+    app.tab = Tab::Conflict;
+    insta::assert_snapshot!("lock_busy_conflict_tab", render(&app, 100, 30).backend());
+}
