@@ -66,7 +66,7 @@ fn operator_flow_in_tmux() {
     let bin = env!("CARGO_BIN_EXE_writegate");
     let tmux = Tmux { socket: format!("wg-e2e-{}", std::process::id()) };
     let cmd = format!(
-        "env XDG_STATE_HOME={d}/state XDG_CONFIG_HOME={d}/config TERM=xterm-256color {bin} demo --path {ws} --operator e2e; echo WRITEGATE-EXITED; sleep 30",
+        "env XDG_STATE_HOME={d}/state XDG_CONFIG_HOME={d}/config TERM=xterm-256color {bin} demo --path {ws} --operator e2e --hold-lock 20; echo WRITEGATE-EXITED; sleep 30",
         d = dir.path().display(),
         ws = ws.display()
     );
@@ -78,9 +78,24 @@ fn operator_flow_in_tmux() {
     let count = |recs: &[serde_json::Value], s: &str| recs.iter().filter(|r| r["status"] == s).count();
     let base = results(&ws);
 
-    // Apply: the first ready refresh-state item of docs-goal.
+    // Apply the ready refresh-state item of docs-goal while the demo's simulated LoopX writer
+    // holds its state lock: lock_busy after LoopX's 5 s wait, with the holder on screen and
+    // nothing written; once the holder lets go, `a` again applies.
     tmux.keys(&["/", "r", "e", "f", "r", "e", "s", "h", "Enter"]);
     tmux.wait_for("queue · 1 of", 5);
+    tmux.keys(&["a"]);
+    tmux.wait_for("apply?", 5);
+    tmux.keys(&["y"]);
+    let screen = tmux.wait_for("lock_busy —", 15);
+    assert!(screen.contains("lock busy: LoopX's state-file lock") && screen.contains("codex-peer-b"), "{screen}");
+    assert_eq!(std::fs::read_to_string(&state).expect("state"), before, "lock_busy wrote nothing");
+    let lock = state.with_file_name("ACTIVE_GOAL_STATE.md.lock");
+    let start = Instant::now();
+    while !std::fs::read_to_string(&lock).unwrap_or_default().contains("released_at") {
+        assert!(start.elapsed() < Duration::from_secs(30), "the demo's lock holder never let go");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    tmux.wait_for("Checks ", 5);
     tmux.keys(&["a"]);
     tmux.wait_for("apply?", 5);
     tmux.keys(&["y"]);
@@ -99,7 +114,7 @@ fn operator_flow_in_tmux() {
     tmux.wait_for("rejected —", 10);
     let recs = results(&ws);
     let delta = |s: &str| count(&recs, s) - count(&base, s);
-    assert_eq!((delta("applied"), delta("skipped"), delta("rejected")), (1, 1, 1), "{recs:#?}");
+    assert_eq!((delta("applied"), delta("skipped"), delta("rejected"), delta("lock_busy")), (1, 1, 1, 1), "{recs:#?}");
     assert!(recs.iter().any(|r| r["status"] == "rejected" && r["reason"] == "contains a token"));
 
     // A new inbox file appears while the TUI runs.

@@ -6,10 +6,13 @@ use crate::loopx::registry::Locator;
 use anyhow::Context as _;
 use std::path::PathBuf;
 
-/// How long the demo's simulated LoopX writer holds docs-goal's state lock, seconds.
-const DEMO_LOCK_SECS: u64 = 90;
-
-pub(super) fn run(path: Option<PathBuf>, no_tui: bool, operator: &str, read_only: bool) -> anyhow::Result<i32> {
+pub(super) fn run(
+    path: Option<PathBuf>,
+    no_tui: bool,
+    hold_lock: u64,
+    operator: &str,
+    read_only: bool,
+) -> anyhow::Result<i32> {
     let root = match path {
         Some(p) => p,
         None => tempfile_dir(),
@@ -23,8 +26,10 @@ pub(super) fn run(path: Option<PathBuf>, no_tui: bool, operator: &str, read_only
     let engine = Engine::open(&loc, Clock::System, operator.to_owned())?;
     if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
         // A simulated LoopX writer holds docs-goal's state lock for a while (README, demo).
-        crate::demo::hold_state_lock(&registry, "docs-goal", std::time::Duration::from_secs(DEMO_LOCK_SECS))
-            .context("failed to start the demo's lock holder")?;
+        if hold_lock > 0 {
+            crate::demo::hold_state_lock(&registry, "docs-goal", std::time::Duration::from_secs(hold_lock))
+                .context("failed to start the demo's lock holder")?;
+        }
         let code = super::tui(engine, read_only)?;
         eprintln!("demo workspace kept at {}", registry.display());
         return Ok(code);

@@ -119,6 +119,10 @@ pub enum Cmd {
         /// Only create it and print the registry path.
         #[arg(long)]
         no_tui: bool,
+        /// Seconds a simulated LoopX writer holds docs-goal's state lock after the TUI
+        /// starts, to show `lock_busy` (0: never).
+        #[arg(long, default_value_t = 90, value_name = "SECS")]
+        hold_lock: u64,
     },
     /// Revision snapshots (`gate/revisions/`): bound them.
     #[command(subcommand)]
@@ -201,7 +205,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
             Ok(exit::OK)
         }
         Some(Cmd::Scan { path, policy, json, .. }) => output::scan(&path, &policy, json),
-        Some(Cmd::Demo { path, no_tui }) => demo::run(path, no_tui, &operator, cli.read_only),
+        Some(Cmd::Demo { path, no_tui, hold_lock }) => demo::run(path, no_tui, hold_lock, &operator, cli.read_only),
         Some(Cmd::Revisions(RevisionsCmd::Prune { max_mb, max_age_days, json })) => {
             if cli.read_only {
                 anyhow::bail!("--read-only: `revisions prune` removes files");
