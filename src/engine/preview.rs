@@ -442,7 +442,8 @@ impl Engine {
                     if p.conflict.is_none() {
                         p.conflict = Some(json!({"kind": "lease_conflict", "reason": reason, "todo_id": todo_id,
                             "claimed_by": claimed,
-                            "expected_claimed_by": expected, "writer": actor, "hard_lease": hard_json}));
+                            "expected_claimed_by": expected, "lease_ref": intent.lease_ref.clone(), "writer": actor,
+                            "hard_lease": hard_json}));
                     }
                     p.check("lease", false, detail, Some(Predicted::Status(Status::LeaseConflict)));
                     return;
