@@ -21,11 +21,29 @@ pub struct Config {
     pub theme: String,
     /// Keymap overrides: action name → keys, e.g. `apply = ["a", "ctrl-a"]`.
     pub keys: BTreeMap<String, Vec<String>>,
+    /// Writeback runtime adapters: `[runtimes.<runtime_id>]` tables (README, "Writeback
+    /// previews"); runtimes not named use the built-in `inbox` adapter.
+    pub runtimes: BTreeMap<String, crate::engine::adapters::AdapterConfig>,
+}
+
+impl Config {
+    /// The adapter map for the engine.
+    #[must_use]
+    pub fn adapters(&self) -> crate::engine::adapters::Adapters {
+        crate::engine::adapters::Adapters { by_runtime: self.runtimes.clone(), error: None }
+    }
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Self { bell: true, poll_interval_ms: 500, force_poll: false, theme: "default".into(), keys: BTreeMap::new() }
+        Self {
+            bell: true,
+            poll_interval_ms: 500,
+            force_poll: false,
+            theme: "default".into(),
+            keys: BTreeMap::new(),
+            runtimes: BTreeMap::new(),
+        }
     }
 }
 
@@ -89,6 +107,12 @@ pub fn parse(text: &str) -> Result<Config, String> {
     if cfg.poll_interval_ms < 20 {
         return Err("poll_interval_ms must be at least 20".into());
     }
+    for (id, rt) in &cfg.runtimes {
+        if !crate::engine::adapters::is_segment(id) {
+            return Err(format!("[runtimes.{id}]: not a runtime id ([A-Za-z0-9._:@-])"));
+        }
+        rt.validate().map_err(|e| format!("[runtimes.{id}]: {e}"))?;
+    }
     Ok(cfg)
 }
 
@@ -104,5 +128,16 @@ mod tests {
         assert!(parse("bel = true").is_err(), "unknown keys are errors");
         assert!(parse("theme = \"neon\"").is_err());
         assert_eq!(parse("").expect("empty"), Config::default());
+        let c = parse("[runtimes.codex_cli_tui]\nadapter = \"command\"\nprogram = \"/bin/true\"\nwrite_classes = [\"quota_scheduler_hint\"]\n")
+            .expect("runtimes");
+        assert_eq!(c.runtimes["codex_cli_tui"].program.as_deref(), Some("/bin/true"));
+        for bad in [
+            "[runtimes.x]\nadapter = \"ftp\"\n",
+            "[runtimes.x]\nadapter = \"command\"\n",
+            "[runtimes.x]\nadapter = \"inbox\"\nwrite_classes = [\"launch\"]\n",
+            "[runtimes.x]\nadapter = \"inbox\"\nprogramm = \"y\"\n",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
     }
 }

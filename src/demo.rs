@@ -13,6 +13,9 @@ use std::path::{Path, PathBuf};
 const DEMO_STATE: &str = include_str!("../assets/demo/demo-goal.ACTIVE_GOAL_STATE.md");
 const DOCS_STATE: &str = include_str!("../assets/demo/docs-goal.ACTIVE_GOAL_STATE.md");
 const RAW_DRY_RUN: &str = include_str!("../assets/demo/raw-loopx-dry-run.json");
+/// Run rows LoopX 0.5.4 wrote (refresh, quota spend/void, three operator gates, two reward
+/// overlays; `fixtures/samples/08-gate-reward-quota`), `<runtime-root>` filled in at build.
+const RUNS_INDEX: &str = include_str!("../assets/demo/runs-index.jsonl");
 const MAIN: &str = "codex-main-control";
 const PEER: &str = "codex-peer-b";
 
@@ -173,20 +176,24 @@ pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
             a.evidence = Some("ci log kept at /home/alice/ci/run-418.log".into());
         }),
     )?;
-    // Invalid inputs: half-written, LoopX dry-run output without a proposal, a writeback.
+    // Invalid inputs (half-written, LoopX dry-run output without a proposal), run rows LoopX
+    // wrote, and writeback previews.
     write(
         &gate.inbox().join("half-written.json"),
         "{\"schema_version\": \"local_state_write_correctness_v0\", \"write_intent\": {",
     )?;
     write(&gate.inbox().join("raw-loopx-dry-run.json"), RAW_DRY_RUN)?;
-    let writeback = json!({"schema_version": "session_runtime_controlled_writeback_v0", "goal_id": "demo-goal", "agent_id": MAIN,
-        "runtime": {"runtime_id": "codex_cli_tui", "session_id": "public-safe-session-handle"},
-        "loopx_source": {"source_run_id": "run_123", "source_todo_id": "todo_cc1c01a7ef81", "source_event_class": "handoff_packet"},
-        "writeback": {"write_class": "handoff_packet_pointer", "mode": "dry_run", "idempotency_key": "demo-goal:run_123:handoff_packet_pointer",
-            "payload": {"decision_label": "approved_next_action", "summary": "continue the validated next action", "evidence_pointer_count": 2}},
-        "boundary": {"raw_transcripts_copied": false, "raw_tool_outputs_copied": false, "credentials_copied": false, "private_paths_copied": false, "launch_authority_granted": false},
-        "result": {"status": "previewed", "runtime_event_id": null, "loopx_writeback_run_id": null}});
-    write(&gate.inbox().join("writeback-handoff.json"), &serde_json::to_string_pretty(&writeback).unwrap_or_default())?;
+    write(
+        &runtime.join("goals/demo-goal/runs/index.jsonl"),
+        &RUNS_INDEX.replace("<runtime-root>", &runtime.to_string_lossy()),
+    )?;
+    write(&runtime.join(crate::engine::adapters::WORKSPACE_FILE), RUNTIMES_TOML)?;
+    for (name, doc) in writebacks() {
+        write(
+            &gate.inbox().join(format!("{name}.json")),
+            &(serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"),
+        )?;
+    }
 
     // docs-goal (one agent): an idempotency conflict (LoopX reuses a todo's key), then ready items.
     let block = engine.propose(
@@ -215,6 +222,97 @@ pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
     )?;
     Ok(registry)
 }
+
+/// One writeback preview of the demo (seed "Minimal Shape"), with `f` applied.
+fn writeback(
+    class: &str,
+    key: &str,
+    payload: &serde_json::Value,
+    f: impl FnOnce(&mut serde_json::Value),
+) -> serde_json::Value {
+    let mut doc = json!({"schema_version": "session_runtime_controlled_writeback_v0", "goal_id": "demo-goal", "agent_id": MAIN,
+        "runtime": {"runtime_id": "codex_cli_tui", "session_id": "public-safe-session-handle"},
+        "loopx_source": {"source_run_id": "2026-11-29T13-03-29-00-00", "source_todo_id": "todo_cc1c01a7ef81",
+            "source_event_class": crate::engine::writeback::class(class).map_or("handoff_packet", |c| c.source)},
+        "writeback": {"write_class": class, "mode": "dry_run", "idempotency_key": key, "payload": payload.clone()},
+        "boundary": {"raw_transcripts_copied": false, "raw_tool_outputs_copied": false, "credentials_copied": false,
+            "private_paths_copied": false, "launch_authority_granted": false},
+        "result": {"status": "previewed", "runtime_event_id": null, "loopx_writeback_run_id": null}});
+    f(&mut doc);
+    doc
+}
+
+/// The demo's writeback previews: two that pass every entry criterion, and one failing each
+/// criterion in turn (file stem, document). Criteria 3 and 5 fail through the workspace's
+/// runtime map.
+#[must_use]
+pub fn writebacks() -> Vec<(&'static str, serde_json::Value)> {
+    let handoff = json!({"decision_label": "approved_next_action", "summary": "continue the validated next action", "evidence_pointer_count": 2});
+    vec![
+        (
+            "writeback-handoff",
+            writeback("handoff_packet_pointer", "demo-goal:2026-11-29T13-03-29-00-00:handoff", &handoff, |_| {}),
+        ),
+        (
+            "writeback-gate-approved",
+            writeback(
+                "operator_gate_decision",
+                "demo-goal:read_only_map_opt_in:approve",
+                &json!({"decision_id": "read_only_map_opt_in", "decision_label": "approve", "actor_class": "operator",
+                    "reason_summary": "Read-only map looks safe", "source_run_id": "2026-11-29T13-04-00-00-00-operator-gate"}),
+                |d| d["loopx_source"] = json!({"source_run_id": "2026-11-29T13-04-00-00-00-operator-gate", "source_event_class": "operator_gate"}),
+            ),
+        ),
+        (
+            "writeback-no-session",
+            writeback("handoff_packet_pointer", "demo-goal:no-session:handoff", &handoff, |d| {
+                d["runtime"].as_object_mut().map(|m| m.remove("session_id"));
+            }),
+        ),
+        (
+            "writeback-unrecorded-run",
+            writeback(
+                "quota_scheduler_hint",
+                "demo-goal:w-2026-11-29T15:hint",
+                &json!({"hint": "throttled", "window_id": "w-2026-11-29T15", "reason_code": "daily_cap"}),
+                |d| d["loopx_source"] = json!({"source_run_id": "2026-11-29T15-00-00-00-00-quota-should-run", "source_event_class": "quota_decision"}),
+            ),
+        ),
+        (
+            "writeback-no-dry-run",
+            writeback("handoff_packet_pointer", "demo-goal:legacy:handoff", &handoff, |d| {
+                d["runtime"]["runtime_id"] = json!(LEGACY_RUNTIME);
+            }),
+        ),
+        (
+            "writeback-reward-score",
+            writeback(
+                "human_reward_overlay",
+                "demo-goal:reward-1:overlay",
+                &json!({"reward_id": "reward-1", "judged_run_id": "2026-11-29T13-04-04-00-00-operator-gate", "decision_label": "accepted", "score": 0.92}),
+                |d| d["loopx_source"] = json!({"source_run_id": "2026-11-29T13-04-04-00-00-operator-gate", "source_event_class": "human_reward"}),
+            ),
+        ),
+        (
+            "writeback-offline-runtime",
+            writeback("handoff_packet_pointer", "demo-goal:offline:handoff", &handoff, |d| {
+                d["runtime"]["runtime_id"] = json!(OFFLINE_RUNTIME);
+            }),
+        ),
+    ]
+}
+
+/// A runtime the demo maps to an adapter without a dry-run path (criterion 3 fails).
+pub const LEGACY_RUNTIME: &str = "legacy_runtime";
+/// A runtime the demo maps to a command adapter whose program is missing (criterion 5 fails).
+pub const OFFLINE_RUNTIME: &str = "offline_runtime";
+
+/// The demo workspace's runtime map (`<runtime_root>/writegate-runtimes.toml`):
+/// [`LEGACY_RUNTIME`] without dry run, [`OFFLINE_RUNTIME`] to a program that does not exist;
+/// every other runtime uses the built-in inbox.
+const RUNTIMES_TOML: &str = "# Which adapter serves which runtime (writegate demo). Runtimes not listed use the built-in inbox.\n\
+[runtimes.legacy_runtime]\nadapter = \"inbox\"\ndry_run = false\n\n\
+[runtimes.offline_runtime]\nadapter = \"command\"\nprogram = \"/nonexistent/writegate-demo-runtime\"\ntimeout_ms = 2000\n";
 
 /// For the demo only: holds `goal`'s LoopX state-file lock for `hold` in a background
 /// thread, as a LoopX writer would (holder record `codex-peer-b` / `todo_update`), so the

@@ -132,6 +132,11 @@ pub struct ResultRecord {
     /// lease file before and after (`before_sha256`, `after_sha256`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lease_release: Option<serde_json::Value>,
+    /// For a writeback: `write_class`, `runtime_id`, `session_id`, `adapter`,
+    /// `runtime_event_id` (when the runtime made one), `runtime_status` and `runtime_reason`
+    /// (what the runtime answered), `loopx_run_generated_at` (the result run appended).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub writeback: Option<serde_json::Value>,
 }
 
 /// One check of the pipeline, in order.

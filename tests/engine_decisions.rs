@@ -170,7 +170,7 @@ fn an_item_changed_after_preview_is_not_decided() {
 fn invalid_items_are_never_applied_or_deleted() {
     let (_d, reg) = demo();
     let e = engine(&reg);
-    for id in ["half-written", "raw-loopx-dry-run", "writeback-handoff"] {
+    for id in ["half-written", "raw-loopx-dry-run"] {
         let out = e.decide(id, &APPLY, None).expect("decide");
         assert_eq!(out.status, Status::Failed);
         assert!(e.find_item(id).is_ok(), "{id} kept");

@@ -23,7 +23,8 @@ pub(super) fn run(
         return Ok(super::exit::OK);
     }
     let loc = Locator { registry: Some(registry.clone()), ..Locator::from_env(None, None) };
-    let engine = Engine::open(&loc, Clock::System, operator.to_owned())?;
+    let adapters = crate::config::load()?.adapters();
+    let engine = Engine::open(&loc, Clock::System, operator.to_owned())?.with_adapters(&adapters);
     if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
         // A simulated LoopX writer holds docs-goal's state lock for a while (README, demo).
         if hold_lock > 0 {

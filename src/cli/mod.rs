@@ -157,7 +157,12 @@ pub enum RevisionsCmd {
 pub fn run(cli: Cli) -> anyhow::Result<i32> {
     let operator = cli.operator.clone().or_else(|| std::env::var("USER").ok()).unwrap_or_else(|| "operator".into());
     let loc = Locator::from_env(cli.registry.clone(), cli.runtime_root.clone());
-    let open = || Engine::open(&loc, Clock::System, operator.clone()).context("failed to open the workspace");
+    let open = || -> anyhow::Result<Engine> {
+        let adapters = crate::config::load()?.adapters();
+        Ok(Engine::open(&loc, Clock::System, operator.clone())
+            .context("failed to open the workspace")?
+            .with_adapters(&adapters))
+    };
     if cli.print_config_path {
         output::out(&format!("{}\n", crate::config::config_path().display()))?;
         return Ok(exit::OK);

@@ -52,6 +52,14 @@ pub enum Decision {
         /// The operator's reason (may be empty).
         reason: String,
     },
+    /// For a read-only writeback preview: propose a `blocker` todo in the same goal, then
+    /// record the writeback as rejected (see [`Engine::record_blocker`]).
+    RecordBlocker,
+    /// The second half of [`Decision::RecordBlocker`], once the blocker item is pending.
+    RejectForBlocker {
+        /// The proposed blocker item's id.
+        blocker_item: String,
+    },
 }
 
 /// What a decision led to.
@@ -93,6 +101,10 @@ impl Engine {
         decision: &Decision,
         seen_digest: Option<&str>,
     ) -> Result<Outcome, EngineError> {
+        if *decision == Decision::RecordBlocker {
+            // Proposing takes the gate lock itself, so this runs before it is taken here.
+            return self.record_blocker(reference, seen_digest);
+        }
         let found = self.find_item(reference)?;
         let gate = self.gate(&found.goal_id)?;
         let _gate_lock = gate_lock(&gate)?;
@@ -105,7 +117,13 @@ impl Engine {
         if seen_digest.is_some_and(|d| d != item.payload_digest) {
             return Err(EngineError::ItemChanged(item.id));
         }
+        if let Some(wb) = item.writeback.clone() {
+            return self.decide_writeback(&gate, &item, &wb, decision);
+        }
         match decision {
+            Decision::RecordBlocker | Decision::RejectForBlocker { .. } => {
+                Err(EngineError::Refused("recording a blocker is for writeback previews".into()))
+            }
             Decision::Skip => self.close(&gate, &item, "skip", Status::Skipped, Some("operator_skip"), None),
             Decision::Reject { reason } => {
                 let reason = sanitize_reason(reason);
@@ -282,7 +300,7 @@ impl Engine {
         })
     }
 
-    fn close(
+    pub(super) fn close(
         &self,
         gate: &GateDir,
         item: &Item,
@@ -321,6 +339,34 @@ impl Engine {
     ) -> ResultRecord {
         let intent = p.item.intent.as_ref().ok();
         let s = |f: fn(&super::item::Intent) -> &String| intent.map(|i| f(i).clone()).unwrap_or_default();
+        if let Some(wb) = &p.item.writeback {
+            return ResultRecord {
+                schema_version: RESULT_SCHEMA.into(),
+                recorded_at: self.clock.utc_stamp(),
+                goal_id: p.item.goal_id.clone(),
+                item_id: p.item.id.clone(),
+                kind: p.item.kind.into(),
+                write_class: wb.write_class.clone(),
+                writer_id: wb.agent_id.clone().unwrap_or_default(),
+                write_id: String::new(),
+                idempotency_key: wb.idempotency_key.clone(),
+                decision: decision.into(),
+                status,
+                reason_code: code.map(str::to_owned),
+                reason,
+                operator: self.operator.clone(),
+                expected_revision: None,
+                base_revision: None,
+                applied_revision: None,
+                effect_digest: wb.payload_digest.clone(),
+                payload_digest: p.item.payload_digest.clone(),
+                override_of_effect_digest: None,
+                applied_scopes: Vec::new(),
+                lease_release: None,
+                writeback: Some(serde_json::json!({"write_class": wb.write_class, "runtime_id": wb.runtime_id,
+                    "session_id": wb.session_id})),
+            };
+        }
         ResultRecord {
             schema_version: RESULT_SCHEMA.into(),
             recorded_at: self.clock.utc_stamp(),
@@ -344,6 +390,7 @@ impl Engine {
             override_of_effect_digest: None,
             applied_scopes: Vec::new(),
             lease_release: None,
+            writeback: None,
         }
     }
 

@@ -83,8 +83,10 @@ pub struct Item {
     pub age_seconds: u64,
     /// `write_intent` | `writeback` | `unknown`.
     pub kind: &'static str,
-    /// The parsed intent, or why it is invalid.
+    /// The parsed intent, or why it is invalid (for a parsed writeback: why it is not an intent).
     pub intent: Result<Intent, String>,
+    /// A parsed writeback preview (`kind == "writeback"`).
+    pub writeback: Option<super::writeback::Writeback>,
 }
 
 impl Item {
@@ -103,6 +105,7 @@ impl Item {
             age_seconds,
             kind: "unknown",
             intent: Err(String::new()),
+            writeback: None,
         };
         let raw_id = item.id.clone();
         item.id = crate::gate::visible_id(&raw_id);
@@ -135,7 +138,13 @@ impl Item {
         };
         item.kind = classify(&doc);
         item.intent = match item.kind {
-            "writeback" => Err("writeback previews (session_runtime_controlled_writeback_v0) are not handled by this writegate release".into()),
+            "writeback" => match super::writeback::parse(&doc) {
+                Ok(wb) => {
+                    item.writeback = Some(wb);
+                    Err("a writeback preview, not a write intent".into())
+                }
+                Err(e) => Err(e),
+            },
             "write_intent" => parse_intent(&doc),
             _ => Err("neither a local_state_write_correctness_v0 packet nor a writeback preview".into()),
         };

@@ -2,6 +2,7 @@
 //! the CLI and the TUI (DESIGN.md §4). Preview is pure; apply runs only on a [`Decision`],
 //! under the LoopX-compatible state-file lock, re-running every check on a fresh read.
 
+pub mod adapters;
 mod apply;
 mod checks;
 pub mod conflict;
@@ -10,6 +11,8 @@ mod lease_release;
 pub mod patch;
 mod preview;
 mod propose;
+pub mod writeback;
+mod writeback_flow;
 
 pub use apply::{Decision, Outcome};
 pub use item::{Item, Proposal};
@@ -94,6 +97,11 @@ pub struct Engine {
     pub clock: Clock,
     /// Operator name recorded with decisions.
     pub operator: String,
+    /// Which runtime adapter serves which `runtime_id` (writeback previews): the workspace's
+    /// map with the user's on top.
+    pub adapters: std::sync::Arc<adapters::Adapters>,
+    /// The user's map alone (kept so a reload can re-read the workspace file under it).
+    pub user_adapters: std::sync::Arc<adapters::Adapters>,
 }
 
 impl Engine {
@@ -102,7 +110,18 @@ impl Engine {
     /// # Errors
     /// [`EngineError::Registry`].
     pub fn open(loc: &Locator, clock: Clock, operator: String) -> Result<Self, EngineError> {
-        Ok(Self { ws: Workspace::load(loc)?, clock, operator })
+        let ws = Workspace::load(loc)?;
+        let adapters = std::sync::Arc::new(adapters::Adapters::load_workspace(&ws.runtime_root));
+        Ok(Self { ws, clock, operator, adapters, user_adapters: std::sync::Arc::default() })
+    }
+
+    /// This engine with `adapters` (the user's config) taking precedence over the
+    /// workspace's runtime map for writeback previews.
+    #[must_use]
+    pub fn with_adapters(mut self, adapters: &adapters::Adapters) -> Self {
+        self.adapters = std::sync::Arc::new((*self.adapters).clone().overlaid(adapters));
+        self.user_adapters = std::sync::Arc::new(adapters.clone());
+        self
     }
 
     /// The gate folder of `goal_id`.

@@ -95,7 +95,7 @@ impl Prepared {
     #[must_use]
     pub fn unchecked(item: &Item) -> Self {
         let mut p = Self::new(item);
-        if let Err(reason) = &item.intent {
+        if let (Err(reason), None) = (&item.intent, &item.writeback) {
             p.invalid_reason = Some(reason.clone());
         }
         p
@@ -138,6 +138,19 @@ impl Prepared {
     /// The list row.
     #[must_use]
     pub fn row(&self) -> ListRow {
+        if let Some(wb) = &self.item.writeback {
+            let agent = wb.agent_id.clone().unwrap_or_default();
+            return ListRow {
+                item_id: self.item.id.clone(),
+                goal_id: self.item.goal_id.clone(),
+                kind: self.item.kind.into(),
+                write_class: wb.write_class.clone(),
+                agent_id: agent.clone(),
+                writer_id: agent,
+                predicted_status: self.predicted.name().into(),
+                age_seconds: self.item.age_seconds,
+            };
+        }
         let intent = self.item.intent.as_ref().ok();
         let agent = intent.and_then(|i| match &i.proposal {
             Proposal::TodoOp(op) => op.args().agent_id.clone().or_else(|| op.args().claimed_by.clone()),
@@ -160,16 +173,20 @@ impl Prepared {
     #[must_use]
     pub fn to_wire(&self) -> Preview {
         let intent = self.item.intent.as_ref().ok();
-        let label = "ACTIVE_GOAL_STATE.md";
+        let label = if self.item.writeback.is_some() { "metadata.jsonl" } else { "ACTIVE_GOAL_STATE.md" };
         Preview {
             schema_version: PREVIEW_SCHEMA.into(),
             row: self.row(),
             invalid_reason: self.invalid_reason.clone(),
             expected_revision: intent.map(|i| i.expected_revision.clone()),
-            current_revision: self.current_text.as_deref().map(revision_of_text),
-            proposed_revision: self.proposed_text.as_deref().map(revision_of_text),
-            idempotency_key: intent.map(|i| i.idempotency_key.clone()),
-            effect_digest: intent.map(|i| i.effect_digest.clone()),
+            current_revision: self.current_text.as_deref().filter(|_| intent.is_some()).map(revision_of_text),
+            proposed_revision: self.proposed_text.as_deref().filter(|_| intent.is_some()).map(revision_of_text),
+            idempotency_key: intent
+                .map(|i| i.idempotency_key.clone())
+                .or_else(|| self.item.writeback.as_ref().map(|w| w.idempotency_key.clone())),
+            effect_digest: intent
+                .map(|i| i.effect_digest.clone())
+                .or_else(|| self.item.writeback.as_ref().map(|w| w.payload_digest.clone())),
             checks: self.checks.clone(),
             findings: self.findings.clone(),
             diff: match (&self.current_text, &self.proposed_text) {
@@ -208,6 +225,9 @@ impl Engine {
     /// [`Engine::prepare`] against an already read [`GoalSnapshot`] of the item's goal.
     #[must_use]
     pub fn prepare_in(&self, item: &Item, snap: &GoalSnapshot) -> Prepared {
+        if let Some(wb) = &item.writeback {
+            return self.prepare_writeback(item, wb, snap);
+        }
         let mut p = Prepared::new(item);
         let intent = match &item.intent {
             Ok(i) => i.clone(),

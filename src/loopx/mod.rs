@@ -10,4 +10,5 @@ pub mod metadata;
 pub mod packet;
 pub mod pytext;
 pub mod registry;
+pub mod runs;
 pub mod state;

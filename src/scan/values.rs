@@ -128,6 +128,17 @@ pub fn looks_random(value: &str) -> bool {
     if v.chars().all(|c| c.is_ascii_lowercase() || c == '_' || c == '-' || c == '.') {
         return false;
     }
+    // Nor are structured names built of lowercase words and short numbers
+    // (`demo-goal:run_123:handoff_packet_pointer`, `release-2026-11-29`): every segment
+    // between separators is letters only or at most 6 digits.
+    let segments: Vec<&str> = v.split([':', '_', '-', '.', '/']).filter(|s| !s.is_empty()).collect();
+    if segments.len() >= 2
+        && segments.iter().all(|s| {
+            s.chars().all(|c| c.is_ascii_lowercase()) || (s.len() <= 6 && s.chars().all(|c| c.is_ascii_digit()))
+        })
+    {
+        return false;
+    }
     if len >= 20 {
         classes >= 2 && e >= 3.5
     } else if len >= 12 {

@@ -59,6 +59,8 @@ pub enum Mode {
     ConfirmSkip(String),
     /// Type a reason (or 1–4), Enter rejects.
     Reject { key: String, typed: String },
+    /// `y` records a blocker todo for a read-only writeback (and closes it as rejected).
+    ConfirmBlocker(String),
 }
 
 /// What a typed confirmation confirms.
@@ -352,6 +354,7 @@ pub fn status_label(status: &str) -> &str {
         "skipped_duplicate" => "duplicate",
         "already_applied" => "applied",
         "boundary_rejected" => "blocked",
+        "preview_only" => "read-only",
         other => other,
     }
 }
@@ -372,6 +375,11 @@ pub fn apply_unavailable(item: &QueueItem) -> Option<String> {
         Predicted::Status(Status::LeaseConflict) if super::input::expired_lease(item).is_some() => Some("lease conflict: the todo's hard lease expired but still stands (see Conflict); L marks it released as LoopX would (typed confirmation), then apply — or skip / reject".into()),
         Predicted::Status(Status::LeaseConflict) => Some("lease conflict: another agent holds this todo (see Conflict); nothing is taken from it — reject, skip, or wait".into()),
         Predicted::Status(Status::Failed) => Some(format!("apply would fail: {}", item.detail.invalid_reason.clone().unwrap_or_default())),
+        Predicted::Status(Status::PreviewOnly) => {
+            let failed: Vec<&str> = item.detail.checks.iter().filter(|c| !c.ok && c.name.starts_with("entry.")).map(|c| c.name.as_str()).collect();
+            Some(format!("read-only writeback: {} failed (see Checks); reject it, or b records a blocker todo", failed.join(", ")))
+        }
+        Predicted::Status(Status::IdempotencyConflict) if item.kind == "writeback" => Some("the runtime already holds this key with a different payload: refused; reject it".into()),
         _ => None,
     }
 }

@@ -70,23 +70,25 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             }
             refilter_and_select(app)
         }
-        Mode::ConfirmApply(k) | Mode::ConfirmSkip(k) => match keymap::resolve(&app.keys, Scope::Confirm, &key) {
-            Some(Action::Confirm) => {
-                let decision = if matches!(app.mode, Mode::ConfirmSkip(_)) {
-                    Decision::Skip
-                } else {
-                    Decision::Apply { confirm_warnings: false, override_idempotency: false }
-                };
-                app.mode = Mode::Normal;
-                decide(app, &k, decision)
+        Mode::ConfirmApply(k) | Mode::ConfirmSkip(k) | Mode::ConfirmBlocker(k) => {
+            match keymap::resolve(&app.keys, Scope::Confirm, &key) {
+                Some(Action::Confirm) => {
+                    let decision = match app.mode {
+                        Mode::ConfirmSkip(_) => Decision::Skip,
+                        Mode::ConfirmBlocker(_) => Decision::RecordBlocker,
+                        _ => Decision::Apply { confirm_warnings: false, override_idempotency: false },
+                    };
+                    app.mode = Mode::Normal;
+                    decide(app, &k, decision)
+                }
+                Some(Action::Cancel) => {
+                    app.mode = Mode::Normal;
+                    app.flash = Some(("cancelled; nothing was written".into(), FlashKind::Info));
+                    Vec::new()
+                }
+                _ => Vec::new(),
             }
-            Some(Action::Cancel) => {
-                app.mode = Mode::Normal;
-                app.flash = Some(("cancelled; nothing was written".into(), FlashKind::Info));
-                Vec::new()
-            }
-            _ => Vec::new(),
-        },
+        }
         Mode::TypedConfirm { key: k, mut typed, purpose } => match key.code {
             KeyCode::Esc => cancel(app),
             KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => {
@@ -236,6 +238,7 @@ fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Apply => start_apply(app),
         Action::Rebase => start_rebase(app),
         Action::ReleaseLease => start_release_lease(app),
+        Action::RecordBlocker => start_blocker(app),
         Action::Skip | Action::Reject => {
             let Some(item) = app.current() else {
                 return Vec::new();
@@ -334,6 +337,24 @@ fn start_release_lease(app: &mut App) -> Vec<Effect> {
         "L is for an item held up by an expired hard lease; a live lease or a soft claim is never released or transferred here".to_owned()
     };
     app.flash = Some((why, FlashKind::Conflict));
+    Vec::new()
+}
+
+fn start_blocker(app: &mut App) -> Vec<Effect> {
+    let Some(item) = item_to_decide(app) else {
+        return Vec::new();
+    };
+    if item.checking {
+        app.flash = Some(("still checking this item".into(), FlashKind::Conflict));
+    } else if item.kind == "writeback" && item.predicted == Predicted::Status(Status::PreviewOnly) {
+        app.mode = Mode::ConfirmBlocker(item.key.clone());
+    } else {
+        app.flash = Some((
+            "b is for a read-only writeback (an entry criterion failed); this item can be decided with a / s / r"
+                .into(),
+            FlashKind::Conflict,
+        ));
+    }
     Vec::new()
 }
 

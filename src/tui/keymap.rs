@@ -52,6 +52,8 @@ pub enum Action {
     Rebase,
     /// Mark the expired hard lease holding the item up released (typed confirmation; issue 6).
     ReleaseLease,
+    /// For a read-only writeback: propose a blocker todo and close the writeback.
+    RecordBlocker,
     /// Reload the item under review after it changed on disk.
     Reload,
     /// Show or hide the help.
@@ -87,6 +89,7 @@ impl Action {
             Self::Reject => "reject",
             Self::Rebase => "rebase",
             Self::ReleaseLease => "release_lease",
+            Self::RecordBlocker => "record_blocker",
             Self::Reload => "reload",
             Self::ToggleHelp => "help",
             Self::Quit => "quit",
@@ -98,7 +101,10 @@ impl Action {
     /// True for decisions (absent in `--read-only`).
     #[must_use]
     pub fn is_decision(self) -> bool {
-        matches!(self, Self::Apply | Self::Skip | Self::Reject | Self::Rebase | Self::ReleaseLease)
+        matches!(
+            self,
+            Self::Apply | Self::Skip | Self::Reject | Self::Rebase | Self::ReleaseLease | Self::RecordBlocker
+        )
     }
 }
 
@@ -145,6 +151,7 @@ pub fn default_table() -> Vec<Binding> {
         b(&["r"], Normal, A::Reject, "reject with a reason", true),
         b(&["R"], Normal, A::Rebase, "rebase a stale item onto the current state (typed confirmation)", false),
         b(&["L"], Normal, A::ReleaseLease, "release an expired hard lease, as LoopX would (typed confirmation)", false),
+        b(&["b"], Normal, A::RecordBlocker, "record a blocker todo for a read-only writeback (asks to confirm)", false),
         b(&["u"], Normal, A::Reload, "reload the item after it changed", false),
         b(&["?"], Normal, A::ToggleHelp, "help", true),
         b(&["q", "ctrl-c"], Normal, A::Quit, "quit", true),

@@ -257,7 +257,8 @@ fn spawn_loader(engine: Arc<Mutex<Arc<Engine>>>, tx: Sender<Msg>) -> Sender<Job>
                     if let Ok(fresh) = Engine::open(&loc, old.clock, old.operator.clone())
                         && let Ok(mut g) = engine.lock()
                     {
-                        *g = Arc::new(fresh);
+                        // The user's runtime map stays; the workspace file is re-read.
+                        *g = Arc::new(fresh.with_adapters(&old.user_adapters));
                     }
                     let eng = current(&engine);
                     let _ = eng.recover_all();

@@ -132,9 +132,10 @@ pub fn quick_goal(engine: &Engine, goal_id: &str) -> (GoalRow, Vec<QueueItem>) {
         .map(|p| {
             let item = crate::engine::Item::read(p, goal_id);
             let mut prepared = crate::engine::Prepared::unchecked(&item);
-            prepared.predicted = if item.intent.is_ok() { Predicted::Ready } else { Predicted::Invalid };
+            let understood = item.intent.is_ok() || item.writeback.is_some();
+            prepared.predicted = if understood { Predicted::Ready } else { Predicted::Invalid };
             let mut q = queue_item(&prepared, &history);
-            q.checking = item.intent.is_ok();
+            q.checking = understood;
             q
         })
         .collect();

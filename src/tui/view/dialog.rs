@@ -65,8 +65,13 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     let (title, prompt): (&str, Vec<Line>) = match &app.mode {
         Mode::ConfirmApply(_) => {
             let what = match item.predicted {
+                Predicted::Status(Status::SkippedDuplicate) if item.kind == "writeback" => "the runtime already holds this key and payload: it will be recorded as skipped (already reflected); nothing is re-sent".to_owned(),
                 Predicted::Status(Status::SkippedDuplicate) => "already applied with the same key and effect: it will be recorded as skipped_duplicate; nothing is written".to_owned(),
                 Predicted::Status(Status::AlreadyApplied) => "the state already holds this change: it will be recorded as already_applied; nothing is written".to_owned(),
+                Predicted::Ready if item.kind == "writeback" => {
+                    let target = item.detail.checks.iter().find(|c| c.name.starts_with("entry.3")).map_or_else(String::new, |c| c.detail.clone());
+                    format!("send the compact reflection (see Diff) — {target}; every criterion runs again first, the runtime dry-runs it, then applies. Its answer (applied / skipped / rejected / failed) is recorded with a LoopX result run in runs/index.jsonl.")
+                }
                 _ => format!("write {stats} to the state file at revision {before}; every check runs again under the lock first ({stamp})."),
             };
             (
@@ -129,6 +134,20 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
                 ],
             )
         }
+        Mode::ConfirmBlocker(_) => (
+            "record a blocker?",
+            vec![
+                Line::raw(
+                    "propose an agent todo (task class blocker) naming the failed entry criteria, as a new pending item in this goal — applied only when you apply it; this writeback is recorded as rejected (blocker_recorded) with a LoopX result run",
+                ),
+                Line::from(vec![
+                    Span::styled("y", theme.title()),
+                    Span::raw(" record   "),
+                    Span::styled("n / Esc", theme.title()),
+                    Span::raw(" cancel"),
+                ]),
+            ],
+        ),
         Mode::ConfirmSkip(_) => (
             "skip?",
             vec![
@@ -154,7 +173,7 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     };
     lines.push(Line::default());
     let writes_state = match &app.mode {
-        Mode::ConfirmApply(_) => true,
+        Mode::ConfirmApply(_) => item.kind != "writeback",
         Mode::TypedConfirm { purpose, .. } => !matches!(purpose, Typed::ReleaseLease { .. }),
         _ => false,
     };

@@ -72,7 +72,11 @@ pub fn draw(f: &mut Frame, app: &App) {
     draw_footer(f, app, footer, theme);
     match &app.mode {
         Mode::Help => dialog::help(f, app, area, theme),
-        Mode::ConfirmApply(_) | Mode::ConfirmSkip(_) | Mode::TypedConfirm { .. } | Mode::Reject { .. } => {
+        Mode::ConfirmApply(_)
+        | Mode::ConfirmSkip(_)
+        | Mode::ConfirmBlocker(_)
+        | Mode::TypedConfirm { .. }
+        | Mode::Reject { .. } => {
             dialog::draw(f, app, area, theme);
         }
         Mode::Normal | Mode::Filter => {}
@@ -126,6 +130,10 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
             Some((keymap::Action::Rebase, "rebase"))
         } else if crate::tui::input::expired_lease(item).is_some() {
             Some((keymap::Action::ReleaseLease, "release"))
+        } else if item.kind == "writeback"
+            && item.predicted == crate::engine::Predicted::Status(crate::wire::Status::PreviewOnly)
+        {
+            Some((keymap::Action::RecordBlocker, "blocker"))
         } else {
             None
         };

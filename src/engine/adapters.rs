@@ -1,0 +1,544 @@
+//! Runtime adapters for writeback previews (session-runtime seed, "Entry Criteria" 3 and 5;
+//! DESIGN.md §6): one small interface — capabilities (write classes, dry run, result
+//! reporting) and operations (`dry_run`, `apply`, `has_key`) — and two adapters:
+//!
+//! - `inbox` (built in, the default for every `runtime_id`): appends the compact reflection
+//!   as one line to `<runtime_root>/runtimes/<runtime_id>/<session_id>/metadata.jsonl`
+//!   under an exclusive `flock` on `metadata.jsonl.lock`, and answers with a
+//!   `runtime_event_id`; a key already there is `skipped`.
+//! - `command`: a program from the config, given the reflection as JSON on stdin: first with
+//!   `--dry-run`, then for real; `--has-key KEY` asks whether the key is already reflected.
+//!   It answers one JSON object `{status, runtime_event_id, reason}` on stdout (for
+//!   `--has-key`: `{present, payload_digest}`). A timeout, a non-zero exit or an answer that
+//!   is not that JSON is `failed`, never approval.
+//!
+//! Which adapter serves which `runtime_id` comes from the `[runtimes.<runtime_id>]` tables of
+//! the config file (README, "Writeback previews").
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::io::{Read as _, Write as _};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The five write classes of the seed's table, by name.
+pub const ALL_CLASSES: [&str; 5] = [
+    "operator_gate_decision",
+    "human_reward_overlay",
+    "quota_scheduler_hint",
+    "handoff_packet_pointer",
+    "artifact_run_pointer",
+];
+
+/// Metadata lines larger than this are refused by the inbox adapter (bytes).
+const MAX_LINE: usize = 8 * 1024;
+/// Bytes read from a command adapter's stdout.
+const MAX_ANSWER: u64 = 64 * 1024;
+
+/// One `[runtimes.<runtime_id>]` table of the config file.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct AdapterConfig {
+    /// `inbox` or `command`.
+    pub adapter: String,
+    /// For `command`: the program (absolute path, or a name looked up on `PATH`).
+    #[serde(default)]
+    pub program: Option<String>,
+    /// For `command`: arguments put before `--dry-run` / `--has-key`.
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// For `command`: how long one call may take, ms (default 5000).
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
+    /// Write classes this runtime accepts (default: all five).
+    #[serde(default)]
+    pub write_classes: Option<Vec<String>>,
+    /// Whether the runtime has a dry-run path (default true).
+    #[serde(default)]
+    pub dry_run: Option<bool>,
+}
+
+impl AdapterConfig {
+    /// Checks the table: a known adapter kind, a program for `command`, known write classes.
+    ///
+    /// # Errors
+    /// What is wrong, naming the field.
+    pub fn validate(&self) -> Result<(), String> {
+        match self.adapter.as_str() {
+            "inbox" => {
+                if self.program.is_some() || !self.args.is_empty() || self.timeout_ms.is_some() {
+                    return Err("program / args / timeout_ms are for adapter = \"command\"".into());
+                }
+            }
+            "command" => {
+                if self.program.as_deref().is_none_or(str::is_empty) {
+                    return Err("adapter = \"command\" needs program".into());
+                }
+            }
+            other => return Err(format!("adapter must be \"inbox\" or \"command\", not {other:?}")),
+        }
+        for c in self.write_classes.iter().flatten() {
+            if !ALL_CLASSES.contains(&c.as_str()) {
+                return Err(format!("unknown write class {c:?} (known: {})", ALL_CLASSES.join(", ")));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What an adapter can do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Capabilities {
+    /// `inbox` | `command`.
+    pub kind: &'static str,
+    /// Write classes it accepts.
+    pub write_classes: Vec<String>,
+    /// It has a dry-run path.
+    pub dry_run: bool,
+    /// It can report a result (`Err(why not)` otherwise, e.g. the program is missing).
+    pub reports: Result<String, String>,
+}
+
+/// An adapter's answer to `dry_run` or `apply`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answer {
+    /// `previewed` (dry run), `applied`, `skipped`, `rejected` or `failed`.
+    pub status: String,
+    /// The runtime's id for the event, when it made one.
+    pub runtime_event_id: Option<String>,
+    /// Why (for `skipped` / `rejected` / `failed`).
+    pub reason: Option<String>,
+}
+
+impl Answer {
+    fn failed(reason: impl Into<String>) -> Self {
+        Self { status: "failed".into(), runtime_event_id: None, reason: Some(reason.into()) }
+    }
+}
+
+/// Which adapter serves which runtime.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Adapters {
+    /// `runtime_id` → config; absent ids use the built-in `inbox`.
+    pub by_runtime: BTreeMap<String, AdapterConfig>,
+    /// Why the workspace's runtime file could not be used (then no runtime is served).
+    pub error: Option<String>,
+}
+
+/// The workspace's runtime map: `<runtime_root>/writegate-runtimes.toml`.
+pub const WORKSPACE_FILE: &str = "writegate-runtimes.toml";
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WorkspaceFile {
+    #[serde(default)]
+    runtimes: BTreeMap<String, AdapterConfig>,
+}
+
+impl Adapters {
+    /// The workspace's map from `<runtime_root>/writegate-runtimes.toml` (`[runtimes.<id>]`
+    /// tables, as in the config file); none when the file does not exist. A file that cannot
+    /// be read or validated serves no runtime at all (fail closed) and says why.
+    #[must_use]
+    pub fn load_workspace(runtime_root: &Path) -> Self {
+        let path = runtime_root.join(WORKSPACE_FILE);
+        let bytes = match crate::gate::fsutil::read_regular(&path, crate::gate::fsutil::limits::RECORD, false) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Self::default(),
+            Err(e) => return Self { by_runtime: BTreeMap::new(), error: Some(format!("{}: {e}", path.display())) },
+        };
+        let parsed = std::str::from_utf8(&bytes)
+            .map_err(|e| e.to_string())
+            .and_then(|t| toml::from_str::<WorkspaceFile>(t).map_err(|e| e.to_string().trim().to_owned()))
+            .and_then(|f| {
+                for (id, c) in &f.runtimes {
+                    if !is_segment(id) {
+                        return Err(format!("[runtimes.{id}]: not a runtime id"));
+                    }
+                    c.validate().map_err(|e| format!("[runtimes.{id}]: {e}"))?;
+                }
+                Ok(f.runtimes)
+            });
+        match parsed {
+            Ok(by_runtime) => Self { by_runtime, error: None },
+            Err(e) => Self { by_runtime: BTreeMap::new(), error: Some(format!("{}: {e}", path.display())) },
+        }
+    }
+
+    /// This map with `over`'s entries taking precedence (the user's config over the
+    /// workspace file).
+    #[must_use]
+    pub fn overlaid(mut self, over: &Self) -> Self {
+        self.by_runtime.extend(over.by_runtime.iter().map(|(k, v)| (k.clone(), v.clone())));
+        if over.error.is_some() {
+            self.error.clone_from(&over.error);
+        }
+        self
+    }
+}
+
+/// One resolved adapter.
+#[derive(Debug, Clone)]
+pub enum Adapter {
+    /// No adapter can be used (the runtime map is broken): serves nothing.
+    Unavailable {
+        /// Why.
+        reason: String,
+    },
+    /// The built-in metadata inbox.
+    Inbox {
+        /// `<runtime_root>/runtimes`.
+        root: PathBuf,
+        /// Accepted write classes.
+        classes: Vec<String>,
+        /// Dry-run path present.
+        dry_run: bool,
+    },
+    /// A configured program.
+    Command {
+        /// Program.
+        program: String,
+        /// Leading arguments.
+        args: Vec<String>,
+        /// Per-call timeout.
+        timeout: Duration,
+        /// Accepted write classes.
+        classes: Vec<String>,
+        /// Dry-run path present.
+        dry_run: bool,
+    },
+}
+
+impl Adapters {
+    /// The adapter for `runtime_id` under `runtime_root`.
+    #[must_use]
+    pub fn resolve(&self, runtime_root: &Path, runtime_id: &str) -> Adapter {
+        let all = || ALL_CLASSES.iter().map(|c| (*c).to_owned()).collect::<Vec<_>>();
+        if let Some(reason) = &self.error {
+            return Adapter::Unavailable { reason: reason.clone() };
+        }
+        match self.by_runtime.get(runtime_id) {
+            Some(c) if c.adapter == "command" => Adapter::Command {
+                program: c.program.clone().unwrap_or_default(),
+                args: c.args.clone(),
+                timeout: Duration::from_millis(c.timeout_ms.unwrap_or(5000)),
+                classes: c.write_classes.clone().unwrap_or_else(all),
+                dry_run: c.dry_run.unwrap_or(true),
+            },
+            c => Adapter::Inbox {
+                root: runtime_root.join("runtimes"),
+                classes: c.and_then(|c| c.write_classes.clone()).unwrap_or_else(all),
+                dry_run: c.and_then(|c| c.dry_run).unwrap_or(true),
+            },
+        }
+    }
+}
+
+/// `runtime_id` / `session_id` as a single safe path segment: `[A-Za-z0-9._:@-]`, 1–128
+/// bytes, not `.` or `..`.
+#[must_use]
+pub fn is_segment(s: &str) -> bool {
+    (1..=128).contains(&s.len())
+        && s != "."
+        && s != ".."
+        && s.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'@' | b'-'))
+}
+
+impl Adapter {
+    /// Its capabilities, probing what it needs to report a result.
+    #[must_use]
+    pub fn capabilities(&self) -> Capabilities {
+        match self {
+            Self::Inbox { root, classes, dry_run } => Capabilities {
+                kind: "inbox",
+                write_classes: classes.clone(),
+                dry_run: *dry_run,
+                reports: inbox_reachable(root)
+                    .map(|()| format!("appends to {}/<runtime>/<session>/metadata.jsonl", root.display())),
+            },
+            Self::Unavailable { reason } => Capabilities {
+                kind: "none",
+                write_classes: Vec::new(),
+                dry_run: false,
+                reports: Err(format!("the runtime map is unusable: {reason}")),
+            },
+            Self::Command { program, classes, dry_run, .. } => Capabilities {
+                kind: "command",
+                write_classes: classes.clone(),
+                dry_run: *dry_run,
+                reports: find_program(program)
+                    .map(|p| format!("program {} answers JSON on stdout", p.display()))
+                    .ok_or_else(|| format!("program {program:?} is not an executable file (or not on PATH)")),
+            },
+        }
+    }
+
+    /// Asks the runtime for a dry run of `reflection` (nothing is written).
+    #[must_use]
+    pub fn dry_run(&self, reflection: &Value) -> Answer {
+        match self {
+            Self::Inbox { root, .. } => match metadata_path(root, reflection) {
+                Ok(path) => match find_key(&path, key_of(reflection)) {
+                    Ok(Some(_)) => Answer {
+                        status: "skipped".into(),
+                        runtime_event_id: None,
+                        reason: Some("the idempotency key is already reflected".into()),
+                    },
+                    Ok(None) => Answer { status: "previewed".into(), runtime_event_id: None, reason: None },
+                    Err(e) => Answer::failed(e),
+                },
+                Err(e) => Answer::failed(e),
+            },
+            Self::Command { .. } => self.call(&["--dry-run"], reflection),
+            Self::Unavailable { reason } => Answer::failed(reason.clone()),
+        }
+    }
+
+    /// Applies `reflection` for real.
+    #[must_use]
+    pub fn apply(&self, reflection: &Value) -> Answer {
+        match self {
+            Self::Inbox { root, .. } => inbox_apply(root, reflection).unwrap_or_else(Answer::failed),
+            Self::Command { .. } => self.call(&[], reflection),
+            Self::Unavailable { reason } => Answer::failed(reason.clone()),
+        }
+    }
+
+    /// Whether `key` is already reflected in the runtime: `Ok(Some(payload_digest))`
+    /// (digest may be empty when the runtime does not say), `Ok(None)`, or `Err(why unknown)`.
+    ///
+    /// # Errors
+    /// The runtime could not be asked.
+    pub fn has_key(&self, reflection: &Value) -> Result<Option<String>, String> {
+        match self {
+            Self::Inbox { root, .. } => find_key(&metadata_path(root, reflection)?, key_of(reflection)),
+            Self::Command { .. } => {
+                let key = key_of(reflection).to_owned();
+                let v = self.call_raw(&["--has-key", &key], reflection)?;
+                match v.get("present").and_then(Value::as_bool) {
+                    Some(true) => {
+                        Ok(Some(v.get("payload_digest").and_then(Value::as_str).unwrap_or_default().to_owned()))
+                    }
+                    Some(false) => Ok(None),
+                    None => Err("the --has-key answer has no boolean `present`".into()),
+                }
+            }
+            Self::Unavailable { reason } => Err(reason.clone()),
+        }
+    }
+
+    fn call(&self, extra: &[&str], reflection: &Value) -> Answer {
+        let v = match self.call_raw(extra, reflection) {
+            Ok(v) => v,
+            Err(e) => return Answer::failed(e),
+        };
+        let status = v.get("status").and_then(Value::as_str).unwrap_or("");
+        let allowed: &[&str] = if extra.first() == Some(&"--dry-run") {
+            &["previewed", "skipped", "rejected"]
+        } else {
+            &["applied", "skipped", "rejected", "failed"]
+        };
+        if !allowed.contains(&status) {
+            return Answer::failed(format!(
+                "the runtime answered status {status:?}; expected one of {}",
+                allowed.join(", ")
+            ));
+        }
+        let text = |k: &str| {
+            v.get(k).and_then(Value::as_str).map(|s| crate::textsafe::sanitize(s, false).chars().take(200).collect())
+        };
+        Answer { status: status.to_owned(), runtime_event_id: text("runtime_event_id"), reason: text("reason") }
+    }
+
+    fn call_raw(&self, extra: &[&str], reflection: &Value) -> Result<Value, String> {
+        let Self::Command { program, args, timeout, .. } = self else {
+            return Err("not a command adapter".into());
+        };
+        let exe = find_program(program).ok_or_else(|| format!("program {program:?} not found"))?;
+        let mut child = std::process::Command::new(&exe)
+            .args(args)
+            .args(extra)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
+        let input = serde_json::to_vec(reflection).unwrap_or_default();
+        if let Some(mut stdin) = child.stdin.take() {
+            // A program that does not read its stdin is its own business; the answer decides.
+            let _ = stdin.write_all(&input);
+        }
+        let mut stdout = child.stdout.take().ok_or("no stdout")?;
+        let reader = std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = (&mut stdout).take(MAX_ANSWER).read_to_end(&mut buf);
+            buf
+        });
+        let started = Instant::now();
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(s)) => break s,
+                Ok(None) if started.elapsed() >= *timeout => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err(format!("timed out after {} ms", timeout.as_millis()));
+                }
+                Ok(None) => std::thread::sleep(Duration::from_millis(10)),
+                Err(e) => return Err(format!("waiting for the program: {e}")),
+            }
+        };
+        let out = reader.join().unwrap_or_default();
+        if !status.success() {
+            return Err(format!("the program exited with {status}"));
+        }
+        let v: Value =
+            serde_json::from_slice(&out).map_err(|e| format!("the program's answer is not one JSON object: {e}"))?;
+        if !v.is_object() {
+            return Err("the program's answer is not a JSON object".into());
+        }
+        Ok(v)
+    }
+}
+
+fn key_of(reflection: &Value) -> &str {
+    reflection.get("idempotency_key").and_then(Value::as_str).unwrap_or("")
+}
+
+fn find_program(program: &str) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let is_exe = |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+    if program.contains('/') {
+        let p = PathBuf::from(program);
+        return is_exe(&p).then_some(p);
+    }
+    std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
+        .map(|d| d.join(program))
+        .find(|p| is_exe(p))
+}
+
+/// `<root>/<runtime_id>/<session_id>/metadata.jsonl`, both ids single safe segments.
+fn metadata_path(root: &Path, reflection: &Value) -> Result<PathBuf, String> {
+    let seg = |k: &str| {
+        reflection
+            .get(k)
+            .and_then(Value::as_str)
+            .filter(|s| is_segment(s))
+            .ok_or_else(|| format!("{k} is not a safe path segment"))
+    };
+    Ok(root.join(seg("runtime_id")?).join(seg("session_id")?).join("metadata.jsonl"))
+}
+
+fn inbox_reachable(root: &Path) -> Result<(), String> {
+    // The folder may not exist yet; its nearest existing ancestor must be a writable folder
+    // reached without symlinks.
+    let mut p = root.to_owned();
+    loop {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => return Err(format!("{} is a symlink", p.display())),
+            Ok(m) if m.is_dir() => {
+                return if m.permissions().readonly() { Err(format!("{} is read-only", p.display())) } else { Ok(()) };
+            }
+            Ok(_) => return Err(format!("{} is not a folder", p.display())),
+            Err(_) => {
+                if !p.pop() {
+                    return Err("no existing folder above the runtime inbox".into());
+                }
+            }
+        }
+    }
+}
+
+/// Finds `key` in a metadata file: the `payload_digest` of its line.
+fn find_key(path: &Path, key: &str) -> Result<Option<String>, String> {
+    let bytes = match crate::gate::fsutil::read_regular(path, crate::gate::fsutil::limits::RESULTS, false) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    for line in bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        if let Ok(v) = serde_json::from_slice::<Value>(line)
+            && v.get("idempotency_key").and_then(Value::as_str) == Some(key)
+        {
+            return Ok(Some(v.get("payload_digest").and_then(Value::as_str).unwrap_or_default().to_owned()));
+        }
+    }
+    Ok(None)
+}
+
+fn inbox_apply(root: &Path, reflection: &Value) -> Result<Answer, String> {
+    use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _};
+    let path = metadata_path(root, reflection)?;
+    let dir = path.parent().ok_or("no folder")?;
+    inbox_reachable(root)?;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    for d in [root, dir.parent().unwrap_or(dir), dir] {
+        if std::fs::symlink_metadata(d).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(format!("{} is a symlink", d.display()));
+        }
+    }
+    let lock_path = dir.join("metadata.jsonl.lock");
+    let lock = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .custom_flags(crate::gate::fsutil::O_NONBLOCK)
+        .open(&lock_path)
+        .map_err(|e| format!("cannot open {}: {e}", lock_path.display()))?;
+    let started = Instant::now();
+    loop {
+        match lock.try_lock() {
+            Ok(()) => break,
+            Err(std::fs::TryLockError::WouldBlock) if started.elapsed() < Duration::from_secs(5) => {
+                std::thread::sleep(Duration::from_millis(25));
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Ok(Answer::failed("the runtime inbox lock stayed busy for 5 s"));
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(format!("cannot lock {}: {e}", lock_path.display())),
+        }
+    }
+    let key = key_of(reflection);
+    let digest = reflection.get("payload_digest").and_then(Value::as_str).unwrap_or_default();
+    let answer = match find_key(&path, key)? {
+        Some(d) if d == digest => Answer {
+            status: "skipped".into(),
+            runtime_event_id: None,
+            reason: Some("the idempotency key is already reflected with this payload".into()),
+        },
+        Some(_) => Answer {
+            status: "rejected".into(),
+            runtime_event_id: None,
+            reason: Some("the idempotency key is already reflected with a different payload".into()),
+        },
+        None => {
+            let event_id =
+                format!("rte_{}", &crate::loopx::hash::sha256_hex(format!("{key}\n{digest}").as_bytes())[..16]);
+            let mut line = reflection.clone();
+            if let Some(m) = line.as_object_mut() {
+                m.insert("runtime_event_id".into(), json!(event_id));
+            }
+            let mut text = crate::loopx::hash::canonical_json(&line, false);
+            text.push('\n');
+            if text.len() > MAX_LINE {
+                return Ok(Answer::failed(format!("the reflection is larger than {MAX_LINE} bytes")));
+            }
+            if std::fs::symlink_metadata(&path).is_ok_and(|m| !m.file_type().is_file()) {
+                return Err(format!("{} is not a regular file", path.display()));
+            }
+            crate::gate::fsutil::durable_append(&path, text.as_bytes())
+                .map_err(|e| format!("cannot append to {}: {e}", path.display()))?;
+            Answer { status: "applied".into(), runtime_event_id: Some(event_id), reason: None }
+        }
+    };
+    drop(lock);
+    Ok(answer)
+}

@@ -1,0 +1,463 @@
+//! Writeback previews (`session_runtime_controlled_writeback_v0`, the session-runtime seed;
+//! DESIGN.md §6): parsing, the seed's write-class table with its allowed payload fields and
+//! "must not mean" rules, and the compact reflection an adapter receives.
+//!
+//! A writeback reflects a decision LoopX already recorded; it never grants authority, never
+//! carries raw evidence, and fails closed: an unknown field, a field that would mean what
+//! the table forbids, or a payload over the size bound is refused with the reason.
+
+use crate::loopx::hash::{canonical_json, sha256_hex};
+use serde_json::{Map, Value, json};
+
+/// The packet's `schema_version`.
+pub const SCHEMA: &str = "session_runtime_controlled_writeback_v0";
+/// `schema_version` of the reflection handed to adapters (one `metadata.jsonl` line).
+pub const REFLECTION_SCHEMA: &str = "writegate_runtime_reflection_v0";
+/// Canonical JSON of a payload may not exceed this (bytes): compact metadata only.
+pub const MAX_PAYLOAD_BYTES: usize = 1024;
+/// Any one text value of a payload may not exceed this (characters).
+pub const MAX_TEXT_CHARS: usize = 280;
+/// The boundary flags a writeback must carry, each `false` (seed, "Minimal Shape").
+pub const BOUNDARY_FLAGS: [&str; 5] = [
+    "raw_transcripts_copied",
+    "raw_tool_outputs_copied",
+    "credentials_copied",
+    "private_paths_copied",
+    "launch_authority_granted",
+];
+
+/// A payload field's type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldType {
+    /// A short public-safe text (≤ [`MAX_TEXT_CHARS`]).
+    Text,
+    /// An id: `[A-Za-z0-9._:@/+-]`, 1–128 bytes.
+    Id,
+    /// A non-negative integer ≤ 1000.
+    Count,
+    /// One of the listed values.
+    OneOf(&'static [&'static str]),
+    /// A list of at most 16 ids.
+    IdList,
+}
+
+/// One row of the seed's write-class table.
+#[derive(Debug, Clone, Copy)]
+pub struct WriteClass {
+    /// `write_class` value.
+    pub name: &'static str,
+    /// The LoopX source (`loopx_source.source_event_class`).
+    pub source: &'static str,
+    /// The seed's "Runtime Target".
+    pub target: &'static str,
+    /// Allowed payload fields and their types.
+    pub fields: &'static [(&'static str, FieldType)],
+    /// The seed's "Must Not Mean".
+    pub must_not_mean: &'static str,
+    /// Field-name fragments that would mean what is forbidden, with the reason.
+    pub forbidden: &'static [(&'static str, &'static str)],
+}
+
+use FieldType::{Count, Id, IdList, OneOf, Text};
+
+/// The seed's table. Field lists are documented in the README ("Writeback previews").
+pub const CLASSES: [WriteClass; 5] = [
+    WriteClass {
+        name: "operator_gate_decision",
+        source: "operator_gate",
+        target: "approval-like runtime event or metadata",
+        fields: &[
+            ("decision_id", Id),
+            ("decision_label", OneOf(&["approve", "approved", "defer", "deferred", "reject", "rejected"])),
+            ("actor_class", OneOf(&["operator", "controller", "owner"])),
+            ("reason_summary", Text),
+            ("source_run_id", Id),
+        ],
+        must_not_mean: "runtime permission override, hidden approval, production authorization",
+        forbidden: &[
+            ("permission", "a runtime permission override"),
+            ("override", "a runtime permission override"),
+            ("authoriz", "a production authorization"),
+            ("production", "a production authorization"),
+            ("hidden", "a hidden approval"),
+            ("auto_approv", "a hidden approval"),
+            ("grant", "a runtime permission grant"),
+        ],
+    },
+    WriteClass {
+        name: "human_reward_overlay",
+        source: "human_reward",
+        target: "run-bound judgment metadata",
+        fields: &[
+            ("reward_id", Id),
+            ("judged_run_id", Id),
+            ("decision_label", OneOf(&["accepted", "needs_work", "rejected", "noted"])),
+            ("reason_summary", Text),
+        ],
+        must_not_mean: "model score, benchmark score, or task pass/fail impersonation",
+        forbidden: &[
+            ("score", "a model or benchmark score"),
+            ("benchmark", "a benchmark score"),
+            ("rating", "a model score"),
+            ("pass", "a task pass/fail verdict"),
+            ("fail", "a task pass/fail verdict"),
+            ("accuracy", "a model score"),
+            ("grade", "a model score"),
+        ],
+    },
+    WriteClass {
+        name: "quota_scheduler_hint",
+        source: "quota_decision",
+        target: "scheduler hint metadata",
+        fields: &[("hint", OneOf(&["eligible", "throttled", "monitor"])), ("window_id", Id), ("reason_code", Id)],
+        must_not_mean: "billing decision, launch authority, or hidden session start",
+        forbidden: &[
+            ("billing", "a billing decision"),
+            ("bill", "a billing decision"),
+            ("cost", "a billing decision"),
+            ("charge", "a billing decision"),
+            ("invoice", "a billing decision"),
+            ("price", "a billing decision"),
+            ("launch", "launch authority"),
+            ("start", "a hidden session start"),
+            ("spawn", "a hidden session start"),
+            ("authority", "launch authority"),
+            ("run_now", "launch authority"),
+        ],
+    },
+    WriteClass {
+        name: "handoff_packet_pointer",
+        source: "handoff_packet",
+        target: "session metadata pointer or message draft",
+        fields: &[
+            ("handoff_id", Id),
+            ("decision_label", Id),
+            ("summary", Text),
+            ("next_action", Text),
+            ("stop_condition", Text),
+            ("evidence_pointers", IdList),
+            ("evidence_pointer_count", Count),
+        ],
+        must_not_mean: "raw transcript copy, unbounded prompt injection, or forced same-session control",
+        forbidden: &[
+            ("transcript", "a raw transcript copy"),
+            ("message", "a raw transcript copy"),
+            ("conversation", "a raw transcript copy"),
+            ("prompt", "a prompt injection"),
+            ("instruction", "a prompt injection"),
+            ("force", "forced same-session control"),
+            ("control", "forced same-session control"),
+            ("resume_session", "forced same-session control"),
+        ],
+    },
+    WriteClass {
+        name: "artifact_run_pointer",
+        source: "artifact_run_pointer",
+        target: "runtime artifact annotation",
+        fields: &[
+            ("artifact_id", Id),
+            ("run_id", Id),
+            ("validation_label", Id),
+            ("outcome_class", OneOf(&["success", "partial", "failure", "inconclusive"])),
+        ],
+        must_not_mean: "raw evidence upload, local path exposure, or private log mirror",
+        forbidden: &[
+            ("path", "a local path exposure"),
+            ("file", "a local path exposure"),
+            ("url", "a raw evidence upload"),
+            ("upload", "a raw evidence upload"),
+            ("content", "a raw evidence upload"),
+            ("body", "a raw evidence upload"),
+            ("log", "a private log mirror"),
+            ("raw", "a raw evidence upload"),
+        ],
+    },
+];
+
+/// The table row of `name`.
+#[must_use]
+pub fn class(name: &str) -> Option<&'static WriteClass> {
+    CLASSES.iter().find(|c| c.name == name)
+}
+
+/// A parsed writeback preview. Missing projection ids are not parse errors: they fail entry
+/// criterion 1, shown with the others.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Writeback {
+    /// `goal_id`.
+    pub goal_id: Option<String>,
+    /// `agent_id`.
+    pub agent_id: Option<String>,
+    /// `runtime.runtime_id`.
+    pub runtime_id: Option<String>,
+    /// `runtime.session_id`.
+    pub session_id: Option<String>,
+    /// `loopx_source.source_run_id`.
+    pub source_run_id: Option<String>,
+    /// `loopx_source.source_todo_id`.
+    pub source_todo_id: Option<String>,
+    /// `loopx_source.source_event_class`.
+    pub source_event_class: Option<String>,
+    /// `writeback.write_class`.
+    pub write_class: String,
+    /// `writeback.idempotency_key`.
+    pub idempotency_key: String,
+    /// `writeback.payload` (an object).
+    pub payload: Map<String, Value>,
+    /// `boundary` (anything; criterion 4 judges it).
+    pub boundary: Value,
+    /// `sha256:` of the canonical payload with class and target: the effect.
+    pub payload_digest: String,
+    /// The document, for the scan.
+    pub doc: Value,
+}
+
+/// Parses a `session_runtime_controlled_writeback_v0` document.
+///
+/// # Errors
+/// Not that schema; `writeback.mode` other than `dry_run` (a packet that claims to be
+/// applied is refused); no `write_class`, `idempotency_key` or object `payload`.
+pub fn parse(doc: &Value) -> Result<Writeback, String> {
+    if doc.get("schema_version").and_then(Value::as_str) != Some(SCHEMA) {
+        return Err(format!("schema_version is not {SCHEMA}"));
+    }
+    let s = |p: &str| doc.pointer(p).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_owned);
+    match doc.pointer("/writeback/mode").and_then(Value::as_str) {
+        Some("dry_run") => {}
+        Some(m) => {
+            return Err(format!(
+                "writeback.mode is {m:?}: only dry_run previews are accepted; the apply happens here, on a keypress"
+            ));
+        }
+        None => return Err("writeback.mode is missing (must be \"dry_run\")".into()),
+    }
+    let write_class = s("/writeback/write_class").ok_or("writeback.write_class is missing")?;
+    let idempotency_key = s("/writeback/idempotency_key").ok_or("writeback.idempotency_key is missing")?;
+    if idempotency_key.len() > 200 || idempotency_key.chars().any(char::is_control) {
+        return Err("writeback.idempotency_key is longer than 200 bytes or holds control characters".into());
+    }
+    let Some(Value::Object(payload)) = doc.pointer("/writeback/payload") else {
+        return Err("writeback.payload is missing or not an object".into());
+    };
+    let runtime_id = s("/runtime/runtime_id");
+    let session_id = s("/runtime/session_id");
+    let payload_digest = format!(
+        "sha256:{}",
+        sha256_hex(
+            canonical_json(
+                &json!({"write_class": write_class, "runtime_id": runtime_id, "session_id": session_id, "payload": payload}),
+                true
+            )
+            .as_bytes()
+        )
+    );
+    Ok(Writeback {
+        goal_id: s("/goal_id"),
+        agent_id: s("/agent_id"),
+        runtime_id,
+        session_id,
+        source_run_id: s("/loopx_source/source_run_id"),
+        source_todo_id: s("/loopx_source/source_todo_id"),
+        source_event_class: s("/loopx_source/source_event_class"),
+        write_class,
+        idempotency_key,
+        payload: payload.clone(),
+        boundary: doc.get("boundary").cloned().unwrap_or(Value::Null),
+        payload_digest,
+        doc: doc.clone(),
+    })
+}
+
+fn is_id(s: &str) -> bool {
+    (1..=128).contains(&s.len())
+        && s.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'@' | b'/' | b'+' | b'-'))
+}
+
+/// Judges the payload against its class: only allowed fields, each of its type, none that
+/// would mean what the class must not mean, within the size bound. `Ok(summary)` or
+/// `Err(every reason, "; "-joined)`.
+///
+/// # Errors
+/// The reasons.
+pub fn judge_payload(wb: &Writeback) -> Result<String, String> {
+    let Some(c) = class(&wb.write_class) else {
+        return Err(format!(
+            "write_class {:?} is not in the seed's table ({})",
+            wb.write_class,
+            CLASSES.iter().map(|c| c.name).collect::<Vec<_>>().join(", ")
+        ));
+    };
+    let mut why = Vec::new();
+    for (key, value) in &wb.payload {
+        let lower = key.to_ascii_lowercase();
+        if let Some((_, meaning)) = c.forbidden.iter().find(|(frag, _)| lower.contains(frag)) {
+            why.push(format!("{key}: a {} must not mean {meaning}", c.name));
+            continue;
+        }
+        let Some((_, ty)) = c.fields.iter().find(|(f, _)| f == key) else {
+            why.push(format!(
+                "{key}: not a field of {} (allowed: {})",
+                c.name,
+                c.fields.iter().map(|(f, _)| *f).collect::<Vec<_>>().join(", ")
+            ));
+            continue;
+        };
+        let ok = match (ty, value) {
+            (Text, Value::String(s)) => s.chars().count() <= MAX_TEXT_CHARS,
+            (Id, Value::String(s)) => is_id(s),
+            (Count, Value::Number(n)) => n.as_u64().is_some_and(|n| n <= 1000),
+            (OneOf(allowed), Value::String(s)) => allowed.contains(&s.as_str()),
+            (IdList, Value::Array(a)) => a.len() <= 16 && a.iter().all(|v| v.as_str().is_some_and(is_id)),
+            _ => false,
+        };
+        if !ok {
+            let expect = match ty {
+                Text => format!("text of at most {MAX_TEXT_CHARS} characters"),
+                Id => "an id ([A-Za-z0-9._:@/+-], at most 128)".to_owned(),
+                Count => "a whole number 0–1000".to_owned(),
+                OneOf(v) => format!("one of {}", v.join(", ")),
+                IdList => "a list of at most 16 ids".to_owned(),
+            };
+            why.push(format!("{key}: must be {expect}"));
+        }
+    }
+    let size = canonical_json(&Value::Object(wb.payload.clone()), false).len();
+    if size > MAX_PAYLOAD_BYTES {
+        why.push(format!("payload is {size} bytes; compact metadata is at most {MAX_PAYLOAD_BYTES}"));
+    }
+    if wb.payload.is_empty() {
+        why.push("payload is empty".into());
+    }
+    if why.is_empty() {
+        Ok(format!("{} field(s) of {}, {size} bytes", wb.payload.len(), c.name))
+    } else {
+        Err(why.join("; "))
+    }
+}
+
+/// Judges the `boundary` block: each of [`BOUNDARY_FLAGS`] present and `false`, and every
+/// other flag in it `false`.
+///
+/// # Errors
+/// The flags that are missing, true or not booleans.
+pub fn judge_boundary(boundary: &Value) -> Result<(), String> {
+    let Some(map) = boundary.as_object() else {
+        return Err("boundary block missing".into());
+    };
+    let mut why = Vec::new();
+    for flag in BOUNDARY_FLAGS {
+        if !map.contains_key(flag) {
+            why.push(format!("{flag} missing"));
+        }
+    }
+    for (k, v) in map {
+        match v {
+            Value::Bool(false) => {}
+            Value::Bool(true) => why.push(format!("{k} is true")),
+            _ => why.push(format!("{k} is not a boolean")),
+        }
+    }
+    if why.is_empty() { Ok(()) } else { Err(why.join("; ")) }
+}
+
+/// The compact reflection an adapter receives (and the inbox adapter appends): ids, the
+/// class, the key, the payload and its digest, the LoopX source. No path, no body.
+#[must_use]
+pub fn reflection(wb: &Writeback, recorded_at: &str) -> Value {
+    json!({
+        "schema_version": REFLECTION_SCHEMA,
+        "recorded_at": recorded_at,
+        "goal_id": wb.goal_id,
+        "agent_id": wb.agent_id,
+        "runtime_id": wb.runtime_id,
+        "session_id": wb.session_id,
+        "write_class": wb.write_class,
+        "idempotency_key": wb.idempotency_key,
+        "payload_digest": wb.payload_digest,
+        "payload": wb.payload,
+        "loopx_source": {
+            "source_run_id": wb.source_run_id,
+            "source_todo_id": wb.source_todo_id,
+            "source_event_class": wb.source_event_class,
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[allow(clippy::needless_pass_by_value)] // json! literals read better inline
+    fn doc(class: &str, payload: Value) -> Value {
+        json!({"schema_version": SCHEMA, "goal_id": "g", "agent_id": "codex-a",
+            "runtime": {"runtime_id": "codex_cli_tui", "session_id": "s1"},
+            "loopx_source": {"source_run_id": "r1", "source_event_class": "handoff_packet"},
+            "writeback": {"write_class": class, "mode": "dry_run", "idempotency_key": "k1", "payload": payload},
+            "boundary": {"raw_transcripts_copied": false, "raw_tool_outputs_copied": false, "credentials_copied": false,
+                "private_paths_copied": false, "launch_authority_granted": false}})
+    }
+
+    #[test]
+    fn each_class_has_an_allowed_and_a_forbidden_payload() {
+        let cases = [
+            (
+                "operator_gate_decision",
+                json!({"decision_id": "gate-1", "decision_label": "approve", "actor_class": "operator", "reason_summary": "safe", "source_run_id": "2026-11-29T13-04-00-00-00-operator-gate"}),
+                json!({"decision_label": "approve", "production_authorized": true}),
+                "production authorization",
+            ),
+            (
+                "human_reward_overlay",
+                json!({"reward_id": "rw-1", "judged_run_id": "2026-11-29T13-03-29-00-00", "decision_label": "accepted", "reason_summary": "clear"}),
+                json!({"reward_id": "rw-1", "score": 0.9}),
+                "model or benchmark score",
+            ),
+            (
+                "quota_scheduler_hint",
+                json!({"hint": "throttled", "window_id": "w-2026-11-29", "reason_code": "daily_cap"}),
+                json!({"hint": "eligible", "launch_now": true}),
+                "launch authority",
+            ),
+            (
+                "handoff_packet_pointer",
+                json!({"decision_label": "approved_next_action", "summary": "continue", "evidence_pointer_count": 2}),
+                json!({"summary": "go", "transcript": "user: hi"}),
+                "raw transcript copy",
+            ),
+            (
+                "artifact_run_pointer",
+                json!({"artifact_id": "a-1", "validation_label": "smoke_ok", "outcome_class": "success"}),
+                json!({"artifact_id": "a-1", "artifact_path": "x"}),
+                "local path exposure",
+            ),
+        ];
+        for (class, good, bad, why) in cases {
+            let wb = parse(&doc(class, good)).expect("parse");
+            assert!(judge_payload(&wb).is_ok(), "{class}: {:?}", judge_payload(&wb));
+            let wb = parse(&doc(class, bad)).expect("parse");
+            let err = judge_payload(&wb).expect_err(class);
+            assert!(err.contains(why), "{class}: {err}");
+        }
+    }
+
+    #[test]
+    fn types_sizes_unknown_fields_and_modes() {
+        let wb = parse(&doc("quota_scheduler_hint", json!({"hint": "go", "extra": 1}))).expect("parse");
+        let err = judge_payload(&wb).expect_err("bad");
+        assert!(err.contains("hint: must be one of eligible") && err.contains("extra: not a field"), "{err}");
+        let long = "x".repeat(MAX_TEXT_CHARS + 1);
+        let wb = parse(&doc("handoff_packet_pointer", json!({"summary": long}))).expect("parse");
+        assert!(judge_payload(&wb).is_err());
+        let wb = parse(&doc("no_such_class", json!({"a": "b"}))).expect("parse");
+        assert!(judge_payload(&wb).expect_err("unknown").contains("not in the seed's table"));
+        let mut applied = doc("handoff_packet_pointer", json!({"summary": "s"}));
+        applied["writeback"]["mode"] = json!("apply");
+        assert!(parse(&applied).expect_err("mode").contains("only dry_run"));
+        let mut flags = doc("handoff_packet_pointer", json!({"summary": "s"}));
+        assert!(judge_boundary(&flags["boundary"]).is_ok());
+        flags["boundary"]["credentials_copied"] = json!(true);
+        flags["boundary"].as_object_mut().map(|m| m.remove("private_paths_copied"));
+        let err = judge_boundary(&flags["boundary"]).expect_err("flags");
+        assert!(err.contains("credentials_copied is true") && err.contains("private_paths_copied missing"), "{err}");
+    }
+}
