@@ -665,3 +665,60 @@ fn an_operator_release_of_an_expired_lease_is_what_loopx_writes_and_reads() {
     assert_eq!(out.expect("decide").status, Status::Applied, "the peer now holds the lease and writes");
     eprintln!("interop ok: inspect says released, owner's release replays, takeover v2 e2, item applied");
 }
+
+#[test]
+fn writeback_result_runs_are_read_by_loopx_history() {
+    let Some(lx) = loopx() else { return };
+    let w = World::new(lx);
+    w.bootstrap();
+    let out = w.loopx(&["todo", "add", "--goal-id", "demo-goal", "--role", "agent", "--text", "[P1] Hand me off"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let st = ActiveState::parse(&std::fs::read_to_string(w.state_file()).expect("state"));
+    let todo = st.todos.iter().find(|t| t.text.contains("Hand me off")).map(|t| t.todo_id.clone()).expect("todo");
+    let out = w.loopx(&["refresh-state", "--goal-id", "demo-goal", "--agent-id", "codex-main-control"]);
+    assert!(out.status.success(), "refresh-state: {}", String::from_utf8_lossy(&out.stderr));
+    let e = w.engine();
+    let rows = writegate::loopx::runs::read_rows(&e.ws.goal_runtime_dir("demo-goal").expect("dir")).expect("rows");
+    let run = writegate::loopx::runs::run_file_stem(rows[0]["generated_at"].as_str().expect("generated_at"));
+    let doc = serde_json::json!({"schema_version": "session_runtime_controlled_writeback_v0", "goal_id": "demo-goal",
+        "agent_id": "codex-main-control", "runtime": {"runtime_id": "codex_cli_tui", "session_id": "s-1"},
+        "loopx_source": {"source_run_id": run, "source_todo_id": todo, "source_event_class": "handoff_packet"},
+        "writeback": {"write_class": "handoff_packet_pointer", "mode": "dry_run", "idempotency_key": format!("demo-goal:{run}:handoff"),
+            "payload": {"decision_label": "approved_next_action", "summary": "continue the validated next action", "evidence_pointer_count": 1}},
+        "boundary": {"raw_transcripts_copied": false, "raw_tool_outputs_copied": false, "credentials_copied": false,
+            "private_paths_copied": false, "launch_authority_granted": false}});
+    let gate = e.gate("demo-goal").expect("gate");
+    std::fs::create_dir_all(gate.inbox()).expect("inbox");
+    for (name, key) in [("wb-apply", "a"), ("wb-skip", "b")] {
+        let mut d = doc.clone();
+        d["writeback"]["idempotency_key"] = Value::String(format!("demo-goal:{run}:{key}"));
+        std::fs::write(gate.inbox().join(format!("{name}.json")), d.to_string()).expect("drop");
+    }
+    let apply = Decision::Apply { confirm_warnings: false, override_idempotency: false };
+    assert_eq!(e.decide("wb-apply", &apply, None).expect("apply").status, Status::Applied);
+    assert_eq!(e.decide("wb-skip", &Decision::Skip, None).expect("skip").status, Status::Skipped);
+
+    let history = json_of(&w.loopx(&["history", "--goal-id", "demo-goal", "--limit", "10"]));
+    let text = history.to_string();
+    let runs: Vec<&Value> = history["runs"]
+        .as_array()
+        .or_else(|| history["goals"][0]["runs"].as_array())
+        .unwrap_or_else(|| panic!("no runs list in loopx history: {text}"))
+        .iter()
+        .filter(|r| r["classification"] == "controlled_writeback")
+        .collect();
+    assert_eq!(runs.len(), 2, "both result runs, not merged: {text}");
+    let statuses: Vec<&str> = runs.iter().filter_map(|r| r["controlled_writeback"]["status"].as_str()).collect();
+    assert!(statuses.contains(&"applied") && statuses.contains(&"skipped"), "{statuses:?}");
+    let status = w.loopx(&["status", "--goal-id", "demo-goal"]);
+    assert!(status.status.success(), "loopx status still works: {}", String::from_utf8_lossy(&status.stderr));
+    let st = json_of(&status);
+    let recent = st["run_history"]["recent_runs"].as_array().cloned().unwrap_or_default();
+    assert!(
+        recent.iter().any(|r| r["health_check"] == "controlled_writeback handoff_packet_pointer; applied reflected"),
+        "loopx status shows the result run: {recent:?}"
+    );
+    eprintln!(
+        "interop ok: loopx history lists writegate's 2 controlled_writeback result runs; loopx status reads the goal"
+    );
+}

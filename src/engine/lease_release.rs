@@ -71,8 +71,13 @@ impl Engine {
             || conflict["reason"] != "expired"
             || conflict["todo_id"].as_str() != Some(todo_id)
         {
+            let now = p
+                .checks
+                .iter()
+                .find(|c| c.name == "lease")
+                .map_or_else(String::new, |c| format!(" (lease check now: {})", c.detail));
             return Err(refused(format!(
-                "item {} is not held up by an expired hard lease on {todo_id}; nothing released",
+                "item {} is not held up by an expired hard lease on {todo_id}{now}; nothing released",
                 item.id
             )));
         }

@@ -31,7 +31,11 @@ const POLL: Duration = Duration::from_millis(25);
 #[derive(Debug, thiserror::Error)]
 pub enum EffectLockError {
     /// Another process held the lock for the whole wait.
-    #[error("{} is held by pid {} ({}) after {waited_ms} ms; nothing was written", lock.display(), holder_pid.map_or_else(|| "unknown".to_owned(), |p| p.to_string()), if *holder_alive { "running" } else { "not running: the next `loopx task-lease` command reclaims it" })]
+    #[error("{} {} after {waited_ms} ms; nothing was written", lock.display(), match (holder_pid, holder_alive) {
+        (Some(p), true) => format!("is held by pid {p} (running)"),
+        (Some(p), false) => format!("is held by pid {p} (not running: LoopX's next task-lease command reclaims it)"),
+        (None, _) => "exists without a readable LoopX owner record (not a regular file with {pid, token}?): inspect it by hand".to_owned(),
+    })]
     Busy {
         /// The lock file.
         lock: PathBuf,

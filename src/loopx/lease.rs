@@ -87,9 +87,23 @@ pub fn lease_path(goal_runtime_dir: &Path, todo_id: &str) -> PathBuf {
     goal_runtime_dir.join("task-leases").join(format!("{todo_id}.json"))
 }
 
-/// Reads the hard lease of `todo_id`, if any. Never fails: a bad file is `Unreadable`.
+/// LoopX's task-lease todo id rule (FORMATS.md §2.3, `normalize_lease_todo_id`): one path
+/// segment, no `/`, `\`, and not `.` or `..` (and no NUL).
+#[must_use]
+pub fn is_lease_todo_id(todo_id: &str) -> bool {
+    !todo_id.is_empty() && todo_id != "." && todo_id != ".." && !todo_id.contains(['/', '\\', '\0'])
+}
+
+/// Reads the hard lease of `todo_id`, if any. Never fails: a bad file is `Unreadable` — as
+/// is an id that is not one path segment (nothing outside `task-leases/` is read), a file
+/// with a UTF-8 BOM (LoopX's `JSON.parse` rejects it: `corrupt_lease`), a file naming
+/// another todo, and an `expires_at` that is not RFC 3339 (LoopX reads more forms; writegate
+/// does not guess whether such a lease is live).
 #[must_use]
 pub fn read_lease(goal_runtime_dir: &Path, todo_id: &str) -> LeaseRead {
+    if !is_lease_todo_id(todo_id) {
+        return LeaseRead::Unreadable { reason: format!("{todo_id:?} is not a task-lease todo id (one path segment)") };
+    }
     let path = lease_path(goal_runtime_dir, todo_id);
     let bytes = match crate::gate::fsutil::read_regular(&path, crate::gate::fsutil::limits::RECORD, false) {
         Ok(b) => b,
@@ -98,9 +112,22 @@ pub fn read_lease(goal_runtime_dir: &Path, todo_id: &str) -> LeaseRead {
             return LeaseRead::Unreadable { reason: e.to_string() };
         }
     };
-    match crate::json::parse_strict(&bytes) {
-        Ok(v) => parse_lease(&v).map_or_else(|reason| LeaseRead::Unreadable { reason }, LeaseRead::Present),
-        Err(e) => LeaseRead::Unreadable { reason: e.to_string() },
+    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        return LeaseRead::Unreadable { reason: "starts with a UTF-8 BOM, which LoopX rejects (corrupt_lease)".into() };
+    }
+    let lease = crate::json::parse_strict(&bytes).map_err(|e| e.to_string()).and_then(|v| parse_lease(&v));
+    match lease {
+        Ok(l) if l.todo_id != todo_id => {
+            LeaseRead::Unreadable { reason: format!("the file names todo {:?}, not {todo_id}", l.todo_id) }
+        }
+        Ok(l) if l.expiry().is_none() => LeaseRead::Unreadable {
+            reason: format!(
+                "expires_at {:?} is not an RFC 3339 timestamp; writegate does not guess its expiry",
+                l.expires_at
+            ),
+        },
+        Ok(l) => LeaseRead::Present(l),
+        Err(reason) => LeaseRead::Unreadable { reason },
     }
 }
 
@@ -143,6 +170,9 @@ pub fn released_bytes(
     seen: &TaskLease,
     now: DateTime<Utc>,
 ) -> Result<Vec<u8>, String> {
+    if original.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        return Err("lease file starts with a UTF-8 BOM, which LoopX rejects (corrupt_lease)".into());
+    }
     let v = crate::json::parse_strict(original).map_err(|e| format!("lease file is not valid JSON: {e}"))?;
     let Value::Object(mut map) = v else {
         return Err("lease file is not a JSON object".into());
@@ -150,6 +180,11 @@ pub fn released_bytes(
     let whole = Value::Object(map.clone());
     if !numbers_are_safe_integers(&whole) {
         return Err("lease file holds a number that is not a safe integer".into());
+    }
+    if has_integer_like_key(&whole) {
+        return Err(
+            "lease file holds an integer-like key, which JavaScript would move to the front: writegate cannot write LoopX's bytes".into(),
+        );
     }
     let lease = parse_lease(&whole)?;
     if whole.get("goal_id").and_then(Value::as_str) != Some(goal_id) || lease.todo_id != todo_id {
@@ -209,6 +244,18 @@ fn render_released(mut map: serde_json::Map<String, Value>, at: &str) -> Vec<u8>
     let mut out = serde_json::to_vec_pretty(&Value::Object(map)).unwrap_or_default();
     out.push(b'\n');
     out
+}
+
+/// JavaScript orders keys that are array indices (`"0"`, `"7"`, …) first in any object.
+fn has_integer_like_key(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => m.iter().any(|(k, child)| {
+            (!k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) && (k == "0" || !k.starts_with('0')))
+                || has_integer_like_key(child)
+        }),
+        Value::Array(a) => a.iter().any(has_integer_like_key),
+        _ => false,
+    }
 }
 
 fn numbers_are_safe_integers(v: &Value) -> bool {
@@ -289,6 +336,8 @@ mod tests {
             ("\"acquire_ttl_seconds\": 2", "\"acquire_ttl_seconds\": 2.5", "safe integer"),
             ("\"write_scopes\": []", "\"write_scopes\": [1]", "write_scopes"),
             ("\"idempotency_key\": \"short-ttl-1\"", "\"idempotency_key\": \"bad key\"", "idempotency_key"),
+            ("\"write_scopes\": []", "\"write_scopes\": [], \"7\": \"x\"", "integer-like key"),
+            ("{", "\u{feff}{", "BOM"),
         ] {
             let bad = text.replacen(from, to, 1);
             assert_ne!(bad, text);
@@ -317,6 +366,22 @@ mod tests {
         std::fs::write(lease_path(dir.path(), "todo_bad"), "{")?;
         assert!(matches!(read_lease(dir.path(), "todo_bad"), LeaseRead::Unreadable { .. }));
         assert!(matches!(read_lease(dir.path(), "todo_none"), LeaseRead::Absent));
+        // Never read outside task-leases/, never trust a BOM, another todo's file, or an
+        // expiry writegate cannot read exactly (LoopX reads "…T15:00:00" as UTC: live).
+        std::fs::write(dir.path().join("evil.json"), body)?;
+        assert!(matches!(read_lease(dir.path(), "../evil"), LeaseRead::Unreadable { .. }));
+        std::fs::write(lease_path(dir.path(), "todo_bom"), format!("\u{feff}{body}"))?;
+        assert!(
+            matches!(read_lease(dir.path(), "todo_bom"), LeaseRead::Unreadable { reason } if reason.contains("BOM"))
+        );
+        std::fs::write(lease_path(dir.path(), "todo_other"), body)?;
+        assert!(
+            matches!(read_lease(dir.path(), "todo_other"), LeaseRead::Unreadable { reason } if reason.contains("names todo"))
+        );
+        std::fs::write(lease_path(dir.path(), "todo_abc"), body.replace("00:02:00Z", "00:02:00"))?;
+        assert!(
+            matches!(read_lease(dir.path(), "todo_abc"), LeaseRead::Unreadable { reason } if reason.contains("RFC 3339"))
+        );
         Ok(())
     }
 }
