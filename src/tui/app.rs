@@ -484,7 +484,13 @@ fn on_loaded(
     }
     fx.extend(app.ensure_selection());
     if arrived > 0 && !quiet {
-        app.flash = Some((format!("{arrived} new item(s) arrived"), FlashKind::Info));
+        // A decision's outcome stays readable: the arrival is added to it, not put over it.
+        app.flash = Some(match app.flash.take() {
+            Some((text, kind)) if kind != FlashKind::Info && !text.contains("new item(s) arrived") => {
+                (format!("{text} · {arrived} new item(s) arrived"), kind)
+            }
+            _ => (format!("{arrived} new item(s) arrived"), FlashKind::Info),
+        });
         if app.bell {
             fx.push(Effect::Bell);
         }

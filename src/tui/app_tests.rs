@@ -435,3 +435,53 @@ fn an_expired_lease_is_released_only_by_l_and_the_typed_id() {
     assert_eq!(app.mode, Mode::Normal);
     assert!(app.flash.as_ref().is_some_and(|(m, _)| m.contains("read-only")));
 }
+
+#[test]
+fn a_read_only_writeback_offers_only_reject_and_record_blocker() {
+    let mut wb = item("g", "wb0001", Predicted::Status(Status::PreviewOnly), ScanMark::Clean);
+    wb.kind = "writeback".into();
+    let mut d = (*wb.detail).clone();
+    d.checks = vec![
+        crate::wire::Check { name: "entry.1 projection ids".into(), ok: true, detail: String::new() },
+        crate::wire::Check { name: "entry.3 runtime dry run".into(), ok: false, detail: "no dry-run path".into() },
+    ];
+    wb.detail = Arc::new(d);
+    let mut app = loaded_app(vec![wb]);
+    press(&mut app, KeyCode::Char('a'));
+    assert_eq!(app.mode, Mode::Normal);
+    assert!(
+        app.flash
+            .as_ref()
+            .is_some_and(|(m, _)| m.contains("entry.3 runtime dry run failed") && m.contains("b records")),
+        "{:?}",
+        app.flash
+    );
+    press(&mut app, KeyCode::Char('b'));
+    assert_eq!(app.mode, Mode::ConfirmBlocker("g/wb0001".into()));
+    assert!(press(&mut app, KeyCode::Char('n')).is_empty());
+    assert_eq!(app.mode, Mode::Normal);
+    press(&mut app, KeyCode::Char('b'));
+    let fx = press(&mut app, KeyCode::Char('y'));
+    assert!(
+        matches!(&fx[..], [Effect::Decide { decision: Decision::RecordBlocker, key, .. }] if key == "g/wb0001"),
+        "{fx:?}"
+    );
+    // Not for a write intent.
+    let mut app = loaded_app(vec![ready("a1")]);
+    press(&mut app, KeyCode::Char('b'));
+    assert_eq!(app.mode, Mode::Normal);
+    assert!(app.flash.as_ref().is_some_and(|(m, _)| m.contains("b is for a read-only writeback")));
+}
+
+#[test]
+fn an_arrival_right_after_a_decision_keeps_its_outcome_readable() {
+    let mut app = loaded_app(vec![ready("a1"), ready("c3")]);
+    update(&mut app, Msg::Decided { key: "g/a1".into(), result: Ok(outcome(Status::Applied, true, "written")) });
+    let loaded = vec![(goal("g"), vec![ready("c3"), ready("b2")])];
+    update(&mut app, Msg::Loaded { full: true, quiet: false, last: true, goals: loaded });
+    assert!(
+        matches!(&app.flash, Some((t, FlashKind::Success)) if t.starts_with("applied") && t.ends_with("1 new item(s) arrived")),
+        "{:?}",
+        app.flash
+    );
+}
