@@ -559,3 +559,44 @@ fn an_expired_hard_lease_is_released_only_explicitly_and_as_loopx_writes_it() {
     refused(e.release_expired_lease(&item, "todo_c670645b588b", &seen, "again"), "not held up");
     assert_eq!(e.decide(&item.id, &APPLY, None).expect("decide").status, Status::Applied);
 }
+
+#[test]
+fn foreign_and_expired_hard_leases_each_give_lease_conflict_with_their_detail() {
+    use writegate::loopx::lease::lease_path;
+    let (_d, reg) = demo();
+    let e = engine(&reg);
+    let dir = e.ws.goal_runtime_dir("demo-goal").expect("dir");
+    std::fs::write(lease_path(&dir, "todo_c670645b588b"), EXPIRED_LEASE).expect("pin expired");
+    let foreign = EXPIRED_LEASE
+        .replace("todo_c670645b588b", "todo_28ff25cccdd0")
+        .replace("codex-main-control", "codex-peer-b")
+        .replace("2026-11-29T13:00:00Z", "2026-11-29T16:00:00Z");
+    std::fs::write(lease_path(&dir, "todo_28ff25cccdd0"), foreign).expect("pin foreign");
+    let conflict_on = |todo: &str| {
+        e.items(Some("demo-goal"))
+            .into_iter()
+            .map(|i| (i.id.clone(), e.prepare(&i)))
+            .find(|(_, p)| p.conflict.as_ref().is_some_and(|c| c["todo_id"] == todo))
+            .expect("an item on the todo")
+    };
+    let (id, p) = conflict_on("todo_28ff25cccdd0");
+    let c = p.conflict.expect("conflict");
+    assert_eq!((c["kind"].as_str(), c["reason"].as_str()), (Some("lease_conflict"), Some("foreign_holder")));
+    assert_eq!(
+        (c["hard_lease"]["owner"].as_str(), c["writer"].as_str()),
+        (Some("codex-peer-b"), Some("codex-main-control"))
+    );
+    assert_eq!(c["hard_lease"]["expires_at"], "2026-11-29T16:00:00Z");
+    let lease_check = p.checks.iter().find(|k| k.name == "lease").expect("lease check");
+    assert!(lease_check.detail.contains("held by codex-peer-b until 2026-11-29T16:00:00Z"), "{}", lease_check.detail);
+    let out = e.decide(&id, &APPLY, None).expect("decide");
+    assert_eq!(out.status, Status::LeaseConflict);
+    assert!(e.find_item(&id).is_ok(), "a lease conflict leaves the item pending");
+
+    let (id, p) = conflict_on("todo_c670645b588b");
+    let c = p.conflict.expect("conflict");
+    assert_eq!((c["kind"].as_str(), c["reason"].as_str()), (Some("lease_conflict"), Some("expired")));
+    assert_eq!((c["hard_lease"]["version"].as_i64(), c["hard_lease"]["status"].as_str()), (Some(2), Some("active")));
+    assert!(p.checks.iter().any(|k| k.name == "lease" && k.detail.contains("expired at 2026-11-29T13:00:00Z")));
+    assert_eq!(e.decide(&id, &APPLY, None).expect("decide").status, Status::LeaseConflict);
+}
