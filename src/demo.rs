@@ -188,6 +188,10 @@ pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
         &RUNS_INDEX.replace("<runtime-root>", &runtime.to_string_lossy()),
     )?;
     write(&runtime.join(crate::engine::adapters::WORKSPACE_FILE), RUNTIMES_TOML)?;
+    write(
+        &runtime.join("runtimes").join(OFFLINE_RUNTIME),
+        "not a folder: this runtime's inbox is unavailable (writegate demo)\n",
+    )?;
     for (name, doc) in writebacks() {
         write(
             &gate.inbox().join(format!("{name}.json")),
@@ -289,7 +293,8 @@ pub fn writebacks() -> Vec<(&'static str, serde_json::Value)> {
             writeback(
                 "human_reward_overlay",
                 "demo-goal:reward-1:overlay",
-                &json!({"reward_id": "reward-1", "judged_run_id": "2026-11-29T13-04-04-00-00-operator-gate", "decision_label": "accepted", "score": 0.92}),
+                &json!({"reward_id": "reward-1", "judged_run_id": "2026-11-29T13-04-04-00-00-operator-gate",
+                    "decision_label": "continue_route", "reward": "positive", "score": 0.92}),
                 |d| d["loopx_source"] = json!({"source_run_id": "2026-11-29T13-04-04-00-00-operator-gate", "source_event_class": "human_reward"}),
             ),
         ),
@@ -304,15 +309,15 @@ pub fn writebacks() -> Vec<(&'static str, serde_json::Value)> {
 
 /// A runtime the demo maps to an adapter without a dry-run path (criterion 3 fails).
 pub const LEGACY_RUNTIME: &str = "legacy_runtime";
-/// A runtime the demo maps to a command adapter whose program is missing (criterion 5 fails).
+/// A runtime whose inbox folder is a plain file in the demo (criterion 5 fails).
 pub const OFFLINE_RUNTIME: &str = "offline_runtime";
 
 /// The demo workspace's runtime map (`<runtime_root>/writegate-runtimes.toml`):
-/// [`LEGACY_RUNTIME`] without dry run, [`OFFLINE_RUNTIME`] to a program that does not exist;
-/// every other runtime uses the built-in inbox.
+/// [`LEGACY_RUNTIME`] without dry run; every other runtime uses the built-in inbox.
+/// ([`OFFLINE_RUNTIME`]'s inbox folder is a plain file, so it cannot report a result.)
 const RUNTIMES_TOML: &str = "# Which adapter serves which runtime (writegate demo). Runtimes not listed use the built-in inbox.\n\
-[runtimes.legacy_runtime]\nadapter = \"inbox\"\ndry_run = false\n\n\
-[runtimes.offline_runtime]\nadapter = \"command\"\nprogram = \"/nonexistent/writegate-demo-runtime\"\ntimeout_ms = 2000\n";
+# Command adapters come only from the operator's own config file.\n\
+[runtimes.legacy_runtime]\nadapter = \"inbox\"\ndry_run = false\n";
 
 /// For the demo only: holds `goal`'s LoopX state-file lock for `hold` in a background
 /// thread, as a LoopX writer would (holder record `codex-peer-b` / `todo_update`), so the

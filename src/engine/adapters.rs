@@ -13,7 +13,9 @@
 //!   is not that JSON is `failed`, never approval.
 //!
 //! Which adapter serves which `runtime_id` comes from the `[runtimes.<runtime_id>]` tables of
-//! the config file (README, "Writeback previews").
+//! the operator's config file, over the workspace's `writegate-runtimes.toml`, which may only
+//! name `inbox` adapters: agents can write under the runtime root, and which program runs on
+//! the operator's apply is the operator's choice alone (README, "Writeback previews").
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -156,7 +158,14 @@ impl Adapters {
                     if !is_segment(id) {
                         return Err(format!("[runtimes.{id}]: not a runtime id"));
                     }
-                    c.validate().map_err(|e| format!("[runtimes.{id}]: {e}"))?;
+                                        c.validate().map_err(|e| format!("[runtimes.{id}]: {e}"))?;
+                    if c.adapter == "command" {
+                        // Agents can write under the runtime root; which program runs on the
+                        // operator's apply is the operator's choice alone.
+                        return Err(format!(
+                            "[runtimes.{id}]: command adapters come only from the operator's config file, not the workspace"
+                        ));
+                    }
                 }
                 Ok(f.runtimes)
             });
@@ -246,16 +255,19 @@ pub fn is_segment(s: &str) -> bool {
 }
 
 impl Adapter {
-    /// Its capabilities, probing what it needs to report a result.
+    /// Its capabilities for one runtime session, probing what it needs to report a result
+    /// (for the inbox: the runtime and session folders, where they exist, are real folders
+    /// reached without symlinks).
     #[must_use]
-    pub fn capabilities(&self) -> Capabilities {
+    pub fn capabilities(&self, runtime_id: &str, session_id: &str) -> Capabilities {
         match self {
             Self::Inbox { root, classes, dry_run } => Capabilities {
                 kind: "inbox",
                 write_classes: classes.clone(),
                 dry_run: *dry_run,
                 reports: inbox_reachable(root)
-                    .map(|()| format!("appends to {}/<runtime>/<session>/metadata.jsonl", root.display())),
+                    .and_then(|()| session_dirs_ok(root, runtime_id, session_id))
+                    .map(|()| format!("appends to <runtime_root>/runtimes/{runtime_id}/{session_id}/metadata.jsonl")),
             },
             Self::Unavailable { reason } => Capabilities {
                 kind: "none",
@@ -348,7 +360,16 @@ impl Adapter {
         let text = |k: &str| {
             v.get(k).and_then(Value::as_str).map(|s| crate::textsafe::sanitize(s, false).chars().take(200).collect())
         };
-        Answer { status: status.to_owned(), runtime_event_id: text("runtime_event_id"), reason: text("reason") }
+        let event_id = match v.get("runtime_event_id") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(id)) if is_event_id(id) => Some(id.clone()),
+            Some(_) => {
+                return Answer::failed(
+                    "the runtime's runtime_event_id is not a public-safe id ([A-Za-z0-9._:@+-], at most 128)",
+                );
+            }
+        };
+        Answer { status: status.to_owned(), runtime_event_id: event_id, reason: text("reason") }
     }
 
     fn call_raw(&self, extra: &[&str], reflection: &Value) -> Result<Value, String> {
@@ -370,10 +391,13 @@ impl Adapter {
             let _ = stdin.write_all(&input);
         }
         let mut stdout = child.stdout.take().ok_or("no stdout")?;
-        let reader = std::thread::spawn(move || {
+        let (tx, rx) = std::sync::mpsc::channel();
+        // The reader is never joined: a background process the program left behind may hold
+        // stdout open forever; the answer must then arrive within the timeout or not at all.
+        std::thread::spawn(move || {
             let mut buf = Vec::new();
             let _ = (&mut stdout).take(MAX_ANSWER).read_to_end(&mut buf);
-            buf
+            let _ = tx.send(buf);
         });
         let started = Instant::now();
         let status = loop {
@@ -388,17 +412,27 @@ impl Adapter {
                 Err(e) => return Err(format!("waiting for the program: {e}")),
             }
         };
-        let out = reader.join().unwrap_or_default();
         if !status.success() {
             return Err(format!("the program exited with {status}"));
         }
+        let left = timeout.saturating_sub(started.elapsed()).max(Duration::from_millis(100));
+        let out = rx.recv_timeout(left).map_err(|_| {
+            "the program exited but its output stayed open (a background process holds it) past the timeout".to_owned()
+        })?;
         let v: Value =
-            serde_json::from_slice(&out).map_err(|e| format!("the program's answer is not one JSON object: {e}"))?;
+            crate::json::parse_strict(&out).map_err(|e| format!("the program's answer is not one JSON object: {e}"))?;
         if !v.is_object() {
             return Err("the program's answer is not a JSON object".into());
         }
         Ok(v)
     }
+}
+
+/// A runtime's event id: `[A-Za-z0-9._:@+-]`, 1–128 bytes, no `..` (never a path).
+fn is_event_id(id: &str) -> bool {
+    (1..=128).contains(&id.len())
+        && !id.contains("..")
+        && id.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'@' | b'+' | b'-'))
 }
 
 fn key_of(reflection: &Value) -> &str {
@@ -451,6 +485,25 @@ fn inbox_reachable(root: &Path) -> Result<(), String> {
     }
 }
 
+/// `<root>/<runtime_id>` and `<root>/<runtime_id>/<session_id>`, where they exist, must be
+/// real folders (not symlinks, not files); the ids must be single safe segments.
+fn session_dirs_ok(root: &Path, runtime_id: &str, session_id: &str) -> Result<(), String> {
+    if !is_segment(runtime_id) || !is_segment(session_id) {
+        // Entry criterion 1 judges the ids; nothing here can be reached without them.
+        return Ok(());
+    }
+    for dir in [root.join(runtime_id), root.join(runtime_id).join(session_id)] {
+        match std::fs::symlink_metadata(&dir) {
+            Ok(m) if m.file_type().is_symlink() => return Err(format!("{} is a symlink", dir.display())),
+            Ok(m) if !m.is_dir() => {
+                return Err(format!("{} is not a folder: the runtime inbox is unavailable", dir.display()));
+            }
+            Ok(_) | Err(_) => {}
+        }
+    }
+    Ok(())
+}
+
 /// Finds `key` in a metadata file: the `payload_digest` of its line.
 fn find_key(path: &Path, key: &str) -> Result<Option<String>, String> {
     let bytes = match crate::gate::fsutil::read_regular(path, crate::gate::fsutil::limits::RESULTS, false) {
@@ -473,17 +526,24 @@ fn inbox_apply(root: &Path, reflection: &Value) -> Result<Answer, String> {
     let path = metadata_path(root, reflection)?;
     let dir = path.parent().ok_or("no folder")?;
     inbox_reachable(root)?;
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)
-        .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    for d in [root, dir.parent().unwrap_or(dir), dir] {
-        if std::fs::symlink_metadata(d).is_ok_and(|m| m.file_type().is_symlink()) {
-            return Err(format!("{} is a symlink", d.display()));
+    let text = |k: &str| reflection.get(k).and_then(Value::as_str).unwrap_or_default().to_owned();
+    let (runtime_id, session_id) = (text("runtime_id"), text("session_id"));
+    // Checked before anything is created, level by level: nothing is made outside the root.
+    session_dirs_ok(root, &runtime_id, &session_id)?;
+    for d in [root.to_owned(), root.join(&runtime_id), dir.to_owned()] {
+        match std::fs::DirBuilder::new().mode(0o700).create(&d) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(format!("cannot create {}: {e}", d.display())),
+        }
+        if std::fs::symlink_metadata(&d).is_ok_and(|m| !m.is_dir() || m.file_type().is_symlink()) {
+            return Err(format!("{} is not a real folder", d.display()));
         }
     }
     let lock_path = dir.join("metadata.jsonl.lock");
+    if std::fs::symlink_metadata(&lock_path).is_ok_and(|m| !m.file_type().is_file()) {
+        return Err(format!("{} is not a regular file", lock_path.display()));
+    }
     let lock = std::fs::OpenOptions::new()
         .read(true)
         .write(true)

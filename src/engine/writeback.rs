@@ -31,7 +31,8 @@ pub const BOUNDARY_FLAGS: [&str; 5] = [
 pub enum FieldType {
     /// A short public-safe text (≤ [`MAX_TEXT_CHARS`]).
     Text,
-    /// An id: `[A-Za-z0-9._:@/+-]`, 1–128 bytes.
+    /// An id: `[A-Za-z0-9._:@+-]`, 1–128 bytes, no `..`, not random-looking (a secret in
+    /// an id field is still a secret; our hex digests are allowed).
     Id,
     /// A non-negative integer ≤ 1000.
     Count,
@@ -68,7 +69,7 @@ pub const CLASSES: [WriteClass; 5] = [
         target: "approval-like runtime event or metadata",
         fields: &[
             ("decision_id", Id),
-            ("decision_label", OneOf(&["approve", "approved", "defer", "deferred", "reject", "rejected"])),
+            ("decision_label", OneOf(&["approve", "defer", "reject"])),
             ("actor_class", OneOf(&["operator", "controller", "owner"])),
             ("reason_summary", Text),
             ("source_run_id", Id),
@@ -91,7 +92,8 @@ pub const CLASSES: [WriteClass; 5] = [
         fields: &[
             ("reward_id", Id),
             ("judged_run_id", Id),
-            ("decision_label", OneOf(&["accepted", "needs_work", "rejected", "noted"])),
+            ("decision_label", Id),
+            ("reward", OneOf(&["positive", "negative", "mixed", "neutral"])),
             ("reason_summary", Text),
         ],
         must_not_mean: "model score, benchmark score, or task pass/fail impersonation",
@@ -233,8 +235,12 @@ pub fn parse(doc: &Value) -> Result<Writeback, String> {
     }
     let write_class = s("/writeback/write_class").ok_or("writeback.write_class is missing")?;
     let idempotency_key = s("/writeback/idempotency_key").ok_or("writeback.idempotency_key is missing")?;
-    if idempotency_key.len() > 200 || idempotency_key.chars().any(char::is_control) {
-        return Err("writeback.idempotency_key is longer than 200 bytes or holds control characters".into());
+    if idempotency_key.len() > 200
+        || !idempotency_key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'@' | b'/' | b'+' | b'-'))
+    {
+        return Err("writeback.idempotency_key must be 1–200 bytes of [A-Za-z0-9._:@/+-]".into());
     }
     let Some(Value::Object(payload)) = doc.pointer("/writeback/payload") else {
         return Err("writeback.payload is missing or not an object".into());
@@ -268,9 +274,111 @@ pub fn parse(doc: &Value) -> Result<Writeback, String> {
     })
 }
 
-fn is_id(s: &str) -> bool {
+/// An id as [`FieldType::Id`] defines it.
+#[must_use]
+pub fn is_id(s: &str) -> bool {
     (1..=128).contains(&s.len())
-        && s.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'@' | b'/' | b'+' | b'-'))
+        && s.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'@' | b'+' | b'-'))
+        && !s.contains("..")
+        && (crate::scan::is_our_id(s) || !crate::scan::looks_random(s))
+}
+
+/// Characters no compact public-safe text carries: controls, format characters (zero-width,
+/// bidi, BOM, soft hyphen, …), line/paragraph separators, and fullwidth ASCII look-alikes
+/// (which would slip past the scan's ASCII rules).
+fn hidden_char(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{00AD}' | '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}')
+        || ('\u{FF01}'..='\u{FF5E}').contains(&c)
+}
+
+fn text_rules() -> &'static [(regex::Regex, &'static str)] {
+    static RULES: std::sync::OnceLock<Vec<(regex::Regex, &'static str)>> = std::sync::OnceLock::new();
+    RULES.get_or_init(|| {
+        [
+            (r"(?i)\b(password|passwd|passphrase|secret|token|api[ _-]?key|credential)s?\b\s*(is|was|=|:)\s*\S+", "reads like a credential"),
+            (r"(?i)\b(ignore|disregard|forget)\b.{0,40}\b(previous|prior|above|earlier)\b.{0,20}\b(instruction|prompt|message)", "reads like a prompt injection"),
+            (r"(?i)\b(production|prod)\b.{0,30}\bauthori[sz]", "would mean a production authorization"),
+            (r"(?i)\bpermission\b.{0,20}\boverride|\boverride\b.{0,20}\b(permission|granted)", "would mean a runtime permission override"),
+            (r"(?i)\b(force|hijack|take\s*over)\b.{0,30}\bsession\b", "would mean forced same-session control"),
+            (r"(?i)\b\d+(\.\d+)?\s*(/\s*\d+|%|points?)(\W|$)|\bscore[ds]?\b", "would mean a score"),
+        ]
+        .into_iter()
+        .filter_map(|(re, why)| regex::Regex::new(re).ok().map(|r| (r, why)))
+        .collect()
+    })
+}
+
+/// Role-marked turns (`User: … Assistant: …`) anywhere in a text, even on one line.
+fn looks_like_turns(s: &str) -> bool {
+    static RE: std::sync::OnceLock<Option<regex::Regex>> = std::sync::OnceLock::new();
+    RE.get_or_init(|| regex::Regex::new(r"(?i)\b(user|assistant|system|human|ai|tool|model|bot)\s*:").ok())
+        .as_ref()
+        .is_some_and(|re| re.find_iter(s).count() >= 2)
+}
+
+fn judge_value(c: &WriteClass, key: &str, ty: FieldType, value: &Value) -> Option<String> {
+    let strings: Vec<&str> = match value {
+        Value::String(s) => vec![s.as_str()],
+        Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    for s in &strings {
+        if s.chars().any(hidden_char) {
+            return Some(format!("{key}: holds control, invisible, bidi or fullwidth characters"));
+        }
+        let lower = s.to_ascii_lowercase();
+        if !matches!(ty, Text)
+            && let Some((_, meaning)) = c.forbidden.iter().find(|(frag, _)| lower.contains(frag))
+        {
+            return Some(format!("{key}: the value {s:?} would mean {meaning}, which a {} must not mean", c.name));
+        }
+        if matches!(ty, Text) {
+            if looks_like_turns(s) {
+                return Some(format!("{key}: holds role-marked conversation turns (a raw transcript)"));
+            }
+            let applies = |why: &str| match why {
+                "would mean a production authorization" | "would mean a runtime permission override" => {
+                    c.name == "operator_gate_decision"
+                }
+                "would mean forced same-session control" => c.name == "handoff_packet_pointer",
+                "would mean a score" => c.name == "human_reward_overlay",
+                _ => true,
+            };
+            // "the token is expired" states a fact about a credential, not its value.
+            let states_fact = |m: &str| {
+                let last = m.rsplit(|c: char| c.is_whitespace() || c == '=' || c == ':').next().unwrap_or("");
+                let word = last.trim_matches(|c: char| !c.is_ascii_alphanumeric()).to_ascii_lowercase();
+                matches!(
+                    word.as_str(),
+                    "expired"
+                        | "missing"
+                        | "invalid"
+                        | "revoked"
+                        | "rotated"
+                        | "required"
+                        | "needed"
+                        | "set"
+                        | "unset"
+                        | "present"
+                        | "absent"
+                        | "not"
+                        | "empty"
+                        | "redacted"
+                        | "valid"
+                        | "stale"
+                        | "wrong"
+                )
+            };
+            let hit = |re: &regex::Regex, why: &str| {
+                applies(why) && re.find_iter(s).any(|m| why != "reads like a credential" || !states_fact(m.as_str()))
+            };
+            if let Some((_, why)) = text_rules().iter().find(|(re, why)| hit(re, why)) {
+                return Some(format!("{key}: {why}"));
+            }
+        }
+    }
+    None
 }
 
 /// Judges the payload against its class: only allowed fields, each of its type, none that
@@ -302,6 +410,14 @@ pub fn judge_payload(wb: &Writeback) -> Result<String, String> {
             ));
             continue;
         };
+        if key.chars().any(hidden_char) {
+            why.push("a field name holds control, invisible, bidi or fullwidth characters".into());
+            continue;
+        }
+        if let Some(problem) = judge_value(c, key, *ty, value) {
+            why.push(problem);
+            continue;
+        }
         let ok = match (ty, value) {
             (Text, Value::String(s)) => s.chars().count() <= MAX_TEXT_CHARS,
             (Id, Value::String(s)) => is_id(s),
@@ -313,7 +429,7 @@ pub fn judge_payload(wb: &Writeback) -> Result<String, String> {
         if !ok {
             let expect = match ty {
                 Text => format!("text of at most {MAX_TEXT_CHARS} characters"),
-                Id => "an id ([A-Za-z0-9._:@/+-], at most 128)".to_owned(),
+                Id => "an id ([A-Za-z0-9._:@+-], at most 128, no `..`, not random-looking)".to_owned(),
                 Count => "a whole number 0–1000".to_owned(),
                 OneOf(v) => format!("one of {}", v.join(", ")),
                 IdList => "a list of at most 16 ids".to_owned(),
@@ -437,6 +553,26 @@ mod tests {
             let wb = parse(&doc(class, bad)).expect("parse");
             let err = judge_payload(&wb).expect_err(class);
             assert!(err.contains(why), "{class}: {err}");
+        }
+    }
+
+    #[test]
+    fn credential_prose_is_refused_but_facts_about_credentials_are_not() {
+        for (text, refused) in [
+            ("db password is hunter2-Xy9!q", true),
+            ("token: 9xQe7Lk2Vb8Nw3Rt6Yh1Uj4", true),
+            ("the API token is expired; renew it", false),
+            ("password was rotated yesterday", false),
+            ("continue the validated next action", false),
+        ] {
+            let wb = parse(&doc("handoff_packet_pointer", json!({"summary": text}))).expect("parse");
+            assert_eq!(judge_payload(&wb).is_err(), refused, "{text}: {:?}", judge_payload(&wb));
+        }
+        // No allowed field is ever a forbidden word of its own class.
+        for c in &CLASSES {
+            for (f, _) in c.fields {
+                assert!(!c.forbidden.iter().any(|(frag, _)| f.contains(frag)), "{}: {f}", c.name);
+            }
         }
     }
 

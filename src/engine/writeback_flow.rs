@@ -42,6 +42,70 @@ fn is_agent(s: &str) -> bool {
             .all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'_' | b'.' | b':' | b'@' | b'-'))
 }
 
+/// Whether `row` (the LoopX run named `run`) is the event `wb` reflects: of the class's
+/// kind, and saying what the payload says (a gate decision reflects the decision LoopX
+/// recorded, for that gate; a reward overlay the reward recorded on the judged run; a quota
+/// hint a quota run, never `eligible` from a voided slot; pointers any LoopX run but
+/// writegate's own result rows).
+fn source_consistency(class: Option<&str>, row: &Value, run: &str, wb: &Writeback) -> Result<(), String> {
+    let classification = row.get("classification").and_then(Value::as_str).unwrap_or("");
+    let say = |k: &str| wb.payload.get(k).and_then(Value::as_str);
+    if classification == "controlled_writeback" {
+        return Err(format!("run {run} is a writegate result row, not a LoopX event"));
+    }
+    match class {
+        Some("operator_gate_decision") => {
+            let Some(gate) = row.get("operator_gate").filter(|g| g.is_object()) else {
+                return Err(format!("run {run} is a {classification} run, not an operator gate decision"));
+            };
+            let recorded = gate.get("decision").and_then(Value::as_str).unwrap_or("");
+            if say("decision_label") != Some(recorded) {
+                return Err(format!(
+                    "the payload says decision_label {:?}; LoopX recorded {recorded:?} for this gate",
+                    say("decision_label").unwrap_or("")
+                ));
+            }
+            let gate_id = gate.get("gate").and_then(Value::as_str).unwrap_or("");
+            if let Some(id) = say("decision_id").filter(|id| *id != gate_id) {
+                return Err(format!("the payload's decision_id {id} is not the recorded gate {gate_id}"));
+            }
+            if let Some(r) = say("source_run_id").filter(|r| *r != run) {
+                return Err(format!("the payload's source_run_id {r} is not loopx_source.source_run_id {run}"));
+            }
+            Ok(())
+        }
+        Some("human_reward_overlay") => {
+            let Some(reward) = row.get("human_reward").filter(|g| g.is_object()) else {
+                return Err(format!("run {run} carries no human_reward overlay"));
+            };
+            if let Some(j) = say("judged_run_id").filter(|j| *j != run) {
+                return Err(format!("the payload's judged_run_id {j} is not the rewarded run {run}"));
+            }
+            for (field, recorded) in [("decision_label", "decision"), ("reward", "reward")] {
+                let rec = reward.get(recorded).and_then(Value::as_str);
+                if let Some(v) = say(field).filter(|v| Some(*v) != rec) {
+                    return Err(format!("the payload says {field} {v:?}; LoopX recorded {:?}", rec.unwrap_or("")));
+                }
+            }
+            Ok(())
+        }
+        Some("quota_scheduler_hint") => {
+            if !classification.starts_with("quota") {
+                return Err(format!("run {run} is a {classification} run, not a quota decision"));
+            }
+            if classification == "quota_slot_voided" && say("hint") == Some("eligible") {
+                return Err(format!("run {run} voided a quota slot; it cannot back an `eligible` hint"));
+            }
+            Ok(())
+        }
+        Some("artifact_run_pointer") => match say("run_id").filter(|r| *r != run) {
+            Some(r) => Err(format!("the payload's run_id {r} is not loopx_source.source_run_id {run}")),
+            None => Ok(()),
+        },
+        _ => Ok(()),
+    }
+}
+
 impl Engine {
     /// The adapter serving `wb`'s runtime.
     fn adapter_for(&self, wb: &Writeback) -> Adapter {
@@ -57,7 +121,7 @@ impl Engine {
         Self::criterion_ids(&mut p, item, wb, snap);
         self.criterion_source(&mut p, wb, snap);
         let adapter = self.adapter_for(wb);
-        let caps = adapter.capabilities();
+        let caps = adapter.capabilities(wb.runtime_id.as_deref().unwrap_or(""), wb.session_id.as_deref().unwrap_or(""));
         let class_known = super::writeback::class(&wb.write_class).is_some();
         let supported = class_known && caps.write_classes.contains(&wb.write_class);
         let detail = match (supported, caps.dry_run) {
@@ -108,6 +172,10 @@ impl Engine {
             }
             _ => {}
         }
+        let registered = match &snap.goal {
+            Ok(g) if g.registered_agents.is_empty() => "the goal registers no agents",
+            _ => "registered",
+        };
         for (name, v) in [("runtime.runtime_id", &wb.runtime_id), ("runtime.session_id", &wb.session_id)] {
             match v {
                 None => why.push(format!("{name} missing")),
@@ -117,11 +185,18 @@ impl Engine {
         }
         if wb.source_run_id.is_none() && wb.source_todo_id.is_none() {
             why.push("no LoopX run id or todo id (loopx_source.source_run_id / source_todo_id)".into());
+        } else if wb.source_run_id.is_none()
+            && matches!(
+                wb.write_class.as_str(),
+                "operator_gate_decision" | "human_reward_overlay" | "quota_scheduler_hint"
+            )
+        {
+            why.push(format!("a {} reflects a LoopX run: loopx_source.source_run_id is missing", wb.write_class));
         }
         let ok = why.is_empty();
         let detail = if ok {
             format!(
-                "goal {}, agent {} (registered), runtime {}, session {}, source {}",
+                "goal {}, agent {} ({registered}), runtime {}, session {}, source {}",
                 item.goal_id,
                 wb.agent_id.as_deref().unwrap_or("?"),
                 wb.runtime_id.as_deref().unwrap_or("?"),
@@ -162,27 +237,9 @@ impl Engine {
                     None => why.push(format!("run {run} is not in runs/index.jsonl: record the LoopX event first")),
                     Some(row) => {
                         let classification = row.get("classification").and_then(Value::as_str).unwrap_or("");
-                        let fits = match class.map(|c| c.source) {
-                            Some("operator_gate") => {
-                                row.get("operator_gate").is_some() || classification.starts_with("operator_gate")
-                            }
-                            Some("human_reward") => {
-                                row.get("human_reward").is_some()
-                                    || row.get("reward").is_some()
-                                    || classification.contains("reward")
-                            }
-                            Some("quota_decision") => {
-                                classification.starts_with("quota") || row.get("quota_event").is_some()
-                            }
-                            _ => true,
-                        };
-                        if fits {
-                            found.push(format!("run {run} ({classification})"));
-                        } else {
-                            why.push(format!(
-                                "run {run} is a {classification} run, not a {} event",
-                                class.map_or("?", |c| c.source)
-                            ));
+                        match source_consistency(class.map(|c| c.name), row, run, wb) {
+                            Ok(()) => found.push(format!("run {run} ({classification})")),
+                            Err(e) => why.push(e),
                         }
                     }
                 },
@@ -295,7 +352,11 @@ impl Engine {
         decision: &Decision,
     ) -> Result<Outcome, EngineError> {
         let p = self.prepare(item);
+        let read_only = p.checks.iter().any(|c| !c.ok && CRITERIA.contains(&c.name.as_str()));
         match decision {
+            Decision::Skip if read_only => Err(EngineError::Refused(
+                "a read-only writeback (an entry criterion failed) is rejected or gets a blocker, not skipped".into(),
+            )),
             Decision::Skip => self.close_writeback(gate, &p, wb, "skip", Status::Skipped, "operator_skip", None, None),
             Decision::Reject { reason } => {
                 let reason = super::apply::sanitize_reason(reason);
@@ -360,7 +421,19 @@ impl Engine {
                     "the runtime already holds this idempotency key with a different payload: refused; reject this item".into(),
                 ));
             }
-            Ok(None) | Err(_) => {}
+            Ok(None) => {}
+            Err(e) => {
+                return self.close_writeback(
+                    gate,
+                    p,
+                    wb,
+                    "apply",
+                    Status::Failed,
+                    "runtime_has_key_failed",
+                    Some(format!("the runtime could not say whether the key is reflected: {e}")),
+                    None,
+                );
+            }
         }
         let dry = adapter.dry_run(&reflection);
         match dry.status.as_str() {
@@ -414,7 +487,7 @@ impl Engine {
         answer: Option<&super::adapters::Answer>,
     ) -> Result<Outcome, EngineError> {
         let generated_at = self.unique_generated_at(&p.item.goal_id);
-        let adapter = self.adapter_for(wb).capabilities().kind;
+        let adapter = self.adapter_for(wb).capabilities("", "").kind;
         let row = Self::writeback_run_row(p, wb, status, code, answer, &generated_at);
         let run_result = self
             .ws

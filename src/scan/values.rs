@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 static OUR_ID: LazyLock<regex::Regex> = LazyLock::new(|| {
     regex::Regex::new(
-        r"^(?:sha256:[0-9a-f]{64}|[0-9a-f]{40}|[0-9a-f]{64}|write_[a-z_]+_[0-9a-f]{16}|todo_[a-z0-9_-]{3,64}|[A-Za-z0-9_.-]+:[a-z_]+:[0-9a-f]{64}|local_completion_[0-9a-f]{32}|lease_[A-Za-z0-9_]+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$",
+        r"^(?:sha256:[0-9a-f]{64}|[0-9a-f]{40}|[0-9a-f]{64}|write_[a-z_]+_[0-9a-f]{16}|todo_[a-z0-9_-]{3,64}|[A-Za-z0-9_.-]+:[a-z_]+:[0-9a-f]{64}|local_completion_[0-9a-f]{32}|lease_[A-Za-z0-9_]+|\d{4}-\d{2}-\d{2}T\d{2}[-:]\d{2}[-:]\d{2}(?:[-:+.0-9Z]*)(?:-[a-z][a-z0-9-]*)?|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$",
     )
     .expect("static regex")
 });
@@ -82,7 +82,8 @@ pub fn is_reference_or_template(value: &str) -> bool {
 }
 
 /// True for ids writegate and LoopX print themselves: revisions, commit hashes, write ids,
-/// todo ids, idempotency keys, completion keys, lease ids, UUIDs.
+/// todo ids, idempotency keys, completion keys, lease ids, UUIDs, and run ids (a
+/// `generated_at` or its artifact stem with a writer suffix, `2026-11-29T13-04-00-00-00-operator-gate`).
 #[must_use]
 pub fn is_our_id(value: &str) -> bool {
     OUR_ID.is_match(value.trim().trim_matches(['"', '\'']))
