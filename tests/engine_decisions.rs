@@ -600,3 +600,47 @@ fn foreign_and_expired_hard_leases_each_give_lease_conflict_with_their_detail() 
     assert!(p.checks.iter().any(|k| k.name == "lease" && k.detail.contains("expired at 2026-11-29T13:00:00Z")));
     assert_eq!(e.decide(&id, &APPLY, None).expect("decide").status, Status::LeaseConflict);
 }
+
+#[test]
+fn an_override_answers_the_key_reuse_only_and_a_stale_item_keeps_its_lease_resolvable() {
+    use writegate::loopx::lease::{LeaseRead, lease_path, read_lease};
+    let (_d, reg) = demo();
+    let e = engine(&reg);
+    // docs-goal: apply a ready item, so the key-reuse item is stale too; the override then
+    // reports the staleness, not the key reuse it already answered.
+    let reuse = item_with(&e, "docs-goal", "idempotency_conflict");
+    let ready = item_with(&e, "docs-goal", "ready");
+    assert_eq!(e.decide(&ready, &APPLY, None).expect("apply").status, Status::Applied);
+    let over = Decision::Apply { confirm_warnings: true, override_idempotency: true };
+    let out = e.decide(&reuse, &over, None).expect("override");
+    assert_eq!(out.status, Status::RevisionConflict, "{}", out.message);
+
+    // demo-goal: the item held up by the expired lease goes stale as well; the lease stays
+    // visible beside the revision conflict and can still be released.
+    let dir = e.ws.goal_runtime_dir("demo-goal").expect("dir");
+    std::fs::write(lease_path(&dir, "todo_c670645b588b"), EXPIRED_LEASE).expect("pin lease");
+    let held = e
+        .items(Some("demo-goal"))
+        .into_iter()
+        .find(|i| e.prepare(i).conflict.is_some_and(|c| c["todo_id"] == "todo_c670645b588b"))
+        .expect("held item");
+    let ready = e
+        .list(Some("demo-goal"))
+        .into_iter()
+        .find(|r| r.predicted_status == "ready" && r.kind == "write_intent")
+        .expect("a ready write intent")
+        .item_id;
+    let confirmed = Decision::Apply { confirm_warnings: true, override_idempotency: false };
+    assert_eq!(e.decide(&ready, &confirmed, None).expect("apply").status, Status::Applied);
+    let c = e.prepare(&e.find_item(&held.id).expect("item")).conflict.expect("conflict");
+    assert_eq!(c["kind"], "revision_conflict");
+    assert_eq!(
+        (c["lease_conflict"]["reason"].as_str(), c["lease_conflict"]["todo_id"].as_str()),
+        (Some("expired"), Some("todo_c670645b588b"))
+    );
+    let LeaseRead::Present(seen) = read_lease(&dir, "todo_c670645b588b") else { panic!("lease") };
+    let item = e.find_item(&held.id).expect("item");
+    let out = e.release_expired_lease(&item, "todo_c670645b588b", &seen, "").expect("release");
+    assert_eq!(out.status, Status::LeaseReleased);
+    assert_eq!(e.prepare(&e.find_item(&held.id).expect("item")).predicted.name(), "revision_conflict");
+}

@@ -210,8 +210,9 @@ impl Engine {
             }
             Predicted::Status(s) => *s,
         };
-        if status == Status::IdempotencyConflict && override_idem && only_idempotency_failed(&p) {
-            status = Status::Applied;
+        if status == Status::IdempotencyConflict && override_idem {
+            // The override answers the key reuse only; whatever else fails decides.
+            status = if only_idempotency_failed(&p) { Status::Applied } else { next_failure(&p) };
         }
         if let Some(onto) = rebase_onto {
             let refuse = |why: String| EngineError::Io { what: "rebase".into(), source: std::io::Error::other(why) };
@@ -486,6 +487,19 @@ impl Engine {
         }
         Ok(notes)
     }
+}
+
+/// The status of the first failing check after idempotency (for an override).
+fn next_failure(p: &Prepared) -> Status {
+    p.failures
+        .iter()
+        .filter(|(name, _)| name != "idempotency")
+        .find_map(|(_, pred)| match pred {
+            Predicted::Status(s) => Some(*s),
+            Predicted::Invalid => Some(Status::Failed),
+            Predicted::Ready => None,
+        })
+        .unwrap_or(Status::IdempotencyConflict)
 }
 
 fn only_idempotency_failed(p: &Prepared) -> bool {

@@ -66,7 +66,8 @@ impl Engine {
         reason: &str,
     ) -> Result<Outcome, EngineError> {
         let p = self.prepare(item);
-        let conflict = p.conflict.clone().unwrap_or(Value::Null);
+        let outer = p.conflict.clone().unwrap_or(Value::Null);
+        let conflict = if outer["kind"] == "lease_conflict" { outer } else { outer["lease_conflict"].clone() };
         if conflict["kind"] != "lease_conflict"
             || conflict["reason"] != "expired"
             || conflict["todo_id"].as_str() != Some(todo_id)

@@ -88,6 +88,9 @@ pub struct Prepared {
     /// For a revision conflict whose base is kept in `gate/revisions/`: base, current and
     /// the proposal applied to the base.
     pub three_way: Option<super::conflict::ThreeWay>,
+    /// Every failed check with the status it would give, in order (the first decides
+    /// `predicted`; an idempotency override looks past that one).
+    pub failures: Vec<(String, Predicted)>,
 }
 
 impl Prepared {
@@ -116,16 +119,17 @@ impl Prepared {
             added: Vec::new(),
             lease_holder: None,
             three_way: None,
+            failures: Vec::new(),
         }
     }
 
     pub(super) fn check(&mut self, name: &str, ok: bool, detail: impl Into<String>, fail: Option<Predicted>) {
         self.checks.push(Check { name: name.into(), ok, detail: detail.into() });
-        if !ok
-            && self.predicted == Predicted::Ready
-            && let Some(p) = fail
-        {
-            self.predicted = p;
+        if !ok && let Some(p) = fail {
+            if self.predicted == Predicted::Ready {
+                self.predicted = p.clone();
+            }
+            self.failures.push((name.to_owned(), p));
         }
     }
 
@@ -459,11 +463,18 @@ impl Engine {
                     let claimed = state.find_todo(todo_id).and_then(crate::loopx::state::Todo::claimed_by);
                     p.lease_holder =
                         hard_json.get("owner").and_then(Value::as_str).map(str::to_owned).or_else(|| claimed.clone());
-                    if p.conflict.is_none() {
-                        p.conflict = Some(json!({"kind": "lease_conflict", "reason": reason, "todo_id": todo_id,
-                            "claimed_by": claimed,
-                            "expected_claimed_by": expected, "lease_ref": intent.lease_ref.clone(), "writer": actor,
-                            "hard_lease": hard_json}));
+                    let lease = json!({"kind": "lease_conflict", "reason": reason, "todo_id": todo_id,
+                        "claimed_by": claimed,
+                        "expected_claimed_by": expected, "lease_ref": intent.lease_ref.clone(), "writer": actor,
+                        "hard_lease": hard_json});
+                    match p.conflict.as_mut() {
+                        None => p.conflict = Some(lease),
+                        // Another conflict came first (e.g. the item is also stale): the lease
+                        // stays visible, and resolvable, beside it.
+                        Some(Value::Object(c)) => {
+                            c.insert("lease_conflict".into(), lease);
+                        }
+                        Some(_) => {}
                     }
                     p.check("lease", false, detail, Some(Predicted::Status(Status::LeaseConflict)));
                     return;

@@ -512,6 +512,7 @@ impl Engine {
             .map_err(|source| EngineError::Io { what: "move item to decided/".into(), source })?;
         let mut message = match (status, answer.and_then(|a| a.runtime_event_id.clone())) {
             (Status::Applied, Some(id)) => format!("reflected in the runtime as {id}; recorded"),
+            _ if code == "blocker_recorded" => format!("{}; recorded", rec.reason.clone().unwrap_or_default()),
             _ => "recorded".to_owned(),
         };
         match run_result {

@@ -462,6 +462,15 @@ fn on_loaded(
     if last {
         app.loading = false;
     }
+    // A lock_busy view ends when the item's fresh lock check passes (the holder let go).
+    if let Some((key, _)) = &app.lock_busy
+        && app
+            .items
+            .iter()
+            .any(|i| &i.key == key && !i.checking && i.detail.checks.iter().any(|c| c.name == "lock" && c.ok))
+    {
+        app.lock_busy = None;
+    }
     app.recount();
     app.refilter();
     let mut fx = Vec::new();

@@ -63,6 +63,7 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
                 KeyCode::Backspace => {
                     app.filter.pop();
                 }
+                KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => app.filter.clear(),
                 KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
                     app.filter.push(c);
                 }
@@ -312,7 +313,8 @@ fn start_rebase(app: &mut App) -> Vec<Effect> {
 
 /// The expired hard lease holding `item` up, from its conflict details: `(todo_id, lease)`.
 pub(crate) fn expired_lease(item: &crate::tui::model::QueueItem) -> Option<(String, crate::loopx::lease::TaskLease)> {
-    let c = item.detail.conflict.as_ref()?;
+    let outer = item.detail.conflict.as_ref()?;
+    let c = if outer["kind"] == "lease_conflict" { outer } else { &outer["lease_conflict"] };
     if c["kind"] != "lease_conflict" || c["reason"] != "expired" {
         return None;
     }

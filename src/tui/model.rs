@@ -219,7 +219,11 @@ fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>) -> QueueItem {
         kind: row.kind.clone(),
         write_class: row.write_class.clone(),
         agent: row.agent_id.clone(),
-        arrived: Utc::now() - chrono::Duration::seconds(i64::try_from(row.age_seconds).unwrap_or(0)),
+        // The file's own mtime: stable across reloads, so the queue order does not shuffle.
+        arrived: std::fs::metadata(&p.item.path).and_then(|m| m.modified()).map_or_else(
+            |_| Utc::now() - chrono::Duration::seconds(i64::try_from(row.age_seconds).unwrap_or(0)),
+            DateTime::<Utc>::from,
+        ),
         predicted: p.predicted.clone(),
         scan,
         lease,

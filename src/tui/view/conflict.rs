@@ -181,6 +181,29 @@ pub(super) fn lines(app: &crate::tui::app::App, item: &QueueItem, theme: Theme) 
             short(&c["current_revision"])
         ),
     ));
+    if let Some(lease) = c.get("lease_conflict").filter(|l| l.is_object()) {
+        let reason = lease["reason"].as_str().unwrap_or("?");
+        out.push((theme.warn(), format!("it is also held up by a lease ({reason}):")));
+        for k in ["todo_id", "hard_lease"] {
+            if let Some(v) = lease.get(k).filter(|v| !v.is_null()) {
+                push_field(&mut out, k, v, 1);
+            }
+        }
+        if let Some(exp) = lease["hard_lease"]["expires_at"].as_str()
+            && let Ok(t) = chrono::DateTime::parse_from_rfc3339(exp)
+        {
+            out.push((
+                theme.warn(),
+                format!("  hard lease: {}", super::goals::countdown(t.with_timezone(&chrono::Utc), app.now)),
+            ));
+        }
+        if reason == "expired" {
+            out.push((
+                theme.dim(),
+                "L marks the expired lease released (typed confirmation); the staleness stays to resolve".into(),
+            ));
+        }
+    }
     if c["base_known"] != Value::Bool(true) {
         let why = c["base_error"].as_str().map_or_else(
             || "the base is not kept in gate/revisions/ (proposed elsewhere without base_text, or pruned)".to_owned(),

@@ -112,7 +112,12 @@ fn marked_wrap(lines: Vec<(Style, String)>, width: usize) -> Vec<(Style, String)
 fn scan_lines(item: &crate::tui::model::QueueItem, theme: Theme) -> Vec<(Style, String)> {
     let d = &item.detail;
     if d.findings.is_empty() {
-        return vec![(theme.ok(), "✓ no findings (policy local: the goal's own state file)".into())];
+        let policy = if item.kind == "writeback" {
+            "policy public: a writeback leaves this machine"
+        } else {
+            "policy local: the goal's own state file"
+        };
+        return vec![(theme.ok(), format!("✓ no findings ({policy})"))];
     }
     let mut out =
         vec![(theme.dim(), "severity  rule                    location          sample          reason".to_owned())];

@@ -40,6 +40,7 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         .filter(|i| {
             i.goal_id == item.goal_id
                 && i.key != item.key
+                && i.kind == "write_intent"
                 && !matches!(
                     i.predicted,
                     Predicted::Invalid
@@ -240,7 +241,10 @@ pub(super) fn help(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     lines.push(Line::styled("         pasted text is typed as text only", theme.dim()));
     lines
         .push(Line::styled("markers: ✓ ready  ! conflict (stale · leased · key-reuse)  ✗ blocked/failed", theme.dim()));
-    lines.push(Line::styled("         ? invalid  = duplicate/applied", theme.dim()));
+    lines.push(Line::styled(
+        "         ? invalid  = duplicate/applied  ! read-only (a writeback failing an entry criterion)",
+        theme.dim(),
+    ));
     lines.push(Line::styled(
         "         B block finding · W warn finding · L lease held (L:holder at the row end)",
         theme.dim(),
