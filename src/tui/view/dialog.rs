@@ -181,9 +181,33 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     if siblings > 0 && writes_state {
         lines.push(Line::styled(format!("note: {siblings} other pending item(s) of this goal will need a fresh proposal (stale) after this write"), theme.warn()));
     }
+    // On a small terminal the body gives way, never the keys and the input line at the end.
+    let keep = match &app.mode {
+        Mode::TypedConfirm { .. } | Mode::Reject { .. } => 2,
+        _ => 1,
+    }
+    .min(prompt.len());
+    let header = lines.len();
     lines.extend(prompt);
     let width = 76.min(area.width.saturating_sub(2));
-    let h = wrapped_height(&lines, usize::from(width.saturating_sub(2))) + 2;
+    let inner_width = usize::from(width.saturating_sub(2));
+    let room = usize::from(area.height.saturating_sub(4));
+    // First the item / goal header goes (the detail pane names the item), then body lines.
+    if usize::from(wrapped_height(&lines, inner_width)) > room {
+        lines.drain(..header.min(3));
+    }
+    if usize::from(wrapped_height(&lines, inner_width)) > room && lines.len() > keep {
+        let tail = lines.split_off(lines.len() - keep);
+        while !lines.is_empty()
+            && usize::from(wrapped_height(&lines, inner_width)) + usize::from(wrapped_height(&tail, inner_width)) + 1
+                > room
+        {
+            lines.pop();
+        }
+        lines.push(Line::styled("… (enlarge the terminal for the rest)", theme.dim()));
+        lines.extend(tail);
+    }
+    let h = wrapped_height(&lines, inner_width) + 2;
     let rect = centered(area, width, h);
     f.render_widget(Clear, rect);
     let block = Block::default().borders(Borders::ALL).title(Span::styled(format!(" {title} "), theme.warn()));
