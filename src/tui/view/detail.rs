@@ -72,7 +72,11 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
                 .collect(),
             None => vec![Line::styled("preparing…", theme.dim())],
         }),
-        Tab::Checks => wrapped(check_lines(item, theme)),
+        Tab::Checks => {
+            let lines = hang_wrap(check_lines(item, theme), w);
+            Paragraph::new(lines.into_iter().map(|(st, t)| Line::styled(t, st)).collect::<Vec<_>>())
+                .scroll((app.scroll.0, 0))
+        }
         Tab::Conflict => {
             let lines = marked_wrap(super::conflict::lines(app, item, theme), w);
             Paragraph::new(lines.into_iter().map(|(st, t)| Line::styled(t, st)).collect::<Vec<_>>())
@@ -81,6 +85,62 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         Tab::History => wrapped(history_lines(item, theme)),
     };
     f.render_widget(para, body);
+}
+
+/// Lines word-wrapped at `width` columns with a hanging indent: a continuation starts under
+/// the text after the line's leading marker and name (`✓ pass  name  `), so a check's name
+/// never runs into its wrapped detail. Words longer than the room are cut.
+fn hang_wrap(lines: Vec<(Style, String)>, width: usize) -> Vec<(Style, String)> {
+    use unicode_width::UnicodeWidthStr as _;
+    let width = width.max(20);
+    let mut out = Vec::new();
+    for (style, text) in lines {
+        if text.width() <= width {
+            out.push((style, text));
+            continue;
+        }
+        // The hang: after "✓ pass  <name>  " when the line has that shape, else 2 columns.
+        let after_run = |from: usize| text[from..].find(|c: char| c != ' ').map(|k| from + k);
+        let indent = text
+            .find("  ")
+            .and_then(&after_run)
+            .and_then(|i| text[i..].find("  ").map(|j| i + j))
+            .and_then(after_run)
+            .map_or(2, |byte| {
+                let cols = text[..byte].width();
+                if cols > width / 2 { 2 } else { cols }
+            });
+        let mut line = String::new();
+        let mut first = true;
+        for word in text.split(' ') {
+            let room = width.saturating_sub(if first { 0 } else { indent });
+            let extra = usize::from(!line.is_empty());
+            if line.width() + extra + word.width() > room && !line.is_empty() {
+                let prefix = if first { String::new() } else { " ".repeat(indent) };
+                out.push((style, format!("{prefix}{line}")));
+                first = false;
+                line.clear();
+            }
+            let room = width.saturating_sub(if first { 0 } else { indent });
+            let mut w = word.to_owned();
+            while w.width() > room && room > 0 {
+                let cut: String = w.chars().take(room).collect();
+                let prefix = if first { String::new() } else { " ".repeat(indent) };
+                out.push((style, format!("{prefix}{cut}")));
+                first = false;
+                w = w.chars().skip(room).collect();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&w);
+        }
+        if !line.is_empty() {
+            let prefix = if first { String::new() } else { " ".repeat(indent) };
+            out.push((style, format!("{prefix}{line}")));
+        }
+    }
+    out
 }
 
 /// Sanitised lines wrapped at `width` columns; each continuation starts with `    ↪ ` so a
@@ -146,9 +206,10 @@ fn check_lines(item: &crate::tui::model::QueueItem, theme: Theme) -> Vec<(Style,
     if let Some(r) = &d.invalid_reason {
         out.push((theme.error(), format!("reason: {r}")));
     }
+    let name_width = d.checks.iter().map(|c| c.name.chars().count()).max().unwrap_or(0).clamp(11, 26);
     for c in &d.checks {
         let (style, mark) = if c.ok { (theme.ok(), "✓ pass") } else { (theme.error(), "✗ FAIL") };
-        out.push((style, format!("{mark}  {:<12} {}", c.name, c.detail)));
+        out.push((style, format!("{mark}  {:<name_width$}  {}", c.name, c.detail)));
     }
     if let Some(c) = &d.conflict {
         out.push((theme.warn(), "conflict (the Conflict tab shows it readably):".into()));
