@@ -122,6 +122,24 @@ impl World {
         full.extend(args.iter().map(|s| (*s).to_owned()));
         cmd.args(&full).output().expect("run loopx")
     }
+    /// `loopx task-lease VERB --goal-id demo-goal --todo-id TODO --owner OWNER
+    /// --idempotency-key KEY EXTRA…`.
+    fn task_lease(&self, verb: &str, todo: &str, owner: &str, key: &str, extra: &[&str]) -> Output {
+        let mut args = vec![
+            "task-lease",
+            verb,
+            "--goal-id",
+            "demo-goal",
+            "--todo-id",
+            todo,
+            "--owner",
+            owner,
+            "--idempotency-key",
+            key,
+        ];
+        args.extend_from_slice(extra);
+        self.loopx(&args)
+    }
     fn writegate(&self, args: &[&str]) -> Output {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_writegate"));
         self.env(&mut cmd);
@@ -515,22 +533,8 @@ fn an_operator_release_of_an_expired_lease_is_what_loopx_writes_and_reads() {
     let id_of = |text: &str| st.todos.iter().find(|t| t.text.contains(text)).map(|t| t.todo_id.clone()).expect("todo");
     let (by_loopx, by_operator) = (id_of("by LoopX"), id_of("by the operator"));
     for (todo, key, scope) in [(&by_loopx, "run-a", "src/a/**"), (&by_operator, "run-b", "src/b/**")] {
-        let out = w.loopx(&[
-            "task-lease",
-            "acquire",
-            g[0],
-            g[1],
-            "--todo-id",
-            todo,
-            "--owner",
-            "codex-main-control",
-            "--idempotency-key",
-            key,
-            "--write-scope",
-            scope,
-            "--ttl-seconds",
-            "1",
-        ]);
+        let out =
+            w.task_lease("acquire", todo, "codex-main-control", key, &["--write-scope", scope, "--ttl-seconds", "1"]);
         assert!(out.status.success(), "acquire: {}", String::from_utf8_lossy(&out.stdout));
     }
     // The other agent wants to update the operator's todo: held up once the lease expires.
@@ -561,20 +565,7 @@ fn an_operator_release_of_an_expired_lease_is_what_loopx_writes_and_reads() {
             writegate::loopx::effect_lock::TIMEOUT,
         )
         .expect("hold");
-        let out = w.loopx(&[
-            "task-lease",
-            "release",
-            g[0],
-            g[1],
-            "--todo-id",
-            &by_operator,
-            "--owner",
-            "codex-main-control",
-            "--idempotency-key",
-            "run-b",
-            "--expected-version",
-            "1",
-        ]);
+        let out = w.task_lease("release", &by_operator, "codex-main-control", "run-b", &["--expected-version", "1"]);
         let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         assert!(!out.status.success(), "loopx must not release under writegate's lock: {said}");
         let error = serde_json::from_slice::<Value>(&out.stdout).map(|v| v["error_code"].clone()).unwrap_or_default();
@@ -584,20 +575,7 @@ fn an_operator_release_of_an_expired_lease_is_what_loopx_writes_and_reads() {
     }
 
     // The reference: LoopX's own release of the twin lease.
-    let out = w.loopx(&[
-        "task-lease",
-        "release",
-        g[0],
-        g[1],
-        "--todo-id",
-        &by_loopx,
-        "--owner",
-        "codex-main-control",
-        "--idempotency-key",
-        "run-a",
-        "--expected-version",
-        "1",
-    ]);
+    let out = w.task_lease("release", &by_loopx, "codex-main-control", "run-a", &["--expected-version", "1"]);
     assert!(out.status.success(), "loopx release: {}", String::from_utf8_lossy(&out.stdout));
     let theirs = std::fs::read_to_string(lease_path(&dir, &by_loopx)).expect("lease");
 
@@ -627,38 +605,15 @@ fn an_operator_release_of_an_expired_lease_is_what_loopx_writes_and_reads() {
     assert_eq!(inspect["active"], false);
     assert_eq!(inspect["lease"]["status"], "released");
     assert_eq!(inspect["lease"]["version"], 1);
-    let replay = json_of(&w.loopx(&[
-        "task-lease",
-        "release",
-        g[0],
-        g[1],
-        "--todo-id",
-        &by_operator,
-        "--owner",
-        "codex-main-control",
-        "--idempotency-key",
-        "run-b",
-        "--expected-version",
-        "1",
-    ]));
+    let replay =
+        json_of(&w.task_lease("release", &by_operator, "codex-main-control", "run-b", &["--expected-version", "1"]));
     assert_eq!((replay["ok"].as_bool(), replay["idempotent"].as_bool()), (Some(true), Some(true)), "{replay}");
     assert_eq!(
         std::fs::read_to_string(lease_path(&dir, &by_operator)).expect("lease"),
         ours,
         "a replay writes nothing"
     );
-    let takeover = json_of(&w.loopx(&[
-        "task-lease",
-        "acquire",
-        g[0],
-        g[1],
-        "--todo-id",
-        &by_operator,
-        "--owner",
-        "codex-peer-b",
-        "--idempotency-key",
-        "peer-b-1",
-    ]));
+    let takeover = json_of(&w.task_lease("acquire", &by_operator, "codex-peer-b", "peer-b-1", &[]));
     assert_eq!(takeover["acquired"], true, "{takeover}");
     assert_eq!((takeover["lease"]["version"].as_i64(), takeover["lease"]["lease_epoch"].as_i64()), (Some(2), Some(2)));
     let out = e.decide(&item_id, &Decision::Apply { confirm_warnings: true, override_idempotency: false }, None);

@@ -202,6 +202,26 @@ impl Prepared {
     }
 }
 
+/// The results log for the idempotency check, or `None` after recording the check failed
+/// (an unreadable log decides nothing about keys: `failed`).
+pub(super) fn readable_results<'a>(
+    p: &mut Prepared,
+    results: &'a Result<Vec<ResultRecord>, String>,
+) -> Option<&'a [ResultRecord]> {
+    match results {
+        Ok(r) => Some(r),
+        Err(e) => {
+            p.check(
+                "idempotency",
+                false,
+                format!("results log unreadable: {e}"),
+                Some(Predicted::Status(Status::Failed)),
+            );
+            None
+        }
+    }
+}
+
 impl Engine {
     /// Evaluates every check for `item` against the current disk state. Writes nothing.
     #[must_use]
@@ -376,18 +396,7 @@ impl Engine {
     }
 
     fn check_idempotency(p: &mut Prepared, intent: &Intent, results: &Result<Vec<ResultRecord>, String>) {
-        let records = match results {
-            Ok(r) => r,
-            Err(e) => {
-                p.check(
-                    "idempotency",
-                    false,
-                    format!("results log unreadable: {e}"),
-                    Some(Predicted::Status(Status::Failed)),
-                );
-                return;
-            }
-        };
+        let Some(records) = readable_results(p, results) else { return };
         let applied = records.iter().rev().find(|r| {
             r.idempotency_key == intent.idempotency_key && matches!(r.status, Status::Applied | Status::AlreadyApplied)
         });

@@ -294,18 +294,7 @@ impl Engine {
     }
 
     fn writeback_idempotency(p: &mut Prepared, wb: &Writeback, snap: &GoalSnapshot, adapter: &Adapter) {
-        let records = match &snap.results {
-            Ok(r) => r,
-            Err(e) => {
-                p.check(
-                    "idempotency",
-                    false,
-                    format!("results log unreadable: {e}"),
-                    Some(Predicted::Status(Status::Failed)),
-                );
-                return;
-            }
-        };
+        let Some(records) = super::preview::readable_results(p, &snap.results) else { return };
         let prior = records.iter().rev().find(|r| {
             r.kind == "writeback"
                 && r.idempotency_key == wb.idempotency_key
