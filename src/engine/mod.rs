@@ -12,6 +12,7 @@ pub mod patch;
 mod preview;
 mod propose;
 pub mod writeback;
+mod writeback_criteria;
 mod writeback_flow;
 
 pub use apply::{Decision, Outcome};
