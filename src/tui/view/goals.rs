@@ -47,7 +47,7 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         let mut second = Vec::new();
         for l in g.leases.iter().take(3) {
             let when = l.expires_at.map_or_else(|| "soft claim".to_owned(), |e| countdown(e, now));
-                        // Holder and time first: a narrow pane cuts the todo id, not the countdown.
+            // Holder and time first: a narrow pane cuts the todo id, not the countdown.
             second.push(Span::raw(format!("  L {} ({when}) {}", safe(&l.holder), safe(&l.todo_id))));
         }
         second.push(Span::styled(format!("  → {}", safe(&g.next_action)), theme.dim()));

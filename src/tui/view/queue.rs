@@ -21,6 +21,13 @@ pub fn age(secs: u64) -> String {
     }
 }
 
+/// An item id cut to 16 columns: `propose`'s ids keep their leading 8 hex digits and class
+/// (`5e6f7a8b-todo_upd…`), other names their start.
+fn short_id(id: &str) -> String {
+    let clean = safe(id);
+    if clean.chars().count() <= 16 { clean } else { format!("{}…", clean.chars().take(15).collect::<String>()) }
+}
+
 pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     let title = match &app.goal_scope {
         Some(g) => format!(" queue · {} of {} · goal {} ", app.visible.len(), app.items.len(), safe(g)),
@@ -48,6 +55,7 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
             theme.dim(),
         )));
     }
+    let wide = inner.width >= 80;
     for &i in app.visible.iter().skip(start).take(height) {
         let it = &app.items[i];
         let (mark, style) = if it.checking { ("…", theme.dim()) } else { theme.status(&it.predicted) };
@@ -62,15 +70,22 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         let lease = it.lease.as_ref().map(|h| format!("L:{} ", safe(h))).unwrap_or_default();
         let class = if it.write_class.is_empty() { it.kind.clone() } else { it.write_class.clone() };
         let status = if it.checking { "checking" } else { crate::tui::app::status_label(it.predicted.name()) };
-        let mut line = Line::from(vec![
+        let mut spans = vec![
             Span::styled(format!("{mark} {status:<10} "), style),
             Span::raw(scan),
             Span::styled(lease_flag, theme.warn()),
             Span::raw(format!(" {:>4} {:<14.14} ", age(it.age(app.now)), safe(&class))),
+        ];
+        if wide {
+            // Wide panes tell look-alike rows apart by id (the detail title shows it whole).
+            spans.push(Span::styled(format!("{:<16} ", short_id(&it.item_id)), theme.dim()));
+        }
+        spans.extend([
             Span::styled(format!("{:<12.12} ", safe(&it.goal_id)), theme.dim()),
             Span::styled(lease, theme.warn()),
             Span::raw(safe(&it.agent)),
         ]);
+        let mut line = Line::from(spans);
         if app.selected.as_ref() == Some(&it.key) {
             line = line.style(theme.selected());
         }
