@@ -86,6 +86,7 @@ fn read_only_commands_round_trip_through_wire_types() {
             .as_array()
             .is_some_and(|p| p.iter().any(|x| x["detail"].as_str().is_some_and(|d| d.starts_with("half-written"))))
     );
+    assert!(!check.to_string().contains("writeback-handoff"), "a writeback preview is not a problem item: {check}");
 
     let out = wg(&["--registry", &reg, "preview", "no-such-item"], dir.path());
     assert_eq!(out.status.code(), Some(2));

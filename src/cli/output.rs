@@ -219,6 +219,9 @@ pub(super) fn check(engine: &Engine) -> Vec<Problem> {
     for (id, err) in &engine.ws.broken_goals {
         add(id, "goal", err.clone());
     }
+    if let Some(e) = &engine.adapters.error {
+        add("", "runtimes", format!("{e} (no writeback runtime is served until it is fixed)"));
+    }
     for g in &engine.ws.goals {
         match crate::engine::read_state(&g.state_file) {
             Err(e) => add(&g.id, "state_file", e),
@@ -255,7 +258,7 @@ pub(super) fn check(engine: &Engine) -> Vec<Problem> {
             add(&g.id, "applying", "an interrupted apply awaits recovery (it finishes on the next decision)".into());
         }
         for item in engine.items(Some(&g.id)) {
-            if let Err(e) = &item.intent {
+            if let (Err(e), None) = (&item.intent, &item.writeback) {
                 add(&g.id, "item", format!("{}: {e}", item.id));
             }
         }
