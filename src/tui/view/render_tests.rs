@@ -291,3 +291,49 @@ fn idempotency_and_lock_busy_conflict_tabs() {
     app.tab = Tab::Conflict;
     insta::assert_snapshot!("lock_busy_conflict_tab", render(&app, 100, 30).backend());
 }
+
+#[test]
+fn writeback_checks_tab_and_blocker_dialog() {
+    let mut wb = item("demo-goal", "writeback-no-dry-run", Predicted::Status(Status::PreviewOnly), ScanMark::Clean);
+    wb.kind = "writeback".into();
+    wb.write_class = "handoff_packet_pointer".into();
+    let mut d = (*wb.detail).clone();
+    let check = |name: &str, ok: bool, detail: &str| Check { name: name.into(), ok, detail: detail.into() };
+    d.checks = vec![
+        check("schema", true, "session_runtime_controlled_writeback_v0 (dry_run), class handoff_packet_pointer"),
+        check(
+            "entry.1 projection ids",
+            true,
+            "goal demo-goal, agent codex-main-control (registered), runtime legacy_runtime, session public-safe-session-handle, source run 2026-11-29T13-03-29-00-00 + todo todo_cc1c01a7ef81",
+        ),
+        check(
+            "entry.2 LoopX source event",
+            true,
+            "run 2026-11-29T13-03-29-00-00 (state_refreshed) and todo todo_cc1c01a7ef81 (open) recorded",
+        ),
+        check("entry.3 runtime dry run", false, "the inbox adapter for legacy_runtime has no dry-run path"),
+        check(
+            "entry.4 compact payload",
+            true,
+            "3 field(s) of handoff_packet_pointer, 115 bytes; boundary flags false; scan clean",
+        ),
+        check(
+            "entry.5 result reporting",
+            true,
+            "appends to <runtime_root>/runtimes/legacy_runtime/public-safe-session-handle/metadata.jsonl",
+        ),
+        check("idempotency", true, "key not reflected before"),
+    ];
+    wb.detail = Arc::new(d);
+    let mut app = with_view(loaded_app(vec![wb]));
+    app.tab = Tab::Checks;
+    let t = render(&app, 100, 30);
+    let screen = format!("{:?}", t.backend());
+    assert!(
+        screen.contains("! read-only") && screen.contains("b records a blocker") && screen.contains(" b blocker"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("writeback_checks_tab", t.backend());
+    app.mode = Mode::ConfirmBlocker("demo-goal/writeback-no-dry-run".into());
+    insta::assert_snapshot!("blocker_dialog", render(&app, 100, 30).backend());
+}
