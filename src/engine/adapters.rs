@@ -358,7 +358,9 @@ impl Adapter {
             ));
         }
         let text = |k: &str| {
-            v.get(k).and_then(Value::as_str).map(|s| crate::textsafe::sanitize(s, false).chars().take(200).collect())
+            v.get(k)
+                .and_then(Value::as_str)
+                .map(|s| crate::scan::mask_secrets(&crate::textsafe::sanitize(s, false)).0.chars().take(200).collect())
         };
         let event_id = match v.get("runtime_event_id") {
             None | Some(Value::Null) => None,

@@ -82,7 +82,7 @@ impl Engine {
                 item.id
             )));
         }
-                if !crate::loopx::lease::is_lease_todo_id(todo_id) {
+        if !crate::loopx::lease::is_lease_todo_id(todo_id) {
             return Err(refused(format!("{todo_id:?} is not a task-lease todo id")));
         }
         let dir = self.ws.goal_runtime_dir(&item.goal_id)?;
