@@ -312,7 +312,7 @@ fn misbehaving_runtimes_and_planted_files_never_count_as_approval() {
         (
             "bg",
             "cat > /dev/null\ncase \"$1\" in --has-key) echo '{\"present\": false}';; --dry-run) echo '{\"status\": \"previewed\"}';; *) sleep 20 & echo '{\"status\": \"applied\"}';; esac",
-            "output stayed open",
+            "held its output open",
         ),
         (
             "haskey",
@@ -368,4 +368,114 @@ fn misbehaving_runtimes_and_planted_files_never_count_as_approval() {
     );
     let p = e.prepare(&e.find_item("writeback-handoff").expect("item"));
     assert!(p.checks.iter().any(|c| c.detail.contains("only from the operator's config file")), "{:?}", p.checks);
+}
+
+/// Findings of a second trial, with a real command adapter configured by the operator.
+#[test]
+fn command_adapter_answers_are_held_to_the_protocol_and_timeouts_stop_everything() {
+    let (dir, reg) = demo();
+    let fresh = |name: &str, e: &Engine| {
+        let mut doc = demo_doc("writeback-handoff");
+        doc["writeback"]["idempotency_key"] = json!(format!("demo-goal:{name}"));
+        drop_item(e, name, &doc);
+    };
+    let log = dir.path().join("calls.log");
+    let answers = |real: &str| {
+        format!(
+            "echo \"$@\" >> {log}\ncat > /dev/null\ncase \"$1\" in --has-key) echo '{{\"present\": false}}';; --dry-run) echo '{{\"status\": \"previewed\"}}';; *) {real};; esac",
+            log = log.display()
+        )
+    };
+    // present without a digest: failed, and neither dry run nor apply is attempted.
+    let program = script(
+        dir.path(),
+        "nodigest",
+        &format!("echo \"$@\" >> {}\ncat > /dev/null\necho '{{\"present\": true}}'", log.display()),
+    );
+    let e = with_command(engine(&reg), &program, 2000);
+    fresh("nodigest", &e);
+    let out = e.decide("nodigest", &APPLY, None).expect("apply");
+    assert_eq!(out.status, Status::Failed, "{}", out.message);
+    assert!(out.message.contains("without the reflected payload_digest"), "{}", out.message);
+    assert_eq!(std::fs::read_to_string(&log).expect("log").lines().count(), 1, "only --has-key was asked");
+
+    // An extra key in the answer: failed.
+    let program = script(dir.path(), "extra", &answers("echo '{\"status\": \"applied\", \"note\": \"hi\"}'"));
+    let e = with_command(engine(&reg), &program, 2000);
+    fresh("extra", &e);
+    let out = e.decide("extra", &APPLY, None).expect("apply");
+    assert_eq!(out.status, Status::Failed, "{}", out.message);
+
+    // The dry run rejects: recorded rejected, with the runtime's reason on the status line.
+    let program = script(
+        dir.path(),
+        "dryreject",
+        &format!(
+            "cat > /dev/null\ncase \"$1\" in --has-key) echo '{{\"present\": false}}';; --dry-run) echo '{{\"status\": \"rejected\", \"reason\": \"session is read-only\"}}';; *) echo '{{\"status\": \"applied\"}}' > {};; esac",
+            dir.path().join("must-not-apply").display()
+        ),
+    );
+    let e = with_command(engine(&reg), &program, 2000);
+    fresh("dryreject", &e);
+    let out = e.decide("dryreject", &APPLY, None).expect("apply");
+    assert_eq!(out.status, Status::Rejected, "{}", out.message);
+    assert!(out.message.contains("session is read-only"), "{}", out.message);
+    assert!(!dir.path().join("must-not-apply").exists());
+
+    // A timeout stops what the program started too.
+    let marker = dir.path().join("late-write");
+    let program = script(
+        dir.path(),
+        "forks",
+        &answers(&format!("(sleep 1; echo late > {}) & sleep 5; echo '{{\"status\": \"applied\"}}'", marker.display())),
+    );
+    let e = with_command(engine(&reg), &program, 400);
+    fresh("forks", &e);
+    let out = e.decide("forks", &APPLY, None).expect("apply");
+    assert_eq!(out.status, Status::Failed);
+    assert!(out.message.contains("unknown"), "the outcome is called unknown: {}", out.message);
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert!(!marker.exists(), "the program's child was stopped with it");
+
+    // A workspace file naming a command serves nothing, but the operator's entry stands.
+    std::fs::write(
+        runtime(&e).join("writegate-runtimes.toml"),
+        "[runtimes.codex_cli_tui]\nadapter = \"command\"\nprogram = \"/bin/sh\"\n",
+    )
+    .expect("plant");
+    let program =
+        script(dir.path(), "ok", &answers("echo '{\"status\": \"applied\", \"runtime_event_id\": \"ev-1\"}'"));
+    let e = with_command(engine(&reg), &program, 2000);
+    fresh("operator-wins", &e);
+    assert!(failing(&e, "operator-wins").is_empty(), "{:?}", failing(&e, "operator-wins"));
+    assert_eq!(e.decide("operator-wins", &APPLY, None).expect("apply").status, Status::Applied);
+}
+
+#[test]
+fn gate_decisions_need_their_ids_and_never_speak_of_production_or_grants() {
+    let (_d, reg) = demo();
+    let e = engine(&reg);
+    for (i, text) in [
+        "This authorizes the production release",
+        "Operator grants access to the deploy key",
+        "auto-approve future gates",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut doc = demo_doc("writeback-gate-approved");
+        doc["writeback"]["idempotency_key"] = json!(format!("demo-goal:gate-text-{i}"));
+        doc["writeback"]["payload"]["reason_summary"] = json!(text);
+        drop_item(&e, &format!("gate-text-{i}"), &doc);
+        assert_eq!(failing(&e, &format!("gate-text-{i}")), ["entry.4 compact payload"], "{text}");
+    }
+    let mut bare = demo_doc("writeback-gate-approved");
+    bare["writeback"]["payload"] = json!({"decision_label": "approve"});
+    drop_item(&e, "bare", &bare);
+    let p = e.prepare(&e.find_item("bare").expect("item"));
+    assert!(
+        p.checks.iter().any(|c| c.name == "entry.4 compact payload" && c.detail.contains("requires decision_id")),
+        "{:?}",
+        p.checks
+    );
 }

@@ -220,7 +220,10 @@ pub(super) fn check(engine: &Engine) -> Vec<Problem> {
         add(id, "goal", err.clone());
     }
     if let Some(e) = &engine.adapters.error {
-        add("", "runtimes", format!("{e} (no writeback runtime is served until it is fixed)"));
+        add("", "runtimes", format!("{e} (the workspace file serves no runtime until it is fixed)"));
+    }
+    for p in engine.adapters.problems() {
+        add("", "runtimes", p);
     }
     for g in &engine.ws.goals {
         match crate::engine::read_state(&g.state_file) {

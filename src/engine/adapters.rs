@@ -21,6 +21,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::io::{Read as _, Write as _};
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -175,6 +176,23 @@ impl Adapters {
         }
     }
 
+    /// What `writegate check` reports: command adapters whose program is not an executable
+    /// file (or not on `PATH`), one line per runtime.
+    #[must_use]
+    pub fn problems(&self) -> Vec<String> {
+        self.by_runtime
+            .iter()
+            .filter(|(_, c)| c.adapter == "command")
+            .filter(|(_, c)| find_program(c.program.as_deref().unwrap_or("")).is_none())
+            .map(|(id, c)| {
+                format!(
+                    "[runtimes.{id}]: program {:?} is not an executable file (or not on PATH)",
+                    c.program.as_deref().unwrap_or("")
+                )
+            })
+            .collect()
+    }
+
     /// This map with `over`'s entries taking precedence (the user's config over the
     /// workspace file).
     #[must_use]
@@ -224,7 +242,8 @@ impl Adapters {
     #[must_use]
     pub fn resolve(&self, runtime_root: &Path, runtime_id: &str) -> Adapter {
         let all = || ALL_CLASSES.iter().map(|c| (*c).to_owned()).collect::<Vec<_>>();
-        if let Some(reason) = &self.error {
+        // A broken workspace file serves nothing, but the operator's own entries stand.
+        if let (None, Some(reason)) = (self.by_runtime.get(runtime_id), &self.error) {
             return Adapter::Unavailable { reason: reason.clone() };
         }
         match self.by_runtime.get(runtime_id) {
@@ -328,12 +347,15 @@ impl Adapter {
             Self::Command { .. } => {
                 let key = key_of(reflection).to_owned();
                 let v = self.call_raw(&["--has-key", &key], reflection)?;
-                match v.get("present").and_then(Value::as_bool) {
-                    Some(true) => {
-                        Ok(Some(v.get("payload_digest").and_then(Value::as_str).unwrap_or_default().to_owned()))
+                only_keys(&v, &["present", "payload_digest"], "--has-key")?;
+                match (v.get("present").and_then(Value::as_bool), v.get("payload_digest")) {
+                    (Some(true), Some(Value::String(d))) if d.starts_with("sha256:") => Ok(Some(d.clone())),
+                    (Some(true), _) => {
+                        Err("the --has-key answer says present without the reflected payload_digest (sha256:…)".into())
                     }
-                    Some(false) => Ok(None),
-                    None => Err("the --has-key answer has no boolean `present`".into()),
+                    (Some(false), None | Some(Value::Null)) => Ok(None),
+                    (Some(false), _) => Err("the --has-key answer says absent but names a payload_digest".into()),
+                    (None, _) => Err("the --has-key answer has no boolean `present`".into()),
                 }
             }
             Self::Unavailable { reason } => Err(reason.clone()),
@@ -345,6 +367,9 @@ impl Adapter {
             Ok(v) => v,
             Err(e) => return Answer::failed(e),
         };
+        if let Err(e) = only_keys(&v, &["status", "runtime_event_id", "reason"], "the answer") {
+            return Answer::failed(e);
+        }
         let status = v.get("status").and_then(Value::as_str).unwrap_or("");
         let allowed: &[&str] = if extra.first() == Some(&"--dry-run") {
             &["previewed", "skipped", "rejected"]
@@ -379,14 +404,33 @@ impl Adapter {
             return Err("not a command adapter".into());
         };
         let exe = find_program(program).ok_or_else(|| format!("program {program:?} not found"))?;
+        // Its own process group, so a timeout stops everything it started, not only itself.
         let mut child = std::process::Command::new(&exe)
             .args(args)
             .args(extra)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .process_group(0)
             .spawn()
             .map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
+        let group = child.id();
+        let kill_group = || {
+            let _ = std::process::Command::new("kill")
+                .args(["-KILL", "--", &format!("-{group}")])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status();
+        };
+        let mut stderr = child.stderr.take();
+        let (etx, erx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(e) = stderr.as_mut() {
+                let _ = e.take(MAX_ANSWER).read_to_end(&mut buf);
+            }
+            let _ = etx.send(buf);
+        });
         let input = serde_json::to_vec(reflection).unwrap_or_default();
         if let Some(mut stdin) = child.stdin.take() {
             // A program that does not read its stdin is its own business; the answer decides.
@@ -406,20 +450,32 @@ impl Adapter {
             match child.try_wait() {
                 Ok(Some(s)) => break s,
                 Ok(None) if started.elapsed() >= *timeout => {
+                    kill_group();
                     let _ = child.kill();
                     let _ = child.wait();
-                    return Err(format!("timed out after {} ms", timeout.as_millis()));
+                    return Err(format!(
+                        "timed out after {} ms (stopped with everything it started; whether the runtime applied it is unknown — a new item with the same key asks again)",
+                        timeout.as_millis()
+                    ));
                 }
                 Ok(None) => std::thread::sleep(Duration::from_millis(10)),
                 Err(e) => return Err(format!("waiting for the program: {e}")),
             }
         };
+        let last_words = || {
+            let e = erx.recv_timeout(Duration::from_millis(100)).unwrap_or_default();
+            let text = crate::scan::mask_secrets(&crate::textsafe::sanitize(&String::from_utf8_lossy(&e), false)).0;
+            let line = text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_owned();
+            if line.is_empty() { String::new() } else { format!(": {}", line.chars().take(160).collect::<String>()) }
+        };
         if !status.success() {
-            return Err(format!("the program exited with {status}"));
+            kill_group();
+            return Err(format!("the program exited with {status}{}", last_words()));
         }
         let left = timeout.saturating_sub(started.elapsed()).max(Duration::from_millis(100));
         let out = rx.recv_timeout(left).map_err(|_| {
-            "the program exited but its output stayed open (a background process holds it) past the timeout".to_owned()
+            kill_group();
+            "the program exited but a process it started held its output open past the timeout (stopped; whether the runtime applied it is unknown — a new item with the same key asks again)".to_owned()
         })?;
         let v: Value =
             crate::json::parse_strict(&out).map_err(|e| format!("the program's answer is not one JSON object: {e}"))?;
@@ -427,6 +483,14 @@ impl Adapter {
             return Err("the program's answer is not a JSON object".into());
         }
         Ok(v)
+    }
+}
+
+/// An answer holds only the protocol's keys (an extra key is a different protocol: failed).
+fn only_keys(v: &Value, allowed: &[&str], what: &str) -> Result<(), String> {
+    match v.as_object().and_then(|m| m.keys().find(|k| !allowed.contains(&k.as_str()))) {
+        Some(k) => Err(format!("{what} holds {k:?}, which the protocol does not have ({})", allowed.join(", "))),
+        None => Ok(()),
     }
 }
 

@@ -177,7 +177,7 @@ impl Prepared {
     #[must_use]
     pub fn to_wire(&self) -> Preview {
         let intent = self.item.intent.as_ref().ok();
-        let label = if self.item.writeback.is_some() { "metadata.jsonl" } else { "ACTIVE_GOAL_STATE.md" };
+        let label = if self.item.writeback.is_some() { "reflection" } else { "ACTIVE_GOAL_STATE.md" };
         Preview {
             schema_version: PREVIEW_SCHEMA.into(),
             row: self.row(),

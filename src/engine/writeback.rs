@@ -53,6 +53,8 @@ pub struct WriteClass {
     pub target: &'static str,
     /// Allowed payload fields and their types.
     pub fields: &'static [(&'static str, FieldType)],
+    /// Fields a payload of this class must carry.
+    pub required: &'static [&'static str],
     /// The seed's "Must Not Mean".
     pub must_not_mean: &'static str,
     /// Field-name fragments that would mean what is forbidden, with the reason.
@@ -74,6 +76,7 @@ pub const CLASSES: [WriteClass; 5] = [
             ("reason_summary", Text),
             ("source_run_id", Id),
         ],
+        required: &["decision_id", "decision_label"],
         must_not_mean: "runtime permission override, hidden approval, production authorization",
         forbidden: &[
             ("permission", "a runtime permission override"),
@@ -96,6 +99,7 @@ pub const CLASSES: [WriteClass; 5] = [
             ("reward", OneOf(&["positive", "negative", "mixed", "neutral"])),
             ("reason_summary", Text),
         ],
+        required: &["judged_run_id", "decision_label"],
         must_not_mean: "model score, benchmark score, or task pass/fail impersonation",
         forbidden: &[
             ("score", "a model or benchmark score"),
@@ -112,6 +116,7 @@ pub const CLASSES: [WriteClass; 5] = [
         source: "quota_decision",
         target: "scheduler hint metadata",
         fields: &[("hint", OneOf(&["eligible", "throttled", "monitor"])), ("window_id", Id), ("reason_code", Id)],
+        required: &["hint"],
         must_not_mean: "billing decision, launch authority, or hidden session start",
         forbidden: &[
             ("billing", "a billing decision"),
@@ -140,6 +145,7 @@ pub const CLASSES: [WriteClass; 5] = [
             ("evidence_pointers", IdList),
             ("evidence_pointer_count", Count),
         ],
+        required: &["summary"],
         must_not_mean: "raw transcript copy, unbounded prompt injection, or forced same-session control",
         forbidden: &[
             ("transcript", "a raw transcript copy"),
@@ -162,6 +168,7 @@ pub const CLASSES: [WriteClass; 5] = [
             ("validation_label", Id),
             ("outcome_class", OneOf(&["success", "partial", "failure", "inconclusive"])),
         ],
+        required: &["artifact_id", "outcome_class"],
         must_not_mean: "raw evidence upload, local path exposure, or private log mirror",
         forbidden: &[
             ("path", "a local path exposure"),
@@ -298,7 +305,9 @@ fn text_rules() -> &'static [(regex::Regex, &'static str)] {
         [
             (r"(?i)\b(password|passwd|passphrase|secret|token|api[ _-]?key|credential)s?\b\s*(is|was|=|:)\s*\S+", "reads like a credential"),
             (r"(?i)\b(ignore|disregard|forget)\b.{0,40}\b(previous|prior|above|earlier)\b.{0,20}\b(instruction|prompt|message)", "reads like a prompt injection"),
-            (r"(?i)\b(production|prod)\b.{0,30}\bauthori[sz]", "would mean a production authorization"),
+                        (r"(?i)\b(production|prod)\b", "would mean a production authorization (a gate decision does not speak of production)"),
+            (r"(?i)\bauto[- ]?approv|\bhidden\b.{0,20}\bapprov|\bsilently\b.{0,20}\bapprov", "would mean a hidden approval"),
+            (r"(?i)\b(grant|grants|granted|granting|authori[sz]\w*)\b.{0,30}\b(access|permission|permissions|rights?|privileges?)\b", "would mean a runtime permission grant"),
             (r"(?i)\bpermission\b.{0,20}\boverride|\boverride\b.{0,20}\b(permission|granted)", "would mean a runtime permission override"),
             (r"(?i)\b(force|hijack|take\s*over)\b.{0,30}\bsession\b", "would mean forced same-session control"),
             (r"(?i)\b\d+(\.\d+)?\s*(/\s*\d+|%|points?)(\W|$)|\bscore[ds]?\b", "would mean a score"),
@@ -338,9 +347,10 @@ fn judge_value(c: &WriteClass, key: &str, ty: FieldType, value: &Value) -> Optio
                 return Some(format!("{key}: holds role-marked conversation turns (a raw transcript)"));
             }
             let applies = |why: &str| match why {
-                "would mean a production authorization" | "would mean a runtime permission override" => {
-                    c.name == "operator_gate_decision"
-                }
+                "would mean a production authorization (a gate decision does not speak of production)"
+                | "would mean a runtime permission override"
+                | "would mean a hidden approval"
+                | "would mean a runtime permission grant" => c.name == "operator_gate_decision",
                 "would mean forced same-session control" => c.name == "handoff_packet_pointer",
                 "would mean a score" => c.name == "human_reward_overlay",
                 _ => true,
@@ -441,8 +451,9 @@ pub fn judge_payload(wb: &Writeback) -> Result<String, String> {
     if size > MAX_PAYLOAD_BYTES {
         why.push(format!("payload is {size} bytes; compact metadata is at most {MAX_PAYLOAD_BYTES}"));
     }
-    if wb.payload.is_empty() {
-        why.push("payload is empty".into());
+    let missing: Vec<&str> = c.required.iter().copied().filter(|f| !wb.payload.contains_key(*f)).collect();
+    if !missing.is_empty() {
+        why.push(format!("{} requires {}", c.name, missing.join(", ")));
     }
     if why.is_empty() {
         Ok(format!("{} field(s) of {}, {size} bytes", wb.payload.len(), c.name))

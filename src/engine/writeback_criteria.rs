@@ -116,6 +116,7 @@ impl Engine {
         let class_known = super::writeback::class(&wb.write_class).is_some();
         let supported = class_known && caps.write_classes.contains(&wb.write_class);
         let detail = match (supported, caps.dry_run) {
+            _ if caps.kind == "none" => caps.reports.clone().err().unwrap_or_default(),
             (true, true) => format!("{} adapter: dry run for {}", caps.kind, wb.write_class),
             (false, _) if !class_known => format!("write class {:?} is not in the seed's table", wb.write_class),
             (false, _) => format!(
@@ -304,7 +305,7 @@ impl Engine {
         let seen = prior.map(|r| (r.effect_digest.clone(), format!("item {}", r.item_id))).or(in_runtime);
         match seen {
             None => p.check("idempotency", true, "key not reflected before", None),
-            Some((digest, where_)) if digest == wb.payload_digest || digest.is_empty() => p.check(
+            Some((digest, where_)) if digest == wb.payload_digest => p.check(
                 "idempotency",
                 false,
                 format!("key already reflected by {where_}: apply records skipped, nothing is re-sent"),

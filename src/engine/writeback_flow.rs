@@ -91,7 +91,7 @@ impl Engine {
         let adapter = self.adapter_for(wb);
         let reflection = super::writeback::reflection(wb, &self.clock.utc_stamp());
         match adapter.has_key(&reflection) {
-            Ok(Some(d)) if d.is_empty() || d == wb.payload_digest => {
+            Ok(Some(d)) if d == wb.payload_digest => {
                 return self.close_writeback(gate, p, wb, "apply", Status::Skipped, "already_reflected", None, None);
             }
             Ok(Some(_)) => {
@@ -128,15 +128,21 @@ impl Engine {
                     None,
                 );
             }
-            _ => {
+            refused => {
+                let (status, code) = if refused == "rejected" {
+                    (Status::Rejected, "runtime_dry_run_rejected")
+                } else {
+                    (Status::Failed, "runtime_dry_run_failed")
+                };
+                let why = dry.reason.unwrap_or_else(|| "(no reason given)".into());
                 return self.close_writeback(
                     gate,
                     p,
                     wb,
                     "apply",
-                    Status::Failed,
-                    "runtime_dry_run_refused",
-                    Some(format!("dry run {}: {}", dry.status, dry.reason.unwrap_or_default())),
+                    status,
+                    code,
+                    Some(format!("the runtime's dry run: {refused}: {why}")),
                     None,
                 );
             }
@@ -190,8 +196,11 @@ impl Engine {
             .map_err(|source| EngineError::Io { what: "move item to decided/".into(), source })?;
         let mut message = match (status, answer.and_then(|a| a.runtime_event_id.clone())) {
             (Status::Applied, Some(id)) => format!("reflected in the runtime as {id}; recorded"),
-            _ if code == "blocker_recorded" => format!("{}; recorded", rec.reason.clone().unwrap_or_default()),
-            _ => "recorded".to_owned(),
+            (Status::Applied, None) => "applied; recorded".to_owned(),
+            _ => match &rec.reason {
+                Some(why) => format!("{why}; recorded"),
+                None => "recorded".to_owned(),
+            },
         };
         match run_result {
             Ok(()) => message.push_str(" with a LoopX result run; the item moved to decided/"),
