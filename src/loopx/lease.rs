@@ -136,12 +136,21 @@ fn parse_lease(v: &Value) -> Result<TaskLease, String> {
         return Err("schema_version is not task_lease_v0".into());
     }
     let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned).ok_or(format!("missing {k}"));
-    let n = |k: &str| v.get(k).and_then(Value::as_i64).ok_or(format!("missing {k}"));
+    // LoopX `leaseInteger`: absent or null → the legacy default (version 0, epoch 1); a
+    // number or a string of digits; never a bool or a fraction.
+    let n = |k: &str, default: i64| match v.get(k) {
+        None | Some(Value::Null) => Ok(default),
+        Some(Value::Number(x)) => x.as_i64().ok_or(format!("{k} is not an integer")),
+        Some(Value::String(t)) if !t.is_empty() && t.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit()) => {
+            t.parse::<i64>().map_err(|_| format!("{k} is not an integer"))
+        }
+        Some(_) => Err(format!("{k} is not an integer")),
+    };
     Ok(TaskLease {
         todo_id: s("todo_id")?,
         owner: s("owner")?,
-        version: n("version")?,
-        lease_epoch: n("lease_epoch")?,
+        version: n("version", 0)?,
+        lease_epoch: n("lease_epoch", 1)?,
         expires_at: s("expires_at")?,
         status: s("status")?,
         idempotency_key: v.get("idempotency_key").and_then(Value::as_str).map(str::to_owned),
@@ -311,6 +320,28 @@ mod tests {
         let mut theirs = serde_json::to_vec_pretty(&response["lease"])?;
         theirs.push(b'\n');
         assert_eq!(String::from_utf8(ours)?, String::from_utf8(theirs)?);
+        Ok(())
+    }
+
+    #[test]
+    fn a_legacy_lease_without_version_or_epoch_releases_as_loopx_would() -> Result<(), Box<dyn std::error::Error>> {
+        // LoopX's defaults (version 0, epoch 1); `{...lease, lease_epoch, status, released_at,
+        // updated_at}` puts the new lease_epoch after the old keys, then released_at.
+        let before =
+            std::fs::read_to_string(format!("{SAMPLE}/lease-files/06-after-short-acquire/todo_6650ebf618c7.json"))?;
+        let legacy = before.replace("  \"version\": 1,\n", "").replace("  \"lease_epoch\": 1,\n", "");
+        assert_ne!(legacy, before);
+        let seen = seen_of(legacy.as_bytes())?;
+        assert_eq!((seen.version, seen.lease_epoch), (0, 1));
+        let now: DateTime<Utc> = "2026-11-29T13:01:50Z".parse()?;
+        let out = String::from_utf8(released_bytes(legacy.as_bytes(), "demo-goal", "todo_6650ebf618c7", &seen, now)?)?;
+        assert!(
+            out.ends_with(
+                "  \"status\": \"released\",\n  \"lease_epoch\": 1,\n  \"released_at\": \"2026-11-29T13:01:50Z\"\n}\n"
+            ),
+            "{out}"
+        );
+        assert!(!out.contains("\"version\""), "release does not add a version");
         Ok(())
     }
 

@@ -74,7 +74,11 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
             Span::styled(format!("{mark} {status:<10} "), style),
             Span::raw(scan),
             Span::styled(lease_flag, theme.warn()),
-            Span::raw(format!(" {:>4} {:<14.14} ", age(it.age(app.now)), safe(&class))),
+            Span::raw(if wide {
+                format!(" {:>4} {:<22.22} ", age(it.age(app.now)), safe(&class))
+            } else {
+                format!(" {:>4} {:<14.14} ", age(it.age(app.now)), safe(&class))
+            }),
         ];
         if wide {
             // Wide panes tell look-alike rows apart by id (the detail title shows it whole).
