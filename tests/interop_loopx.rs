@@ -677,3 +677,73 @@ fn writeback_result_runs_are_read_by_loopx_history() {
         "interop ok: loopx history lists writegate's 2 controlled_writeback result runs; loopx status reads the goal"
     );
 }
+
+#[test]
+fn a_legacy_lease_without_version_or_epoch_is_released_as_loopx_releases_it() {
+    use writegate::loopx::lease::{LeaseRead, lease_path, read_lease};
+    let Some(lx) = loopx() else { return };
+    let w = World::new(lx);
+    w.bootstrap();
+    for text in ["[P1] Legacy released by LoopX", "[P1] Legacy released by the operator"] {
+        let out = w.loopx(&["todo", "add", "--goal-id", "demo-goal", "--role", "agent", "--text", text]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let st = ActiveState::parse(&std::fs::read_to_string(w.state_file()).expect("state"));
+    let id_of = |text: &str| st.todos.iter().find(|t| t.text.contains(text)).map(|t| t.todo_id.clone()).expect("todo");
+    let (by_loopx, by_operator) = (id_of("by LoopX"), id_of("by the operator"));
+    for (todo, key, scope) in [(&by_loopx, "legacy-a", "lib/a/**"), (&by_operator, "legacy-b", "lib/b/**")] {
+        let out =
+            w.task_lease("acquire", todo, "codex-main-control", key, &["--write-scope", scope, "--ttl-seconds", "1"]);
+        assert!(out.status.success(), "acquire: {}", String::from_utf8_lossy(&out.stdout));
+    }
+    let out = w.writegate(&[
+        "propose",
+        "todo",
+        "update",
+        "--goal-id",
+        "demo-goal",
+        "--todo-id",
+        &by_operator,
+        "--note",
+        "taking over",
+        "--agent-id",
+        "codex-peer-b",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let item_id = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    std::thread::sleep(std::time::Duration::from_millis(2200));
+    let e = w.engine();
+    let dir = e.ws.goal_runtime_dir("demo-goal").expect("dir");
+    // Make both leases legacy: no version, no lease_epoch (LoopX reads them as 0 and 1).
+    for todo in [&by_loopx, &by_operator] {
+        let path = lease_path(&dir, todo);
+        let text = std::fs::read_to_string(&path).expect("lease");
+        let legacy: String = text
+            .lines()
+            .filter(|l| !l.contains("\"version\"") && !l.contains("\"lease_epoch\""))
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n";
+        std::fs::write(&path, legacy).expect("legacy");
+    }
+    let out = w.task_lease("release", &by_loopx, "codex-main-control", "legacy-a", &["--expected-version", "0"]);
+    assert!(out.status.success(), "loopx release of a legacy lease: {}", String::from_utf8_lossy(&out.stdout));
+    let theirs = std::fs::read_to_string(lease_path(&dir, &by_loopx)).expect("lease");
+    let LeaseRead::Present(seen) = read_lease(&dir, &by_operator) else { panic!("legacy lease unreadable") };
+    assert_eq!((seen.version, seen.lease_epoch), (0, 1));
+    let item = e.find_item(&item_id).expect("item");
+    let out = e.release_expired_lease(&item, &by_operator, &seen, "").expect("release");
+    assert_eq!(out.status, Status::LeaseReleased);
+    let ours = std::fs::read_to_string(lease_path(&dir, &by_operator)).expect("lease");
+    let norm = |s: &str| {
+        let s = Regex::new(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z").expect("re").replace_all(s, "<ts>").into_owned();
+        s.replace(&by_loopx, "<todo>")
+            .replace(&by_operator, "<todo>")
+            .replace("legacy-a", "<key>")
+            .replace("legacy-b", "<key>")
+            .replace("lib/a/", "lib/")
+            .replace("lib/b/", "lib/")
+    };
+    assert_eq!(norm(&ours), norm(&theirs), "legacy release bytes differ from loopx's");
+    eprintln!("interop ok: a legacy lease (no version / epoch) released byte-identically to loopx");
+}
