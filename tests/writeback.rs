@@ -399,6 +399,18 @@ fn command_adapter_answers_are_held_to_the_protocol_and_timeouts_stop_everything
     assert!(out.message.contains("without the reflected payload_digest"), "{}", out.message);
     assert_eq!(std::fs::read_to_string(&log).expect("log").lines().count(), 1, "only --has-key was asked");
 
+    // Present with another payload's digest: an idempotency conflict, recorded; the item stays.
+    let program = script(
+        dir.path(),
+        "otherdigest",
+        "cat > /dev/null\necho '{\"present\": true, \"payload_digest\": \"sha256:0000000000000000000000000000000000000000000000000000000000000000\"}'",
+    );
+    let e = with_command(engine(&reg), &program, 2000);
+    fresh("otherdigest", &e);
+    let out = e.decide("otherdigest", &APPLY, None).expect("apply");
+    assert_eq!(out.status, Status::IdempotencyConflict, "{}", out.message);
+    assert!(!out.item_moved && out.record.is_some());
+
     // An extra key in the answer: failed.
     let program = script(dir.path(), "extra", &answers("echo '{\"status\": \"applied\", \"note\": \"hi\"}'"));
     let e = with_command(engine(&reg), &program, 2000);

@@ -94,10 +94,25 @@ impl Engine {
             Ok(Some(d)) if d == wb.payload_digest => {
                 return self.close_writeback(gate, p, wb, "apply", Status::Skipped, "already_reflected", None, None);
             }
-            Ok(Some(_)) => {
-                return Err(EngineError::Refused(
-                    "the runtime already holds this idempotency key with a different payload: refused; reject this item".into(),
-                ));
+            Ok(Some(held)) => {
+                // Recorded like the conflict a preview finds; the item stays for a reject.
+                let rec = self.record(
+                    p,
+                    "apply",
+                    Status::IdempotencyConflict,
+                    Some("idempotency_conflict"),
+                    Some(format!("the runtime holds this key with payload {held}, not {}", wb.payload_digest)),
+                );
+                gate.results().append(&rec)?;
+                return Ok(Outcome {
+                    status: Status::IdempotencyConflict,
+                    record: Some(rec),
+                    item_moved: false,
+                    message: "the runtime already holds this idempotency key with a different payload: refused; reject this item".into(),
+                    lock: None,
+                    conflict: Some(json!({"kind": "idempotency_conflict", "idempotency_key": wb.idempotency_key,
+                        "prior": "the runtime", "prior_payload_digest": held, "payload_digest": wb.payload_digest})),
+                });
             }
             Ok(None) => {}
             Err(e) => {
