@@ -1,18 +1,17 @@
 //! Decisions: apply (under the gate lock and the LoopX state-file lock, every check
-//! re-run on a fresh read, write-ahead marker, atomic write, result, move), skip and
-//! reject; and recovery of an apply interrupted by a crash.
+//! re-run on a fresh read, write-ahead marker, atomic write, result, move), skip, reject,
+//! rebase; the dispatch to lease releases and writebacks. Crash recovery is `recover.rs`.
 
 use super::item::Item;
 use super::preview::{Predicted, Prepared};
-use super::{Engine, EngineError, read_state};
+use super::recover::{Marker, marker_path, write_marker};
+use super::{Engine, EngineError};
 use crate::gate::GateDir;
-use crate::gate::fsutil::{atomic_write, atomic_write_at, durable_move, failpoint, remove_stale_temps};
+use crate::gate::fsutil::{atomic_write_at, durable_move, failpoint};
 use crate::loopx::hash::revision_of_text;
 use crate::loopx::lock::{self, LockError, LockRequest, MUTATION_TIMEOUT};
 use crate::wire::{RESULT_SCHEMA, ResultRecord, Status};
-use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
 
 /// The operator's decision on one item.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,15 +76,6 @@ pub struct Outcome {
     pub lock: Option<Value>,
     /// Conflict details.
     pub conflict: Option<Value>,
-}
-
-/// Write-ahead marker `gate/applying/<item>.json`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct Marker {
-    item_id: String,
-    base_revision: String,
-    applied_revision: String,
-    record: ResultRecord,
 }
 
 impl Engine {
@@ -394,99 +384,6 @@ impl Engine {
             writeback: None,
         }
     }
-
-    /// Finishes or unwinds applies interrupted by a crash in `goal_id` (call under the gate
-    /// lock). State already at the marker's applied revision → `already_applied` recorded and
-    /// the item moved; state still at the base revision → the marker is dropped and the
-    /// item stays pending. A marker that cannot be parsed is kept and reported.
-    ///
-    /// # Errors
-    /// [`EngineError`] on I/O failure or an unparseable marker.
-    pub fn recover_goal(&self, goal_id: &str) -> Result<Vec<String>, EngineError> {
-        let gate = self.gate(goal_id)?;
-        let goal = self.goal(goal_id)?.clone();
-        let mut notes = Vec::new();
-        let target = std::fs::canonicalize(&goal.state_file).unwrap_or_else(|_| goal.state_file.clone());
-        let stale = remove_stale_temps(&target);
-        if stale > 0 {
-            notes.push(format!("removed {stale} temp file(s) left by an interrupted write"));
-        }
-        let Ok(rd) = std::fs::read_dir(gate.applying()) else {
-            return Ok(notes);
-        };
-        let records = gate.results().read_all(true)?;
-        for entry in rd.filter_map(Result::ok) {
-            let path = entry.path();
-            if path.extension().is_none_or(|e| e != "json") {
-                continue;
-            }
-            let marker: Marker = crate::gate::fsutil::read_regular(&path, crate::gate::fsutil::limits::RECORD, false)
-                .ok()
-                .and_then(|b| serde_json::from_slice(&b).ok())
-                .ok_or_else(|| EngineError::Io {
-                    what: format!("apply marker {} is unreadable; inspect it by hand", path.display()),
-                    source: std::io::Error::other("unparseable marker"),
-                })?;
-            if !crate::gate::is_safe_id(&marker.item_id) {
-                return Err(EngineError::Io {
-                    what: format!("apply marker {} names an unsafe item id; inspect it by hand", path.display()),
-                    source: std::io::Error::other("unsafe item id in marker"),
-                });
-            }
-            let inbox_path = gate.inbox().join(format!("{}.json", marker.item_id));
-            let recorded = records.iter().any(|r| {
-                r.item_id == marker.item_id && r.applied_revision.as_deref() == Some(marker.applied_revision.as_str())
-            });
-            let current = read_state(&goal.state_file).map(|t| revision_of_text(&t)).unwrap_or_default();
-            let item = Item::read(&inbox_path, goal_id);
-            if recorded {
-                notes.push(format!("{}: result was recorded; finishing the move", marker.item_id));
-            } else if current == marker.applied_revision {
-                let mut rec = marker.record.clone();
-                rec.status = Status::AlreadyApplied;
-                rec.decision = "recover".into();
-                rec.reason_code = Some("recovered_after_interrupted_apply".into());
-                rec.recorded_at = self.clock.utc_stamp();
-                gate.results().append(&rec)?;
-                notes.push(format!("{}: the state already holds the write; recorded already_applied", marker.item_id));
-            } else {
-                notes.push(format!(
-                    "{}: the interrupted apply never reached the state; the item stays pending",
-                    marker.item_id
-                ));
-                std::fs::remove_file(&path)
-                    .map_err(|source| EngineError::Io { what: "remove apply marker".into(), source })?;
-                continue;
-            }
-            if inbox_path.exists() {
-                durable_move(&inbox_path, &Self::decided_path(&gate, &item))
-                    .map_err(|source| EngineError::Io { what: "move item to decided/".into(), source })?;
-            }
-            std::fs::remove_file(&path)
-                .map_err(|source| EngineError::Io { what: "remove apply marker".into(), source })?;
-        }
-        for n in &notes {
-            tracing::warn!(goal = goal_id, "{n}");
-        }
-        Ok(notes)
-    }
-
-    /// Runs [`Engine::recover_goal`] for every goal, each under its gate lock.
-    ///
-    /// # Errors
-    /// The first failure.
-    pub fn recover_all(&self) -> Result<Vec<String>, EngineError> {
-        let mut notes = Vec::new();
-        for g in &self.ws.goals {
-            let gate = self.gate(&g.id)?;
-            if !gate.applying().exists() {
-                continue;
-            }
-            let _l = gate_lock(&gate)?;
-            notes.extend(self.recover_goal(&g.id)?);
-        }
-        Ok(notes)
-    }
 }
 
 /// The status of the first failing check after idempotency (for an override).
@@ -517,19 +414,6 @@ fn next_step(status: Status, p: &Prepared) -> String {
         Status::Failed => format!("failed: {}", p.invalid_reason.clone().unwrap_or_default()),
         other => other.as_str().into(),
     }
-}
-
-fn marker_path(gate: &GateDir, item_id: &str) -> PathBuf {
-    gate.applying().join(format!("{item_id}.json"))
-}
-
-fn write_marker(path: &Path, marker: &Marker) -> Result<(), EngineError> {
-    let io = |source| EngineError::Io { what: format!("write apply marker {}", path.display()), source };
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(io)?;
-    }
-    let bytes = serde_json::to_vec(marker).map_err(|e| io(std::io::Error::other(e)))?;
-    atomic_write(path, &bytes).map_err(io)
 }
 
 /// The gate lock: `gate/.gate.lock`, serialising decisions on one goal across processes.

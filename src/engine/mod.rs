@@ -11,6 +11,7 @@ mod lease_release;
 pub mod patch;
 mod preview;
 mod propose;
+mod recover;
 pub mod writeback;
 mod writeback_criteria;
 mod writeback_flow;

@@ -1,0 +1,129 @@
+//! Crash recovery of applies: the write-ahead marker `gate/applying/<item>.json` written
+//! before the state write, and the recovery that finishes or unwinds an apply interrupted
+//! at any step (DESIGN.md §4).
+
+use super::apply::gate_lock;
+use super::{Engine, EngineError, Item, read_state};
+use crate::gate::GateDir;
+use crate::gate::fsutil::{atomic_write, durable_move, remove_stale_temps};
+use crate::loopx::hash::revision_of_text;
+use crate::wire::{ResultRecord, Status};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// Write-ahead marker `gate/applying/<item>.json`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct Marker {
+    pub(super) item_id: String,
+    pub(super) base_revision: String,
+    pub(super) applied_revision: String,
+    pub(super) record: ResultRecord,
+}
+
+impl Engine {
+    /// Finishes or unwinds applies interrupted by a crash in `goal_id` (call under the gate
+    /// lock). State already at the marker's applied revision → `already_applied` recorded and
+    /// the item moved; state still at the base revision → the marker is dropped and the
+    /// item stays pending. A marker that cannot be parsed is kept and reported.
+    ///
+    /// # Errors
+    /// [`EngineError`] on I/O failure or an unparseable marker.
+    pub fn recover_goal(&self, goal_id: &str) -> Result<Vec<String>, EngineError> {
+        let gate = self.gate(goal_id)?;
+        let goal = self.goal(goal_id)?.clone();
+        let mut notes = Vec::new();
+        let target = std::fs::canonicalize(&goal.state_file).unwrap_or_else(|_| goal.state_file.clone());
+        let stale = remove_stale_temps(&target);
+        if stale > 0 {
+            notes.push(format!("removed {stale} temp file(s) left by an interrupted write"));
+        }
+        let Ok(rd) = std::fs::read_dir(gate.applying()) else {
+            return Ok(notes);
+        };
+        let records = gate.results().read_all(true)?;
+        for entry in rd.filter_map(Result::ok) {
+            let path = entry.path();
+            if path.extension().is_none_or(|e| e != "json") {
+                continue;
+            }
+            let marker: Marker = crate::gate::fsutil::read_regular(&path, crate::gate::fsutil::limits::RECORD, false)
+                .ok()
+                .and_then(|b| serde_json::from_slice(&b).ok())
+                .ok_or_else(|| EngineError::Io {
+                    what: format!("apply marker {} is unreadable; inspect it by hand", path.display()),
+                    source: std::io::Error::other("unparseable marker"),
+                })?;
+            if !crate::gate::is_safe_id(&marker.item_id) {
+                return Err(EngineError::Io {
+                    what: format!("apply marker {} names an unsafe item id; inspect it by hand", path.display()),
+                    source: std::io::Error::other("unsafe item id in marker"),
+                });
+            }
+            let inbox_path = gate.inbox().join(format!("{}.json", marker.item_id));
+            let recorded = records.iter().any(|r| {
+                r.item_id == marker.item_id && r.applied_revision.as_deref() == Some(marker.applied_revision.as_str())
+            });
+            let current = read_state(&goal.state_file).map(|t| revision_of_text(&t)).unwrap_or_default();
+            let item = Item::read(&inbox_path, goal_id);
+            if recorded {
+                notes.push(format!("{}: result was recorded; finishing the move", marker.item_id));
+            } else if current == marker.applied_revision {
+                let mut rec = marker.record.clone();
+                rec.status = Status::AlreadyApplied;
+                rec.decision = "recover".into();
+                rec.reason_code = Some("recovered_after_interrupted_apply".into());
+                rec.recorded_at = self.clock.utc_stamp();
+                gate.results().append(&rec)?;
+                notes.push(format!("{}: the state already holds the write; recorded already_applied", marker.item_id));
+            } else {
+                notes.push(format!(
+                    "{}: the interrupted apply never reached the state; the item stays pending",
+                    marker.item_id
+                ));
+                std::fs::remove_file(&path)
+                    .map_err(|source| EngineError::Io { what: "remove apply marker".into(), source })?;
+                continue;
+            }
+            if inbox_path.exists() {
+                durable_move(&inbox_path, &Self::decided_path(&gate, &item))
+                    .map_err(|source| EngineError::Io { what: "move item to decided/".into(), source })?;
+            }
+            std::fs::remove_file(&path)
+                .map_err(|source| EngineError::Io { what: "remove apply marker".into(), source })?;
+        }
+        for n in &notes {
+            tracing::warn!(goal = goal_id, "{n}");
+        }
+        Ok(notes)
+    }
+
+    /// Runs [`Engine::recover_goal`] for every goal, each under its gate lock.
+    ///
+    /// # Errors
+    /// The first failure.
+    pub fn recover_all(&self) -> Result<Vec<String>, EngineError> {
+        let mut notes = Vec::new();
+        for g in &self.ws.goals {
+            let gate = self.gate(&g.id)?;
+            if !gate.applying().exists() {
+                continue;
+            }
+            let _l = gate_lock(&gate)?;
+            notes.extend(self.recover_goal(&g.id)?);
+        }
+        Ok(notes)
+    }
+}
+
+pub(super) fn marker_path(gate: &GateDir, item_id: &str) -> PathBuf {
+    gate.applying().join(format!("{item_id}.json"))
+}
+
+pub(super) fn write_marker(path: &Path, marker: &Marker) -> Result<(), EngineError> {
+    let io = |source| EngineError::Io { what: format!("write apply marker {}", path.display()), source };
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
+    let bytes = serde_json::to_vec(marker).map_err(|e| io(std::io::Error::other(e)))?;
+    atomic_write(path, &bytes).map_err(io)
+}
