@@ -277,6 +277,16 @@ pub fn is_segment(s: &str) -> bool {
 }
 
 impl Adapter {
+    /// `inbox`, `command`, or `none` (the runtime map is unusable).
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Inbox { .. } => "inbox",
+            Self::Command { .. } => "command",
+            Self::Unavailable { .. } => "none",
+        }
+    }
+
     /// Its capabilities for one runtime session, probing what it needs to report a result
     /// (for the inbox: the runtime and session folders, where they exist, are real folders
     /// reached without symlinks).
@@ -284,7 +294,7 @@ impl Adapter {
     pub fn capabilities(&self, runtime_id: &str, session_id: &str) -> Capabilities {
         match self {
             Self::Inbox { root, classes, dry_run } => Capabilities {
-                kind: "inbox",
+                kind: self.kind(),
                 write_classes: classes.clone(),
                 dry_run: *dry_run,
                 reports: inbox_reachable(root)
@@ -292,13 +302,13 @@ impl Adapter {
                     .map(|()| format!("appends to <runtime_root>/runtimes/{runtime_id}/{session_id}/metadata.jsonl")),
             },
             Self::Unavailable { reason } => Capabilities {
-                kind: "none",
+                kind: self.kind(),
                 write_classes: Vec::new(),
                 dry_run: false,
                 reports: Err(format!("the runtime map is unusable: {reason}")),
             },
             Self::Command { program, classes, dry_run, .. } => Capabilities {
-                kind: "command",
+                kind: self.kind(),
                 write_classes: classes.clone(),
                 dry_run: *dry_run,
                 reports: find_program(program)

@@ -148,6 +148,19 @@ fn changed_lines(diff: &str) -> String {
     out
 }
 
+/// The expired hard lease holding an item up, from its conflict details — the top-level
+/// `lease_conflict`, or the one kept beside another conflict (`lease_conflict` inside a
+/// revision conflict): `(todo_id, the lease as shown)`. `None` for any other conflict.
+#[must_use]
+pub fn expired_lease(conflict: &serde_json::Value) -> Option<(String, crate::loopx::lease::TaskLease)> {
+    let c = if conflict["kind"] == "lease_conflict" { conflict } else { &conflict["lease_conflict"] };
+    if c["kind"] != "lease_conflict" || c["reason"] != "expired" {
+        return None;
+    }
+    let lease = crate::loopx::lease::TaskLease::from_conflict_json(&c["hard_lease"])?;
+    Some((c["todo_id"].as_str()?.to_owned(), lease))
+}
+
 /// The "diff of the diff": the changed lines of the preview the agent saw (base → its
 /// proposal) against those of the rebased preview (current → proposal on current), as a
 /// unified diff with secrets masked; empty when the rebased change is the same change.

@@ -17,7 +17,7 @@ use crate::loopx::effect_lock;
 use crate::loopx::hash::sha256_hex;
 use crate::loopx::lease::{TaskLease, lease_path, released_bytes};
 use crate::wire::Status;
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// Why a release was refused; nothing was written.
 fn refused(msg: impl Into<String>) -> EngineError {
@@ -66,12 +66,8 @@ impl Engine {
         reason: &str,
     ) -> Result<Outcome, EngineError> {
         let p = self.prepare(item);
-        let outer = p.conflict.clone().unwrap_or(Value::Null);
-        let conflict = if outer["kind"] == "lease_conflict" { outer } else { outer["lease_conflict"].clone() };
-        if conflict["kind"] != "lease_conflict"
-            || conflict["reason"] != "expired"
-            || conflict["todo_id"].as_str() != Some(todo_id)
-        {
+        let held_by = p.conflict.as_ref().and_then(super::conflict::expired_lease);
+        if held_by.as_ref().is_none_or(|(todo, _)| todo != todo_id) {
             let now = p
                 .checks
                 .iter()

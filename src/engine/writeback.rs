@@ -284,10 +284,15 @@ pub fn parse(doc: &Value) -> Result<Writeback, String> {
 /// An id as [`FieldType::Id`] defines it.
 #[must_use]
 pub fn is_id(s: &str) -> bool {
+    is_plain_id(s) && (crate::scan::is_our_id(s) || !crate::scan::looks_random(s))
+}
+
+/// `[A-Za-z0-9._:@+-]`, 1–128 bytes, no `..`: never a path (also a runtime's event id).
+#[must_use]
+pub fn is_plain_id(s: &str) -> bool {
     (1..=128).contains(&s.len())
-        && s.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'@' | b'+' | b'-'))
         && !s.contains("..")
-        && (crate::scan::is_our_id(s) || !crate::scan::looks_random(s))
+        && s.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'@' | b'+' | b'-'))
 }
 
 /// Characters no compact public-safe text carries: controls, format characters (zero-width,

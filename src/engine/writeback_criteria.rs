@@ -23,16 +23,6 @@ pub const CRITERIA: [&str; 5] = [
 /// A failing entry criterion makes the item read-only.
 const READ_ONLY: Option<Predicted> = Some(Predicted::Status(Status::PreviewOnly));
 
-/// LoopX `TODO_AGENT_CLAIM_PATTERN`: `^[a-z][a-z0-9_.:@-]{0,79}$`.
-pub(super) fn is_agent(s: &str) -> bool {
-    let b = s.as_bytes();
-    (1..=80).contains(&b.len())
-        && b[0].is_ascii_lowercase()
-        && b[1..]
-            .iter()
-            .all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'_' | b'.' | b':' | b'@' | b'-'))
-}
-
 /// Whether `row` (the LoopX run named `run`) is the event `wb` reflects: of the class's
 /// kind, and saying what the payload says (a gate decision reflects the decision LoopX
 /// recorded, for that gate; a reward overlay the reward recorded on the judged run; a quota
@@ -158,7 +148,9 @@ impl Engine {
         }
         match (&wb.agent_id, &snap.goal) {
             (None, _) => why.push("agent_id missing".into()),
-            (Some(a), _) if !is_agent(a) => why.push(format!("agent_id {a:?} is not a LoopX agent id")),
+            (Some(a), _) if !crate::loopx::lease::is_agent_id(a) => {
+                why.push(format!("agent_id {a:?} is not a LoopX agent id"));
+            }
             (Some(a), Ok(g)) if !g.registered_agents.is_empty() && !g.registered_agents.contains(a) => {
                 why.push(format!("agent {a} is not registered for the goal"));
             }

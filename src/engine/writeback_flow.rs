@@ -18,7 +18,7 @@ use crate::loopx::edit::{TodoArgs, TodoOp};
 use crate::wire::{ResultRecord, Status};
 use serde_json::{Value, json};
 
-use super::writeback_criteria::{CRITERIA, is_agent};
+use super::writeback_criteria::CRITERIA;
 
 impl Engine {
     /// Decides a writeback under the gate lock (called by `decide`).
@@ -186,7 +186,7 @@ impl Engine {
         answer: Option<&super::adapters::Answer>,
     ) -> Result<Outcome, EngineError> {
         let generated_at = self.unique_generated_at(&p.item.goal_id);
-        let adapter = self.adapter_for(wb).capabilities("", "").kind;
+        let adapter = self.adapter_for(wb).kind();
         let row = Self::writeback_run_row(p, wb, status, code, answer, &generated_at);
         let run_result = self
             .ws
@@ -236,7 +236,7 @@ impl Engine {
         answer: Option<&super::adapters::Answer>,
         generated_at: &str,
     ) -> Value {
-        let agent = wb.agent_id.clone().filter(|a| is_agent(a));
+        let agent = wb.agent_id.clone().filter(|a| crate::loopx::lease::is_agent_id(a));
         let mut row = json!({
             "generated_at": generated_at,
             "goal_id": p.item.goal_id,

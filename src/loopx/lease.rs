@@ -199,7 +199,7 @@ pub fn released_bytes(
     if whole.get("goal_id").and_then(Value::as_str) != Some(goal_id) || lease.todo_id != todo_id {
         return Err(format!("lease file does not name goal {goal_id} / todo {todo_id}"));
     }
-    if !valid_agent(&lease.owner) {
+    if !is_agent_id(&lease.owner) {
         return Err("lease owner is not a valid agent id".into());
     }
     if !lease.idempotency_key.as_deref().is_some_and(valid_idempotency_key) {
@@ -284,9 +284,10 @@ pub fn valid_idempotency_key(key: &str) -> bool {
         && key.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'@' | b'/' | b'-'))
 }
 
-/// LoopX `TODO_AGENT_CLAIM_PATTERN` (`todos/contract.py`), which `normalize_owner` applies:
-/// `^[a-z][a-z0-9_.:@-]{0,79}$`.
-fn valid_agent(owner: &str) -> bool {
+/// LoopX `TODO_AGENT_CLAIM_PATTERN` (`todos/contract.py`), which `normalize_owner` applies
+/// to lease owners and writebacks' `agent_id`: `^[a-z][a-z0-9_.:@-]{0,79}$`.
+#[must_use]
+pub fn is_agent_id(owner: &str) -> bool {
     let b = owner.as_bytes();
     (1..=80).contains(&b.len())
         && b[0].is_ascii_lowercase()

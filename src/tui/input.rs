@@ -313,13 +313,7 @@ fn start_rebase(app: &mut App) -> Vec<Effect> {
 
 /// The expired hard lease holding `item` up, from its conflict details: `(todo_id, lease)`.
 pub(crate) fn expired_lease(item: &crate::tui::model::QueueItem) -> Option<(String, crate::loopx::lease::TaskLease)> {
-    let outer = item.detail.conflict.as_ref()?;
-    let c = if outer["kind"] == "lease_conflict" { outer } else { &outer["lease_conflict"] };
-    if c["kind"] != "lease_conflict" || c["reason"] != "expired" {
-        return None;
-    }
-    let lease = crate::loopx::lease::TaskLease::from_conflict_json(&c["hard_lease"])?;
-    Some((c["todo_id"].as_str()?.to_owned(), lease))
+    crate::engine::conflict::expired_lease(item.detail.conflict.as_ref()?)
 }
 
 fn start_release_lease(app: &mut App) -> Vec<Effect> {

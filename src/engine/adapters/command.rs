@@ -36,7 +36,7 @@ impl Adapter {
         };
         let event_id = match v.get("runtime_event_id") {
             None | Some(Value::Null) => None,
-            Some(Value::String(id)) if is_event_id(id) => Some(id.clone()),
+            Some(Value::String(id)) if crate::engine::writeback::is_plain_id(id) => Some(id.clone()),
             Some(_) => {
                 return Answer::failed(
                     "the runtime's runtime_event_id is not a public-safe id ([A-Za-z0-9._:@+-], at most 128)",
@@ -139,13 +139,6 @@ pub(super) fn only_keys(v: &Value, allowed: &[&str], what: &str) -> Result<(), S
         Some(k) => Err(format!("{what} holds {k:?}, which the protocol does not have ({})", allowed.join(", "))),
         None => Ok(()),
     }
-}
-
-/// A runtime's event id: `[A-Za-z0-9._:@+-]`, 1–128 bytes, no `..` (never a path).
-pub(super) fn is_event_id(id: &str) -> bool {
-    (1..=128).contains(&id.len())
-        && !id.contains("..")
-        && id.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'@' | b'+' | b'-'))
 }
 
 pub(super) fn find_program(program: &str) -> Option<PathBuf> {
