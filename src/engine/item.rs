@@ -81,6 +81,8 @@ pub struct Item {
     pub payload_digest: String,
     /// Seconds since the file's mtime.
     pub age_seconds: u64,
+    /// The file's mtime, when readable (a stable arrival order for the queue).
+    pub modified: Option<std::time::SystemTime>,
     /// `write_intent` | `writeback` | `unknown`.
     pub kind: &'static str,
     /// The parsed intent, or why it is invalid (for a parsed writeback: why it is not an intent).
@@ -95,14 +97,15 @@ impl Item {
     pub fn read(path: &Path, goal_id: &str) -> Self {
         let id = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         let meta = std::fs::metadata(path).ok();
-        let age_seconds =
-            meta.as_ref().and_then(|m| m.modified().ok()).and_then(|t| t.elapsed().ok()).map_or(0, |d| d.as_secs());
+        let modified = meta.as_ref().and_then(|m| m.modified().ok());
+        let age_seconds = modified.and_then(|t| t.elapsed().ok()).map_or(0, |d| d.as_secs());
         let mut item = Self {
             id,
             goal_id: goal_id.to_owned(),
             path: path.to_owned(),
             payload_digest: String::new(),
             age_seconds,
+            modified,
             kind: "unknown",
             intent: Err(String::new()),
             writeback: None,

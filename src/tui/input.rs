@@ -342,7 +342,7 @@ fn start_blocker(app: &mut App) -> Vec<Effect> {
     };
     if item.checking {
         app.flash = Some(("still checking this item".into(), FlashKind::Conflict));
-    } else if item.kind == "writeback" && item.predicted == Predicted::Status(Status::PreviewOnly) {
+    } else if item.is_read_only_writeback() {
         app.mode = Mode::ConfirmBlocker(item.key.clone());
     } else {
         app.flash = Some((

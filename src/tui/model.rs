@@ -105,6 +105,12 @@ pub struct QueueItem {
 }
 
 impl QueueItem {
+    /// A writeback with a failed entry criterion: only reject or "record a blocker" apply.
+    #[must_use]
+    pub fn is_read_only_writeback(&self) -> bool {
+        self.kind == "writeback" && self.predicted == Predicted::Status(crate::wire::Status::PreviewOnly)
+    }
+
     /// Age at `now`, seconds.
     #[must_use]
     pub fn age(&self, now: DateTime<Utc>) -> u64 {
@@ -220,8 +226,8 @@ fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>) -> QueueItem {
         write_class: row.write_class.clone(),
         agent: row.agent_id.clone(),
         // The file's own mtime: stable across reloads, so the queue order does not shuffle.
-        arrived: std::fs::metadata(&p.item.path).and_then(|m| m.modified()).map_or_else(
-            |_| Utc::now() - chrono::Duration::seconds(i64::try_from(row.age_seconds).unwrap_or(0)),
+        arrived: p.item.modified.map_or_else(
+            || Utc::now() - chrono::Duration::seconds(i64::try_from(row.age_seconds).unwrap_or(0)),
             DateTime::<Utc>::from,
         ),
         predicted: p.predicted.clone(),

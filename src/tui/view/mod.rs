@@ -130,9 +130,7 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
             Some((keymap::Action::Rebase, "rebase"))
         } else if crate::tui::input::expired_lease(item).is_some() {
             Some((keymap::Action::ReleaseLease, "release"))
-        } else if item.kind == "writeback"
-            && item.predicted == crate::engine::Predicted::Status(crate::wire::Status::PreviewOnly)
-        {
+        } else if item.is_read_only_writeback() {
             Some((keymap::Action::RecordBlocker, "blocker"))
         } else {
             None
