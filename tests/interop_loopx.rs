@@ -518,105 +518,141 @@ fn writegate_reports_lock_busy_while_a_loopx_process_holds_the_lock() {
     assert_eq!(out.status, Status::Applied);
 }
 
+/// Two twin todos with 1-second hard leases of `codex-main-control` (keys `{tag}-a` /
+/// `{tag}-b`, scopes `{tag}/a/**` / `{tag}/b/**`), and a pending item of `codex-peer-b` on
+/// the second, held up once the leases expire (this waits 2.2 s for that).
+struct ExpiredTwins {
+    tag: &'static str,
+    by_loopx: String,
+    by_operator: String,
+    item_id: String,
+}
+
+impl ExpiredTwins {
+    fn new(w: &World, tag: &'static str) -> Self {
+        for who in ["LoopX", "the operator"] {
+            let text = format!("[P1] {tag} lease released by {who}");
+            let out = w.loopx(&["todo", "add", "--goal-id", "demo-goal", "--role", "agent", "--text", &text]);
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        }
+        let st = ActiveState::parse(&std::fs::read_to_string(w.state_file()).expect("state"));
+        let id_of =
+            |who: &str| st.todos.iter().find(|t| t.text.contains(who)).map(|t| t.todo_id.clone()).expect("todo");
+        let (by_loopx, by_operator) = (id_of("by LoopX"), id_of("by the operator"));
+        for (todo, side) in [(&by_loopx, "a"), (&by_operator, "b")] {
+            let (key, scope) = (format!("{tag}-{side}"), format!("{tag}/{side}/**"));
+            let out = w.task_lease(
+                "acquire",
+                todo,
+                "codex-main-control",
+                &key,
+                &["--write-scope", &scope, "--ttl-seconds", "1"],
+            );
+            assert!(out.status.success(), "acquire: {}", String::from_utf8_lossy(&out.stdout));
+        }
+        let out = w.writegate(&[
+            "propose",
+            "todo",
+            "update",
+            "--goal-id",
+            "demo-goal",
+            "--todo-id",
+            &by_operator,
+            "--note",
+            "taking over the abandoned work",
+            "--agent-id",
+            "codex-peer-b",
+        ]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let item_id = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+        std::thread::sleep(std::time::Duration::from_millis(2200));
+        Self { tag, by_loopx, by_operator, item_id }
+    }
+
+    /// The idempotency key of a side (`a`: LoopX's twin, `b`: the operator's).
+    fn key(&self, side: &str) -> String {
+        format!("{}-{side}", self.tag)
+    }
+
+    /// A lease file with the twins' ids, keys, scopes and timestamps made equal.
+    fn normalized(&self, text: &str) -> String {
+        let t = self.tag;
+        Regex::new(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
+            .expect("re")
+            .replace_all(text, "<ts>")
+            .replace(&self.by_loopx, "<todo>")
+            .replace(&self.by_operator, "<todo>")
+            .replace(&format!("{t}-a"), "<key>")
+            .replace(&format!("{t}-b"), "<key>")
+            .replace(&format!("{t}/a/"), "<scope>/")
+            .replace(&format!("{t}/b/"), "<scope>/")
+    }
+}
+
 #[test]
 fn an_operator_release_of_an_expired_lease_is_what_loopx_writes_and_reads() {
     use writegate::loopx::lease::{LeaseRead, lease_path, read_lease};
     let Some(lx) = loopx() else { return };
     let w = World::new(lx);
     w.bootstrap();
-    let g = ["--goal-id", "demo-goal"];
-    for text in ["[P1] Released by LoopX", "[P1] Released by the operator"] {
-        let out = w.loopx(&["todo", "add", g[0], g[1], "--role", "agent", "--text", text]);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    }
-    let st = ActiveState::parse(&std::fs::read_to_string(w.state_file()).expect("state"));
-    let id_of = |text: &str| st.todos.iter().find(|t| t.text.contains(text)).map(|t| t.todo_id.clone()).expect("todo");
-    let (by_loopx, by_operator) = (id_of("by LoopX"), id_of("by the operator"));
-    for (todo, key, scope) in [(&by_loopx, "run-a", "src/a/**"), (&by_operator, "run-b", "src/b/**")] {
-        let out =
-            w.task_lease("acquire", todo, "codex-main-control", key, &["--write-scope", scope, "--ttl-seconds", "1"]);
-        assert!(out.status.success(), "acquire: {}", String::from_utf8_lossy(&out.stdout));
-    }
-    // The other agent wants to update the operator's todo: held up once the lease expires.
-    let out = w.writegate(&[
-        "propose",
-        "todo",
-        "update",
-        g[0],
-        g[1],
-        "--todo-id",
-        &by_operator,
-        "--note",
-        "taking over the abandoned work",
-        "--agent-id",
-        "codex-peer-b",
-    ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let item_id = String::from_utf8_lossy(&out.stdout).trim().to_owned();
-    std::thread::sleep(std::time::Duration::from_millis(2200));
+    let twins = ExpiredTwins::new(&w, "run");
+    let (by_loopx, by_operator, item_id) = (&twins.by_loopx, &twins.by_operator, &twins.item_id);
     let e = w.engine();
     let dir = e.ws.goal_runtime_dir("demo-goal").expect("dir");
 
     // While writegate holds LoopX's task-lease lock, LoopX's own lease verbs wait and fail.
-    let before_operator = std::fs::read(lease_path(&dir, &by_operator)).expect("lease");
+    let before_operator = std::fs::read(lease_path(&dir, by_operator)).expect("lease");
     {
         let _held = writegate::loopx::effect_lock::acquire(
             &dir.join("task-leases/.task-leases"),
             writegate::loopx::effect_lock::TIMEOUT,
         )
         .expect("hold");
-        let out = w.task_lease("release", &by_operator, "codex-main-control", "run-b", &["--expected-version", "1"]);
+        let out =
+            w.task_lease("release", by_operator, "codex-main-control", &twins.key("b"), &["--expected-version", "1"]);
         let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         assert!(!out.status.success(), "loopx must not release under writegate's lock: {said}");
         let error = serde_json::from_slice::<Value>(&out.stdout).map(|v| v["error_code"].clone()).unwrap_or_default();
         assert_eq!(error, "lock_acquire_timeout", "{said}");
         eprintln!("interop ok: loopx task-lease release under writegate's task-lease lock: lock_acquire_timeout");
-        assert_eq!(std::fs::read(lease_path(&dir, &by_operator)).expect("lease"), before_operator);
+        assert_eq!(std::fs::read(lease_path(&dir, by_operator)).expect("lease"), before_operator);
     }
 
     // The reference: LoopX's own release of the twin lease.
-    let out = w.task_lease("release", &by_loopx, "codex-main-control", "run-a", &["--expected-version", "1"]);
+    let out = w.task_lease("release", by_loopx, "codex-main-control", &twins.key("a"), &["--expected-version", "1"]);
     assert!(out.status.success(), "loopx release: {}", String::from_utf8_lossy(&out.stdout));
-    let theirs = std::fs::read_to_string(lease_path(&dir, &by_loopx)).expect("lease");
+    let theirs = std::fs::read_to_string(lease_path(&dir, by_loopx)).expect("lease");
 
-    let item = e.find_item(&item_id).expect("item");
+    let item = e.find_item(item_id).expect("item");
     let conflict = e.prepare(&item).conflict.expect("conflict");
     assert_eq!((conflict["kind"].as_str(), conflict["reason"].as_str()), (Some("lease_conflict"), Some("expired")));
-    let LeaseRead::Present(seen) = read_lease(&dir, &by_operator) else { panic!("lease") };
-    let out = e.release_expired_lease(&item, &by_operator, &seen, "owner run abandoned").expect("release");
+    let LeaseRead::Present(seen) = read_lease(&dir, by_operator) else { panic!("lease") };
+    let out = e.release_expired_lease(&item, by_operator, &seen, "owner run abandoned").expect("release");
     assert_eq!(out.status, Status::LeaseReleased);
-    let ours = std::fs::read_to_string(lease_path(&dir, &by_operator)).expect("lease");
-    let norm = |s: &str| {
-        let s = Regex::new(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z").expect("re").replace_all(s, "<ts>").into_owned();
-        s.replace(&by_loopx, "<todo>")
-            .replace(&by_operator, "<todo>")
-            .replace("run-a", "<key>")
-            .replace("run-b", "<key>")
-            .replace("src/a/", "src/")
-            .replace("src/b/", "src/")
-    };
-    assert_eq!(norm(&ours), norm(&theirs), "writegate's release bytes differ from loopx's");
+    let ours = std::fs::read_to_string(lease_path(&dir, by_operator)).expect("lease");
+    assert_eq!(twins.normalized(&ours), twins.normalized(&theirs), "writegate's release bytes differ from loopx's");
     eprintln!("interop ok: operator release bytes == loopx task-lease release bytes (timestamps, ids aside)");
 
     // `loopx task-lease inspect` reads it as released; the owner's own release is a replay;
     // the other agent can take the todo over with a new lease.
-    let inspect = json_of(&w.loopx(&["task-lease", "inspect", g[0], g[1], "--todo-id", &by_operator]));
+    let inspect = json_of(&w.loopx(&["task-lease", "inspect", "--goal-id", "demo-goal", "--todo-id", by_operator]));
     assert_eq!(inspect["ok"], true, "{inspect}");
     assert_eq!(inspect["active"], false);
     assert_eq!(inspect["lease"]["status"], "released");
     assert_eq!(inspect["lease"]["version"], 1);
-    let replay =
-        json_of(&w.task_lease("release", &by_operator, "codex-main-control", "run-b", &["--expected-version", "1"]));
+    let replay = json_of(&w.task_lease(
+        "release",
+        by_operator,
+        "codex-main-control",
+        &twins.key("b"),
+        &["--expected-version", "1"],
+    ));
     assert_eq!((replay["ok"].as_bool(), replay["idempotent"].as_bool()), (Some(true), Some(true)), "{replay}");
-    assert_eq!(
-        std::fs::read_to_string(lease_path(&dir, &by_operator)).expect("lease"),
-        ours,
-        "a replay writes nothing"
-    );
-    let takeover = json_of(&w.task_lease("acquire", &by_operator, "codex-peer-b", "peer-b-1", &[]));
+    assert_eq!(std::fs::read_to_string(lease_path(&dir, by_operator)).expect("lease"), ours, "a replay writes nothing");
+    let takeover = json_of(&w.task_lease("acquire", by_operator, "codex-peer-b", "peer-b-1", &[]));
     assert_eq!(takeover["acquired"], true, "{takeover}");
     assert_eq!((takeover["lease"]["version"].as_i64(), takeover["lease"]["lease_epoch"].as_i64()), (Some(2), Some(2)));
-    let out = e.decide(&item_id, &Decision::Apply { confirm_warnings: true, override_idempotency: false }, None);
+    let out = e.decide(item_id, &Decision::Apply { confirm_warnings: true, override_idempotency: false }, None);
     assert_eq!(out.expect("decide").status, Status::Applied, "the peer now holds the lease and writes");
     eprintln!("interop ok: inspect says released, owner's release replays, takeover v2 e2, item applied");
 }
@@ -684,38 +720,12 @@ fn a_legacy_lease_without_version_or_epoch_is_released_as_loopx_releases_it() {
     let Some(lx) = loopx() else { return };
     let w = World::new(lx);
     w.bootstrap();
-    for text in ["[P1] Legacy released by LoopX", "[P1] Legacy released by the operator"] {
-        let out = w.loopx(&["todo", "add", "--goal-id", "demo-goal", "--role", "agent", "--text", text]);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    }
-    let st = ActiveState::parse(&std::fs::read_to_string(w.state_file()).expect("state"));
-    let id_of = |text: &str| st.todos.iter().find(|t| t.text.contains(text)).map(|t| t.todo_id.clone()).expect("todo");
-    let (by_loopx, by_operator) = (id_of("by LoopX"), id_of("by the operator"));
-    for (todo, key, scope) in [(&by_loopx, "legacy-a", "lib/a/**"), (&by_operator, "legacy-b", "lib/b/**")] {
-        let out =
-            w.task_lease("acquire", todo, "codex-main-control", key, &["--write-scope", scope, "--ttl-seconds", "1"]);
-        assert!(out.status.success(), "acquire: {}", String::from_utf8_lossy(&out.stdout));
-    }
-    let out = w.writegate(&[
-        "propose",
-        "todo",
-        "update",
-        "--goal-id",
-        "demo-goal",
-        "--todo-id",
-        &by_operator,
-        "--note",
-        "taking over",
-        "--agent-id",
-        "codex-peer-b",
-    ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let item_id = String::from_utf8_lossy(&out.stdout).trim().to_owned();
-    std::thread::sleep(std::time::Duration::from_millis(2200));
+    let twins = ExpiredTwins::new(&w, "legacy");
+    let (by_loopx, by_operator, item_id) = (&twins.by_loopx, &twins.by_operator, &twins.item_id);
     let e = w.engine();
     let dir = e.ws.goal_runtime_dir("demo-goal").expect("dir");
     // Make both leases legacy: no version, no lease_epoch (LoopX reads them as 0 and 1).
-    for todo in [&by_loopx, &by_operator] {
+    for todo in [by_loopx, by_operator] {
         let path = lease_path(&dir, todo);
         let text = std::fs::read_to_string(&path).expect("lease");
         let legacy: String = text
@@ -726,24 +736,15 @@ fn a_legacy_lease_without_version_or_epoch_is_released_as_loopx_releases_it() {
             + "\n";
         std::fs::write(&path, legacy).expect("legacy");
     }
-    let out = w.task_lease("release", &by_loopx, "codex-main-control", "legacy-a", &["--expected-version", "0"]);
+    let out = w.task_lease("release", by_loopx, "codex-main-control", &twins.key("a"), &["--expected-version", "0"]);
     assert!(out.status.success(), "loopx release of a legacy lease: {}", String::from_utf8_lossy(&out.stdout));
-    let theirs = std::fs::read_to_string(lease_path(&dir, &by_loopx)).expect("lease");
-    let LeaseRead::Present(seen) = read_lease(&dir, &by_operator) else { panic!("legacy lease unreadable") };
+    let theirs = std::fs::read_to_string(lease_path(&dir, by_loopx)).expect("lease");
+    let LeaseRead::Present(seen) = read_lease(&dir, by_operator) else { panic!("legacy lease unreadable") };
     assert_eq!((seen.version, seen.lease_epoch), (0, 1));
-    let item = e.find_item(&item_id).expect("item");
-    let out = e.release_expired_lease(&item, &by_operator, &seen, "").expect("release");
+    let item = e.find_item(item_id).expect("item");
+    let out = e.release_expired_lease(&item, by_operator, &seen, "").expect("release");
     assert_eq!(out.status, Status::LeaseReleased);
-    let ours = std::fs::read_to_string(lease_path(&dir, &by_operator)).expect("lease");
-    let norm = |s: &str| {
-        let s = Regex::new(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z").expect("re").replace_all(s, "<ts>").into_owned();
-        s.replace(&by_loopx, "<todo>")
-            .replace(&by_operator, "<todo>")
-            .replace("legacy-a", "<key>")
-            .replace("legacy-b", "<key>")
-            .replace("lib/a/", "lib/")
-            .replace("lib/b/", "lib/")
-    };
-    assert_eq!(norm(&ours), norm(&theirs), "legacy release bytes differ from loopx's");
+    let ours = std::fs::read_to_string(lease_path(&dir, by_operator)).expect("lease");
+    assert_eq!(twins.normalized(&ours), twins.normalized(&theirs), "legacy release bytes differ from loopx's");
     eprintln!("interop ok: a legacy lease (no version / epoch) released byte-identically to loopx");
 }
