@@ -6,7 +6,7 @@
 //!
 //! Prints the figures; asserts nothing.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use writegate::scan::{Policy, rules::RULES, scan_text};
 
 fn ascii_payload(size: usize) -> String {
@@ -39,20 +39,8 @@ fn cjk_payload(size: usize) -> String {
     s
 }
 
-fn time<F: FnMut()>(mut f: F) -> Duration {
-    let s = Instant::now();
-    f();
-    s.elapsed()
-}
-
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
+mod common;
+use common::{median, ms, time};
 
 fn main() {
     let ascii = ascii_payload(1 << 20);

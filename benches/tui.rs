@@ -83,10 +83,8 @@ fn draw(t: &mut Terminal<TestBackend>, app: &App) -> Duration {
     s.elapsed()
 }
 
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
+mod common;
+use common::median;
 
 fn main() {
     let dir = tempfile::tempdir().expect("tmp");

@@ -17,14 +17,8 @@ fn engine(reg: &Path) -> Engine {
     Engine::open(&loc, Clock::System, "bench".into()).expect("engine")
 }
 
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
+mod common;
+use common::{median, ms};
 
 fn main() {
     let dir = tempfile::tempdir().expect("tmp");
