@@ -67,4 +67,12 @@ fn main() {
         ms(median(last))
     );
     println!("apply total for {APPLIES}: {:.0} ms", ms(times.iter().sum()));
+    // Previews again, now that the runtime's metadata.jsonl and the run index have grown.
+    let start = Instant::now();
+    let prepared = e.prepared(Some("demo-goal"));
+    println!(
+        "prepare all {} items again ({APPLIES} reflections, {APPLIES} more run rows): {:>8.1} ms",
+        prepared.len(),
+        ms(start.elapsed())
+    );
 }

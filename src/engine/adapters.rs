@@ -22,6 +22,15 @@ mod inbox;
 
 use command::{find_program, only_keys};
 use inbox::{find_key, inbox_apply, inbox_reachable, metadata_path, session_dirs_ok};
+
+/// Every idempotency key in an inbox metadata file with its `payload_digest` (the first
+/// line of a key wins, as at apply); a missing file is empty.
+///
+/// # Errors
+/// The file cannot be read.
+pub fn inbox_key_index(path: &Path) -> Result<std::collections::HashMap<String, String>, String> {
+    inbox::key_index(path)
+}
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -277,6 +286,16 @@ pub fn is_segment(s: &str) -> bool {
 }
 
 impl Adapter {
+    /// For the inbox adapter: the metadata file `reflection` goes to (`None` for other
+    /// adapters or unsafe ids).
+    #[must_use]
+    pub fn inbox_metadata(&self, reflection: &Value) -> Option<PathBuf> {
+        match self {
+            Self::Inbox { root, .. } => metadata_path(root, reflection).ok(),
+            Self::Command { .. } | Self::Unavailable { .. } => None,
+        }
+    }
+
     /// `inbox`, `command`, or `none` (the runtime map is unusable).
     #[must_use]
     pub fn kind(&self) -> &'static str {

@@ -49,7 +49,19 @@ pub struct GoalSnapshot {
     pub revision: Option<String>,
     /// The operator's allowlist (`gate/allowlist.json`), or why it cannot be read.
     pub allowlist: Result<Vec<crate::gate::allowlist::AllowEntry>, String>,
+    /// The goal's run index (`runs/index.jsonl`), read on first use by a writeback preview.
+    pub runs: std::sync::Arc<std::sync::OnceLock<Result<Vec<Value>, String>>>,
+    /// Runtime inbox files (`metadata.jsonl`) read by writeback previews: path → idempotency
+    /// key → payload digest, each file read once per snapshot.
+    pub runtime_keys: RuntimeKeys,
 }
+
+/// See [`GoalSnapshot::runtime_keys`].
+pub type RuntimeKeys = std::sync::Arc<
+    std::sync::Mutex<
+        std::collections::HashMap<std::path::PathBuf, std::sync::Arc<std::collections::HashMap<String, String>>>,
+    >,
+>;
 
 /// True for predicted-status names that are conflicts.
 #[must_use]
@@ -243,7 +255,16 @@ impl Engine {
         let revision = state.as_ref().ok().map(|t| revision_of_text(t));
         let allowlist =
             self.gate(goal_id).map_err(|e| crate::error_chain(&e)).and_then(|g| crate::gate::allowlist::load(&g));
-        GoalSnapshot { goal, state, results, parsed, revision, allowlist }
+        GoalSnapshot {
+            goal,
+            state,
+            results,
+            parsed,
+            revision,
+            allowlist,
+            runs: std::sync::Arc::default(),
+            runtime_keys: std::sync::Arc::default(),
+        }
     }
 
     /// [`Engine::prepare`] against an already read [`GoalSnapshot`] of the item's goal.

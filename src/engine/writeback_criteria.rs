@@ -210,14 +210,15 @@ impl Engine {
             why.push(format!("source_event_class {declared} is not {}'s LoopX source ({})", c.name, c.source));
         }
         if let Some(run) = &wb.source_run_id {
-            let rows = self
-                .ws
-                .goal_runtime_dir(&p.item.goal_id)
-                .map_err(|e| e.to_string())
-                .and_then(|d| crate::loopx::runs::read_rows(&d));
+            let rows = snap.runs.get_or_init(|| {
+                self.ws
+                    .goal_runtime_dir(&p.item.goal_id)
+                    .map_err(|e| e.to_string())
+                    .and_then(|d| crate::loopx::runs::read_rows(&d))
+            });
             match rows {
-                Err(e) => why.push(e),
-                Ok(rows) => match crate::loopx::runs::find_run(&rows, run) {
+                Err(e) => why.push(e.clone()),
+                Ok(rows) => match crate::loopx::runs::find_run(rows, run) {
                     None => why.push(format!("run {run} is not in runs/index.jsonl: record the LoopX event first")),
                     Some(row) => {
                         let classification = row.get("classification").and_then(Value::as_str).unwrap_or("");
@@ -286,14 +287,22 @@ impl Engine {
                     || (r.status == Status::Skipped && r.reason_code.as_deref() == Some("already_reflected")))
         });
         // The inbox adapter is a file read; a command adapter is asked only at apply.
-        let in_runtime = match adapter {
-            Adapter::Inbox { .. } => adapter
-                .has_key(&super::writeback::reflection(wb, ""))
-                .ok()
-                .flatten()
-                .map(|d| (d, "the runtime inbox".to_owned())),
-            Adapter::Command { .. } | Adapter::Unavailable { .. } => None,
-        };
+        let in_runtime = adapter
+            .inbox_metadata(&super::writeback::reflection(wb, ""))
+            .and_then(|path| {
+                let cached = snap.runtime_keys.lock().ok().and_then(|m| m.get(&path).cloned());
+                let index = if let Some(index) = cached {
+                    index
+                } else {
+                    let index = std::sync::Arc::new(super::adapters::inbox_key_index(&path).ok()?);
+                    if let Ok(mut m) = snap.runtime_keys.lock() {
+                        m.insert(path, index.clone());
+                    }
+                    index
+                };
+                index.get(&wb.idempotency_key).cloned()
+            })
+            .map(|d| (d, "the runtime inbox".to_owned()));
         let seen = prior.map(|r| (r.effect_digest.clone(), format!("item {}", r.item_id))).or(in_runtime);
         match seen {
             None => p.check("idempotency", true, "key not reflected before", None),

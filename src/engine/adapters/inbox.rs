@@ -59,19 +59,27 @@ pub(super) fn session_dirs_ok(root: &Path, runtime_id: &str, session_id: &str) -
 
 /// Finds `key` in a metadata file: the `payload_digest` of its line.
 pub(super) fn find_key(path: &Path, key: &str) -> Result<Option<String>, String> {
+    Ok(key_index(path)?.remove(key))
+}
+
+/// Every key in a metadata file with the `payload_digest` of its first line (a missing file
+/// is empty).
+pub(super) fn key_index(path: &Path) -> Result<std::collections::HashMap<String, String>, String> {
     let bytes = match crate::gate::fsutil::read_regular(path, crate::gate::fsutil::limits::RESULTS, false) {
         Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(std::collections::HashMap::new()),
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
     };
+    let mut index = std::collections::HashMap::new();
     for line in bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
         if let Ok(v) = serde_json::from_slice::<Value>(line)
-            && v.get("idempotency_key").and_then(Value::as_str) == Some(key)
+            && let Some(key) = v.get("idempotency_key").and_then(Value::as_str)
         {
-            return Ok(Some(v.get("payload_digest").and_then(Value::as_str).unwrap_or_default().to_owned()));
+            let digest = v.get("payload_digest").and_then(Value::as_str).unwrap_or_default();
+            index.entry(key.to_owned()).or_insert_with(|| digest.to_owned());
         }
     }
-    Ok(None)
+    Ok(index)
 }
 
 pub(super) fn inbox_apply(root: &Path, reflection: &Value) -> Result<Answer, String> {
