@@ -12,6 +12,7 @@ pub mod patch;
 mod preview;
 mod propose;
 mod recover;
+mod snapshot;
 pub mod writeback;
 mod writeback_criteria;
 mod writeback_flow;

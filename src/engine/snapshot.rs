@@ -1,0 +1,66 @@
+//! What every item of one goal is checked against, read once per load: the goal, its state
+//! (text, parse, revision), results log and allowlist; and, read on first use by writeback
+//! previews, the goal's run index and the runtime inbox files.
+
+use super::{Engine, read_state};
+use crate::loopx::hash::revision_of_text;
+use crate::loopx::state::ActiveState;
+use crate::wire::ResultRecord;
+use serde_json::Value;
+
+/// What every item of one goal is checked against, read once.
+#[derive(Debug, Clone)]
+pub struct GoalSnapshot {
+    /// The goal, or why it is unknown.
+    pub goal: Result<crate::loopx::registry::Goal, String>,
+    /// The state text, or why it cannot be read.
+    pub state: Result<String, String>,
+    /// The results log, or why it cannot be read.
+    pub results: Result<Vec<ResultRecord>, String>,
+    /// The state parsed once (when readable).
+    pub parsed: Option<std::sync::Arc<ActiveState>>,
+    /// The state's revision (when readable).
+    pub revision: Option<String>,
+    /// The operator's allowlist (`gate/allowlist.json`), or why it cannot be read.
+    pub allowlist: Result<Vec<crate::gate::allowlist::AllowEntry>, String>,
+    /// The goal's run index (`runs/index.jsonl`), read on first use by a writeback preview.
+    pub runs: std::sync::Arc<std::sync::OnceLock<Result<Vec<Value>, String>>>,
+    /// Runtime inbox files (`metadata.jsonl`) read by writeback previews: path → idempotency
+    /// key → payload digest, each file read once per snapshot.
+    pub runtime_keys: RuntimeKeys,
+}
+
+/// See [`GoalSnapshot::runtime_keys`].
+pub type RuntimeKeys = std::sync::Arc<
+    std::sync::Mutex<
+        std::collections::HashMap<std::path::PathBuf, std::sync::Arc<std::collections::HashMap<String, String>>>,
+    >,
+>;
+
+impl Engine {
+    /// Reads what every item of `goal_id` is checked against, once: the goal, its state
+    /// text and its results log.
+    #[must_use]
+    pub fn goal_snapshot(&self, goal_id: &str) -> GoalSnapshot {
+        let goal = self.goal(goal_id).cloned().map_err(|e| crate::error_chain(&e));
+        let state = goal.as_ref().map_err(Clone::clone).and_then(|g| read_state(&g.state_file));
+        let results = match self.gate(goal_id) {
+            Ok(g) => g.results().read_all(false).map_err(|e| crate::error_chain(&e)),
+            Err(e) => Err(crate::error_chain(&e)),
+        };
+        let parsed = state.as_ref().ok().map(|t| std::sync::Arc::new(ActiveState::parse(t)));
+        let revision = state.as_ref().ok().map(|t| revision_of_text(t));
+        let allowlist =
+            self.gate(goal_id).map_err(|e| crate::error_chain(&e)).and_then(|g| crate::gate::allowlist::load(&g));
+        GoalSnapshot {
+            goal,
+            state,
+            results,
+            parsed,
+            revision,
+            allowlist,
+            runs: std::sync::Arc::default(),
+            runtime_keys: std::sync::Arc::default(),
+        }
+    }
+}
