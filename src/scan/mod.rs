@@ -4,12 +4,12 @@
 //! destination policy (DESIGN.md §5). Byte-mode regexes run only when one of their literals
 //! occurs (one Aho-Corasick pass); every automaton is built once. Pure.
 
+pub mod prefilter;
 pub mod rules;
 mod values;
 
 use crate::loopx::hash::sha256_hex;
 use crate::wire::Finding;
-use aho_corasick::AhoCorasick;
 use regex::bytes::Regex;
 use rules::{Check, RULES, Rule};
 use serde_json::Value;
@@ -25,36 +25,9 @@ pub enum Policy {
     Local,
 }
 
-struct Compiled {
-    ac: AhoCorasick,
-    /// Aho-Corasick pattern index → rule index.
-    owner: Vec<usize>,
-    /// Rules without literals.
-    always: Vec<usize>,
-    regexes: Vec<Regex>,
-}
-
-static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
-    let mut lits = Vec::new();
-    let mut owner = Vec::new();
-    let mut always = Vec::new();
-    for (i, r) in RULES.iter().enumerate() {
-        if r.literals.is_empty() {
-            always.push(i);
-        }
-        for l in r.literals {
-            lits.push(l.to_ascii_lowercase());
-            owner.push(i);
-        }
-    }
-    let ac = AhoCorasick::builder()
-        .ascii_case_insensitive(true)
-        .kind(Some(aho_corasick::AhoCorasickKind::DFA))
-        .build(&lits)
-        .expect("static literals");
-    let regexes =
-        RULES.iter().map(|r| Regex::new(&format!("(?-u){}", r.pattern)).expect("static rule pattern")).collect();
-    Compiled { ac, owner, always, regexes }
+/// Each rule's pattern compiled in byte mode (`(?-u)`: ASCII classes and `\b`), once.
+static REGEXES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    RULES.iter().map(|r| Regex::new(&format!("(?-u){}", r.pattern)).expect("static rule pattern")).collect()
 });
 
 static SECRET_NAME: LazyLock<regex::Regex> = LazyLock::new(|| {
@@ -116,32 +89,90 @@ fn base64_runs(bytes: &[u8]) -> Vec<(usize, usize)> {
     out
 }
 
-/// The lines of `text` that hold a `%XX` escape which decodes to something new, decoded and
-/// joined, with a map from each decoded byte to its offset in `text` (`None` when no line
-/// has one). Lines are found from the `%` signs, so text without any costs one `memchr`.
-fn percent_lines(text: &str) -> Option<(String, Vec<usize>)> {
+/// Decoded lines are handed on in batches of about this many bytes, so the decoded copy
+/// stays small and in cache whatever the size of the text.
+const PERCENT_BATCH: usize = 64 * 1024;
+
+/// The lines of `text` that hold a `%XX` escape of a printable ASCII byte, decoded and
+/// joined, handed to `f` in batches of at least `batch` bytes (the last may be shorter) with
+/// the offset map of [`raw_offset`]. Lines are found from the `%` signs, so text without any
+/// costs one `memchr`; a decoded line is copied a run at a time.
+fn percent_batches(text: &str, batch: usize, mut f: impl FnMut(&str, &[(usize, usize)])) {
     let bytes = text.as_bytes();
-    let mut decoded = String::new();
+    let mut decoded: Vec<u8> = Vec::new();
     let mut map = Vec::new();
+    let mut flush = |decoded: &mut Vec<u8>, map: &mut Vec<(usize, usize)>| {
+        // Only whole ASCII bytes were replaced by ASCII bytes, so the text is still UTF-8.
+        if let Ok(d) = std::str::from_utf8(decoded) {
+            f(d, map);
+        }
+        decoded.clear();
+        map.clear();
+    };
     let mut from = 0;
     while let Some(k) = memchr::memchr(b'%', &bytes[from..]) {
         let pct = from + k;
-        let escape = bytes.get(pct + 1..pct + 3).is_some_and(|h| h[0].is_ascii_hexdigit() && h[1].is_ascii_hexdigit());
-        let line_end = memchr::memchr(b'\n', &bytes[pct..]).map_or(bytes.len(), |i| pct + i + 1);
-        if escape {
-            let line_start = memchr::memrchr(b'\n', &bytes[..pct]).map_or(0, |i| i + 1);
-            let line = &text[line_start..line_end];
-            let (d, m) = values::decode_ascii_percent(line);
-            if m.len() == d.len() && d != line {
-                map.extend(m.iter().map(|(s, _)| line_start + s));
-                decoded.push_str(&d);
-            }
-            from = line_end;
-        } else {
+        if escape_at(bytes, pct).is_none() {
             from = pct + 1;
+            continue;
         }
+        let line_start = memchr::memrchr(b'\n', &bytes[..pct]).map_or(0, |i| i + 1);
+        let line_end = memchr::memchr(b'\n', &bytes[pct..]).map_or(bytes.len(), |i| pct + i + 1);
+        map.push((decoded.len(), line_start));
+        let mut run = line_start;
+        let mut at = pct;
+        loop {
+            if let Some(b) = escape_at(bytes, at) {
+                decoded.extend_from_slice(&bytes[run..at]);
+                map.push((decoded.len(), at));
+                decoded.push(b);
+                map.push((decoded.len(), at + 3));
+                run = at + 3;
+                at = run;
+            } else {
+                at += 1;
+            }
+            match memchr::memchr(b'%', &bytes[at.min(line_end)..line_end]) {
+                Some(k) => at += k,
+                None => break,
+            }
+        }
+        decoded.extend_from_slice(&bytes[run..line_end]);
+        if decoded.len() >= batch {
+            flush(&mut decoded, &mut map);
+        }
+        from = line_end;
     }
-    (!decoded.is_empty()).then_some((decoded, map))
+    if !decoded.is_empty() {
+        flush(&mut decoded, &mut map);
+    }
+}
+
+/// All of [`percent_batches`] in one piece (`None` when no line has an escape).
+#[cfg(test)]
+fn percent_lines(text: &str) -> Option<(String, Vec<(usize, usize)>)> {
+    let mut out: Option<(String, Vec<(usize, usize)>)> = None;
+    percent_batches(text, usize::MAX, |d, m| out = Some((d.to_owned(), m.to_vec())));
+    out
+}
+
+/// The byte a `%XX` escape at `at` stands for, when it is printable ASCII.
+fn escape_at(bytes: &[u8], at: usize) -> Option<u8> {
+    let h = bytes.get(at..at + 3)?;
+    if h[0] != b'%' {
+        return None;
+    }
+    let digit = |c: u8| (c as char).to_digit(16);
+    let b = (digit(h[1])? * 16 + digit(h[2])?) as u8;
+    (0x20..0x7f).contains(&b).then_some(b)
+}
+
+/// Offset in the original text of byte `pos` of a [`percent_lines`] result. The map holds
+/// `(decoded offset, original offset)` where the two stop running in step: at each line's
+/// start and on either side of each decoded escape.
+fn raw_offset(map: &[(usize, usize)], pos: usize) -> usize {
+    let i = map.partition_point(|&(d, _)| d <= pos).saturating_sub(1);
+    map.get(i).map_or(0, |&(d, r)| r + (pos - d))
 }
 
 /// One rule match before it becomes a [`Finding`]: byte offsets into the scanned text.
@@ -185,49 +216,22 @@ fn finding(hit: &Hit, location: String, policy: Policy) -> Finding {
     }
 }
 
-/// Runs each rule only on the lines where one of its literals occurs (plus the lines a
-/// multi-line rule needs after it): one Aho-Corasick pass finds the windows, then each
-/// rule's regex runs on its windows alone.
-fn rule_windows(bytes: &[u8]) -> Vec<Vec<(usize, usize)>> {
-    let c = &*COMPILED;
-    let mut windows: Vec<Vec<(usize, usize)>> = vec![Vec::new(); RULES.len()];
-    for i in &c.always {
-        windows[*i].push((0, bytes.len()));
-    }
-    for m in c.ac.find_overlapping_iter(bytes) {
-        let r = c.owner[m.pattern().as_usize()];
-        let ws = &mut windows[r];
-        if ws.last().is_some_and(|&(_, e)| m.start() < e) {
-            continue;
-        }
-        let start = memchr::memrchr(b'\n', &bytes[..m.start()]).map_or(0, |i| i + 1);
-        if rules::max_column(&RULES[r]).is_some_and(|max| m.start() - start > max) {
-            continue;
-        }
-        let mut end = memchr::memchr(b'\n', &bytes[m.end()..]).map_or(bytes.len(), |i| m.end() + i);
-        for _ in 0..rules::extra_lines(&RULES[r]) {
-            if end >= bytes.len() {
-                break;
-            }
-            end = memchr::memchr(b'\n', &bytes[end + 1..]).map_or(bytes.len(), |i| end + 1 + i);
-        }
-        match ws.last_mut() {
-            Some(last) if start <= last.1 => last.1 = last.1.max(end),
-            _ => ws.push((start, end)),
-        }
-    }
-    windows
+/// Rule matches in `bytes`: each rule's regex runs only on the windows its gate gives
+/// ([`prefilter`]).
+fn raw_hits(bytes: &[u8]) -> Vec<Hit> {
+    keep_evidence(matches_in_windows(bytes, &prefilter::windows(bytes)))
 }
 
-fn raw_hits(bytes: &[u8]) -> Vec<Hit> {
-    let c = &*COMPILED;
-    let windows = rule_windows(bytes);
+/// Every match of each rule's regex in its windows that passes the rule's check, before
+/// the evidence thresholds of [`keep_evidence`].
+fn matches_in_windows(bytes: &[u8], windows: &prefilter::Windows) -> Vec<Hit> {
+    let regexes = &*REGEXES;
     let mut hits = Vec::new();
     for (i, rule) in RULES.iter().enumerate() {
         if windows[i].is_empty() {
             continue;
         }
-        let re = &c.regexes[i];
+        let re = &regexes[i];
         let mut found: Vec<Hit> = Vec::new();
         for &(ws, we) in &windows[i] {
             let window = &bytes[ws..we];
@@ -250,35 +254,47 @@ fn raw_hits(bytes: &[u8]) -> Vec<Hit> {
                 }
             }
         }
-        let need = match rule.check {
-            Check::AtLeastTwo => 2,
-            Check::AtLeastThree => 3,
-            _ => 1,
-        };
-        if found.len() >= need {
-            if need > 1 {
-                found.truncate(1);
-            }
-            hits.extend(found);
-        }
+        hits.extend(found);
     }
     hits
 }
 
+/// Applies the multi-match rules' thresholds ([`Check::AtLeastTwo`], [`Check::AtLeastThree`])
+/// over all of `hits`: such a rule is reported once, at its first match, when it matched
+/// often enough; other hits pass unchanged.
+fn keep_evidence(hits: Vec<Hit>) -> Vec<Hit> {
+    let need = |r: &Rule| match r.check {
+        Check::AtLeastTwo => 2,
+        Check::AtLeastThree => 3,
+        _ => 1,
+    };
+    let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for h in &hits {
+        *counts.entry(h.rule.id).or_default() += 1;
+    }
+    let mut reported = std::collections::BTreeSet::new();
+    hits.into_iter()
+        .filter(|h| {
+            let n = need(h.rule);
+            n == 1 || (counts[h.rule.id] >= n && reported.insert(h.rule.id))
+        })
+        .collect()
+}
+
 /// Per-rule cost of [`raw_hits`] on `text`: `(rule id, windows, bytes in windows, µs)`,
-/// slowest first. For the scan benchmark only.
+/// slowest first; the first row is the prefilter. For the scan benchmark only.
 #[doc(hidden)]
 #[must_use]
 pub fn profile_rules(text: &str) -> Vec<(&'static str, usize, usize, u128)> {
     let bytes = text.as_bytes();
-    let c = &*COMPILED;
+    let regexes = &*REGEXES;
     let started = std::time::Instant::now();
-    let windows = rule_windows(bytes);
-    let mut out = vec![("(literal pass)", 0, bytes.len(), started.elapsed().as_micros())];
+    let windows = prefilter::windows(bytes);
+    let mut out = vec![("(prefilter)", 0, bytes.len(), started.elapsed().as_micros())];
     for (i, ws) in windows.iter().enumerate() {
         let t = std::time::Instant::now();
         for &(a, b) in ws {
-            let _ = c.regexes[i].captures_iter(&bytes[a..b]).count();
+            let _ = regexes[i].captures_iter(&bytes[a..b]).count();
         }
         out.push((RULES[i].id, ws.len(), ws.iter().map(|(a, b)| b - a).sum(), t.elapsed().as_micros()));
     }
@@ -286,34 +302,124 @@ pub fn profile_rules(text: &str) -> Vec<(&'static str, usize, usize, u128)> {
     out
 }
 
+/// A rule match as `(rule id, start, matched)`.
+#[doc(hidden)]
+pub type MatchKey = (&'static str, usize, String);
+
+/// The rule matches of [`raw_hits`] and of running every regex on every line, as
+/// `(rule id, start, matched)` sets: the prefilter is exact when they are equal.
+#[doc(hidden)]
+#[must_use]
+pub fn prefilter_vs_every_line(text: &str) -> (Vec<MatchKey>, Vec<MatchKey>) {
+    let bytes = text.as_bytes();
+    let key = |hits: Vec<Hit>| {
+        let mut v: Vec<_> = hits.into_iter().map(|h| (h.rule.id, h.start, h.matched)).collect();
+        v.sort();
+        v
+    };
+    (key(raw_hits(bytes)), key(keep_evidence(matches_in_windows(bytes, &prefilter::windows_every_line(bytes)))))
+}
+
 /// Hits in `text`, plus hits in its percent-decoded form and in decoded base64 runs, with
 /// offsets into `text`.
 fn hits_with_decoding(text: &str) -> Vec<Hit> {
-    let mut hits = raw_hits(text.as_bytes());
-    if let Some((decoded, map)) = percent_lines(text) {
-        for mut h in raw_hits(decoded.as_bytes()) {
-            h.start = map.get(h.start).copied().unwrap_or(0);
-            h.note = " (percent-encoded)";
-            hits.push(h);
+    hits_with_decoding_split(text, SPLIT)
+}
+
+/// [`hits_with_decoding`], splitting texts of `split` bytes or more.
+fn hits_with_decoding_split(text: &str, split: usize) -> Vec<Hit> {
+    let bytes = text.as_bytes();
+    let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2);
+    let mid = (two_cores && text.len() >= split)
+        .then(|| memchr::memchr(b'\n', &bytes[text.len() / 2..]).map(|i| text.len() / 2 + i + 1))
+        .flatten()
+        .filter(|&m| m < text.len());
+    let part = match mid {
+        None => hits_in_part(text, 0, text.len()),
+        Some(mid) => {
+            let (first, mut second) = std::thread::scope(|s| {
+                let first = s.spawn(|| hits_in_part(text, 0, mid));
+                let second = hits_in_part(text, mid, text.len());
+                match first.join() {
+                    Ok(first) => (first, second),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            });
+            let mut part = first;
+            part.plain.append(&mut second.plain);
+            part.percent.append(&mut second.percent);
+            part.base64.append(&mut second.base64);
+            part
         }
-    }
-    for (start, end) in base64_runs(text.as_bytes()) {
-        if let Some(decoded) = values::decode_base64_text(&text.as_bytes()[start..end]) {
-            for mut h in raw_hits(decoded.as_bytes()) {
-                h.start = start;
-                h.note = " (inside base64)";
-                hits.push(h);
-            }
-        }
-    }
+    };
+    let mut hits = keep_evidence(distinct(part.plain));
+    hits.extend(keep_evidence(distinct(part.percent)));
+    hits.extend(part.base64);
     let mut seen = std::collections::BTreeSet::new();
     hits.retain(|h| seen.insert((h.rule.id, h.matched.clone())));
     hits
 }
 
-/// Scans one string found at `location` (a JSON pointer, or a label).
+/// Texts of at least this many bytes are scanned in two halves (split at a line break) on
+/// two threads when the machine has two cores.
+const SPLIT: usize = 4 << 20;
+
+/// Matches found in one part of a text, before the evidence thresholds.
+struct PartHits {
+    plain: Vec<Hit>,
+    percent: Vec<Hit>,
+    /// Already thresholded: each base64 run is its own text.
+    base64: Vec<Hit>,
+}
+
+/// The matches whose candidates lie in `text[from..to]` (`from` at a line start, `to` at a
+/// line start or the end): plain, percent-decoded and inside base64 runs, with offsets into
+/// `text`.
+fn hits_in_part(text: &str, from: usize, to: usize) -> PartHits {
+    let bytes = text.as_bytes();
+    let plain = matches_in_windows(bytes, &prefilter::windows_in(bytes, from, to));
+    let mut percent = Vec::new();
+    percent_batches(&text[from..to], PERCENT_BATCH, |decoded, map| {
+        let d = decoded.as_bytes();
+        for mut h in matches_in_windows(d, &prefilter::windows(d)) {
+            h.start = from + raw_offset(map, h.start);
+            h.note = " (percent-encoded)";
+            percent.push(h);
+        }
+    });
+    let mut base64 = Vec::new();
+    for (start, end) in base64_runs(&bytes[from..to]) {
+        if let Some(decoded) = values::decode_base64_text(&bytes[from + start..from + end]) {
+            for mut h in raw_hits(decoded.as_bytes()) {
+                h.start = from + start;
+                h.note = " (inside base64)";
+                base64.push(h);
+            }
+        }
+    }
+    PartHits { plain, percent, base64 }
+}
+
+/// Drops repeated `(rule, start)` matches (a multi-line window of one part can reach into
+/// the next).
+fn distinct(mut hits: Vec<Hit>) -> Vec<Hit> {
+    let mut seen = std::collections::BTreeSet::new();
+    hits.retain(|h| seen.insert((h.rule.id, h.start)));
+    hits
+}
+
+/// Scans one string found at `location` (a JSON pointer, or a label). Texts of 4 MiB or
+/// more are scanned in two halves on two threads.
 pub fn scan_text(text: &str, location: &str, policy: Policy, out: &mut Vec<Finding>) {
     for h in hits_with_decoding(text) {
+        out.push(finding(&h, location.to_owned(), policy));
+    }
+}
+
+/// [`scan_text`] on one thread whatever the size: for the scan benchmark.
+#[doc(hidden)]
+pub fn scan_text_one_thread(text: &str, location: &str, policy: Policy, out: &mut Vec<Finding>) {
+    for h in hits_with_decoding_split(text, usize::MAX) {
         out.push(finding(&h, location.to_owned(), policy));
     }
 }

@@ -20,28 +20,102 @@ pub enum Check {
     AtLeastThree,
 }
 
-/// Lines after the literal's line that a rule may need (multi-line rules).
+/// Lines after the candidate line that a multi-line rule's match may reach (its pattern
+/// bounds them), so the regex window holds the whole match.
 #[must_use]
 pub fn extra_lines(rule: &Rule) -> usize {
     match rule.id {
-        "shell_session" => 4,
-        "compiler_error" | "python_traceback" => 2,
+        // prompt, up to two blank lines, output, up to two blank lines, output
+        "shell_session" => 6,
+        // `error[E…]: …` then ` --> file:line:col`
+        "compiler_error" => 1,
         _ => 0,
     }
 }
 
-/// For rules anchored at the start of a line: how far into its line a literal may start and
-/// still begin a match (literals further right cannot, so their lines are skipped).
+/// How the scan finds the lines a rule's regex must run on. Every gate is a necessary
+/// condition of the rule's pattern, so gating changes speed, never findings (a proptest
+/// compares with running every regex on every line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gate {
+    /// One of [`Rule::literals`] occurs (ASCII case-insensitive), found through the stems
+    /// searched in one pass, then checked with [`after`] and [`word_start`].
+    Literals,
+    /// A `/` or `\\` starts a path the pattern names (home, user, mount, system folders, `~/`).
+    Slash,
+    /// An `@` occurs (e-mail addresses, passwords in URLs).
+    At,
+    /// A `.` follows `10`, `172` or `192` and precedes a digit, or precedes an internal
+    /// top-level name.
+    Dot,
+    /// An `A` or `S` starts a fixed upper-case key prefix at a word start (`AKIA`…, `AIza`,
+    /// `AKLT`, `SK`, `SG.`).
+    Upper,
+    /// The line's first bytes have the shape the pattern anchors at `^` (turns, log lines,
+    /// stack frames, prompts).
+    LineHead,
+}
+
+/// The gate of each rule.
 #[must_use]
-pub fn max_column(rule: &Rule) -> Option<usize> {
+pub fn gate(rule: &Rule) -> Gate {
     match rule.id {
-        "transcript_turns" => Some(16),
-        "session_log" => Some(20),
-        "stack_trace" => Some(12),
-        "timestamped_log" => Some(24),
-        "shell_session" => Some(80),
-        _ => None,
+        "home_path" | "windows_home_path" | "wsl_home_path" | "tilde_path" | "system_path" => Gate::Slash,
+        "email" | "url_password" => Gate::At,
+        "private_ip" | "internal_host" => Gate::Dot,
+        "aws_access_key_id" | "google_api_key" | "aklt_access_key" | "twilio_key" | "sendgrid_key" => Gate::Upper,
+        "transcript_turns" | "session_log" | "timestamped_log" | "stack_trace" | "shell_session" => Gate::LineHead,
+        _ => Gate::Literals,
     }
+}
+
+/// What must follow a literal for its rule to be able to match there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum After {
+    /// Anything.
+    Any,
+    /// An optional quote, blanks (`\s` without a line break), then one of these bytes: the
+    /// `keyword["']?\s*[:=|]` shape of assignments.
+    Assign(&'static [u8]),
+    /// A blank (`\s` without a line break).
+    Blank,
+}
+
+/// The follow condition of a literal-gated rule (see [`After`]).
+#[must_use]
+pub fn after(rule: &Rule) -> After {
+    match rule.id {
+        "secret_assignment" => After::Assign(b":=|"),
+        "authorization_header" | "cookie_session" => After::Assign(b":="),
+        "bearer_token" => After::Blank,
+        _ => After::Any,
+    }
+}
+
+/// Whether the rule's pattern starts with `\b` right before its literal, so a literal
+/// preceded by a word byte cannot begin a match.
+#[must_use]
+pub fn word_start(rule: &Rule) -> bool {
+    matches!(
+        rule.id,
+        "github_token"
+            | "github_pat"
+            | "gitlab_token"
+            | "slack_token"
+            | "stripe_key"
+            | "anthropic_key"
+            | "openai_key"
+            | "npm_token"
+            | "pypi_token"
+            | "huggingface_token"
+            | "digitalocean_token"
+            | "shopify_token"
+            | "ark_api_key"
+            | "jwt"
+            | "authorization_header"
+            | "bearer_token"
+            | "internal_task_id"
+    )
 }
 
 /// One rule.
@@ -55,7 +129,8 @@ pub struct Rule {
     pub public: &'static str,
     /// Severity for the `local` policy.
     pub local: &'static str,
-    /// Literal prefilter (ASCII, matched case-insensitively); empty = always run.
+    /// Literals of a [`Gate::Literals`] rule (ASCII, matched case-insensitively): one of
+    /// them occurs wherever the pattern matches. Empty for the other gates.
     pub literals: &'static [&'static str],
     /// Byte-mode regex (compiled once). Capture group 1, when present, is the value judged.
     pub pattern: &'static str,
@@ -80,7 +155,7 @@ pub const RULES: &[Rule] = &[
         category: "credentials",
         public: B,
         local: B,
-        literals: &["AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA"],
+        literals: &[],
         pattern: r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}\b",
         check: Check::Always,
         what: "AWS access key id",
@@ -92,7 +167,7 @@ pub const RULES: &[Rule] = &[
         category: "credentials",
         public: B,
         local: B,
-        literals: &["aws_secret", "aws-secret", "secret_access_key", "secretaccesskey"],
+        literals: &["secret"],
         pattern: r#"(?i)(?:aws[_-]?secret[_-]?(?:access[_-]?)?key|secret_?access_?key)["']?\s*[:=|]\s*["']?([A-Za-z0-9/+=]{40})"#,
         check: Check::Random,
         what: "AWS secret access key assignment",
@@ -188,7 +263,7 @@ pub const RULES: &[Rule] = &[
         category: "credentials",
         public: B,
         local: B,
-        literals: &["AIza"],
+        literals: &[],
         pattern: r"\bAIza[0-9A-Za-z_-]{35}",
         check: Check::Always,
         what: "Google API key",
@@ -236,7 +311,7 @@ pub const RULES: &[Rule] = &[
         category: "credentials",
         public: B,
         local: B,
-        literals: &["SK"],
+        literals: &[],
         pattern: r"\bSK[0-9a-f]{32}\b",
         check: Check::Always,
         what: "Twilio API key sid",
@@ -248,7 +323,7 @@ pub const RULES: &[Rule] = &[
         category: "credentials",
         public: B,
         local: B,
-        literals: &["SG."],
+        literals: &[],
         pattern: r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}",
         check: Check::Always,
         what: "SendGrid API key",
@@ -308,7 +383,7 @@ pub const RULES: &[Rule] = &[
         category: "credentials",
         public: B,
         local: B,
-        literals: &["AKLT"],
+        literals: &[],
         pattern: r"\bAKLT[A-Za-z0-9]{10,}\b",
         check: Check::Always,
         what: "AKLT access key (LoopX public_safe_outbound)",
@@ -332,7 +407,7 @@ pub const RULES: &[Rule] = &[
         category: "credentials",
         public: B,
         local: B,
-        literals: &["PRIVATE KEY"],
+        literals: &["private key"],
         pattern: r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----",
         check: Check::Always,
         what: "PEM private key block",
@@ -368,7 +443,7 @@ pub const RULES: &[Rule] = &[
         category: "credentials",
         public: B,
         local: B,
-        literals: &["://"],
+        literals: &[],
         pattern: r#"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@"'<>]{1,64}:([^/\s@"'<>]{3,128})@[A-Za-z0-9.-]+"#,
         check: Check::NotPlaceholder,
         what: "password in a URL",
@@ -380,7 +455,17 @@ pub const RULES: &[Rule] = &[
         category: "credentials",
         public: B,
         local: B,
-        literals: &["cookie", "session", "sid="],
+        literals: &[
+            "cookie",
+            "session",
+            "sess",
+            "sid",
+            "session_id",
+            "sessionid",
+            "session_token",
+            "phpsessid",
+            "jsessionid",
+        ],
         pattern: r#"(?i)(?:\b(?:set-)?cookie\s*:\s*[A-Za-z0-9_.-]{1,40}=([^;\s"']{8,})|\b(?:session_?id|sessionid|session|sess|sid|phpsessid|jsessionid|session_token)["']?\s*[=:]\s*["']?([A-Za-z0-9%._-]{12,}))"#,
         check: Check::Random,
         what: "cookie or session id value",
@@ -416,7 +501,7 @@ pub const RULES: &[Rule] = &[
         category: "local_paths",
         public: B,
         local: W,
-        literals: &["/home/", "/users/", "/root"],
+        literals: &[],
         pattern: r"(?:^|[^A-Za-z0-9_.~/-])(/(?:home|Users)/[A-Za-z0-9._-]+(?:/[^\s\x22'<>]*)?|/root(?:/[^\s\x22'<>]*)?)(?:$|[^A-Za-z0-9_.-])",
         check: Check::Always,
         what: "a Linux or macOS home directory",
@@ -428,7 +513,7 @@ pub const RULES: &[Rule] = &[
         category: "local_paths",
         public: B,
         local: W,
-        literals: &["users"],
+        literals: &[],
         pattern: r#"(?i)\b[A-Z]:(?:\\{1,4}|/)Users(?:\\{1,4}|/)[^\\/\s"'<>]+"#,
         check: Check::Always,
         what: "a Windows home directory (plain or JSON-escaped backslashes)",
@@ -440,7 +525,7 @@ pub const RULES: &[Rule] = &[
         category: "local_paths",
         public: B,
         local: W,
-        literals: &["/mnt/"],
+        literals: &[],
         pattern: r"/mnt/[a-z]/Users/[^/\s\x22'<>]+",
         check: Check::Always,
         what: "a Windows home directory through WSL",
@@ -452,7 +537,7 @@ pub const RULES: &[Rule] = &[
         category: "local_paths",
         public: W,
         local: I,
-        literals: &["~/"],
+        literals: &[],
         pattern: r#"(?:^|[\s"'=(:,`])~/[A-Za-z0-9._-]+"#,
         check: Check::Always,
         what: "a path in the current user's home",
@@ -464,19 +549,7 @@ pub const RULES: &[Rule] = &[
         category: "local_paths",
         public: I,
         local: I,
-        literals: &[
-            "/volumes/",
-            "/private/",
-            "/tmp/",
-            "/var/",
-            "/etc/",
-            "/opt/",
-            "/srv/",
-            "/mnt/",
-            "/workspace",
-            "/data00/",
-            "/ext_data/",
-        ],
+        literals: &[],
         pattern: r#"(?:^|[\s"'=(:,])/(?:Volumes|private|tmp|var|etc|opt|srv|mnt|workspaces?|data00|ext_data)/[^\s"'<>]+"#,
         check: Check::Always,
         what: "an absolute machine path (LoopX payload validator)",
@@ -488,7 +561,7 @@ pub const RULES: &[Rule] = &[
         category: "transcripts",
         public: B,
         local: B,
-        literals: &["user", "assistant", "human", "system", "model"],
+        literals: &[],
         pattern: r"(?im)^[ \t>*_#-]*(?:\*\*)?(?:user|assistant|human|system|ai|model)(?:\*\*)?[ \t]*(?::[ \t]*\S|>[ \t]*\S|$)",
         check: Check::AtLeastTwo,
         what: "role-marked conversation turns (two or more)",
@@ -512,7 +585,7 @@ pub const RULES: &[Rule] = &[
         category: "transcripts",
         public: B,
         local: B,
-        literals: &["user", "assistant", "agent", "bot"],
+        literals: &[],
         pattern: r"(?im)^\[?\d{1,2}:\d{2}(?::\d{2})?\]?\s+(?:user|assistant|agent|bot|human)\s*[>:]",
         check: Check::AtLeastTwo,
         what: "session log lines (two or more)",
@@ -536,7 +609,7 @@ pub const RULES: &[Rule] = &[
         category: "raw_tool_output",
         public: B,
         local: B,
-        literals: &["\tat ", "  at "],
+        literals: &[],
         pattern: r"(?m)^[ \t]+at (?:async )?[A-Za-z0-9_$.<>\[\]/]+(?: \[as [^\]]+\])? ?\((?:[^()\n]*:\d+(?::\d+)?|Native Method|Unknown Source|native|<anonymous>)\)",
         check: Check::AtLeastTwo,
         what: "Java / JavaScript stack frames (two or more)",
@@ -548,8 +621,8 @@ pub const RULES: &[Rule] = &[
         category: "raw_tool_output",
         public: B,
         local: B,
-        literals: &["$ ", "% ", "ps>", "ps c:", "ps /", "❯ ", ">>> "],
-        pattern: r"(?m)^(?:\$|%|\xE2\x9D\xAF|>>>|PS[^>\n]{0,60}>|[a-z0-9_.-]+@[a-z0-9_.-]+:[^\s$]*\$) +[a-z./][^\n]*\n(?:[ \t]*\n)*[ \t]*[^\s$%#`][^\n]*\n(?:[ \t]*\n)*[ \t]*[^\s$%#`][^\n]*",
+        literals: &[],
+        pattern: r"(?m)^(?:\$|%|\xE2\x9D\xAF|>>>|PS[^>\n]{0,60}>|[a-z0-9_.-]+@[a-z0-9_.-]+:[^\s$]*\$) +[a-z./][^\n]*\n(?:[ \t]*\n){0,2}[ \t]*[^\s$%#`][^\n]*\n(?:[ \t]*\n){0,2}[ \t]*[^\s$%#`][^\n]*",
         check: Check::Always,
         what: "a shell session: a prompt line followed by output lines",
         hit: "$ cargo test\n   Compiling x v0.1\n    Finished test",
@@ -560,7 +633,7 @@ pub const RULES: &[Rule] = &[
         category: "raw_tool_output",
         public: B,
         local: B,
-        literals: &["0:", "1:", "2:", "3:", "4:", "5:", "6:", "7:", "8:", "9:"],
+        literals: &[],
         pattern: r"(?m)^\[?(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}|\d{2}:\d{2}:\d{2}(?:[.,]\d+|\]\s)|[A-Z][a-z]{2} +\d{1,2} \d{2}:\d{2}:\d{2})",
         check: Check::AtLeastThree,
         what: "a run of timestamped log lines (three or more)",
@@ -572,8 +645,8 @@ pub const RULES: &[Rule] = &[
         category: "raw_tool_output",
         public: B,
         local: B,
-        literals: &["error"],
-        pattern: r"(?m)(?:^error(?:\[E\d{4}\])?: [^\n]+\n\s*--> [^\s:]+:\d+:\d+|^[^\s:]+\.(?:c|cc|cpp|cxx|h|hpp|go|ts|tsx|js|py|rs|java|kt|swift):\d+:\d+: (?:fatal )?error:|\(\d+,\d+\): error TS\d+|^(?:clang|gcc|g\+\+|cc|ld|collect2|rustc|javac|go)(?:\.exe)?: (?:fatal )?error:)",
+        literals: &["error:", "error[", "): error ts"],
+        pattern: r"(?m)(?:^error(?:\[E\d{4}\])?: [^\n]+\n[ \t]*--> [^\s:]+:\d+:\d+|^[^\s:]+\.(?:c|cc|cpp|cxx|h|hpp|go|ts|tsx|js|py|rs|java|kt|swift):\d+:\d+: (?:fatal )?error:|\(\d+,\d+\): error TS\d+|^(?:clang|gcc|g\+\+|cc|ld|collect2|rustc|javac|go)(?:\.exe)?: (?:fatal )?error:)",
         check: Check::Always,
         what: "compiler error output (rustc, gcc/clang, go, tsc)",
         hit: "error[E0308]: mismatched types\n --> src/main.rs:4:5",
@@ -584,7 +657,7 @@ pub const RULES: &[Rule] = &[
         category: "network",
         public: B,
         local: W,
-        literals: &["10.", "172.", "192.168."],
+        literals: &[],
         pattern: r"\b(?:10\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01])|192\.168)\.\d{1,3}\.\d{1,3}\b",
         check: Check::Always,
         what: "a private (RFC 1918) IP address",
@@ -596,7 +669,7 @@ pub const RULES: &[Rule] = &[
         category: "network",
         public: B,
         local: W,
-        literals: &[".internal", ".corp", ".lan", ".intranet", ".local"],
+        literals: &[],
         pattern: r"\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:internal|corp|lan|intranet|local)\b",
         check: Check::Always,
         what: "an internal host name",
@@ -632,7 +705,7 @@ pub const RULES: &[Rule] = &[
         category: "network",
         public: W,
         local: W,
-        literals: &["@"],
+        literals: &[],
         pattern: r"(?:^|[^A-Za-z0-9._%+:/-])([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})\b",
         check: Check::NotPlaceholder,
         what: "an e-mail address (not the login part of a URL)",

@@ -161,6 +161,239 @@ proptest::proptest! {
     /// Finding lines from their `%` signs gives what decoding every line gives.
     #[test]
     fn percent_lines_match_the_plain_definition(text in "([a-z%0-9A-F]{0,12}(%2[0-9A-F]|%0A|%zz|%C3%A9|%)?[ \n]?){0,12}") {
-        proptest::prop_assert_eq!(percent_lines(&text), percent_lines_reference(&text));
+        let fast = percent_lines(&text).map(|(d, map)| {
+            let per_byte: Vec<usize> = (0..d.len()).map(|p| raw_offset(&map, p)).collect();
+            (d, per_byte)
+        });
+        proptest::prop_assert_eq!(fast, percent_lines_reference(&text));
+    }
+}
+
+#[test]
+fn every_literal_has_a_stem_and_stems_are_not_prefixes() {
+    for r in RULES {
+        let gated = rules::gate(r) == rules::Gate::Literals;
+        assert_eq!(gated, !r.literals.is_empty(), "{}: literals and gate disagree", r.id);
+        for l in r.literals {
+            let l = l.to_ascii_lowercase();
+            assert!(prefilter::STEMS.iter().any(|s| l.contains(s)), "{}: literal {l:?} has no stem", r.id);
+        }
+    }
+    for a in prefilter::STEMS {
+        assert!(a.len() >= 3, "{a}: stems shorter than 3 bytes slow Teddy down");
+        for b in prefilter::STEMS {
+            assert!(a == b || !b.starts_with(a), "stem {a:?} is a prefix of {b:?}");
+        }
+    }
+}
+
+/// The prefilter must give exactly the matches of running every regex on every line.
+fn assert_exact(text: &str) {
+    let (fast, every) = prefilter_vs_every_line(text);
+    assert_eq!(fast, every, "prefilter differs from every-line regexes on {text:?}");
+}
+
+#[test]
+fn prefilter_is_exact_on_rule_examples_and_corpus() {
+    for r in RULES {
+        assert_exact(r.hit);
+        assert_exact(r.miss);
+    }
+    let corpus = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/scan_corpus/cases.jsonl"))
+        .expect("corpus");
+    for line in corpus.lines().filter(|l| !l.trim().is_empty()) {
+        let case: serde_json::Value = serde_json::from_str(line).expect("case");
+        let input = match &case["input"] {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        assert_exact(&input);
+    }
+}
+
+/// Pieces that sit on either side of every gate: keywords in any case, operators, quotes,
+/// blanks, tokens, prompts, paths, addresses and line breaks.
+const PIECES: &[&str] = &[
+    "password",
+    "PassWord",
+    "passwd",
+    "pwd",
+    "secret",
+    "Token",
+    "KEY",
+    "key",
+    "credential",
+    "Auth",
+    "authorization",
+    "Bearer",
+    "bearer",
+    "cookie",
+    "Set-Cookie",
+    "session",
+    "sess",
+    "SID",
+    "phpsessid",
+    "jsessionid",
+    "session_token",
+    "api_",
+    "aws_",
+    "secret_access_key",
+    "AccountKey",
+    "PRIVATE KEY",
+    "-----BEGIN ",
+    "=",
+    ":",
+    "|",
+    "\"",
+    "'",
+    " ",
+    "\t",
+    "\r",
+    "\x0b",
+    "\x0c",
+    "\n",
+    "\n\n",
+    "_",
+    "-",
+    ".",
+    "/",
+    "\\",
+    "\\\\",
+    "@",
+    "~",
+    "(",
+    ")",
+    "[",
+    "]",
+    ">",
+    "$ ",
+    "% ",
+    "❯ ",
+    ">>> ",
+    "PS C:\\> ",
+    "user@box:~$ ",
+    "ghp_",
+    "gho_",
+    "github_pat_",
+    "glpat-",
+    "xoxb-",
+    "xapp-1-",
+    "sk_live_",
+    "rk_test_",
+    "sk-",
+    "sk-ant-",
+    "sk-proj-",
+    "npm_",
+    "pypi-",
+    "hf_",
+    "dop_v1_",
+    "shpat_",
+    "ark-",
+    "AKIA",
+    "ASIA",
+    "AIza",
+    "AKLT",
+    "SK",
+    "SG.",
+    "eyJ",
+    "eyJhbGciOiJIUzI1NiJ9",
+    "Xq8vR2mN5tK9wL3pZ7yB4cD6fH1jA0sE2gU8",
+    "0123456789abcdef0123456789abcdef",
+    "ABCDEFGHIJKLMNOP",
+    "9xQe7Lk2Vb8Nw3Rt6Yh1",
+    "://",
+    "https://",
+    "u:p4ss@",
+    "/home/",
+    "/Users/",
+    "/root",
+    "C:",
+    "Users",
+    "/mnt/c/",
+    "~/",
+    "/tmp/",
+    "/etc/",
+    "/workspaces/",
+    "home",
+    "user",
+    "User",
+    "assistant",
+    "Human",
+    "system",
+    "AI",
+    "model",
+    "**",
+    "# ",
+    "> ",
+    "12:34",
+    "[09:15:02] ",
+    "2026-11-29T12:57:39",
+    "Nov 29 12:57:39 ",
+    "  at ",
+    "\tat ",
+    "foo.bar(",
+    "x.js:1:2",
+    "Native Method",
+    "Traceback (most recent call last):",
+    "error",
+    "error[E0308]",
+    "error:",
+    " --> ",
+    "src/main.rs:4:5",
+    "(1,2): error TS2322",
+    "gcc",
+    "10.",
+    "172.16.",
+    "192.168.",
+    "1.2",
+    "3",
+    ".internal",
+    ".corp",
+    ".local",
+    "db",
+    "larkoffice",
+    "docs.internal",
+    "t-20",
+    "t-20261129123456-ab",
+    "alice",
+    "example.com",
+    "\"role\"",
+    "\"user\"",
+    "role",
+    "ts",
+    "x",
+    "é",
+    "每周",
+    "%3D",
+    "%2F",
+    "%40",
+    "%2B",
+    "%zz",
+    "token%3Dghp_Xq8vR2mN5tK9wL3pZ7yB4cD6fH1jA0sE2gU8",
+    "Y29uZmlnOiBhd3Mga2V5IEFLSUFRM0VYQU1QTEVLRVk3WjJYIGZvciB0aGUgYnVja2V0",
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+    #[test]
+    fn prefilter_is_exact_on_generated_text(parts in proptest::collection::vec(0..PIECES.len(), 0..40)) {
+        let text: String = parts.iter().map(|&i| PIECES[i]).collect();
+        let (fast, every) = prefilter_vs_every_line(&text);
+        proptest::prop_assert_eq!(fast, every, "on {:?}", text);
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+    /// Scanning a text in two halves on two threads finds what one pass finds.
+    #[test]
+    fn split_scan_finds_what_one_pass_finds(parts in proptest::collection::vec(0..PIECES.len(), 0..400)) {
+        let text: String = parts.iter().map(|&i| PIECES[i]).collect();
+        let key = |hits: Vec<Hit>| {
+            let mut v: Vec<_> = hits.into_iter().map(|h| (h.rule.id, h.start, h.matched, h.note)).collect();
+            v.sort();
+            v
+        };
+        proptest::prop_assert_eq!(key(hits_with_decoding_split(&text, 64)), key(hits_with_decoding_split(&text, usize::MAX)));
     }
 }

@@ -1,0 +1,465 @@
+//! Where each rule could match: the line windows its regex must run on.
+//!
+//! The text is taken in chunks of about 64 KiB that end at a line break, so every pass over a
+//! chunk after the first reads it from cache. Per chunk:
+//! - one Teddy (SIMD) search over a lower-cased copy finds the [`STEMS`]; each stem hit is
+//!   checked against the full literals that contain it, then against the rule's
+//!   [`After`] and [`word_start`] conditions, all on a few bytes;
+//! - `memchr` finds the rare bytes the other gates start from (`/` `\` `@` `.` `A` `S`);
+//! - the line breaks give every line's first bytes to the [`Gate::LineHead`] rules.
+//!
+//! Every gate is a necessary condition of its rule's pattern (`tests::prefilter_is_exact`
+//! compares with running every regex on every line), so the prefilter changes speed, never
+//! findings. Automata are built once.
+
+use super::rules::{self, After, Gate, RULES};
+use aho_corasick::{AhoCorasick, MatchKind, packed};
+use memchr::memmem;
+use std::sync::LazyLock;
+
+/// Chunk size in bytes; a chunk runs on to the end of its line.
+const CHUNK: usize = 64 * 1024;
+
+/// Search keys of the literal gate, lower case. Each literal of a [`Gate::Literals`] rule
+/// contains one (the first that fits is used); no stem is a prefix of another, so a search
+/// that reports one stem per position misses none. Few and specific stems keep Teddy fast.
+pub const STEMS: &[&str] = &[
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+    "github_pat_",
+    "glpat-",
+    "xox",
+    "xapp-",
+    "sk_",
+    "rk_",
+    "sk-",
+    "npm_",
+    "pypi-",
+    "hf_",
+    "_v1_",
+    "shp",
+    "ark-",
+    "eyj",
+    "bearer",
+    "cookie",
+    "sess",
+    "sid",
+    "passw",
+    "pwd",
+    "secret",
+    "token",
+    "key",
+    "credential",
+    "auth",
+    "\"role\"",
+    "traceback",
+    "error",
+    "larkoffice",
+    "docs.internal",
+    "t-20",
+];
+
+/// One literal of a literal-gated rule, lower case, with the stem it is found by.
+struct Lit {
+    text: Vec<u8>,
+    /// Where the stem sits inside `text`.
+    offset: usize,
+    rule: usize,
+    after: After,
+    word_start: bool,
+}
+
+struct Compiled {
+    teddy: Option<packed::Searcher>,
+    /// The same stems, for machines without Teddy's vector instructions.
+    fallback: AhoCorasick,
+    /// Stem index → the literals found through it.
+    by_stem: Vec<Vec<Lit>>,
+    /// Rule indexes per byte gate.
+    slash: Rules,
+}
+
+/// The rule index of each rule id a byte gate serves (`usize::MAX` when absent).
+struct Rules {
+    home: usize,
+    windows_home: usize,
+    wsl: usize,
+    tilde: usize,
+    system: usize,
+    email: usize,
+    url_password: usize,
+    private_ip: usize,
+    internal_host: usize,
+    aws: usize,
+    google: usize,
+    aklt: usize,
+    twilio: usize,
+    sendgrid: usize,
+    turns: usize,
+    session_log: usize,
+    timestamped: usize,
+    stack: usize,
+    shell: usize,
+}
+
+fn rule_index(id: &str) -> usize {
+    RULES.iter().position(|r| r.id == id).unwrap_or(usize::MAX)
+}
+
+static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
+    let mut by_stem: Vec<Vec<Lit>> = STEMS.iter().map(|_| Vec::new()).collect();
+    for (i, r) in RULES.iter().enumerate() {
+        if rules::gate(r) != Gate::Literals {
+            continue;
+        }
+        for l in r.literals {
+            let text = l.to_ascii_lowercase().into_bytes();
+            let found = STEMS.iter().enumerate().find_map(|(k, s)| memmem::find(&text, s.as_bytes()).map(|o| (k, o)));
+            let (k, offset) = found.expect("every literal contains a stem (tests::every_literal_has_a_stem)");
+            by_stem[k].push(Lit { text, offset, rule: i, after: rules::after(r), word_start: rules::word_start(r) });
+        }
+    }
+    let teddy = packed::Config::new()
+        .match_kind(packed::MatchKind::LeftmostFirst)
+        .heuristic_pattern_limits(false)
+        .builder()
+        .extend(STEMS)
+        .build();
+    let fallback =
+        AhoCorasick::builder().match_kind(MatchKind::LeftmostFirst).build(STEMS).expect("static stems build");
+    let slash = Rules {
+        home: rule_index("home_path"),
+        windows_home: rule_index("windows_home_path"),
+        wsl: rule_index("wsl_home_path"),
+        tilde: rule_index("tilde_path"),
+        system: rule_index("system_path"),
+        email: rule_index("email"),
+        url_password: rule_index("url_password"),
+        private_ip: rule_index("private_ip"),
+        internal_host: rule_index("internal_host"),
+        aws: rule_index("aws_access_key_id"),
+        google: rule_index("google_api_key"),
+        aklt: rule_index("aklt_access_key"),
+        twilio: rule_index("twilio_key"),
+        sendgrid: rule_index("sendgrid_key"),
+        turns: rule_index("transcript_turns"),
+        session_log: rule_index("session_log"),
+        timestamped: rule_index("timestamped_log"),
+        stack: rule_index("stack_trace"),
+        shell: rule_index("shell_session"),
+    };
+    Compiled { teddy, fallback, by_stem, slash }
+});
+
+/// Builds the automata now rather than on the first scan.
+pub fn warm_up() {
+    LazyLock::force(&COMPILED);
+}
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// `\s` of a byte-mode regex, without the line break (windows never span one for these rules).
+fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
+}
+
+fn after_holds(after: After, rest: &[u8]) -> bool {
+    match after {
+        After::Any => true,
+        After::Blank => rest.first().copied().is_some_and(is_blank),
+        After::Assign(ops) => {
+            let mut i = usize::from(matches!(rest.first(), Some(b'"' | b'\'')));
+            while rest.get(i).copied().is_some_and(is_blank) {
+                i += 1;
+            }
+            rest.get(i).is_some_and(|b| ops.contains(b))
+        }
+    }
+}
+
+/// Per-rule windows `(start, end)`: byte ranges of whole lines (end excludes the line
+/// break), in order, merged when they overlap.
+pub type Windows = Vec<Vec<(usize, usize)>>;
+
+struct Collector<'a> {
+    bytes: &'a [u8],
+    windows: Windows,
+}
+
+impl Collector<'_> {
+    /// Records that `rule` may match on the line holding byte `pos`.
+    fn add(&mut self, rule: usize, pos: usize) {
+        let Some(ws) = self.windows.get_mut(rule) else { return };
+        if ws.last().is_some_and(|&(_, e)| pos < e) {
+            return;
+        }
+        let bytes = self.bytes;
+        let start = memchr::memrchr(b'\n', &bytes[..pos]).map_or(0, |i| i + 1);
+        let mut end = memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i);
+        for _ in 0..rules::extra_lines(&RULES[rule]) {
+            if end >= bytes.len() {
+                break;
+            }
+            end = memchr::memchr(b'\n', &bytes[end + 1..]).map_or(bytes.len(), |i| end + 1 + i);
+        }
+        match ws.last_mut() {
+            Some(last) if start <= last.1 => last.1 = last.1.max(end),
+            _ => ws.push((start, end)),
+        }
+    }
+}
+
+/// The windows of every rule over `bytes`.
+#[must_use]
+pub fn windows(bytes: &[u8]) -> Windows {
+    windows_in(bytes, 0, bytes.len())
+}
+
+/// The windows of the candidates in `bytes[from..end]` (`from` at a line start). A
+/// multi-line rule's window may run past `end`.
+#[must_use]
+pub fn windows_in(bytes: &[u8], from: usize, end: usize) -> Windows {
+    let c = &*COMPILED;
+    let mut col = Collector { bytes, windows: vec![Vec::new(); RULES.len()] };
+    let mut folded = Vec::with_capacity((end - from).min(CHUNK + 4096));
+    let mut from = from;
+    while from < end {
+        let to = if end - from <= CHUNK {
+            end
+        } else {
+            memchr::memchr(b'\n', &bytes[from + CHUNK..end]).map_or(end, |i| from + CHUNK + i + 1)
+        };
+        folded.clear();
+        folded.extend(bytes[from..to].iter().map(u8::to_ascii_lowercase));
+        stems(c, &folded, from, &mut col);
+        byte_gates(&c.slash, bytes, from, to, &mut col);
+        line_heads(&c.slash, bytes, from, to, &mut col);
+        from = to;
+    }
+    col.windows
+}
+
+/// The literal gate over one lower-cased chunk that starts at `base`.
+fn stems(c: &Compiled, folded: &[u8], base: usize, col: &mut Collector) {
+    let mut at = 0;
+    loop {
+        let found = match &c.teddy {
+            Some(t) => t.find_in(folded, aho_corasick::Span::from(at..folded.len())).map(|m| (m.start(), m.pattern())),
+            None => c
+                .fallback
+                .find(aho_corasick::Input::new(folded).span(at..folded.len()))
+                .map(|m| (m.start(), m.pattern())),
+        };
+        let Some((s, stem)) = found else { break };
+        for lit in &c.by_stem[stem.as_usize()] {
+            let Some(start) = s.checked_sub(lit.offset) else { continue };
+            let end = start + lit.text.len();
+            if folded.get(start..end) != Some(&lit.text[..])
+                || (lit.word_start && start > 0 && is_word(folded[start - 1]))
+                || !after_holds(lit.after, &folded[end..])
+            {
+                continue;
+            }
+            col.add(lit.rule, base + start);
+        }
+        at = s + 1;
+    }
+}
+
+/// The `/` `\` `@` `.` `A` `S` gates over `bytes[from..to]`.
+fn byte_gates(r: &Rules, bytes: &[u8], from: usize, to: usize, col: &mut Collector) {
+    let chunk = &bytes[from..to];
+    let at = |i: usize| bytes.get(i).copied().unwrap_or(b'\n');
+    let rest = |i: usize| bytes.get(i..to).unwrap_or_default();
+    for k in memchr::memchr3_iter(b'/', b'\\', b'@', chunk) {
+        let s = from + k;
+        if bytes[s] == b'@' {
+            col.add(r.email, s);
+            col.add(r.url_password, s);
+            continue;
+        }
+        let next = rest(s + 1);
+        if bytes[s] == b'/' {
+            if next.starts_with(b"home/") || next.starts_with(b"Users/") || next.starts_with(b"root") {
+                col.add(r.home, s);
+            }
+            if next.starts_with(b"mnt/") {
+                col.add(r.wsl, s);
+            }
+            if s > 0 && at(s - 1) == b'~' {
+                col.add(r.tilde, s);
+            }
+            let before_ok =
+                s == 0 || matches!(at(s - 1), b'\n' | b'"' | b'\'' | b'=' | b'(' | b':' | b',') || is_blank(at(s - 1));
+            if before_ok
+                && [
+                    &b"Volumes/"[..],
+                    b"private/",
+                    b"tmp/",
+                    b"var/",
+                    b"etc/",
+                    b"opt/",
+                    b"srv/",
+                    b"mnt/",
+                    b"workspace",
+                    b"data00/",
+                    b"ext_data/",
+                ]
+                .iter()
+                .any(|p| next.starts_with(p))
+            {
+                col.add(r.system, s);
+            }
+        }
+        if s > 0 && at(s - 1) == b':' {
+            let name = rest(s);
+            let skip = name.iter().take_while(|b| matches!(b, b'/' | b'\\')).count();
+            if name.get(skip..skip + 5).is_some_and(|u| u.eq_ignore_ascii_case(b"users")) {
+                col.add(r.windows_home, s);
+            }
+        }
+    }
+    for k in memchr::memchr3_iter(b'.', b'A', b'S', chunk) {
+        let d = from + k;
+        if bytes[d] != b'.' {
+            upper(r, bytes, from, to, d, col);
+            continue;
+        }
+        let next = rest(d + 1);
+        let ip = next.first().is_some_and(u8::is_ascii_digit)
+            && ((d >= 2 && &bytes[d - 2..d] == b"10") || (d >= 3 && matches!(&bytes[d - 3..d], b"172" | b"192")));
+        if ip {
+            col.add(r.private_ip, d);
+        }
+        if [&b"internal"[..], b"corp", b"lan", b"intranet", b"local"].iter().any(|p| next.starts_with(p)) {
+            col.add(r.internal_host, d);
+        }
+    }
+}
+
+/// The [`Gate::Upper`] checks at an `A` or `S` at `u`.
+fn upper(r: &Rules, bytes: &[u8], from: usize, to: usize, u: usize, col: &mut Collector) {
+    if u > from && is_word(bytes[u - 1]) {
+        return;
+    }
+    let next = bytes.get(u + 1..to).unwrap_or_default();
+    if bytes[u] == b'A' {
+        if [&b"KIA"[..], b"SIA", b"GPA", b"IDA", b"ROA", b"NPA"].iter().any(|p| next.starts_with(p)) {
+            col.add(r.aws, u);
+        }
+        if next.starts_with(b"Iza") {
+            col.add(r.google, u);
+        }
+        if next.starts_with(b"KLT") {
+            col.add(r.aklt, u);
+        }
+    } else if next.starts_with(b"K") {
+        col.add(r.twilio, u);
+    } else if next.starts_with(b"G.") {
+        col.add(r.sendgrid, u);
+    }
+}
+
+/// The line-start gate: each line of `bytes[from..to]` (which starts at a line start).
+fn line_heads(r: &Rules, bytes: &[u8], from: usize, to: usize, col: &mut Collector) {
+    let mut start = from;
+    let mut breaks = memchr::memchr_iter(b'\n', &bytes[from..to]).map(|k| from + k);
+    loop {
+        let end = breaks.next();
+        let line = &bytes[start..end.unwrap_or(to)];
+        if !line.is_empty() {
+            head(r, line, start, col);
+        }
+        match end {
+            Some(e) => start = e + 1,
+            None => break,
+        }
+    }
+}
+
+fn starts_with_ci(text: &[u8], word: &[u8]) -> bool {
+    text.get(..word.len()).is_some_and(|t| t.eq_ignore_ascii_case(word))
+}
+
+fn head(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
+    let first = line[0];
+    // transcript_turns: `^[ \t>*_#-]*(\*\*)?(user|assistant|human|system|ai|model)`
+    let k = if matches!(first, b' ' | b'\t' | b'>' | b'*' | b'_' | b'#' | b'-') {
+        line.iter().position(|b| !matches!(b, b' ' | b'\t' | b'>' | b'*' | b'_' | b'#' | b'-')).unwrap_or(line.len())
+    } else {
+        0
+    };
+    if line.get(k).is_some_and(|c| matches!(c | 0x20, b'u' | b'a' | b'h' | b's' | b'm'))
+        && [&b"user"[..], b"assistant", b"human", b"system", b"ai", b"model"]
+            .iter()
+            .any(|w| starts_with_ci(&line[k..], w))
+    {
+        col.add(r.turns, start);
+    }
+    // session_log `^\[?\d{1,2}:` and timestamped_log `^\[?(\d\d|[A-Z][a-z][a-z] +\d)`
+    let b = if first == b'[' { &line[1..] } else { line };
+    let d = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    if d(0) {
+        if b.get(1) == Some(&b':') || (d(1) && b.get(2) == Some(&b':')) {
+            col.add(r.session_log, start);
+        }
+        if d(1) {
+            col.add(r.timestamped, start);
+        }
+    } else if b.len() >= 5
+        && b[0].is_ascii_uppercase()
+        && b[3] == b' '
+        && b[1].is_ascii_lowercase()
+        && b[2].is_ascii_lowercase()
+        && b[4..].iter().find(|&&c| c != b' ').is_some_and(u8::is_ascii_digit)
+    {
+        col.add(r.timestamped, start);
+    }
+    // stack_trace: `^[ \t]+at `
+    if matches!(first, b' ' | b'\t') {
+        let k = line.iter().position(|b| !matches!(b, b' ' | b'\t')).unwrap_or(line.len());
+        if line[k..].starts_with(b"at ") {
+            col.add(r.stack, start);
+        }
+    }
+    // shell_session: `^(\$|%|❯|>>>|PS…>|user@host:…\$) +`
+    let class = |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'_' | b'.' | b'-');
+    let prompt = match first {
+        b'$' | b'%' => line.get(1) == Some(&b' '),
+        0xE2 => line.starts_with("❯ ".as_bytes()),
+        b'>' => line.starts_with(b">>> "),
+        b'P' => line.get(1) == Some(&b'S'),
+        c if class(&c) => line.get(line.iter().position(|b| !class(b)).unwrap_or(line.len())) == Some(&b'@'),
+        _ => false,
+    };
+    if prompt {
+        col.add(r.shell, start);
+    }
+}
+
+/// Windows as if every line were a candidate for every rule: the reference the prefilter
+/// must agree with. For tests and the scan benchmark.
+#[doc(hidden)]
+#[must_use]
+pub fn windows_every_line(bytes: &[u8]) -> Windows {
+    let mut col = Collector { bytes, windows: vec![Vec::new(); RULES.len()] };
+    let mut start = 0;
+    loop {
+        for r in 0..RULES.len() {
+            col.add(r, start);
+        }
+        match memchr::memchr(b'\n', &bytes[start..]) {
+            Some(k) if start + k < bytes.len() => start += k + 1,
+            _ => break,
+        }
+        if start >= bytes.len() {
+            break;
+        }
+    }
+    col.windows
+}
