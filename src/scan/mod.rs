@@ -1,8 +1,9 @@
 //! The boundary scan: what a write would put on disk or reflect — every JSON key and string
 //! value (JSON escapes decoded by the parser, percent-encoding and long base64 runs decoded
 //! here) and every line a change adds. Rules live in [`rules`]; severity follows the
-//! destination policy (DESIGN.md §5). Byte-mode regexes run only when one of their literals
-//! occurs (one Aho-Corasick pass); every automaton is built once. Pure.
+//! destination policy (DESIGN.md §5). Byte-mode regexes run only on the line windows their
+//! gate gives ([`prefilter`]: Teddy stems, byte and line-start gates); every automaton is
+//! built once. Texts of 4 MiB or more are scanned in two halves on two threads. Pure.
 
 pub mod prefilter;
 pub mod rules;
@@ -381,7 +382,15 @@ fn hits_in_part(text: &str, from: usize, to: usize) -> PartHits {
     let mut percent = Vec::new();
     percent_batches(&text[from..to], PERCENT_BATCH, |decoded, map| {
         let d = decoded.as_bytes();
-        for mut h in matches_in_windows(d, &prefilter::windows(d)) {
+        let mut windows = prefilter::windows(d);
+        // Decoded lines are joined whether or not they were neighbours, and batches and
+        // halves cut between them: multi-line rules look at the plain text only.
+        for (w, rule) in windows.iter_mut().zip(RULES) {
+            if rules::extra_lines(rule) > 0 {
+                w.clear();
+            }
+        }
+        for mut h in matches_in_windows(d, &windows) {
             h.start = from + raw_offset(map, h.start);
             h.note = " (percent-encoded)";
             percent.push(h);

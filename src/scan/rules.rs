@@ -1,5 +1,5 @@
 //! The rule table of the boundary scan: one row per rule with its category, severity under
-//! each policy, literal prefilter, pattern (byte mode, ASCII classes), a validator, and an
+//! each policy, gate literals, pattern (byte mode, ASCII classes), a validator, and an
 //! example hit and miss. `writegate scan --rules` prints it; `docs/scan-rules.md` is that
 //! output (a test keeps them equal). Superset of LoopX's `loopx check --scan-path`
 //! `LEAK_PATTERNS`, its `public_safe_outbound` rules and its payload validators (FORMATS.md §6).
