@@ -330,8 +330,7 @@ fn hits_with_decoding(text: &str) -> Vec<Hit> {
 /// [`hits_with_decoding`], splitting texts of `split` bytes or more.
 fn hits_with_decoding_split(text: &str, split: usize) -> Vec<Hit> {
     let bytes = text.as_bytes();
-    let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2);
-    let mid = (two_cores && text.len() >= split)
+    let mid = (text.len() >= split && *TWO_CORES)
         .then(|| memchr::memchr(b'\n', &bytes[text.len() / 2..]).map(|i| text.len() / 2 + i + 1))
         .flatten()
         .filter(|&m| m < text.len());
@@ -360,6 +359,10 @@ fn hits_with_decoding_split(text: &str, split: usize) -> Vec<Hit> {
     hits.retain(|h| seen.insert((h.rule.id, h.matched.clone())));
     hits
 }
+
+/// Whether the machine has a second core (asked once: the answer reads files under `/proc`
+/// and `/sys`).
+static TWO_CORES: LazyLock<bool> = LazyLock::new(|| std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2));
 
 /// Texts of at least this many bytes are scanned in two halves (split at a line break) on
 /// two threads when the machine has two cores.
