@@ -7,7 +7,6 @@
 //!
 //! Prints the figures; asserts nothing.
 
-use std::time::Duration;
 use writegate::scan::{Policy, rules::RULES, scan_text};
 
 fn ascii_payload(size: usize) -> String {
@@ -41,7 +40,7 @@ fn cjk_payload(size: usize) -> String {
 }
 
 mod common;
-use common::{median, ms, time};
+use common::{median_of, ms, time};
 
 fn main() {
     let ascii = ascii_payload(1 << 20);
@@ -49,27 +48,19 @@ fn main() {
     let mut out = Vec::new();
     let cold = time(|| scan_text(&ascii, "/", Policy::Public, &mut out));
     println!("1 MB ASCII, cold (automata built on first use): {:>7.2} ms, {} findings", ms(cold), out.len());
-    let warm = median(
-        (0..30)
-            .map(|_| {
-                let mut o = Vec::new();
-                time(|| scan_text(&ascii, "/", Policy::Public, &mut o))
-            })
-            .collect(),
-    );
+    let warm = median_of(30, || {
+        let mut o = Vec::new();
+        scan_text(&ascii, "/", Policy::Public, &mut o);
+    });
     println!(
         "1 MB ASCII, warm (median of 30):                {:>7.2} ms  ({:.0} MB/s)",
         ms(warm),
         1.0 / warm.as_secs_f64()
     );
-    let warm_cjk = median(
-        (0..30)
-            .map(|_| {
-                let mut o = Vec::new();
-                time(|| scan_text(&cjk, "/", Policy::Public, &mut o))
-            })
-            .collect(),
-    );
+    let warm_cjk = median_of(30, || {
+        let mut o = Vec::new();
+        scan_text(&cjk, "/", Policy::Public, &mut o);
+    });
     println!(
         "1 MB CJK, warm (median of 30):                  {:>7.2} ms  ({:.0} MB/s; {:.2}x the ASCII speed)",
         ms(warm_cjk),
@@ -82,28 +73,16 @@ fn main() {
         .iter()
         .map(|r| {
             let re = regex::bytes::Regex::new(&format!("(?-u){}", r.pattern)).expect("rule");
-            let d = median(
-                (0..5)
-                    .map(|_| {
-                        time(|| {
-                            let _ = re.find_iter(ascii.as_bytes()).count();
-                        })
-                    })
-                    .collect(),
-            );
+            let d = median_of(5, || {
+                let _ = re.find_iter(ascii.as_bytes()).count();
+            });
             (ms(d), r.id)
         })
         .collect();
     per_rule.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let prefilter_time = median(
-        (0..10)
-            .map(|_| {
-                time(|| {
-                    let _ = writegate::scan::prefilter::windows(ascii.as_bytes());
-                })
-            })
-            .collect(),
-    );
+    let prefilter_time = median_of(10, || {
+        let _ = writegate::scan::prefilter::windows(ascii.as_bytes());
+    });
     println!(
         "prefilter alone ({} Teddy stems, byte and line-start gates) over 1 MB ASCII: {:.2} ms",
         writegate::scan::prefilter::STEMS.len(),
@@ -125,34 +104,26 @@ fn main() {
     let dir = tempfile::tempdir().expect("tmp");
     let file = dir.path().join("payload.txt");
     std::fs::write(&file, &big).expect("write");
-    let ours = median(
-        (0..5)
-            .map(|_| {
-                let mut o = Vec::new();
-                time(|| scan_text(&big, "/", Policy::Public, &mut o))
-            })
-            .collect(),
-    );
+    let ours = median_of(5, || {
+        let mut o = Vec::new();
+        scan_text(&big, "/", Policy::Public, &mut o);
+    });
     println!(
         "32 MB, writegate scan (median of 5):            {:>7.1} ms  ({:.0} MB/s; two threads)",
         ms(ours),
         32.0 / ours.as_secs_f64()
     );
-    let ours_one = median(
-        (0..5)
-            .map(|_| {
-                let mut o = Vec::new();
-                time(|| writegate::scan::scan_text_one_thread(&big, "/", Policy::Public, &mut o))
-            })
-            .collect(),
-    );
+    let ours_one = median_of(5, || {
+        let mut o = Vec::new();
+        writegate::scan::scan_text_one_thread(&big, "/", Policy::Public, &mut o);
+    });
     println!(
         "32 MB, writegate scan on one thread (median of 5): {:>7.1} ms  ({:.0} MB/s)",
         ms(ours_one),
         32.0 / ours_one.as_secs_f64()
     );
     let mut args: Vec<String> = vec!["--no-unicode".into(), "-U".into(), "-c".into()];
-    for r in RULES {
+    for r in RULES.iter() {
         args.push("-e".into());
         args.push(r.pattern.into());
     }
@@ -160,14 +131,9 @@ fn main() {
     let rg = std::process::Command::new("rg").args(&args).output();
     match rg {
         Ok(o) if o.status.code().is_some_and(|c| c <= 1) => {
-            let runs: Vec<Duration> = (0..5)
-                .map(|_| {
-                    time(|| {
-                        let _ = std::process::Command::new("rg").args(&args).output();
-                    })
-                })
-                .collect();
-            let theirs = median(runs);
+            let theirs = median_of(5, || {
+                let _ = std::process::Command::new("rg").args(&args).output();
+            });
             println!(
                 "32 MB, rg --no-unicode -U, same {} patterns:    {:>7.1} ms  ({:.0} MB/s)",
                 RULES.len(),

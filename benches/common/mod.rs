@@ -20,3 +20,8 @@ pub fn median(mut v: Vec<Duration>) -> Duration {
 pub fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
+
+/// The median of `n` timings of `f`.
+pub fn median_of<F: FnMut()>(n: usize, mut f: F) -> Duration {
+    median((0..n).map(|_| time(&mut f)).collect())
+}

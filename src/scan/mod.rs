@@ -5,15 +5,18 @@
 //! gate gives ([`prefilter`]: Teddy stems, byte and line-start gates); every automaton is
 //! built once. Texts of 4 MiB or more are scanned in two halves on two threads. Pure.
 
+mod decode;
+mod json;
 pub mod prefilter;
 pub mod rules;
 mod values;
 
 use crate::loopx::hash::sha256_hex;
 use crate::wire::Finding;
+use decode::{PERCENT_BATCH, base64_runs, percent_batches, raw_offset};
+pub use json::scan_json;
 use regex::bytes::Regex;
 use rules::{Check, RULES, Rule};
-use serde_json::Value;
 use std::sync::LazyLock;
 pub use values::{is_our_id, is_reference_or_placeholder, looks_random};
 
@@ -30,151 +33,6 @@ pub enum Policy {
 static REGEXES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     RULES.iter().map(|r| Regex::new(&format!("(?-u){}", r.pattern)).expect("static rule pattern")).collect()
 });
-
-static SECRET_NAME: LazyLock<regex::Regex> = LazyLock::new(|| {
-    regex::Regex::new(r"(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|accountkey|credential|auth)").expect("static regex")
-});
-
-fn secret_rule() -> &'static Rule {
-    RULES.iter().find(|r| r.id == "secret_assignment").expect("secret_assignment rule")
-}
-
-/// Whether a byte belongs to the base64 alphabet (standard or URL-safe, padding excluded).
-static B64: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut i = 0;
-    while i < 256 {
-        #[allow(clippy::cast_possible_truncation)]
-        let b = i as u8;
-        t[i] = b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'_' || b == b'-';
-        i += 1;
-    }
-    t
-};
-
-/// Shortest base64 run that is decoded and scanned again, in bytes.
-const B64_MIN_RUN: usize = 40;
-
-/// Maximal runs of [`B64_MIN_RUN`] or more base64 characters, each with up to two `=` of
-/// padding after it: `(start, end)` byte offsets, in order.
-///
-/// Probes every 40th byte: a run that long must cover the probe, so a probe on a byte
-/// outside the alphabet skips 40 bytes at once, and one inside it costs only its own run.
-fn base64_runs(bytes: &[u8]) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    // Invariant: every run ending before `i` is handled, and `i` is not inside a run.
-    let mut i = 0;
-    while let Some(&probe) = bytes.get(i + B64_MIN_RUN - 1) {
-        let p = i + B64_MIN_RUN - 1;
-        if !B64[usize::from(probe)] {
-            i = p + 1;
-            continue;
-        }
-        let mut start = p;
-        while start > i && B64[usize::from(bytes[start - 1])] {
-            start -= 1;
-        }
-        let mut end = p + 1;
-        while end < bytes.len() && B64[usize::from(bytes[end])] {
-            end += 1;
-        }
-        let run_end = end;
-        while end < bytes.len() && bytes[end] == b'=' && end - run_end < 2 {
-            end += 1;
-        }
-        if run_end - start >= B64_MIN_RUN {
-            out.push((start, end));
-        }
-        i = end;
-    }
-    out
-}
-
-/// Decoded lines are handed on in batches of about this many bytes, so the decoded copy
-/// stays small and in cache whatever the size of the text.
-const PERCENT_BATCH: usize = 64 * 1024;
-
-/// The lines of `text` that hold a `%XX` escape of a printable ASCII byte, decoded and
-/// joined, handed to `f` in batches of at least `batch` bytes (the last may be shorter) with
-/// the offset map of [`raw_offset`]. Lines are found from the `%` signs, so text without any
-/// costs one `memchr`; a decoded line is copied a run at a time.
-fn percent_batches(text: &str, batch: usize, mut f: impl FnMut(&str, &[(usize, usize)])) {
-    let bytes = text.as_bytes();
-    let mut decoded: Vec<u8> = Vec::new();
-    let mut map = Vec::new();
-    let mut flush = |decoded: &mut Vec<u8>, map: &mut Vec<(usize, usize)>| {
-        // Only whole ASCII bytes were replaced by ASCII bytes, so the text is still UTF-8.
-        if let Ok(d) = std::str::from_utf8(decoded) {
-            f(d, map);
-        }
-        decoded.clear();
-        map.clear();
-    };
-    let mut from = 0;
-    while let Some(k) = memchr::memchr(b'%', &bytes[from..]) {
-        let pct = from + k;
-        if escape_at(bytes, pct).is_none() {
-            from = pct + 1;
-            continue;
-        }
-        let line_start = memchr::memrchr(b'\n', &bytes[..pct]).map_or(0, |i| i + 1);
-        let line_end = memchr::memchr(b'\n', &bytes[pct..]).map_or(bytes.len(), |i| pct + i + 1);
-        map.push((decoded.len(), line_start));
-        let mut run = line_start;
-        let mut at = pct;
-        loop {
-            if let Some(b) = escape_at(bytes, at) {
-                decoded.extend_from_slice(&bytes[run..at]);
-                map.push((decoded.len(), at));
-                decoded.push(b);
-                map.push((decoded.len(), at + 3));
-                run = at + 3;
-                at = run;
-            } else {
-                at += 1;
-            }
-            match memchr::memchr(b'%', &bytes[at.min(line_end)..line_end]) {
-                Some(k) => at += k,
-                None => break,
-            }
-        }
-        decoded.extend_from_slice(&bytes[run..line_end]);
-        if decoded.len() >= batch {
-            flush(&mut decoded, &mut map);
-        }
-        from = line_end;
-    }
-    if !decoded.is_empty() {
-        flush(&mut decoded, &mut map);
-    }
-}
-
-/// All of [`percent_batches`] in one piece (`None` when no line has an escape).
-#[cfg(test)]
-fn percent_lines(text: &str) -> Option<(String, Vec<(usize, usize)>)> {
-    let mut out: Option<(String, Vec<(usize, usize)>)> = None;
-    percent_batches(text, usize::MAX, |d, m| out = Some((d.to_owned(), m.to_vec())));
-    out
-}
-
-/// The byte a `%XX` escape at `at` stands for, when it is printable ASCII.
-fn escape_at(bytes: &[u8], at: usize) -> Option<u8> {
-    let h = bytes.get(at..at + 3)?;
-    if h[0] != b'%' {
-        return None;
-    }
-    let digit = |c: u8| (c as char).to_digit(16);
-    let b = (digit(h[1])? * 16 + digit(h[2])?) as u8;
-    (0x20..0x7f).contains(&b).then_some(b)
-}
-
-/// Offset in the original text of byte `pos` of a [`percent_lines`] result. The map holds
-/// `(decoded offset, original offset)` where the two stop running in step: at each line's
-/// start and on either side of each decoded escape.
-fn raw_offset(map: &[(usize, usize)], pos: usize) -> usize {
-    let i = map.partition_point(|&(d, _)| d <= pos).saturating_sub(1);
-    map.get(i).map_or(0, |&(d, r)| r + (pos - d))
-}
 
 /// One rule match before it becomes a [`Finding`]: byte offsets into the scanned text.
 #[derive(Debug, Clone)]
@@ -388,7 +246,7 @@ fn hits_in_part(text: &str, from: usize, to: usize) -> PartHits {
         let mut windows = prefilter::windows(d);
         // Decoded lines are joined whether or not they were neighbours, and batches and
         // halves cut between them: multi-line rules look at the plain text only.
-        for (w, rule) in windows.iter_mut().zip(RULES) {
+        for (w, rule) in windows.iter_mut().zip(RULES.iter()) {
             if rules::extra_lines(rule) > 0 {
                 w.clear();
             }
@@ -401,7 +259,7 @@ fn hits_in_part(text: &str, from: usize, to: usize) -> PartHits {
     });
     let mut base64 = Vec::new();
     for (start, end) in base64_runs(&bytes[from..to]) {
-        if let Some(decoded) = values::decode_base64_text(&bytes[from + start..from + end]) {
+        if let Some(decoded) = decode::decode_base64_text(&bytes[from + start..from + end]) {
             for mut h in raw_hits(decoded.as_bytes()) {
                 h.start = from + start;
                 h.note = " (inside base64)";
@@ -454,121 +312,6 @@ pub fn scan_lines(lines: &[(usize, String)], policy: Policy, out: &mut Vec<Findi
     }
 }
 
-fn pointer_escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
-}
-
-fn is_forbidden_key(lower: &str) -> bool {
-    let flag = lower.ends_with("_copied")
-        || lower.ends_with("_recorded")
-        || lower.ends_with("_authorized")
-        || lower.ends_with("_granted");
-    rules::FORBIDDEN_KEYS.contains(&lower)
-        || (lower.starts_with("raw_") && !flag)
-        || ["_token", "_secret", "_password", "_credential", "_credentials", "_cookie"]
-            .iter()
-            .any(|s| lower.ends_with(s))
-}
-
-fn structure(rule_id: &str, loc: String, sample: &str, reason: String) -> Finding {
-    Finding {
-        rule_id: rule_id.into(),
-        category: if rule_id == "chat_message_array" { "transcripts" } else { "structure" }.into(),
-        severity: "block".into(),
-        fingerprint: format!("{rule_id}:{}", &sha256_hex(format!("{rule_id}\0{loc}").as_bytes())[..16]),
-        location: loc,
-        sample_masked: mask(sample),
-        reason,
-    }
-}
-
-/// Scans every key and string value of `value`; forbidden key names, `true` boundary flags
-/// and message arrays with roles are findings too. Locations are JSON pointers.
-pub fn scan_json(value: &Value, pointer: &str, policy: Policy, out: &mut Vec<Finding>) {
-    match value {
-        Value::String(s) => scan_text(s, pointer, policy, out),
-        Value::Array(items) => {
-            let turns = items
-                .iter()
-                .filter(|v| {
-                    v.get("content").is_some()
-                        && v.get("role")
-                            .and_then(Value::as_str)
-                            .is_some_and(|r| matches!(r, "user" | "assistant" | "system" | "tool"))
-                })
-                .count();
-            if turns >= 2 {
-                out.push(structure(
-                    "chat_message_array",
-                    pointer.to_owned(),
-                    "role/content",
-                    format!("an array of {turns} chat messages with roles"),
-                ));
-            }
-            for (i, v) in items.iter().enumerate() {
-                scan_json(v, &format!("{pointer}/{i}"), policy, out);
-            }
-            // Log lines, turns and stack frames split over array items are one text.
-            let strings: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
-            if strings.len() >= 2 {
-                let mut joined = Vec::new();
-                scan_text(&strings.join("\n"), pointer, policy, &mut joined);
-                for f in joined.into_iter().filter(|f| matches!(f.category.as_str(), "transcripts" | "raw_tool_output"))
-                {
-                    if !out.iter().any(|o| o.rule_id == f.rule_id && o.location.starts_with(pointer)) {
-                        out.push(f);
-                    }
-                }
-            }
-        }
-        Value::Object(map) => {
-            for (k, v) in map {
-                let loc = format!("{pointer}/{}", pointer_escape(k));
-                let lower = k.to_lowercase();
-                let value_text = v.as_str();
-                let secret_named = SECRET_NAME.is_match(&lower);
-                if secret_named && value_text.is_some_and(looks_random) {
-                    // A secret-named field holding a random-looking literal: the value is a credential.
-                    let hit = Hit {
-                        rule: secret_rule(),
-                        start: 0,
-                        matched: value_text.unwrap_or_default().to_owned(),
-                        note: " (JSON field)",
-                    };
-                    out.push(finding(&hit, loc.clone(), policy));
-                }
-                // A forbidden key is structure even when its value was redacted; only an
-                // environment reference or a `<your-…>` template leaves it alone.
-                if is_forbidden_key(&lower) && !value_text.is_some_and(values::is_reference_or_template) {
-                    let shown = crate::textsafe::sanitize(k, false);
-                    out.push(structure(
-                        "forbidden_key",
-                        loc.clone(),
-                        k,
-                        format!("key name {shown:?} carries raw or secret data"),
-                    ));
-                }
-                let flag = lower.ends_with("_copied")
-                    || lower.ends_with("_recorded")
-                    || lower.ends_with("_authorized")
-                    || lower.ends_with("_granted");
-                if flag && v == &Value::Bool(true) {
-                    let shown = crate::textsafe::sanitize(k, false);
-                    out.push(structure(
-                        "boundary_flag_true",
-                        loc.clone(),
-                        "true",
-                        format!("boundary flag {shown} is true"),
-                    ));
-                }
-                scan_text(k, &loc, policy, out);
-                scan_json(v, &loc, policy, out);
-            }
-        }
-        _ => {}
-    }
-}
-
 /// Replaces every credential match in `text` — also inside percent-encoded metadata — with
 /// its masked form; returns the text and how many were masked. Used on diffs and packets so
 /// a preview never shows a full secret.
@@ -577,7 +320,7 @@ pub fn mask_secrets(text: &str) -> (String, usize) {
     let mut n = 0;
     let mut out = String::with_capacity(text.len());
     for line in text.split_inclusive('\n') {
-        let (decoded, map) = values::decode_ascii_percent(line);
+        let (decoded, map) = decode::decode_ascii_percent(line);
         if map.len() != decoded.len() {
             out.push_str(line);
             continue;
@@ -620,7 +363,7 @@ pub fn rules_markdown() -> String {
     let mut out = String::from(
         "# writegate scan rules\n\nGenerated by `writegate scan --rules` from `src/scan/rules.rs`; a test keeps this file in step.\n\n| rule | category | public | local | matches | flags | leaves alone |\n|---|---|---|---|---|---|---|\n",
     );
-    for r in RULES {
+    for r in RULES.iter() {
         out.push_str(&format!(
             "| `{}` | {} | {} | {} | {} | `{}` | `{}` |\n",
             r.id,

@@ -78,8 +78,8 @@ struct Compiled {
     fallback: AhoCorasick,
     /// Stem index → the literals found through it.
     by_stem: Vec<Vec<Lit>>,
-    /// Rule indexes per byte gate.
-    slash: Rules,
+    /// Rule indexes of the byte and line-start gates.
+    rules: Rules,
 }
 
 /// The rule index of each rule id a byte gate serves (`usize::MAX` when absent).
@@ -109,7 +109,11 @@ fn rule_index(id: &str) -> usize {
     RULES.iter().position(|r| r.id == id).unwrap_or(usize::MAX)
 }
 
-static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
+static COMPILED: LazyLock<Compiled> = LazyLock::new(|| compile(true));
+
+/// The gates' automata and tables; `with_teddy: false` leaves out the vector search, as on a
+/// machine without it (the fallback is tested against it).
+fn compile(with_teddy: bool) -> Compiled {
     let mut by_stem: Vec<Vec<Lit>> = STEMS.iter().map(|_| Vec::new()).collect();
     for (i, r) in RULES.iter().enumerate() {
         if rules::gate(r) != Gate::Literals {
@@ -122,15 +126,19 @@ static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
             by_stem[k].push(Lit { text, offset, rule: i, after: rules::after(r), word_start: rules::word_start(r) });
         }
     }
-    let teddy = packed::Config::new()
-        .match_kind(packed::MatchKind::LeftmostFirst)
-        .heuristic_pattern_limits(false)
-        .builder()
-        .extend(STEMS)
-        .build();
+    let teddy = with_teddy
+        .then(|| {
+            packed::Config::new()
+                .match_kind(packed::MatchKind::LeftmostFirst)
+                .heuristic_pattern_limits(false)
+                .builder()
+                .extend(STEMS)
+                .build()
+        })
+        .flatten();
     let fallback =
         AhoCorasick::builder().match_kind(MatchKind::LeftmostFirst).build(STEMS).expect("static stems build");
-    let slash = Rules {
+    let rules = Rules {
         home: rule_index("home_path"),
         windows_home: rule_index("windows_home_path"),
         wsl: rule_index("wsl_home_path"),
@@ -151,12 +159,7 @@ static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
         stack: rule_index("stack_trace"),
         shell: rule_index("shell_session"),
     };
-    Compiled { teddy, fallback, by_stem, slash }
-});
-
-/// Builds the automata now rather than on the first scan.
-pub fn warm_up() {
-    LazyLock::force(&COMPILED);
+    Compiled { teddy, fallback, by_stem, rules }
 }
 
 fn is_word(b: u8) -> bool {
@@ -224,7 +227,10 @@ pub fn windows(bytes: &[u8]) -> Windows {
 /// multi-line rule's window may run past `end`.
 #[must_use]
 pub fn windows_in(bytes: &[u8], from: usize, end: usize) -> Windows {
-    let c = &*COMPILED;
+    windows_with(&COMPILED, bytes, from, end)
+}
+
+fn windows_with(c: &Compiled, bytes: &[u8], from: usize, end: usize) -> Windows {
     let mut col = Collector { bytes, windows: vec![Vec::new(); RULES.len()] };
     let mut folded = Vec::with_capacity((end - from).min(CHUNK + 4096));
     let mut from = from;
@@ -237,8 +243,8 @@ pub fn windows_in(bytes: &[u8], from: usize, end: usize) -> Windows {
         folded.clear();
         folded.extend(bytes[from..to].iter().map(u8::to_ascii_lowercase));
         stems(c, &folded, from, &mut col);
-        byte_gates(&c.slash, bytes, from, to, &mut col);
-        line_heads(&c.slash, bytes, from, to, &mut col);
+        byte_gates(&c.rules, bytes, from, to, &mut col);
+        line_heads(&c.rules, bytes, from, to, &mut col);
         from = to;
     }
     col.windows
@@ -454,12 +460,38 @@ pub fn windows_every_line(bytes: &[u8]) -> Windows {
             col.add(r, start);
         }
         match memchr::memchr(b'\n', &bytes[start..]) {
-            Some(k) if start + k < bytes.len() => start += k + 1,
+            Some(k) if start + k + 1 < bytes.len() => start += k + 1,
             _ => break,
-        }
-        if start >= bytes.len() {
-            break;
         }
     }
     col.windows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Machines without Teddy's vector instructions search the stems with Aho-Corasick; both
+    /// must give the same windows.
+    #[test]
+    fn fallback_search_gives_the_windows_teddy_gives() {
+        let fallback = compile(false);
+        assert!(fallback.teddy.is_none());
+        if COMPILED.teddy.is_none() {
+            eprintln!("Teddy is not available here: only the fallback was exercised");
+        }
+        let corpus = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/scan_corpus/cases.jsonl"))
+            .expect("corpus");
+        let mut texts: Vec<String> = RULES.iter().flat_map(|r| [r.hit.to_owned(), r.miss.to_owned()]).collect();
+        texts.push(corpus.clone());
+        texts.extend(corpus.lines().map(str::to_owned));
+        let mut hits = 0;
+        for t in &texts {
+            let b = t.as_bytes();
+            let teddy = windows_with(&COMPILED, b, 0, b.len());
+            assert_eq!(windows_with(&fallback, b, 0, b.len()), teddy, "on {t:?}");
+            hits += teddy.iter().filter(|w| !w.is_empty()).count();
+        }
+        assert!(hits > 100, "the texts exercise the gates ({hits} rule windows)");
+    }
 }

@@ -1,13 +1,14 @@
 //! Every rule flags its documented hit and leaves its documented miss; references,
 //! placeholders and our ids pass; decoding and masking work.
 
+use super::decode::{B64, decode_ascii_percent, percent_lines};
 use super::*;
 use base64::Engine as _;
 use serde_json::json;
 
 #[test]
 fn every_rule_flags_its_hit_and_not_its_miss() {
-    for r in RULES {
+    for r in RULES.iter() {
         let mut f = Vec::new();
         scan_text(r.hit, "/x", Policy::Public, &mut f);
         assert!(f.iter().any(|x| x.rule_id == r.id), "{} misses its example {:?}: {f:?}", r.id, r.hit);
@@ -138,7 +139,7 @@ fn percent_lines_reference(text: &str) -> Option<(String, Vec<usize>)> {
         let has =
             line.as_bytes().windows(3).any(|w| w[0] == b'%' && w[1].is_ascii_hexdigit() && w[2].is_ascii_hexdigit());
         if has {
-            let (d, m) = values::decode_ascii_percent(line);
+            let (d, m) = decode_ascii_percent(line);
             if m.len() == d.len() && d != line {
                 map.extend(m.iter().map(|(s, _)| pos + s));
                 decoded.push_str(&d);
@@ -171,7 +172,7 @@ proptest::proptest! {
 
 #[test]
 fn every_literal_has_a_stem_and_stems_are_not_prefixes() {
-    for r in RULES {
+    for r in RULES.iter() {
         let gated = rules::gate(r) == rules::Gate::Literals;
         assert_eq!(gated, !r.literals.is_empty(), "{}: literals and gate disagree", r.id);
         for l in r.literals {
@@ -195,7 +196,7 @@ fn assert_exact(text: &str) {
 
 #[test]
 fn prefilter_is_exact_on_rule_examples_and_corpus() {
-    for r in RULES {
+    for r in RULES.iter() {
         assert_exact(r.hit);
         assert_exact(r.miss);
     }

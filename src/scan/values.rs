@@ -2,7 +2,6 @@
 //! (allowed), randomness (secrets look random; words do not), and the decoders the scan
 //! applies (ASCII percent-escapes, base64 runs).
 
-use base64::Engine as _;
 use std::sync::LazyLock;
 
 static OUR_ID: LazyLock<regex::Regex> = LazyLock::new(|| {
@@ -147,45 +146,4 @@ pub fn looks_random(value: &str) -> bool {
     } else {
         classes >= 3 && e >= 2.8
     }
-}
-
-/// Decodes ASCII `%XX` escapes (what LoopX's metadata encoding produces) and returns the
-/// decoded text with, for each decoded byte, the byte range it came from in `text`.
-#[must_use]
-pub fn decode_ascii_percent(text: &str) -> (String, Vec<(usize, usize)>) {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut map = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = bytes
-                .get(i + 1..i + 3)
-                .and_then(|h| std::str::from_utf8(h).ok())
-                .and_then(|h| u8::from_str_radix(h, 16).ok());
-            if let Some(b) = hex.filter(|b| (0x20..0x7f).contains(b)) {
-                out.push(b);
-                map.push((i, i + 3));
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        map.push((i, i + 1));
-        i += 1;
-    }
-    (String::from_utf8(out).unwrap_or_else(|_| text.to_owned()), map)
-}
-
-/// Decodes a base64 (standard or URL-safe) run when the result is mostly printable text.
-#[must_use]
-pub fn decode_base64_text(run: &[u8]) -> Option<String> {
-    let trimmed: Vec<u8> = run.iter().copied().filter(|b| *b != b'=').collect();
-    let decoded = base64::engine::general_purpose::STANDARD_NO_PAD
-        .decode(&trimmed)
-        .or_else(|_| base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(&trimmed))
-        .ok()?;
-    let text = String::from_utf8(decoded).ok()?;
-    let printable = text.chars().filter(|c| !c.is_control() || c.is_whitespace()).count();
-    (text.len() >= 16 && printable * 10 >= text.chars().count() * 9).then_some(text)
 }

@@ -1,0 +1,182 @@
+//! Decoding for the scan: base64 runs and percent-encoded lines are found and decoded here, so
+//! a secret hidden in either is scanned too. Pure.
+
+use base64::Engine as _;
+
+/// Whether a byte belongs to the base64 alphabet (standard or URL-safe, padding excluded).
+pub(super) static B64: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        #[allow(clippy::cast_possible_truncation)]
+        let b = i as u8;
+        t[i] = b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'_' || b == b'-';
+        i += 1;
+    }
+    t
+};
+
+/// Shortest base64 run that is decoded and scanned again, in bytes.
+const B64_MIN_RUN: usize = 40;
+
+/// Maximal runs of [`B64_MIN_RUN`] or more base64 characters, each with up to two `=` of
+/// padding after it: `(start, end)` byte offsets, in order.
+///
+/// Probes every 40th byte: a run that long must cover the probe, so a probe on a byte
+/// outside the alphabet skips 40 bytes at once, and one inside it costs only its own run.
+pub(super) fn base64_runs(bytes: &[u8]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    // Invariant: every run ending before `i` is handled, and `i` is not inside a run.
+    let mut i = 0;
+    while let Some(&probe) = bytes.get(i + B64_MIN_RUN - 1) {
+        let p = i + B64_MIN_RUN - 1;
+        if !B64[usize::from(probe)] {
+            i = p + 1;
+            continue;
+        }
+        let mut start = p;
+        while start > i && B64[usize::from(bytes[start - 1])] {
+            start -= 1;
+        }
+        let mut end = p + 1;
+        while end < bytes.len() && B64[usize::from(bytes[end])] {
+            end += 1;
+        }
+        let run_end = end;
+        while end < bytes.len() && bytes[end] == b'=' && end - run_end < 2 {
+            end += 1;
+        }
+        if run_end - start >= B64_MIN_RUN {
+            out.push((start, end));
+        }
+        i = end;
+    }
+    out
+}
+
+/// Decoded lines are handed on in batches of about this many bytes, so the decoded copy
+/// stays small and in cache whatever the size of the text.
+pub(super) const PERCENT_BATCH: usize = 64 * 1024;
+
+/// The lines of `text` that hold a `%XX` escape of a printable ASCII byte, decoded and
+/// joined, handed to `f` in batches of at least `batch` bytes (the last may be shorter) with
+/// the offset map of [`raw_offset`]. Lines are found from the `%` signs, so text without any
+/// costs one `memchr`; a decoded line is copied a run at a time.
+pub(super) fn percent_batches(text: &str, batch: usize, mut f: impl FnMut(&str, &[(usize, usize)])) {
+    let bytes = text.as_bytes();
+    let mut decoded: Vec<u8> = Vec::new();
+    let mut map = Vec::new();
+    let mut flush = |decoded: &mut Vec<u8>, map: &mut Vec<(usize, usize)>| {
+        // Only whole ASCII bytes were replaced by ASCII bytes, so the text is still UTF-8.
+        if let Ok(d) = std::str::from_utf8(decoded) {
+            f(d, map);
+        }
+        decoded.clear();
+        map.clear();
+    };
+    let mut from = 0;
+    while let Some(k) = memchr::memchr(b'%', &bytes[from..]) {
+        let pct = from + k;
+        if escape_at(bytes, pct).is_none() {
+            from = pct + 1;
+            continue;
+        }
+        let line_start = memchr::memrchr(b'\n', &bytes[..pct]).map_or(0, |i| i + 1);
+        let line_end = memchr::memchr(b'\n', &bytes[pct..]).map_or(bytes.len(), |i| pct + i + 1);
+        map.push((decoded.len(), line_start));
+        let mut run = line_start;
+        let mut at = pct;
+        loop {
+            if let Some(b) = escape_at(bytes, at) {
+                decoded.extend_from_slice(&bytes[run..at]);
+                map.push((decoded.len(), at));
+                decoded.push(b);
+                map.push((decoded.len(), at + 3));
+                run = at + 3;
+                at = run;
+            } else {
+                at += 1;
+            }
+            match memchr::memchr(b'%', &bytes[at.min(line_end)..line_end]) {
+                Some(k) => at += k,
+                None => break,
+            }
+        }
+        decoded.extend_from_slice(&bytes[run..line_end]);
+        if decoded.len() >= batch {
+            flush(&mut decoded, &mut map);
+        }
+        from = line_end;
+    }
+    if !decoded.is_empty() {
+        flush(&mut decoded, &mut map);
+    }
+}
+
+/// All of [`percent_batches`] in one piece (`None` when no line has an escape).
+#[cfg(test)]
+pub(super) fn percent_lines(text: &str) -> Option<(String, Vec<(usize, usize)>)> {
+    let mut out: Option<(String, Vec<(usize, usize)>)> = None;
+    percent_batches(text, usize::MAX, |d, m| out = Some((d.to_owned(), m.to_vec())));
+    out
+}
+
+/// The byte a `%XX` escape at `at` stands for, when it is printable ASCII.
+fn escape_at(bytes: &[u8], at: usize) -> Option<u8> {
+    let h = bytes.get(at..at + 3)?;
+    if h[0] != b'%' {
+        return None;
+    }
+    let digit = |c: u8| (c as char).to_digit(16);
+    let b = (digit(h[1])? * 16 + digit(h[2])?) as u8;
+    (0x20..0x7f).contains(&b).then_some(b)
+}
+
+/// Offset in the original text of byte `pos` of a [`percent_lines`] result. The map holds
+/// `(decoded offset, original offset)` where the two stop running in step: at each line's
+/// start and on either side of each decoded escape.
+pub(super) fn raw_offset(map: &[(usize, usize)], pos: usize) -> usize {
+    let i = map.partition_point(|&(d, _)| d <= pos).saturating_sub(1);
+    map.get(i).map_or(0, |&(d, r)| r + (pos - d))
+}
+
+/// Decodes ASCII `%XX` escapes (what LoopX's metadata encoding produces) and returns the
+/// decoded text with, for each decoded byte, the byte range it came from in `text`.
+#[must_use]
+pub(super) fn decode_ascii_percent(text: &str) -> (String, Vec<(usize, usize)>) {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut map = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = bytes
+                .get(i + 1..i + 3)
+                .and_then(|h| std::str::from_utf8(h).ok())
+                .and_then(|h| u8::from_str_radix(h, 16).ok());
+            if let Some(b) = hex.filter(|b| (0x20..0x7f).contains(b)) {
+                out.push(b);
+                map.push((i, i + 3));
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        map.push((i, i + 1));
+        i += 1;
+    }
+    (String::from_utf8(out).unwrap_or_else(|_| text.to_owned()), map)
+}
+
+/// Decodes a base64 (standard or URL-safe) run when the result is mostly printable text.
+#[must_use]
+pub(super) fn decode_base64_text(run: &[u8]) -> Option<String> {
+    let trimmed: Vec<u8> = run.iter().copied().filter(|b| *b != b'=').collect();
+    let decoded = base64::engine::general_purpose::STANDARD_NO_PAD
+        .decode(&trimmed)
+        .or_else(|_| base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(&trimmed))
+        .ok()?;
+    let text = String::from_utf8(decoded).ok()?;
+    let printable = text.chars().filter(|c| !c.is_control() || c.is_whitespace()).count();
+    (text.len() >= 16 && printable * 10 >= text.chars().count() * 9).then_some(text)
+}
