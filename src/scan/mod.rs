@@ -182,22 +182,23 @@ pub fn prefilter_vs_every_line(text: &str) -> (Vec<MatchKey>, Vec<MatchKey>) {
 /// Hits in `text`, plus hits in its percent-decoded form and in decoded base64 runs, with
 /// offsets into `text`.
 fn hits_with_decoding(text: &str) -> Vec<Hit> {
-    hits_with_decoding_split(text, SPLIT)
+    hits_with_decoding_split(text, SPLIT, PIECE)
 }
 
-/// [`hits_with_decoding`], splitting texts of `split` bytes or more.
-fn hits_with_decoding_split(text: &str, split: usize) -> Vec<Hit> {
+/// [`hits_with_decoding`], splitting texts of `split` bytes or more, in pieces of about
+/// `piece` bytes.
+fn hits_with_decoding_split(text: &str, split: usize, piece: usize) -> Vec<Hit> {
     let bytes = text.as_bytes();
     let mid = (text.len() >= split && *TWO_CORES)
         .then(|| memchr::memchr(b'\n', &bytes[text.len() / 2..]).map(|i| text.len() / 2 + i + 1))
         .flatten()
         .filter(|&m| m < text.len());
     let part = match mid {
-        None => hits_in_part(text, 0, text.len()),
+        None => hits_in_part(text, 0, text.len(), piece),
         Some(mid) => {
             let (first, mut second) = std::thread::scope(|s| {
-                let first = s.spawn(|| hits_in_part(text, 0, mid));
-                let second = hits_in_part(text, mid, text.len());
+                let first = s.spawn(|| hits_in_part(text, 0, mid, piece));
+                let second = hits_in_part(text, mid, text.len(), piece);
                 match first.join() {
                     Ok(first) => (first, second),
                     Err(panic) => std::panic::resume_unwind(panic),
@@ -205,13 +206,16 @@ fn hits_with_decoding_split(text: &str, split: usize) -> Vec<Hit> {
             });
             let mut part = first;
             part.plain.append(&mut second.plain);
+            prefilter::merge_into(&mut part.multi_line, second.multi_line);
             part.percent.append(&mut second.percent);
             part.base64.append(&mut second.base64);
             part
         }
     };
-    let mut hits = keep_evidence(distinct(part.plain));
-    hits.extend(keep_evidence(distinct(part.percent)));
+    let mut plain = part.plain;
+    plain.extend(matches_in_windows(bytes, &part.multi_line));
+    let mut hits = keep_evidence(plain);
+    hits.extend(keep_evidence(part.percent));
     hits.extend(part.base64);
     let mut seen = std::collections::BTreeSet::new();
     hits.retain(|h| seen.insert((h.rule.id, h.matched.clone())));
@@ -226,9 +230,16 @@ static TWO_CORES: LazyLock<bool> = LazyLock::new(|| std::thread::available_paral
 /// two threads when the machine has two cores.
 const SPLIT: usize = 4 << 20;
 
+/// Bytes per piece of [`hits_in_part`]: small enough to stay in a core's L2 cache.
+const PIECE: usize = 256 * 1024;
+
 /// Matches found in one part of a text, before the evidence thresholds.
 struct PartHits {
     plain: Vec<Hit>,
+    /// Windows of the multi-line rules, whose regexes run once all parts are in: a window can
+    /// reach into the next piece, and one pass over the merged windows is what a single pass
+    /// over the text does.
+    multi_line: prefilter::Windows,
     percent: Vec<Hit>,
     /// Already thresholded: each base64 run is its own text.
     base64: Vec<Hit>,
@@ -236,11 +247,42 @@ struct PartHits {
 
 /// The matches whose candidates lie in `text[from..to]` (`from` at a line start, `to` at a
 /// line start or the end): plain, percent-decoded and inside base64 runs, with offsets into
-/// `text`.
-fn hits_in_part(text: &str, from: usize, to: usize) -> PartHits {
+/// `text`. Works through pieces of about `piece` bytes ending at line breaks, so every pass
+/// over a piece after the first reads it from cache.
+fn hits_in_part(text: &str, from: usize, to: usize, piece: usize) -> PartHits {
     let bytes = text.as_bytes();
-    let plain = matches_in_windows(bytes, &prefilter::windows_in(bytes, from, to));
-    let mut percent = Vec::new();
+    let mut part = PartHits {
+        plain: Vec::new(),
+        multi_line: vec![Vec::new(); RULES.len()],
+        percent: Vec::new(),
+        base64: Vec::new(),
+    };
+    let mut start = from;
+    while start < to {
+        let end = if to - start <= piece {
+            to
+        } else {
+            memchr::memchr(b'\n', &bytes[start + piece..to]).map_or(to, |i| start + piece + i + 1)
+        };
+        hits_in_piece(text, start, end, &mut part);
+        start = end;
+    }
+    part
+}
+
+/// [`hits_in_part`] for one piece, added to `part`.
+fn hits_in_piece(text: &str, from: usize, to: usize, part: &mut PartHits) {
+    let bytes = text.as_bytes();
+    let mut windows = prefilter::windows_in(bytes, from, to);
+    let mut multi_line = vec![Vec::new(); RULES.len()];
+    for ((w, m), rule) in windows.iter_mut().zip(&mut multi_line).zip(RULES.iter()) {
+        if rules::extra_lines(rule) > 0 {
+            std::mem::swap(w, m);
+        }
+    }
+    prefilter::merge_into(&mut part.multi_line, multi_line);
+    part.plain.extend(matches_in_windows(bytes, &windows));
+    let percent = &mut part.percent;
     percent_batches(&text[from..to], PERCENT_BATCH, |decoded, map| {
         let d = decoded.as_bytes();
         let mut windows = prefilter::windows(d);
@@ -257,25 +299,15 @@ fn hits_in_part(text: &str, from: usize, to: usize) -> PartHits {
             percent.push(h);
         }
     });
-    let mut base64 = Vec::new();
     for (start, end) in base64_runs(&bytes[from..to]) {
         if let Some(decoded) = decode::decode_base64_text(&bytes[from + start..from + end]) {
             for mut h in raw_hits(decoded.as_bytes()) {
                 h.start = from + start;
                 h.note = " (inside base64)";
-                base64.push(h);
+                part.base64.push(h);
             }
         }
     }
-    PartHits { plain, percent, base64 }
-}
-
-/// Drops repeated `(rule, start)` matches (a multi-line window of one part can reach into
-/// the next).
-fn distinct(mut hits: Vec<Hit>) -> Vec<Hit> {
-    let mut seen = std::collections::BTreeSet::new();
-    hits.retain(|h| seen.insert((h.rule.id, h.start)));
-    hits
 }
 
 /// Scans one string found at `location` (a JSON pointer, or a label). Texts of 4 MiB or
@@ -289,7 +321,7 @@ pub fn scan_text(text: &str, location: &str, policy: Policy, out: &mut Vec<Findi
 /// [`scan_text`] on one thread whatever the size: for the scan benchmark.
 #[doc(hidden)]
 pub fn scan_text_one_thread(text: &str, location: &str, policy: Policy, out: &mut Vec<Finding>) {
-    for h in hits_with_decoding_split(text, usize::MAX) {
+    for h in hits_with_decoding_split(text, usize::MAX, PIECE) {
         out.push(finding(&h, location.to_owned(), policy));
     }
 }

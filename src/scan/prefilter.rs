@@ -189,22 +189,40 @@ fn after_holds(after: After, rest: &[u8]) -> bool {
 /// break), in order, merged when they overlap.
 pub type Windows = Vec<Vec<(usize, usize)>>;
 
+/// Merges the windows of consecutive pieces of one text (each in order, pieces in order),
+/// as one pass over the whole text would have merged them.
+pub fn merge_into(into: &mut Windows, piece: Windows) {
+    for (ws, more) in into.iter_mut().zip(piece) {
+        for (start, end) in more {
+            match ws.last_mut() {
+                Some(last) if start <= last.1 => last.1 = last.1.max(end),
+                _ => ws.push((start, end)),
+            }
+        }
+    }
+}
+
 struct Collector<'a> {
     bytes: &'a [u8],
     windows: Windows,
 }
 
 impl Collector<'_> {
-    /// Records that `rule` may match on the line holding byte `pos`.
+    /// Records that `rule` may match on the line holding byte `pos`: a window from that line's
+    /// start to the end of the line, or of the last line a multi-line rule's match from there
+    /// can reach ([`rules::extra_lines`]).
     fn add(&mut self, rule: usize, pos: usize) {
         let Some(ws) = self.windows.get_mut(rule) else { return };
-        if ws.last().is_some_and(|&(_, e)| pos < e) {
+        let extra = rules::extra_lines(&RULES[rule]);
+        // A single-line rule's window already covers the whole line of a later candidate in
+        // it; a multi-line rule's must grow to that candidate's reach.
+        if extra == 0 && ws.last().is_some_and(|&(_, e)| pos < e) {
             return;
         }
         let bytes = self.bytes;
         let start = memchr::memrchr(b'\n', &bytes[..pos]).map_or(0, |i| i + 1);
         let mut end = memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i);
-        for _ in 0..rules::extra_lines(&RULES[rule]) {
+        for _ in 0..extra {
             if end >= bytes.len() {
                 break;
             }

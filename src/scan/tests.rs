@@ -386,7 +386,8 @@ proptest::proptest! {
 
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
-    /// Scanning a text in two halves on two threads finds what one pass finds.
+    /// Scanning a text in two halves on two threads, or in small pieces, finds what one pass
+    /// finds.
     #[test]
     fn split_scan_finds_what_one_pass_finds(parts in proptest::collection::vec(0..PIECES.len(), 0..400)) {
         let text: String = parts.iter().map(|&i| PIECES[i]).collect();
@@ -395,6 +396,27 @@ proptest::proptest! {
             v.sort();
             v
         };
-        proptest::prop_assert_eq!(key(hits_with_decoding_split(&text, 64)), key(hits_with_decoding_split(&text, usize::MAX)));
+        let whole = key(hits_with_decoding_split(&text, usize::MAX, usize::MAX));
+        proptest::prop_assert_eq!(key(hits_with_decoding_split(&text, 64, usize::MAX)), whole.clone());
+        proptest::prop_assert_eq!(key(hits_with_decoding_split(&text, usize::MAX, 48)), whole);
     }
+}
+
+#[test]
+fn a_multi_line_candidate_inside_an_earlier_window_still_gets_its_reach() {
+    // The second prompt sits inside the first prompt's window; its own output runs past it.
+    let text = "$ ls\nout1\nout2\n\n\n$ cat x\nc1\nc2\n";
+    let shell = RULES.iter().position(|r| r.id == "shell_session").expect("rule");
+    let whole: Vec<(usize, usize)> = REGEXES[shell].find_iter(text.as_bytes()).map(|m| (m.start(), m.end())).collect();
+    assert_eq!(whole.len(), 2, "the text holds two sessions");
+    let found: Vec<usize> =
+        raw_hits(text.as_bytes()).into_iter().filter(|h| h.rule.id == "shell_session").map(|h| h.start).collect();
+    // Only the first is reported (a rule is reported per distinct sample), but both are matched.
+    let windows = prefilter::windows(text.as_bytes());
+    let in_windows: Vec<usize> = windows[shell]
+        .iter()
+        .flat_map(|&(a, b)| REGEXES[shell].find_iter(&text.as_bytes()[a..b]).map(move |m| a + m.start()))
+        .collect();
+    assert_eq!(in_windows, whole.iter().map(|w| w.0).collect::<Vec<_>>());
+    assert_eq!(found, in_windows);
 }
