@@ -4,12 +4,13 @@
 //! chunk after the first reads it from cache. Per chunk:
 //! - one Teddy (SIMD) search over a lower-cased copy finds the [`STEMS`]; each stem hit is
 //!   checked against the full literals that contain it, then against the rule's
-//!   [`After`] and [`word_start`] conditions, all on a few bytes;
+//!   [`After`] and [`rules::word_start`] conditions, all on a few bytes;
 //! - `memchr` finds the rare bytes the other gates start from (`/` `\` `@` `.` `A` `S`);
 //! - the line breaks give every line's first bytes to the [`Gate::LineHead`] rules.
 //!
-//! Every gate is a necessary condition of its rule's pattern (`tests::prefilter_is_exact`
-//! compares with running every regex on every line), so the prefilter changes speed, never
+//! Every gate is a necessary condition of its rule's pattern (the `scan::tests`
+//! `prefilter_is_exact_*` tests compare with running every regex on every line, and a
+//! multi-line rule's regex on the whole text), so the prefilter changes speed, never
 //! findings. Automata are built once.
 
 use super::rules::{self, After, Gate, RULES};
@@ -122,7 +123,9 @@ fn compile(with_teddy: bool) -> Compiled {
         for l in r.literals {
             let text = l.to_ascii_lowercase().into_bytes();
             let found = STEMS.iter().enumerate().find_map(|(k, s)| memmem::find(&text, s.as_bytes()).map(|o| (k, o)));
-            let (k, offset) = found.expect("every literal contains a stem (tests::every_literal_has_a_stem)");
+            let (k, offset) = found.expect(
+                "every literal contains a stem (scan::tests::every_literal_has_a_stem_and_stems_are_not_prefixes)",
+            );
             by_stem[k].push(Lit { text, offset, rule: i, after: rules::after(r), word_start: rules::word_start(r) });
         }
     }
