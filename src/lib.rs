@@ -10,6 +10,7 @@ pub mod engine;
 pub mod gate;
 pub mod json;
 pub mod loopx;
+pub mod loopx2;
 pub mod scan;
 pub mod textsafe;
 pub mod tui;

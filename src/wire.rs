@@ -188,6 +188,13 @@ pub struct ListRow {
     pub agent_id: String,
     /// What apply would return now (`ready`, a conflict status, `invalid`, …).
     pub predicted_status: String,
+    /// The goal's authority: `markdown` | `canonical` (LOOPX2.md §1); empty when unknown.
+    #[serde(default)]
+    pub authority: String,
+    /// The recorded reason code a non-ready item would get, when a check names one
+    /// (`canonical_authority`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason_code: Option<String>,
     /// Seconds since the file was written.
     pub age_seconds: u64,
 }
@@ -233,15 +240,49 @@ pub struct GoalStatus {
     pub revision: Option<String>,
     /// Frontmatter `status`.
     pub frontmatter_status: Option<String>,
-    /// Open (open + blocked) active todos.
+    /// Open todos: for a markdown goal the open and blocked active todos of the Markdown;
+    /// for a canonical goal the active todos that are not done, as the authority holds them.
     pub open_todos: usize,
     /// Pending inbox items.
     pub pending: usize,
     /// Pending items whose predicted status is a conflict.
     pub conflicts: usize,
+    /// `markdown` (LoopX 0.5.x) or `canonical` (LoopX 2.x authority), LOOPX2.md §1.
+    #[serde(default)]
+    pub authority: String,
+    /// Canonical goals: LoopX's `sqlite:<store_identity>:<cursor>`; `null` otherwise or when
+    /// the authority cannot be read.
+    #[serde(default)]
+    pub provider_revision: Option<String>,
+    /// Hard leases whose stored status is `active` (expired ones too, marked `expired`).
+    #[serde(default)]
+    pub leases: Vec<LeaseRow>,
+    /// Canonical goals: `current` | `pending` | `broken`; `null` for markdown goals or when
+    /// it cannot be judged (the authority read through the CLI, or unreadable).
+    #[serde(default)]
+    pub projection: Option<String>,
     /// Why the goal could not be read, if so.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+}
+
+/// One hard lease in `writegate status --json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeaseRow {
+    /// The leased todo.
+    pub todo_id: String,
+    /// `owner`.
+    pub owner: String,
+    /// `version` (CAS counter).
+    pub version: i64,
+    /// `lease_epoch`.
+    pub epoch: i64,
+    /// The execution-instance key (`null` when LoopX's CLI was the only reader).
+    pub idempotency_key: Option<String>,
+    /// `expires_at` (UTC).
+    pub expires_at: String,
+    /// True when `expires_at` has passed (the stored status still says `active`).
+    pub expired: bool,
 }
 
 /// A versioned document wrapper for list outputs.

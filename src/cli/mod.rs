@@ -201,8 +201,9 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
             Ok(exit::OK)
         }
         Some(Cmd::Check { json }) => {
-            let problems = output::check(&open()?);
-            output::print_check(&problems, json)?;
+            let engine = open()?;
+            let problems = output::check(&engine);
+            output::print_check(&problems, &output::authorities(&engine), json)?;
             Ok(if problems.is_empty() { exit::OK } else { exit::ATTENTION })
         }
         Some(Cmd::Scan { rules: true, .. }) => {

@@ -52,14 +52,20 @@ pub(super) fn print_status(rows: &[GoalStatus], as_json: bool) -> anyhow::Result
             vec![
                 clean(&r.goal_id),
                 clean(r.frontmatter_status.as_deref().unwrap_or("-")),
+                if r.authority.is_empty() { "-".into() } else { r.authority.clone() },
                 r.open_todos.to_string(),
+                r.leases.len().to_string(),
                 r.pending.to_string(),
                 r.conflicts.to_string(),
+                r.projection.clone().unwrap_or_else(|| "-".into()),
                 clean(&rev),
             ]
         })
         .collect();
-    out(&table(&["GOAL", "STATUS", "OPEN", "PENDING", "CONFLICTS", "REVISION"], &cells))
+    out(&table(
+        &["GOAL", "STATUS", "AUTHORITY", "OPEN", "LEASES", "PENDING", "CONFLICTS", "PROJECTION", "REVISION"],
+        &cells,
+    ))
 }
 
 /// Renders rows as left-aligned columns sized to their content (last column unpadded).
@@ -103,13 +109,17 @@ pub(super) fn print_list(rows: &[ListRow], as_json: bool) -> anyhow::Result<()> 
                 clean(&r.item_id),
                 clean(&r.goal_id),
                 clean(&r.write_class),
-                r.predicted_status.clone(),
+                match &r.reason_code {
+                    Some(code) => format!("{} ({code})", r.predicted_status),
+                    None => r.predicted_status.clone(),
+                },
+                if r.authority.is_empty() { "-".into() } else { r.authority.clone() },
                 age(r.age_seconds),
                 clean(&r.agent_id),
             ]
         })
         .collect();
-    out(&table(&["ITEM", "GOAL", "CLASS", "PREDICTED", "AGE", "AGENT"], &cells))
+    out(&table(&["ITEM", "GOAL", "CLASS", "PREDICTED", "AUTHORITY", "AGE", "AGENT"], &cells))
 }
 
 fn age(secs: u64) -> String {
@@ -126,12 +136,14 @@ pub(super) fn print_preview(p: &Preview, as_json: bool) -> anyhow::Result<()> {
         return json(p);
     }
     let mut s = format!(
-        "item {}  goal {}  {}  {}\npredicted: {}\n",
+        "item {}  goal {}  {}  {}\nauthority: {}\npredicted: {}{}\n",
         clean(&p.row.item_id),
         clean(&p.row.goal_id),
         clean(&p.row.write_class),
         clean(&p.row.writer_id),
-        p.row.predicted_status
+        if p.row.authority.is_empty() { "unknown" } else { p.row.authority.as_str() },
+        p.row.predicted_status,
+        p.row.reason_code.as_deref().map(|c| format!(" ({c})")).unwrap_or_default(),
     );
     if let Some(r) = &p.invalid_reason {
         s += &format!("reason: {}\n", clean(r));
@@ -257,6 +269,7 @@ pub(super) fn check(engine: &Engine) -> Vec<Problem> {
                 "the last line is torn (a crash mid-append); it is moved aside on the next decision".into(),
             );
         }
+        check_authority(engine, g, &mut add);
         if std::fs::read_dir(gate.applying()).is_ok_and(|mut d| d.next().is_some()) {
             add(&g.id, "applying", "an interrupted apply awaits recovery (it finishes on the next decision)".into());
         }
@@ -269,13 +282,107 @@ pub(super) fn check(engine: &Engine) -> Vec<Problem> {
     out
 }
 
-pub(super) fn print_check(problems: &[Problem], as_json: bool) -> anyhow::Result<()> {
-    if as_json {
-        return json(
-            &serde_json::json!({"schema_version": "writegate_check_v1", "ok": problems.is_empty(), "problems": problems}),
+/// Problems of a goal's LoopX 2.x authority (issue 11): the runtime root, an unreadable
+/// authority, ghost todos, a pending or broken projection.
+fn check_authority(engine: &Engine, g: &crate::loopx::registry::Goal, add: &mut dyn FnMut(&str, &str, String)) {
+    let rt = &engine.ws.runtime_root;
+    if !rt.is_dir() {
+        add(&g.id, "runtime_root", format!("the runtime root {} does not exist (pass --runtime-root?)", rt.display()));
+    }
+    let snap = engine.goal_snapshot(&g.id);
+    let Some(auth) = snap.authority.as_deref().filter(|a| a.is_canonical()) else { return };
+    if rt.is_dir() && auth.runtime_files_missing {
+        add(
+            &g.id,
+            "runtime_root",
+            format!(
+                "the goal is canonical ({}) but the runtime root {} holds none of its authority files (LoopX 2.x keeps them under ~/.loopx; pass --runtime-root?)",
+                auth.evidence.join(", "),
+                rt.display()
+            ),
         );
     }
+    if let Some(Err(e)) = &auth.head {
+        add(&g.id, "authority", format!("the canonical authority cannot be read: {e}"));
+    }
+    for (line, id) in &auth.ghosts {
+        add(
+            &g.id,
+            "ghost_todo",
+            format!("line {line}: todo {id} is outside the todo regions and the authority does not hold it: LoopX never imports it; remove the line, or add the todo with `loopx todo add`"),
+        );
+    }
+    match &auth.projection {
+        Some((crate::loopx2::Projection::Pending, why)) => add(
+            &g.id,
+            "projection_pending",
+            format!(
+                "{why}; LoopX's next todo commit or `loopx todo project-markdown --goal-id {} --provider-revision {} --execute` redelivers it",
+                g.id,
+                auth.head().map_or("<head>", |h| h.provider_revision.as_str())
+            ),
+        ),
+        Some((crate::loopx2::Projection::Broken, why)) => add(
+            &g.id,
+            "projection_broken",
+            format!("{why}: `loopx status` and `refresh-state` fail and todo commits stay undelivered until a person fixes the file"),
+        ),
+        _ => {}
+    }
+}
+
+/// One goal's authority as `check` reports it.
+#[derive(Debug, Serialize)]
+pub(super) struct AuthorityInfo {
+    goal_id: String,
+    authority: String,
+    evidence: Vec<&'static str>,
+    read_via: Option<&'static str>,
+    fallback: Option<String>,
+    provider_revision: Option<String>,
+    projection: Option<&'static str>,
+}
+
+pub(super) fn authorities(engine: &Engine) -> Vec<AuthorityInfo> {
+    engine
+        .ws
+        .goals
+        .iter()
+        .map(|g| {
+            let snap = engine.goal_snapshot(&g.id);
+            let a = snap.authority.as_deref();
+            AuthorityInfo {
+                goal_id: g.id.clone(),
+                authority: a.map_or("markdown", |a| a.kind.as_str()).into(),
+                evidence: a.map(|a| a.evidence.clone()).unwrap_or_default(),
+                read_via: a.and_then(|a| a.head()).map(|h| h.read_via),
+                fallback: a.and_then(|a| a.fallback.clone()),
+                provider_revision: a.and_then(|a| a.head()).map(|h| h.provider_revision.clone()),
+                projection: a.and_then(|a| a.projection.as_ref()).map(|(p, _)| p.as_str()),
+            }
+        })
+        .collect()
+}
+
+pub(super) fn print_check(problems: &[Problem], goals: &[AuthorityInfo], as_json: bool) -> anyhow::Result<()> {
+    if as_json {
+        return json(&serde_json::json!({"schema_version": "writegate_check_v1", "ok": problems.is_empty(),
+            "goals": goals, "problems": problems}));
+    }
     let mut s = String::new();
+    for g in goals {
+        let how = match (g.authority.as_str(), g.read_via, &g.fallback) {
+            ("markdown", ..) => "markdown (LoopX 0.5.x): gated and written by writegate".to_owned(),
+            (_, Some("sqlite"), _) => format!(
+                "canonical (LoopX 2.x): read from the SQLite store at {}, projection {}; monitored, not written",
+                g.provider_revision.as_deref().unwrap_or("?"),
+                g.projection.unwrap_or("unknown")
+            ),
+            (_, Some(_), Some(why)) => format!("canonical (LoopX 2.x): {why}; monitored, not written"),
+            _ => "canonical (LoopX 2.x): authority unreadable; nothing is written".to_owned(),
+        };
+        s += &format!("{:<20} {:<12} {}\n", clean(&g.goal_id), "authority", clean(&how));
+    }
     for p in problems {
         s += &format!("{:<20} {:<12} {}\n", clean(&p.goal_id), p.what, clean(&p.detail));
     }

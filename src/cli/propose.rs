@@ -41,6 +41,12 @@ pub(super) fn run(loc: &Locator, cmd: ProposeCmd, operator: &str) -> anyhow::Res
                 + "\n"))?;
             Ok(exit::ERROR)
         }
+        Err(ProposeError::Canonical(why)) => {
+            let doc = serde_json::json!({"ok": false, "goal_id": goal_id, "error": why,
+                "reason_code": "canonical_authority"});
+            out(&(serde_json::to_string(&doc)? + "\n"))?;
+            Ok(exit::ERROR)
+        }
         Err(ProposeError::Engine(e)) => Err(e).context("failed to propose"),
     }
 }

@@ -221,7 +221,8 @@ impl Engine {
         let base = p.current_text.as_deref().map(revision_of_text);
         if status != Status::Applied {
             let final_ = matches!(status, Status::SkippedDuplicate | Status::AlreadyApplied);
-            let mut rec = self.record(&p, "apply", status, Some(status.as_str()), None);
+            let code = p.reason_code.unwrap_or(status.as_str());
+            let mut rec = self.record(&p, "apply", status, Some(code), None);
             rec.base_revision = base;
             gate.results().append(&rec)?;
             failpoint("after_result");

@@ -13,6 +13,7 @@ mod preview;
 mod propose;
 mod recover;
 mod snapshot;
+mod status;
 pub mod writeback;
 mod writeback_criteria;
 mod writeback_flow;
@@ -24,7 +25,7 @@ pub use propose::{ProposeError, Proposed};
 
 use crate::gate::GateDir;
 use crate::loopx::registry::{Goal, Locator, RegistryError, Workspace};
-use crate::wire::{GoalStatus, ListRow, ResultRecord};
+use crate::wire::{ListRow, ResultRecord};
 use chrono::{DateTime, FixedOffset, Local, Utc};
 use std::path::PathBuf;
 
@@ -226,62 +227,17 @@ impl Engine {
         out
     }
 
-    /// `writegate list` rows.
+    /// `writegate list` rows (each goal read once).
     #[must_use]
     pub fn list(&self, goal: Option<&str>) -> Vec<ListRow> {
-        self.items(goal).iter().map(|i| self.prepare(i).row()).collect()
+        self.prepared(goal).iter().map(Prepared::row).collect()
     }
 
-    /// `writegate status` rows.
+    /// Every pending item of `goal_id`, prepared against `snap`.
     #[must_use]
-    pub fn status(&self) -> Vec<GoalStatus> {
-        let mut rows: Vec<GoalStatus> = self.ws.goals.iter().map(|g| self.goal_status(g)).collect();
-        rows.extend(self.ws.broken_goals.iter().map(|(id, err)| GoalStatus {
-            goal_id: id.clone(),
-            state_file: String::new(),
-            revision: None,
-            frontmatter_status: None,
-            open_todos: 0,
-            pending: 0,
-            conflicts: 0,
-            error: Some(err.clone()),
-        }));
-        rows
-    }
-
-    fn goal_status(&self, g: &Goal) -> GoalStatus {
-        let state = read_state(&g.state_file);
-        let rows = self.list(Some(&g.id));
-        let (revision, fm, open, error) = match &state {
-            Ok(text) => {
-                let st = crate::loopx::state::ActiveState::parse(text);
-                (
-                    Some(crate::loopx::hash::revision_of_text(text)),
-                    st.frontmatter_value("status").map(str::to_owned),
-                    st.open_todos().count(),
-                    None,
-                )
-            }
-            Err(e) => (None, None, 0, Some(e.clone())),
-        };
-        let results_error = match self.gate(&g.id) {
-            Ok(gate) => gate.results().read_all(false).err().map(|e| crate::error_chain(&e)),
-            Err(e) => Some(crate::error_chain(&e)),
-        };
-        let error = match (error, results_error) {
-            (Some(a), Some(b)) => Some(format!("{a}; {b}")),
-            (a, b) => a.or(b),
-        };
-        GoalStatus {
-            goal_id: g.id.clone(),
-            state_file: g.state_file_rel.clone(),
-            revision,
-            frontmatter_status: fm,
-            open_todos: open,
-            pending: rows.len(),
-            conflicts: rows.iter().filter(|r| preview::is_conflict_name(&r.predicted_status)).count(),
-            error,
-        }
+    pub fn prepared_in_snapshot(&self, goal_id: &str, snap: &GoalSnapshot) -> Vec<Prepared> {
+        let Ok(gate) = self.gate(goal_id) else { return Vec::new() };
+        gate.pending_files().iter().map(|p| self.prepare_in(&Item::read(p, goal_id), snap)).collect()
     }
 
     /// Result records, newest first (all goals, or one). A damaged log is an error.

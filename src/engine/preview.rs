@@ -75,6 +75,11 @@ pub struct Prepared {
     /// Every failed check with the status it would give, in order (the first decides
     /// `predicted`; an idempotency override looks past that one).
     pub failures: Vec<(String, Predicted)>,
+    /// The reason code recorded with a non-applied outcome when a check names one
+    /// (`canonical_authority`); else the status name is the code.
+    pub reason_code: Option<&'static str>,
+    /// The goal's authority (`markdown` | `canonical`), when the goal is known.
+    pub authority: Option<&'static str>,
 }
 
 impl Prepared {
@@ -104,6 +109,8 @@ impl Prepared {
             lease_holder: None,
             three_way: None,
             failures: Vec::new(),
+            reason_code: None,
+            authority: None,
         }
     }
 
@@ -136,6 +143,8 @@ impl Prepared {
                 agent_id: agent.clone(),
                 writer_id: agent,
                 predicted_status: self.predicted.name().into(),
+                authority: self.authority.unwrap_or_default().into(),
+                reason_code: self.reason_code.map(str::to_owned),
                 age_seconds: self.item.age_seconds,
             };
         }
@@ -153,6 +162,8 @@ impl Prepared {
             agent_id: agent.unwrap_or_else(|| writer.clone()),
             writer_id: writer,
             predicted_status: self.predicted.name().into(),
+            authority: self.authority.unwrap_or_default().into(),
+            reason_code: self.reason_code.map(str::to_owned),
             age_seconds: self.item.age_seconds,
         }
     }
@@ -220,6 +231,7 @@ impl Engine {
             return self.prepare_writeback(item, wb, snap);
         }
         let mut p = Prepared::new(item);
+        p.authority = snap.authority.as_deref().map(|a| a.kind.as_str());
         let intent = match &item.intent {
             Ok(i) => i.clone(),
             Err(reason) => {
@@ -255,6 +267,13 @@ impl Engine {
             }
         };
         p.check("goal", true, format!("{} → {}", goal.id, goal.state_file_rel), None);
+        if let Some(auth) = snap.authority.as_deref()
+            && !check_authority(&mut p, &intent, auth, &current)
+        {
+            p.current_text = Some(current);
+            check_boundary(&mut p, &intent, snap.allowlist.as_deref().unwrap_or_default());
+            return p;
+        }
         Self::check_idempotency(&mut p, &intent, &snap.results);
         self.add_prior_proposal(&mut p, &intent);
         let current_rev = snap.revision.clone().unwrap_or_else(|| revision_of_text(&current));
@@ -514,6 +533,45 @@ impl Engine {
                 p.check("edit", true, format!("{} would add or change {added} line(s)", intent.proposal.kind()), None);
                 p.proposed_text = Some(text);
             }
+        }
+    }
+}
+
+/// The authority check (issue 11, LOOPX2.md §2): on a canonical goal writegate never applies
+/// a 0.5.x todo edit (`todo_op`: failed, `canonical_authority`), and a `replace` /
+/// `unified_diff` only when every todo region is byte-identical and no todo line appears
+/// outside them. Returns false when the remaining checks are moot (a todo op: nothing of it
+/// would be written, so no 0.5.x diff is shown).
+fn check_authority(p: &mut Prepared, intent: &Intent, auth: &crate::loopx2::GoalAuthority, current: &str) -> bool {
+    use crate::loopx2::CANONICAL_REFUSAL;
+    if !auth.is_canonical() {
+        p.check("authority", true, "markdown (LoopX 0.5.x): writegate writes the state file itself", None);
+        return true;
+    }
+    let fail = |p: &mut Prepared, why: String| {
+        p.check("authority", false, why.clone(), Some(Predicted::Status(Status::Failed)));
+        p.invalid_reason = Some(why);
+        p.reason_code = Some("canonical_authority");
+    };
+    match &intent.proposal {
+        Proposal::TodoOp(op) => {
+            fail(p, format!("canonical authority: {} is a LoopX 0.5.x todo edit; {CANONICAL_REFUSAL}", op.name()));
+            false
+        }
+        raw => {
+            if let Ok(after) = raw_text(raw, current)
+                && let Some(why) = crate::loopx2::regions::narrative_edit_problem(current, &after)
+            {
+                fail(p, format!("canonical authority: {why}; {CANONICAL_REFUSAL}"));
+            } else {
+                p.check(
+                    "authority",
+                    true,
+                    "canonical (LoopX 2.x): a narrative edit that leaves every todo region byte-identical",
+                    None,
+                );
+            }
+            true
         }
     }
 }

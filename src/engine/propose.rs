@@ -12,6 +12,10 @@ pub enum ProposeError {
     /// LoopX itself would refuse the command (LoopX's message).
     #[error("{0}")]
     Refused(#[from] EditRefused),
+    /// The goal is canonical (LoopX 2.x): writegate does not compute 0.5.x todo edits for
+    /// it (reason code `canonical_authority`; the message says what to do instead).
+    #[error("{0}")]
+    Canonical(String),
     /// Workspace or I/O problems.
     #[error(transparent)]
     Engine(#[from] EngineError),
@@ -42,6 +46,19 @@ impl Engine {
         let goal = self.goal(goal_id)?;
         let text = read_state(&goal.state_file)
             .map_err(|e| EngineError::Io { what: format!("read state: {e}"), source: std::io::Error::other(e) })?;
+        let place = crate::loopx2::GoalPlace {
+            goal_id,
+            entry: &goal.raw,
+            registry: &self.ws.registry_path,
+            runtime_root: &self.ws.runtime_root,
+        };
+        if crate::loopx2::is_canonical_goal(place, Some(&text)) {
+            return Err(ProposeError::Canonical(format!(
+                "canonical authority: {} is a LoopX 0.5.x todo edit; {}",
+                op.name(),
+                crate::loopx2::CANONICAL_REFUSAL
+            )));
+        }
         let ctx = EditContext {
             goal_id: goal_id.to_owned(),
             registered_agents: goal.registered_agents.clone(),

@@ -28,6 +28,9 @@ pub struct GoalSnapshot {
     /// Runtime inbox files (`metadata.jsonl`) read by writeback previews: path → idempotency
     /// key → payload digest, each file read once per snapshot.
     pub runtime_keys: RuntimeKeys,
+    /// The goal's authority (LOOPX2.md §1) and, for a canonical goal, its head, projection
+    /// health and ghosts; `None` when the goal is unknown.
+    pub authority: Option<std::sync::Arc<crate::loopx2::GoalAuthority>>,
 }
 
 /// See [`GoalSnapshot::runtime_keys`].
@@ -52,7 +55,19 @@ impl Engine {
         let revision = state.as_ref().ok().map(|t| revision_of_text(t));
         let allowlist =
             self.gate(goal_id).map_err(|e| crate::error_chain(&e)).and_then(|g| crate::gate::allowlist::load(&g));
+        let authority = goal.as_ref().ok().map(|g| {
+            std::sync::Arc::new(crate::loopx2::GoalAuthority::read(
+                crate::loopx2::GoalPlace {
+                    goal_id: &g.id,
+                    entry: &g.raw,
+                    registry: &self.ws.registry_path,
+                    runtime_root: &self.ws.runtime_root,
+                },
+                state.as_deref().ok(),
+            ))
+        });
         GoalSnapshot {
+            authority,
             goal,
             state,
             results,

@@ -340,6 +340,7 @@ impl Engine {
             super::ProposeError::Refused(r) => {
                 EngineError::Refused(format!("LoopX would refuse the blocker todo: {r}"))
             }
+            super::ProposeError::Canonical(why) => EngineError::Refused(format!("cannot record a blocker todo: {why}")),
         })?;
         self.decide(
             &format!("{}/{}", item.goal_id, item.id),

@@ -83,8 +83,22 @@ impl Locator {
         }
     }
 
+    /// The default runtime root: LoopX 0.5.x's `~/.codex/loopx` when it exists, else LoopX
+    /// 2.x's `~/.loopx` when that exists (LOOPX2.md §1), else `~/.codex/loopx`.
     fn default_runtime_root(&self) -> PathBuf {
-        self.home.clone().unwrap_or_else(|| PathBuf::from("/")).join(".codex/loopx")
+        let home = self.home.clone().unwrap_or_else(|| PathBuf::from("/"));
+        let (v05, v2) = (home.join(".codex/loopx"), home.join(".loopx"));
+        if !v05.is_dir() && v2.is_dir() { v2 } else { v05 }
+    }
+
+    /// Global registries to try: `<--runtime-root>/registry.global.json`, else both LoopX
+    /// lines' defaults (`~/.codex/loopx/…` for 0.5.x, `~/.loopx/…` for 2.x).
+    fn global_registries(&self) -> Vec<PathBuf> {
+        if let Some(rt) = &self.runtime_root {
+            return vec![rt.join("registry.global.json")];
+        }
+        let home = self.home.clone().unwrap_or_else(|| PathBuf::from("/"));
+        vec![home.join(".codex/loopx/registry.global.json"), home.join(".loopx/registry.global.json")]
     }
 }
 
@@ -122,25 +136,28 @@ pub struct Workspace {
 
 impl Workspace {
     /// Discovers and loads the workspace: `--registry`, else `$LOOPX_REGISTRY`, else
-    /// `./.loopx/registry.json`, else `<runtime_root>/registry.global.json`
-    /// (`loopx/paths.py`). Runtime root: `--runtime-root`, else the registry's
-    /// `common_runtime_root` (relative to the project root, the parent of `.loopx`),
-    /// else `~/.codex/loopx`.
+    /// `./.loopx/registry.json`, else `<runtime_root>/registry.global.json` — without
+    /// `--runtime-root`, `~/.codex/loopx/registry.global.json` (0.5.x, `loopx/paths.py`), then
+    /// `~/.loopx/registry.global.json` (2.x). Runtime root: `--runtime-root`, else the
+    /// registry's `common_runtime_root` (relative to the project root, the parent of
+    /// `.loopx`), else the folder of a global registry, else the default (see
+    /// `default_runtime_root`: `~/.codex/loopx`, or `~/.loopx` when only that exists).
     ///
     /// # Errors
     /// [`RegistryError`] when no registry exists or it cannot be parsed.
     pub fn load(loc: &Locator) -> Result<Self, RegistryError> {
         let local = loc.cwd.join(".loopx/registry.json");
-        let global =
-            loc.runtime_root.clone().unwrap_or_else(|| loc.default_runtime_root()).join("registry.global.json");
+        let globals = loc.global_registries();
         let path = if let Some(p) = loc.registry.clone().or_else(|| loc.env_registry.clone()) {
             p
         } else if local.is_file() {
             local
-        } else if global.is_file() {
-            global
+        } else if let Some(global) = globals.iter().find(|g| g.is_file()) {
+            global.clone()
         } else {
-            return Err(RegistryError::NotFound { tried: format!("{}, {}", local.display(), global.display()) });
+            let tried: Vec<String> =
+                std::iter::once(&local).chain(&globals).map(|p| p.display().to_string()).collect();
+            return Err(RegistryError::NotFound { tried: tried.join(", ") });
         };
         let path = absolute(&loc.cwd, &path);
         let bytes = crate::gate::fsutil::read_regular(&path, crate::gate::fsutil::limits::REGISTRY, true)
@@ -157,6 +174,9 @@ impl Workspace {
         let runtime_root = match (&loc.runtime_root, value.get("common_runtime_root").and_then(Value::as_str)) {
             (Some(rt), _) => absolute(&loc.cwd, rt),
             (None, Some(common)) if !common.is_empty() => absolute(&project_root, Path::new(common)),
+            _ if path.file_name().is_some_and(|n| n == "registry.global.json") => {
+                path.parent().map_or_else(|| loc.default_runtime_root(), Path::to_owned)
+            }
             _ => loc.default_runtime_root(),
         };
         let mut goals = Vec::new();

@@ -1,0 +1,281 @@
+//! LoopX 2.x goals (LOOPX2.md): which authority a goal has, and a read-only view of a
+//! canonical goal (todos, hard leases, provider revision, projection health, ghost todos).
+//! writegate writes nothing here: on a canonical goal the authority is LoopX's store.
+
+pub mod cli;
+pub mod regions;
+pub mod store;
+
+use chrono::{DateTime, Utc};
+use regions::RegionDoc;
+use serde::Serialize;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use store::{CanonicalHead, StoreError};
+
+/// Who holds a goal's todos (LOOPX2.md §1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AuthorityKind {
+    /// LoopX 0.5.x: the Markdown is the authority (also a 0.5.x goal a 2.x CLI has not
+    /// migrated). writegate writes it itself, byte-exactly.
+    Markdown,
+    /// LoopX 2.x: a canonical store; the Markdown's todo regions are regenerated from it.
+    Canonical,
+}
+
+impl AuthorityKind {
+    /// `markdown` | `canonical`.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Markdown => "markdown",
+            Self::Canonical => "canonical",
+        }
+    }
+}
+
+/// The authority files of one goal under the runtime root (LOOPX2.md §1).
+#[derive(Debug, Clone)]
+pub struct AuthorityFiles {
+    /// `<rt>/authority/provider-<sha256(goal_id)>.json`.
+    pub provider: PathBuf,
+    /// `<rt>/authority/sqlite-v0/authority-<sha256(goal_id)>.sqlite`.
+    pub sqlite: PathBuf,
+    /// `<rt>/authority-transition/file-v0/legacy-writer-fence-<sha256(goal_id)[:16]>.json`.
+    pub fence: PathBuf,
+}
+
+impl AuthorityFiles {
+    /// The paths for `goal_id` under `runtime_root`.
+    #[must_use]
+    pub fn new(runtime_root: &Path, goal_id: &str) -> Self {
+        let digest = crate::loopx::hash::sha256_hex(goal_id.as_bytes());
+        Self {
+            provider: runtime_root.join("authority").join(format!("provider-{digest}.json")),
+            sqlite: store::sqlite_path(runtime_root, goal_id),
+            fence: runtime_root
+                .join("authority-transition/file-v0")
+                .join(format!("legacy-writer-fence-{}.json", &digest[..16])),
+        }
+    }
+}
+
+/// Projection health of a canonical goal's Markdown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Projection {
+    /// Every region shows the authority's records.
+    Current,
+    /// The authority holds records the Markdown does not show yet (a held lock, a failed
+    /// render): LoopX's next todo commit or `todo project-markdown` redelivers them.
+    Pending,
+    /// The Markdown cannot be projected into (LoopX's `status` and `refresh-state` fail).
+    Broken,
+}
+
+impl Projection {
+    /// `current` | `pending` | `broken`.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Current => "current",
+            Self::Pending => "pending",
+            Self::Broken => "broken",
+        }
+    }
+}
+
+/// What writegate knows of one goal's authority, read once per goal snapshot.
+#[derive(Debug, Clone)]
+pub struct GoalAuthority {
+    /// Markdown or canonical.
+    pub kind: AuthorityKind,
+    /// Why the goal was judged canonical (`provider_file`, `legacy_writer_fence`,
+    /// `registry_storage_target`, `todo_region_markers`); empty for markdown goals.
+    pub evidence: Vec<&'static str>,
+    /// The provider named by the provider file (`sqlite`, `file`), when there is one.
+    pub provider: Option<String>,
+    /// The canonical head, or why it could not be read (canonical goals only).
+    pub head: Option<Result<CanonicalHead, String>>,
+    /// How the head was read when not from the store directly (the reason the CLI fallback
+    /// was used), for `check`.
+    pub fallback: Option<String>,
+    /// Projection health and its detail (canonical goals with a readable Markdown and a head
+    /// read from the store).
+    pub projection: Option<(Projection, String)>,
+    /// Todo lines with metadata outside the regions whose id the authority does not hold
+    /// (1-based line, todo id).
+    pub ghosts: Vec<(usize, String)>,
+    /// True when none of the goal's authority files exist under the runtime root.
+    pub runtime_files_missing: bool,
+}
+
+/// Where a goal lives, for [`GoalAuthority::read`].
+#[derive(Debug, Clone, Copy)]
+pub struct GoalPlace<'a> {
+    /// The goal id.
+    pub goal_id: &'a str,
+    /// The registry entry.
+    pub entry: &'a Value,
+    /// The registry file (for the CLI fallback).
+    pub registry: &'a Path,
+    /// The runtime root.
+    pub runtime_root: &'a Path,
+}
+
+impl GoalAuthority {
+    /// Detects the authority of a goal and, for a canonical one, reads its head (the store
+    /// read-only, else the `loopx` CLI) and judges the Markdown `state` against it.
+    #[must_use]
+    pub fn read(place: GoalPlace<'_>, state: Option<&str>) -> Self {
+        let files = AuthorityFiles::new(place.runtime_root, place.goal_id);
+        let evidence = detect(&files, place.entry, state);
+        let mut out = Self {
+            kind: if evidence.is_empty() { AuthorityKind::Markdown } else { AuthorityKind::Canonical },
+            evidence,
+            provider: provider_name(&files.provider),
+            head: None,
+            fallback: None,
+            projection: None,
+            ghosts: Vec::new(),
+            runtime_files_missing: false,
+        };
+        if out.kind == AuthorityKind::Markdown {
+            return out;
+        }
+        out.runtime_files_missing = !files.provider.exists() && !files.sqlite.exists() && !files.fence.exists();
+        let head = match out.provider.as_deref() {
+            Some("sqlite") | None => store::read_sqlite(&files.sqlite, place.goal_id),
+            Some(other) => Err(StoreError::UnknownSchema(format!("provider {other}"))),
+        };
+        let head = match head {
+            Ok(h) => Ok(h),
+            Err(StoreError::UnknownSchema(s)) => {
+                out.fallback = Some(format!("{s}: read through `loopx todo list` and `loopx status`"));
+                cli::read_via_cli(place.registry, place.runtime_root, place.goal_id)
+            }
+            Err(e) => Err(e.to_string()),
+        };
+        if let (Ok(h), Some(text)) = (&head, state) {
+            out.ghosts = ghosts(text, h);
+            if h.read_via == "sqlite" {
+                out.projection = Some(projection_health(text, h));
+            }
+        } else if let (Err(_), Some(text)) = (&head, state)
+            && let Err(e) = RegionDoc::parse(text)
+        {
+            out.projection = Some((Projection::Broken, e));
+        }
+        out.head = Some(head);
+        out
+    }
+
+    /// True for a canonical goal.
+    #[must_use]
+    pub fn is_canonical(&self) -> bool {
+        self.kind == AuthorityKind::Canonical
+    }
+
+    /// The readable head, if any.
+    #[must_use]
+    pub fn head(&self) -> Option<&CanonicalHead> {
+        self.head.as_ref().and_then(|h| h.as_ref().ok())
+    }
+
+    /// Hard leases whose stored status is `active` (expired ones included), with `expired`.
+    #[must_use]
+    pub fn active_leases(&self, now: DateTime<Utc>) -> Vec<(store::CanonicalLease, bool)> {
+        self.head()
+            .map(|h| {
+                h.leases.iter().filter(|l| l.status == "active").map(|l| (l.clone(), l.is_expired_at(now))).collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// Detection alone (no store read): true when any canonical evidence is present.
+#[must_use]
+pub fn is_canonical_goal(place: GoalPlace<'_>, state: Option<&str>) -> bool {
+    !detect(&AuthorityFiles::new(place.runtime_root, place.goal_id), place.entry, state).is_empty()
+}
+
+/// The canonical evidence found (LOOPX2.md §1): any one makes a goal canonical.
+fn detect(files: &AuthorityFiles, entry: &Value, state: Option<&str>) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    if files.provider.exists() {
+        out.push("provider_file");
+    }
+    if fence_engaged(&files.fence) {
+        out.push("legacy_writer_fence");
+    }
+    if entry.pointer("/coordination/storage_target").is_some_and(|v| !v.is_null()) {
+        out.push("registry_storage_target");
+    }
+    if state.is_some_and(|t| t.contains(regions::REGION_PREFIX)) {
+        out.push("todo_region_markers");
+    }
+    out
+}
+
+/// True when the fence file says `state: engaged`; an unreadable fence counts as engaged
+/// (fail closed: it exists to stop the 0.5.x writer).
+fn fence_engaged(path: &Path) -> bool {
+    if !path.exists() {
+        return false;
+    }
+    crate::gate::fsutil::read_regular(path, 1 << 20, true)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+        .is_none_or(|v| v.get("state").and_then(Value::as_str) != Some("released"))
+}
+
+fn provider_name(path: &Path) -> Option<String> {
+    let bytes = crate::gate::fsutil::read_regular(path, 1 << 20, true).ok()?;
+    let v: Value = serde_json::from_slice(&bytes).ok()?;
+    v.get("provider").and_then(Value::as_str).map(str::to_owned)
+}
+
+/// Projection health: `broken` when LoopX cannot parse the regions; `pending` when some
+/// role's records (as the authority holds them) are not what its region's marker names;
+/// else `current`. A lease-only commit moves the head but not the records: still current.
+#[must_use]
+pub fn projection_health(text: &str, head: &CanonicalHead) -> (Projection, String) {
+    let doc = match RegionDoc::parse(text) {
+        Ok(d) => d,
+        Err(e) => return (Projection::Broken, e),
+    };
+    let markers = doc.markers();
+    let empty = store::records_sha256(&[], "agent");
+    for role in ["user", "agent", "archive"] {
+        let want = store::records_sha256(&head.todos, role);
+        match markers.iter().find(|m| m.role == role) {
+            Some(m) if m.records_sha256 == want => {}
+            Some(m) => {
+                return (
+                    Projection::Pending,
+                    format!(
+                        "the {role} region shows records of {} but the authority is at {}",
+                        m.provider_revision, head.provider_revision
+                    ),
+                );
+            }
+            None if want == empty => {}
+            None => return (Projection::Pending, format!("the authority holds {role} todos the Markdown does not show")),
+        }
+    }
+    (Projection::Current, format!("regions show the records of {}", head.provider_revision))
+}
+
+fn ghosts(text: &str, head: &CanonicalHead) -> Vec<(usize, String)> {
+    let Ok(doc) = RegionDoc::parse(text) else { return Vec::new() };
+    doc.todo_ids_outside()
+        .into_iter()
+        .filter(|(_, id)| !head.todos.iter().any(|t| &t.todo_id == id))
+        .map(|(n, id)| (n + 1, id))
+        .collect()
+}
+
+/// The words every refused 0.5.x-style write on a canonical goal carries (reason code
+/// `canonical_authority`).
+pub const CANONICAL_REFUSAL: &str = "this goal's todos live in LoopX 2.x's canonical authority, so writegate does not write them (a todo edited in the Markdown would be lost or break the goal); run the agent's `loopx` command instead, or propose a narrative edit that leaves every todo region unchanged";
