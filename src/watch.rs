@@ -49,6 +49,9 @@ pub fn watch_dirs(engine: &Engine) -> Vec<PathBuf> {
         dirs.insert(d.to_owned());
     }
     dirs.insert(engine.ws.runtime_root.join("goals"));
+    // LoopX 2.x authorities: lease-only commits change nothing but the store (LOOPX2.md §5).
+    dirs.insert(engine.ws.runtime_root.join("authority"));
+    dirs.insert(engine.ws.runtime_root.join("authority/sqlite-v0"));
     for g in &engine.ws.goals {
         if let Some(d) = g.state_file.parent() {
             dirs.insert(d.to_owned());
@@ -76,6 +79,8 @@ pub fn is_relevant(path: &Path) -> bool {
     !(name.ends_with(".lock")
         || name.ends_with(".tmp")
         || name.ends_with(".incidents.jsonl")
+        // SQLite's shared-memory index changes on every read, writegate's own included.
+        || name.ends_with(".sqlite-shm")
         || name == ".gate.lock"
         || name.starts_with(".#"))
 }

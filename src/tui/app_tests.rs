@@ -42,6 +42,8 @@ fn goal(id: &str) -> GoalRow {
         next_action: "ship".into(),
         open_todos: 2,
         leases: Vec::new(),
+        authority: crate::loopx2::AuthorityKind::Markdown,
+        projection: None,
         error: None,
     }
 }

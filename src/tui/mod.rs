@@ -195,6 +195,10 @@ fn goals_for(engine: &Engine, paths: &[PathBuf]) -> Job {
             }
             continue;
         }
+        if p.starts_with(engine.ws.runtime_root.join("authority")) {
+            out.extend(authority_goal(engine, p));
+            continue;
+        }
         for g in &engine.ws.goals {
             if g.state_file.parent() == p.parent() || g.state_file == *p {
                 out.insert(g.id.clone());
@@ -202,6 +206,19 @@ fn goals_for(engine: &Engine, paths: &[PathBuf]) -> Job {
         }
     }
     Job::Goals(out)
+}
+
+/// The goal whose LoopX 2.x authority file `path` is (`authority-<sha256(goal_id)>.sqlite`,
+/// its `-wal`, or `provider-<sha256(goal_id)>.json`).
+fn authority_goal(engine: &Engine, path: &std::path::Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    let digest = name.strip_prefix("authority-").or_else(|| name.strip_prefix("provider-"))?.get(..64)?;
+    engine
+        .ws
+        .goals
+        .iter()
+        .find(|g| crate::loopx::hash::sha256_hex(g.id.as_bytes()) == digest)
+        .map(|g| g.id.clone())
 }
 
 fn forward(rx: Receiver<WatchMsg>, tx: Sender<Msg>) {

@@ -34,6 +34,10 @@ pub struct GoalRow {
     pub open_todos: usize,
     /// Soft claims and hard leases.
     pub leases: Vec<LeaseView>,
+    /// `markdown` or `canonical` (LOOPX2.md §1).
+    pub authority: crate::loopx2::AuthorityKind,
+    /// Projection health of a canonical goal (`None`: markdown, or not judged).
+    pub projection: Option<crate::loopx2::Projection>,
     /// Why the goal cannot be read.
     pub error: Option<String>,
 }
@@ -128,9 +132,20 @@ impl QueueItem {
 /// checks (cheap), so the queue shows at once; [`load_goal`] follows with the checks.
 #[must_use]
 pub fn quick_goal(engine: &Engine, goal_id: &str) -> (GoalRow, Vec<QueueItem>) {
-    let state =
-        engine.goal(goal_id).map_err(|e| crate::error_chain(&e)).and_then(|g| crate::engine::read_state(&g.state_file));
-    let row = goal_row(engine, goal_id, state.as_ref().map(String::as_str));
+    let goal = engine.goal(goal_id).map_err(|e| crate::error_chain(&e));
+    let state = goal.as_ref().map_err(Clone::clone).and_then(|g| crate::engine::read_state(&g.state_file));
+    let auth = goal.as_ref().ok().map(|g| {
+        crate::loopx2::GoalAuthority::read(
+            crate::loopx2::GoalPlace {
+                goal_id,
+                entry: &g.raw,
+                registry: &engine.ws.registry_path,
+                runtime_root: &engine.ws.runtime_root,
+            },
+            state.as_deref().ok(),
+        )
+    });
+    let row = goal_row(engine, goal_id, state.as_ref().map(String::as_str), auth.as_ref());
     let history = Arc::new(Vec::new());
     let files = engine.gate(goal_id).map(|g| g.pending_files()).unwrap_or_default();
     let items = files
@@ -158,7 +173,7 @@ pub fn load_goal(engine: &Engine, goal_id: &str) -> (GoalRow, Vec<QueueItem>) {
     let snap = engine.goal_snapshot(goal_id);
     let history: Arc<Vec<ResultRecord>> =
         Arc::new(snap.results.as_ref().map(|r| r.iter().rev().cloned().collect()).unwrap_or_default());
-    let row = goal_row(engine, goal_id, snap.state.as_ref().map(String::as_str));
+    let row = goal_row(engine, goal_id, snap.state.as_ref().map(String::as_str), snap.authority.as_deref());
     let files = engine.gate(goal_id).map(|g| g.pending_files()).unwrap_or_default();
     let items = files
         .iter()
@@ -171,17 +186,30 @@ pub fn load_goal(engine: &Engine, goal_id: &str) -> (GoalRow, Vec<QueueItem>) {
     (row, items)
 }
 
-fn goal_row(engine: &Engine, goal_id: &str, state: Result<&str, &String>) -> GoalRow {
+fn goal_row(
+    engine: &Engine,
+    goal_id: &str,
+    state: Result<&str, &String>,
+    auth: Option<&crate::loopx2::GoalAuthority>,
+) -> GoalRow {
     let mut row = GoalRow {
         id: goal_id.to_owned(),
         status: String::new(),
         next_action: String::new(),
         open_todos: 0,
         leases: Vec::new(),
+        authority: auth.map_or(crate::loopx2::AuthorityKind::Markdown, |a| a.kind),
+        projection: auth.and_then(|a| a.projection.as_ref()).map(|(p, _)| *p),
         error: None,
     };
     match state {
         Err(e) => row.error = Some(e.clone()),
+        Ok(text) if auth.is_some_and(crate::loopx2::GoalAuthority::is_canonical) => {
+            let st = ActiveState::parse(text);
+            st.frontmatter_value("status").unwrap_or("-").clone_into(&mut row.status);
+            row.next_action = st.next_action_entries().into_iter().next().unwrap_or_default();
+            canonical_counts(&mut row, auth.and_then(|a| a.head.as_ref()));
+        }
         Ok(text) => {
             let st = ActiveState::parse(text);
             st.frontmatter_value("status").unwrap_or("-").clone_into(&mut row.status);
@@ -206,6 +234,33 @@ fn goal_row(engine: &Engine, goal_id: &str, state: Result<&str, &String>) -> Goa
         }
     }
     row
+}
+
+/// A canonical goal's open todos and leases, as its authority holds them: hard leases whose
+/// stored status is `active` (with their expiry, so an expired one shows `expired … ago`),
+/// then soft claims of open todos without one.
+fn canonical_counts(row: &mut GoalRow, head: Option<&Result<crate::loopx2::store::CanonicalHead, String>>) {
+    match head {
+        Some(Ok(h)) => {
+            row.open_todos = h.todos.iter().filter(|t| t.is_open()).count();
+            for l in h.leases.iter().filter(|l| l.status == "active") {
+                row.leases.push(LeaseView {
+                    todo_id: l.todo_id.clone(),
+                    holder: l.owner.clone(),
+                    expires_at: DateTime::parse_from_rfc3339(&l.expires_at).ok().map(|d| d.with_timezone(&Utc)),
+                });
+            }
+            for t in h.todos.iter().filter(|t| t.is_open()) {
+                if let Some(c) = &t.claimed_by
+                    && !row.leases.iter().any(|l| l.todo_id == t.todo_id)
+                {
+                    row.leases.push(LeaseView { todo_id: t.todo_id.clone(), holder: c.clone(), expires_at: None });
+                }
+            }
+        }
+        Some(Err(e)) => row.error = Some(format!("canonical authority unreadable: {e}")),
+        None => {}
+    }
 }
 
 fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>) -> QueueItem {

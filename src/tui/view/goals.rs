@@ -37,6 +37,19 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
             Span::styled(safe(&g.id), theme.title()),
             Span::raw(format!(" {} · {} open · {pending} pending", safe(&g.status), g.open_todos)),
         ];
+        if g.authority == crate::loopx2::AuthorityKind::Canonical {
+            // LoopX 2.x: monitored here, written by LoopX (issue 11).
+            spans.push(Span::styled(" · 2.x canonical", theme.dim()));
+        }
+        match g.projection {
+            Some(crate::loopx2::Projection::Pending) => {
+                spans.push(Span::styled(" · ! projection pending", theme.warn()));
+            }
+            Some(crate::loopx2::Projection::Broken) => {
+                spans.push(Span::styled(" · ✗ projection broken", theme.error()));
+            }
+            _ => {}
+        }
         if conflicts > 0 {
             spans.push(Span::styled(format!(" · !{conflicts} conflict(s)"), theme.warn()));
         }

@@ -1,0 +1,385 @@
+//! LoopX 2.x goals on workspaces the real LoopX 2.1.1 CLI wrote (`fixtures/loopx2/`, recorded
+//! by `fixtures/loopx2/record.sh`): authority detection on every step, `status --json`
+//! equal to what `loopx status` / `loopx todo list` printed at that step, projection health,
+//! ghosts, and fail-closed writes (issue 11).
+
+mod common;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use writegate::engine::{Clock, Decision, Engine};
+use writegate::loopx::registry::Locator;
+use writegate::wire::Status;
+
+const STEPS: &[&str] = &[
+    "00-bootstrap",
+    "01-adds",
+    "02-claim-with-lease",
+    "03-update",
+    "04-complete-with-fence",
+    "05-lease-renew",
+    "06-lease-expired",
+    "07-lease-takeover",
+    "08-projection-pending",
+    "09-projection-redelivered",
+    "10-hand-edit-broken",
+    "11-commit-while-broken",
+];
+
+fn step_dir(step: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/loopx2/steps").join(step)
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("read_dir").map(|e| e.expect("entry")) {
+        let dest = to.join(e.file_name());
+        if e.file_type().expect("type").is_dir() {
+            copy_tree(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), &dest).expect("copy");
+        }
+    }
+}
+
+/// A live copy of one recorded step: (guard, registry path, project, runtime root).
+fn world(step: &str) -> (tempfile::TempDir, PathBuf, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = std::fs::canonicalize(dir.path()).expect("canon");
+    let (project, runtime) = (root.join("project"), root.join("runtime"));
+    copy_tree(&step_dir(step).join("project"), &project);
+    copy_tree(&step_dir(step).join("runtime"), &runtime);
+    let reg = project.join(".loopx/registry.json");
+    let text = std::fs::read_to_string(&reg).expect("registry");
+    let text = text
+        .replace("<project>", &project.display().to_string())
+        .replace("<runtime-root>", &runtime.display().to_string());
+    std::fs::write(&reg, text).expect("write registry");
+    (dir, reg, project, runtime)
+}
+
+fn recorded(step: &str, name: &str) -> Value {
+    serde_json::from_slice(&std::fs::read(step_dir(step).join(name)).expect("recorded output")).expect("json")
+}
+
+/// The instant `loopx status` observed the step (lease expiry is judged at that time).
+fn observed_at(step: &str) -> Clock {
+    let status = recorded(step, "status.json");
+    let at = status
+        .pointer("/goals/0/goal_channel_projection/coordination_observation/observed_at")
+        .and_then(Value::as_str)
+        .unwrap_or("2026-12-01T08:41:00+00:00")
+        .to_owned();
+    Clock::Fixed(chrono::DateTime::parse_from_rfc3339(&at).expect("observed_at"))
+}
+
+fn engine(reg: &Path, clock: Clock) -> Engine {
+    let loc = Locator { registry: Some(reg.to_owned()), ..Locator::from_env(None, None) };
+    Engine::open(&loc, clock, "tester".into()).expect("engine")
+}
+
+#[test]
+fn every_recorded_step_is_canonical_and_status_equals_what_loopx_reported() {
+    for step in STEPS {
+        let (_g, reg, _, _) = world(step);
+        let e = engine(&reg, observed_at(step));
+        let row = e.status().into_iter().next().expect("one goal");
+        assert_eq!(row.authority, "canonical", "{step}");
+        let list = recorded(step, "todo-list.json");
+        assert_eq!(
+            row.provider_revision.as_deref(),
+            list.pointer("/authority_read/provider_revision").and_then(Value::as_str),
+            "{step}: provider revision"
+        );
+        let open = list["todos"]
+            .as_array()
+            .expect("todos")
+            .iter()
+            .filter(|t| t["archive_state"] == "active" && t["status"] != "done")
+            .count();
+        assert_eq!(row.open_todos, open, "{step}: open todos");
+        // LoopX's status lists the unexpired hard leases; writegate lists every stored-active
+        // one and marks the expired.
+        let status = recorded(step, "status.json");
+        if status["ok"] == true {
+            let loopx: Vec<(String, String, i64, i64, String)> = status
+                .pointer("/goals/0/goal_channel_projection/active_leases")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter(|l| l["status"] == "hard_lease")
+                .map(|l| {
+                    let s = |k: &str| l[k].as_str().unwrap_or_default().to_owned();
+                    (s("todo_id"), s("owner_agent"), l["lease_version"].as_i64().unwrap_or(-1), l["lease_epoch"].as_i64().unwrap_or(-1), s("expires_at"))
+                })
+                .collect();
+            let ours: Vec<_> = row
+                .leases
+                .iter()
+                .filter(|l| !l.expired)
+                .map(|l| (l.todo_id.clone(), l.owner.clone(), l.version, l.epoch, l.expires_at.clone()))
+                .collect();
+            assert_eq!(ours, loopx, "{step}: leases");
+        }
+    }
+}
+
+#[test]
+fn an_expired_lease_is_listed_expired_and_a_takeover_bumps_version_and_epoch() {
+    let (_g, reg, _, _) = world("06-lease-expired");
+    let row = engine(&reg, observed_at("06-lease-expired")).status().remove(0);
+    let expired: Vec<_> = row.leases.iter().filter(|l| l.expired).collect();
+    assert_eq!(expired.len(), 1);
+    assert_eq!((expired[0].owner.as_str(), expired[0].version, expired[0].epoch), ("agent-a", 1, 1));
+    assert_eq!(expired[0].idempotency_key.as_deref(), Some("lease-a-bench"));
+    let (_g, reg, _, _) = world("07-lease-takeover");
+    let row = engine(&reg, observed_at("07-lease-takeover")).status().remove(0);
+    let bench = row.leases.iter().find(|l| l.idempotency_key.as_deref() == Some("lease-b-bench")).expect("takeover");
+    assert_eq!((bench.owner.as_str(), bench.version, bench.epoch, bench.expired), ("agent-b", 2, 2, false));
+}
+
+#[test]
+fn projection_health_follows_what_loopx_did() {
+    let want = |step: &str| match step {
+        "08-projection-pending" => "pending",
+        "10-hand-edit-broken" | "11-commit-while-broken" => "broken",
+        _ => "current",
+    };
+    for step in STEPS {
+        let (_g, reg, _, _) = world(step);
+        let row = engine(&reg, observed_at(step)).status().remove(0);
+        assert_eq!(row.projection.as_deref(), Some(want(step)), "{step}");
+    }
+    // LoopX itself: the broken steps are the ones where `loopx status` failed.
+    assert_eq!(recorded("10-hand-edit-broken", "status.json")["error"], "non-generated content inside marked Todo region");
+    assert_eq!(recorded("09-projection-redelivered", "status.json")["ok"], true);
+}
+
+/// A write-intent item for `goal` holding `proposal`, as an agent would drop it.
+fn drop_item(runtime: &Path, name: &str, expected: &str, class: &str, proposal: &Value) {
+    let inbox = runtime.join("goals/demo-goal/gate/inbox");
+    std::fs::create_dir_all(&inbox).expect("inbox");
+    let doc = json!({
+        "local_state_write_correctness": {
+            "schema_version": "local_state_write_correctness_v0",
+            "write_intent": {"write_id": format!("write-{name}"), "goal_id": "demo-goal", "writer_id": "agent-a",
+                "write_class": class, "target_refs": {"state_file_ref": "registry.goal.state_file"},
+                "idempotency_key": format!("demo-goal:{name}"),
+                "expected_revision": {"kind": "active_state_revision", "value": expected}, "lease_ref": null},
+            "lock_boundary": {"kind": "per_goal", "lock_key": "goal:demo-goal"},
+            "preview": {"mode": "dry_run", "patch_summary": name, "non_destructive": true, "expected_write_scopes": ["active_state"]},
+            "apply_result": {"status": "preview_only", "applied_revision": null, "duplicate_of": null, "conflict": null},
+        },
+        "proposal": proposal,
+    });
+    std::fs::write(inbox.join(format!("{name}.json")), serde_json::to_vec_pretty(&doc).expect("json")).expect("write");
+}
+
+fn state_of(project: &Path) -> String {
+    std::fs::read_to_string(project.join(".loopx/goals/demo-goal/ACTIVE_GOAL_STATE.md")).expect("state")
+}
+
+#[test]
+fn every_0_5_style_todo_item_on_a_canonical_goal_is_refused_and_recorded_with_the_reason() {
+    let (_g, reg, project, runtime) = world("07-lease-takeover");
+    let before = state_of(&project);
+    let rev = writegate::loopx::hash::revision_of_text(&before);
+    let ops = [
+        ("todo_add", json!({"role": "agent", "text": "A ghost in waiting"})),
+        ("todo_update", json!({"todo_id": "todo_5286a3d4583e3465cd11f27c", "status": "blocked", "reason": "x"})),
+        ("todo_claim", json!({"todo_id": "todo_b8dd253f41a1ebe0c47be046", "claimed_by": "agent-a", "agent_id": "agent-a"})),
+        ("todo_complete", json!({"todo_id": "todo_5286a3d4583e3465cd11f27c", "agent_id": "agent-b", "evidence": "done"})),
+        ("todo_supersede", json!({"todo_id": "todo_5286a3d4583e3465cd11f27c", "agent_id": "agent-b", "reason": "dup"})),
+        ("todo_archive_completed", json!({})),
+        ("refresh_state", json!({"next_action": "Ship it", "agent_id": "agent-a"})),
+    ];
+    for (op, args) in &ops {
+        drop_item(&runtime, op, &rev, op, &json!({"kind": "todo_op", "op": op, "args": args}));
+    }
+    let e = engine(&reg, observed_at("07-lease-takeover"));
+    let rows = e.list(None);
+    assert_eq!(rows.len(), ops.len());
+    for r in &rows {
+        assert_eq!((r.predicted_status.as_str(), r.reason_code.as_deref()), ("failed", Some("canonical_authority")), "{r:?}");
+        assert_eq!(r.authority, "canonical");
+    }
+    for (op, _) in &ops {
+        let out = e
+            .decide(op, &Decision::Apply { confirm_warnings: true, override_idempotency: true }, None)
+            .expect("decide");
+        assert_eq!(out.status, Status::Failed, "{op}");
+        let rec = out.record.expect("recorded");
+        assert_eq!(rec.reason_code.as_deref(), Some("canonical_authority"), "{op}");
+        assert!(out.message.contains("run the agent's `loopx` command"), "{op}: {}", out.message);
+    }
+    assert_eq!(state_of(&project), before, "nothing was written");
+    assert_eq!(e.list(None).len(), ops.len(), "the items stay pending");
+}
+
+#[test]
+fn a_narrative_replace_applies_and_a_region_writing_or_ghost_adding_replace_is_refused() {
+    let (_g, reg, project, runtime) = world("07-lease-takeover");
+    let before = state_of(&project);
+    let rev = writegate::loopx::hash::revision_of_text(&before);
+    let narrative = before.replace("- Created the initial goal state", "- Reviewed by the operator.\n- Created the initial goal state");
+    assert_ne!(narrative, before);
+    let in_region = before.replacen("<!-- loopx:todo-region-v0 role=agent end -->", "A note.\n<!-- loopx:todo-region-v0 role=agent end -->", 1);
+    let ghost = before.replace("## Next Action\n", "## Next Action\n\n- [ ] [P1] Sneak a todo past LoopX\n");
+    let retitled = before.replacen("Write the docs", "Write the manual", 1);
+    drop_item(&runtime, "narrative", &rev, "replace", &json!({"kind": "replace", "text": narrative}));
+    drop_item(&runtime, "in-region", &rev, "replace", &json!({"kind": "replace", "text": in_region}));
+    drop_item(&runtime, "ghost", &rev, "replace", &json!({"kind": "replace", "text": ghost}));
+    drop_item(&runtime, "retitled", &rev, "replace", &json!({"kind": "replace", "text": retitled}));
+    let e = engine(&reg, observed_at("07-lease-takeover"));
+    let status_of = |id: &str| e.list(None).into_iter().find(|r| r.item_id == id).expect("row");
+    for id in ["in-region", "ghost", "retitled"] {
+        let r = status_of(id);
+        assert_eq!((r.predicted_status.as_str(), r.reason_code.as_deref()), ("failed", Some("canonical_authority")), "{id}");
+        let out = e.decide(id, &Decision::Apply { confirm_warnings: true, override_idempotency: false }, None).expect("decide");
+        assert_eq!(out.status, Status::Failed, "{id}");
+    }
+    assert_eq!(state_of(&project), before);
+    assert_eq!(status_of("narrative").predicted_status, "ready");
+    let out = e.decide("narrative", &Decision::Apply { confirm_warnings: true, override_idempotency: false }, None).expect("decide");
+    assert_eq!(out.status, Status::Applied, "{}", out.message);
+    assert_eq!(state_of(&project), narrative);
+    let row = e.status().remove(0);
+    assert_eq!(row.projection.as_deref(), Some("current"), "a narrative edit keeps the projection current");
+}
+
+#[test]
+fn a_ghost_todo_outside_the_regions_is_reported_by_check() {
+    let (_g, reg, project, _) = world("07-lease-takeover");
+    let path = project.join(".loopx/goals/demo-goal/ACTIVE_GOAL_STATE.md");
+    let text = state_of(&project).replace(
+        "## Next Action\n",
+        "## Next Action\n\n- [ ] [P1] Ghost\n  <!-- loopx:todo todo_id=todo_aaaaaaaaaaaaaaaaaaaaaaaa status=open -->\n",
+    );
+    std::fs::write(&path, text).expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_writegate"))
+        .args(["--registry", &reg.display().to_string(), "check", "--json"])
+        .env("XDG_STATE_HOME", project.join("state"))
+        .output()
+        .expect("run");
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(out.status.code(), Some(1));
+    let ghosts: Vec<&Value> = doc["problems"].as_array().expect("problems").iter().filter(|p| p["what"] == "ghost_todo").collect();
+    assert_eq!(ghosts.len(), 1, "{doc}");
+    assert!(ghosts[0]["detail"].as_str().expect("detail").contains("todo_aaaaaaaaaaaaaaaaaaaaaaaa"));
+    assert_eq!(doc["goals"][0]["authority"], "canonical");
+    assert_eq!(doc["goals"][0]["read_via"], "sqlite");
+}
+
+#[test]
+fn check_reports_pending_and_broken_projections_and_a_runtime_root_without_the_store() {
+    for (step, what) in [("08-projection-pending", "projection_pending"), ("10-hand-edit-broken", "projection_broken")] {
+        let (_g, reg, project, _) = world(step);
+        let out = Command::new(env!("CARGO_BIN_EXE_writegate"))
+            .args(["--registry", &reg.display().to_string(), "check", "--json"])
+            .env("XDG_STATE_HOME", project.join("state"))
+            .output()
+            .expect("run");
+        let doc: Value = serde_json::from_slice(&out.stdout).expect("json");
+        assert!(doc["problems"].as_array().expect("p").iter().any(|p| p["what"] == what), "{step}: {doc}");
+    }
+    let (_g, reg, project, _) = world("07-lease-takeover");
+    let empty = project.join("empty-rt");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    let out = Command::new(env!("CARGO_BIN_EXE_writegate"))
+        .args(["--registry", &reg.display().to_string(), "--runtime-root", &empty.display().to_string(), "check", "--json"])
+        .env("XDG_STATE_HOME", project.join("state"))
+        .output()
+        .expect("run");
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert!(doc["problems"].as_array().expect("p").iter().any(|p| p["what"] == "runtime_root"), "{doc}");
+}
+
+#[test]
+fn propose_on_a_canonical_goal_refuses_with_exit_2_and_the_reason() {
+    let (_g, reg, project, _) = world("07-lease-takeover");
+    let before = state_of(&project);
+    for args in [
+        vec!["todo", "add", "--goal-id", "demo-goal", "--role", "agent", "--text", "Never here"],
+        vec!["refresh-state", "--goal-id", "demo-goal", "--next-action", "Ship"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_writegate"))
+            .args(["--registry", &reg.display().to_string(), "propose"])
+            .args(&args)
+            .env("XDG_STATE_HOME", project.join("state"))
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let doc: Value = serde_json::from_slice(&out.stdout).expect("json");
+        assert_eq!(doc["reason_code"], "canonical_authority");
+        assert!(doc["error"].as_str().expect("error").contains("canonical authority"));
+    }
+    assert_eq!(state_of(&project), before);
+    assert!(!project.parent().expect("root").join("runtime/goals/demo-goal/gate/inbox").exists());
+}
+
+#[test]
+fn an_unknown_store_schema_falls_back_to_loopxs_cli_and_check_says_so() {
+    let (_g, reg, project, runtime) = world("07-lease-takeover");
+    let store = writegate::loopx2::store::sqlite_path(&runtime, "demo-goal");
+    let conn = rusqlite::Connection::open(&store).expect("open");
+    conn.execute("UPDATE metadata SET schema_version = 'loopx_sqlite_authority_store_v9'", []).expect("update");
+    drop(conn);
+    // A stand-in `loopx` that prints what the real one printed at this step.
+    let fake = project.join("fake-loopx");
+    let list = step_dir("07-lease-takeover").join("todo-list.json");
+    let status = step_dir("07-lease-takeover").join("status.json");
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\ncase \"$*\" in *'todo list'*) cat '{}' ;; *status*) cat '{}' ;; *) exit 2 ;; esac\n",
+            list.display(),
+            status.display()
+        ),
+    )
+    .expect("write");
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).expect("chmod");
+    let out = Command::new(env!("CARGO_BIN_EXE_writegate"))
+        .args(["--registry", &reg.display().to_string(), "check", "--json"])
+        .env("XDG_STATE_HOME", project.join("state"))
+        .env("WRITEGATE_LOOPX", &fake)
+        .output()
+        .expect("run");
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(doc["goals"][0]["read_via"], "loopx_cli", "{doc}");
+    assert!(doc["goals"][0]["fallback"].as_str().expect("fallback").contains("loopx_sqlite_authority_store_v9"));
+    let out = Command::new(env!("CARGO_BIN_EXE_writegate"))
+        .args(["--registry", &reg.display().to_string(), "status", "--json"])
+        .env("XDG_STATE_HOME", project.join("state"))
+        .env("WRITEGATE_LOOPX", &fake)
+        .output()
+        .expect("run");
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let row = &doc["items"][0];
+    assert_eq!(row["provider_revision"], "sqlite:81ab47f63ae0490099ff0192404a9dc6:12");
+    assert_eq!(row["open_todos"], 3);
+    assert_eq!(row["projection"], Value::Null, "not judged from the CLI's records");
+}
+
+#[test]
+fn the_global_registry_under_dot_loopx_is_found_outside_the_project() {
+    let (_g, reg, project, runtime) = world("07-lease-takeover");
+    let home = project.parent().expect("root").join("home");
+    std::fs::create_dir_all(home.join(".loopx")).expect("mkdir");
+    let global = std::fs::read_to_string(&reg).expect("reg");
+    std::fs::write(home.join(".loopx/registry.global.json"), global).expect("write");
+    let elsewhere = project.parent().expect("root").join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).expect("mkdir");
+    let out = Command::new(env!("CARGO_BIN_EXE_writegate"))
+        .args(["status", "--json"])
+        .current_dir(&elsewhere)
+        .env("HOME", &home)
+        .env_remove("LOOPX_REGISTRY")
+        .env("XDG_STATE_HOME", project.join("state"))
+        .output()
+        .expect("run");
+    assert!(out.status.success() || out.status.code() == Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(doc["items"][0]["authority"], "canonical");
+    assert_eq!(doc["items"][0]["provider_revision"], "sqlite:81ab47f63ae0490099ff0192404a9dc6:12");
+    let _ = runtime;
+}
