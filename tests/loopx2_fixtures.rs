@@ -110,7 +110,13 @@ fn every_recorded_step_is_canonical_and_status_equals_what_loopx_reported() {
                 .filter(|l| l["status"] == "hard_lease")
                 .map(|l| {
                     let s = |k: &str| l[k].as_str().unwrap_or_default().to_owned();
-                    (s("todo_id"), s("owner_agent"), l["lease_version"].as_i64().unwrap_or(-1), l["lease_epoch"].as_i64().unwrap_or(-1), s("expires_at"))
+                    (
+                        s("todo_id"),
+                        s("owner_agent"),
+                        l["lease_version"].as_i64().unwrap_or(-1),
+                        l["lease_epoch"].as_i64().unwrap_or(-1),
+                        s("expires_at"),
+                    )
                 })
                 .collect();
             let ours: Vec<_> = row
@@ -151,7 +157,10 @@ fn projection_health_follows_what_loopx_did() {
         assert_eq!(row.projection.as_deref(), Some(want(step)), "{step}");
     }
     // LoopX itself: the broken steps are the ones where `loopx status` failed.
-    assert_eq!(recorded("10-hand-edit-broken", "status.json")["error"], "non-generated content inside marked Todo region");
+    assert_eq!(
+        recorded("10-hand-edit-broken", "status.json")["error"],
+        "non-generated content inside marked Todo region"
+    );
     assert_eq!(recorded("09-projection-redelivered", "status.json")["ok"], true);
 }
 
@@ -187,8 +196,14 @@ fn every_0_5_style_todo_item_on_a_canonical_goal_is_refused_and_recorded_with_th
     let ops = [
         ("todo_add", json!({"role": "agent", "text": "A ghost in waiting"})),
         ("todo_update", json!({"todo_id": "todo_5286a3d4583e3465cd11f27c", "status": "blocked", "reason": "x"})),
-        ("todo_claim", json!({"todo_id": "todo_b8dd253f41a1ebe0c47be046", "claimed_by": "agent-a", "agent_id": "agent-a"})),
-        ("todo_complete", json!({"todo_id": "todo_5286a3d4583e3465cd11f27c", "agent_id": "agent-b", "evidence": "done"})),
+        (
+            "todo_claim",
+            json!({"todo_id": "todo_b8dd253f41a1ebe0c47be046", "claimed_by": "agent-a", "agent_id": "agent-a"}),
+        ),
+        (
+            "todo_complete",
+            json!({"todo_id": "todo_5286a3d4583e3465cd11f27c", "agent_id": "agent-b", "evidence": "done"}),
+        ),
         ("todo_supersede", json!({"todo_id": "todo_5286a3d4583e3465cd11f27c", "agent_id": "agent-b", "reason": "dup"})),
         ("todo_archive_completed", json!({})),
         ("refresh_state", json!({"next_action": "Ship it", "agent_id": "agent-a"})),
@@ -200,7 +215,11 @@ fn every_0_5_style_todo_item_on_a_canonical_goal_is_refused_and_recorded_with_th
     let rows = e.list(None);
     assert_eq!(rows.len(), ops.len());
     for r in &rows {
-        assert_eq!((r.predicted_status.as_str(), r.reason_code.as_deref()), ("failed", Some("canonical_authority")), "{r:?}");
+        assert_eq!(
+            (r.predicted_status.as_str(), r.reason_code.as_deref()),
+            ("failed", Some("canonical_authority")),
+            "{r:?}"
+        );
         assert_eq!(r.authority, "canonical");
     }
     for (op, _) in &ops {
@@ -221,9 +240,14 @@ fn a_narrative_replace_applies_and_a_region_writing_or_ghost_adding_replace_is_r
     let (_g, reg, project, runtime) = world("07-lease-takeover");
     let before = state_of(&project);
     let rev = writegate::loopx::hash::revision_of_text(&before);
-    let narrative = before.replace("- Created the initial goal state", "- Reviewed by the operator.\n- Created the initial goal state");
+    let narrative = before
+        .replace("- Created the initial goal state", "- Reviewed by the operator.\n- Created the initial goal state");
     assert_ne!(narrative, before);
-    let in_region = before.replacen("<!-- loopx:todo-region-v0 role=agent end -->", "A note.\n<!-- loopx:todo-region-v0 role=agent end -->", 1);
+    let in_region = before.replacen(
+        "<!-- loopx:todo-region-v0 role=agent end -->",
+        "A note.\n<!-- loopx:todo-region-v0 role=agent end -->",
+        1,
+    );
     let ghost = before.replace("## Next Action\n", "## Next Action\n\n- [ ] [P1] Sneak a todo past LoopX\n");
     let retitled = before.replacen("Write the docs", "Write the manual", 1);
     drop_item(&runtime, "narrative", &rev, "replace", &json!({"kind": "replace", "text": narrative}));
@@ -234,13 +258,21 @@ fn a_narrative_replace_applies_and_a_region_writing_or_ghost_adding_replace_is_r
     let status_of = |id: &str| e.list(None).into_iter().find(|r| r.item_id == id).expect("row");
     for id in ["in-region", "ghost", "retitled"] {
         let r = status_of(id);
-        assert_eq!((r.predicted_status.as_str(), r.reason_code.as_deref()), ("failed", Some("canonical_authority")), "{id}");
-        let out = e.decide(id, &Decision::Apply { confirm_warnings: true, override_idempotency: false }, None).expect("decide");
+        assert_eq!(
+            (r.predicted_status.as_str(), r.reason_code.as_deref()),
+            ("failed", Some("canonical_authority")),
+            "{id}"
+        );
+        let out = e
+            .decide(id, &Decision::Apply { confirm_warnings: true, override_idempotency: false }, None)
+            .expect("decide");
         assert_eq!(out.status, Status::Failed, "{id}");
     }
     assert_eq!(state_of(&project), before);
     assert_eq!(status_of("narrative").predicted_status, "ready");
-    let out = e.decide("narrative", &Decision::Apply { confirm_warnings: true, override_idempotency: false }, None).expect("decide");
+    let out = e
+        .decide("narrative", &Decision::Apply { confirm_warnings: true, override_idempotency: false }, None)
+        .expect("decide");
     assert_eq!(out.status, Status::Applied, "{}", out.message);
     assert_eq!(state_of(&project), narrative);
     let row = e.status().remove(0);
@@ -263,7 +295,8 @@ fn a_ghost_todo_outside_the_regions_is_reported_by_check() {
         .expect("run");
     let doc: Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(out.status.code(), Some(1));
-    let ghosts: Vec<&Value> = doc["problems"].as_array().expect("problems").iter().filter(|p| p["what"] == "ghost_todo").collect();
+    let ghosts: Vec<&Value> =
+        doc["problems"].as_array().expect("problems").iter().filter(|p| p["what"] == "ghost_todo").collect();
     assert_eq!(ghosts.len(), 1, "{doc}");
     assert!(ghosts[0]["detail"].as_str().expect("detail").contains("todo_aaaaaaaaaaaaaaaaaaaaaaaa"));
     assert_eq!(doc["goals"][0]["authority"], "canonical");
@@ -272,7 +305,8 @@ fn a_ghost_todo_outside_the_regions_is_reported_by_check() {
 
 #[test]
 fn check_reports_pending_and_broken_projections_and_a_runtime_root_without_the_store() {
-    for (step, what) in [("08-projection-pending", "projection_pending"), ("10-hand-edit-broken", "projection_broken")] {
+    for (step, what) in [("08-projection-pending", "projection_pending"), ("10-hand-edit-broken", "projection_broken")]
+    {
         let (_g, reg, project, _) = world(step);
         let out = Command::new(env!("CARGO_BIN_EXE_writegate"))
             .args(["--registry", &reg.display().to_string(), "check", "--json"])
@@ -286,7 +320,14 @@ fn check_reports_pending_and_broken_projections_and_a_runtime_root_without_the_s
     let empty = project.join("empty-rt");
     std::fs::create_dir_all(&empty).expect("mkdir");
     let out = Command::new(env!("CARGO_BIN_EXE_writegate"))
-        .args(["--registry", &reg.display().to_string(), "--runtime-root", &empty.display().to_string(), "check", "--json"])
+        .args([
+            "--registry",
+            &reg.display().to_string(),
+            "--runtime-root",
+            &empty.display().to_string(),
+            "check",
+            "--json",
+        ])
         .env("XDG_STATE_HOME", project.join("state"))
         .output()
         .expect("run");

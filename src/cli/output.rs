@@ -309,7 +309,9 @@ fn check_authority(engine: &Engine, g: &crate::loopx::registry::Goal, add: &mut 
         add(
             &g.id,
             "ghost_todo",
-            format!("line {line}: todo {id} is outside the todo regions and the authority does not hold it: LoopX never imports it; remove the line, or add the todo with `loopx todo add`"),
+            format!(
+                "line {line}: todo {id} is outside the todo regions and the authority does not hold it: LoopX never imports it; remove the line, or add the todo with `loopx todo add`"
+            ),
         );
     }
     match &auth.projection {
@@ -325,7 +327,9 @@ fn check_authority(engine: &Engine, g: &crate::loopx::registry::Goal, add: &mut 
         Some((crate::loopx2::Projection::Broken, why)) => add(
             &g.id,
             "projection_broken",
-            format!("{why}: `loopx status` and `refresh-state` fail and todo commits stay undelivered until a person fixes the file"),
+            format!(
+                "{why}: `loopx status` and `refresh-state` fail and todo commits stay undelivered until a person fixes the file"
+            ),
         ),
         _ => {}
     }

@@ -155,8 +155,7 @@ impl Workspace {
         } else if let Some(global) = globals.iter().find(|g| g.is_file()) {
             global.clone()
         } else {
-            let tried: Vec<String> =
-                std::iter::once(&local).chain(&globals).map(|p| p.display().to_string()).collect();
+            let tried: Vec<String> = std::iter::once(&local).chain(&globals).map(|p| p.display().to_string()).collect();
             return Err(RegistryError::NotFound { tried: tried.join(", ") });
         };
         let path = absolute(&loc.cwd, &path);

@@ -60,7 +60,8 @@ pub fn leases_from_status(status: &Value, goal_id: &str) -> Vec<CanonicalLease> 
     let mut out = Vec::new();
     for item in items.iter().filter(|i| i.get("goal_id").and_then(Value::as_str) == Some(goal_id)) {
         let leases = item.pointer("/goal_channel_projection/active_leases").and_then(Value::as_array);
-        for l in leases.into_iter().flatten().filter(|l| l.get("status").and_then(Value::as_str) == Some("hard_lease")) {
+        for l in leases.into_iter().flatten().filter(|l| l.get("status").and_then(Value::as_str) == Some("hard_lease"))
+        {
             let s = |k: &str| l.get(k).and_then(Value::as_str).unwrap_or_default().to_owned();
             out.push(CanonicalLease {
                 todo_id: s("todo_id"),
@@ -110,8 +111,8 @@ fn run(registry: &Path, runtime_root: &Path, args: &[&str]) -> Result<Value, Str
         }
     }
     let stdout = reader.join().map_err(|_| "stdout reader failed")?.map_err(|e| e.to_string())?;
-    let value: Value = serde_json::from_slice(&stdout)
-        .map_err(|e| format!("`loopx {}` printed no JSON ({e})", args.join(" ")))?;
+    let value: Value =
+        serde_json::from_slice(&stdout).map_err(|e| format!("`loopx {}` printed no JSON ({e})", args.join(" ")))?;
     if value.get("ok").and_then(Value::as_bool) == Some(false) {
         let why = value.get("error").and_then(Value::as_str).unwrap_or("failed");
         return Err(format!("`loopx {}`: {why}", args.join(" ")));

@@ -261,7 +261,9 @@ pub fn projection_health(text: &str, head: &CanonicalHead) -> (Projection, Strin
                 );
             }
             None if want == empty => {}
-            None => return (Projection::Pending, format!("the authority holds {role} todos the Markdown does not show")),
+            None => {
+                return (Projection::Pending, format!("the authority holds {role} todos the Markdown does not show"));
+            }
         }
     }
     (Projection::Current, format!("regions show the records of {}", head.provider_revision))

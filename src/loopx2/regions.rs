@@ -44,17 +44,63 @@ const ROLE_HEADINGS: &[(&str, &str)] = &[
 /// Todo metadata keys LoopX 2.1.1 reads (`TODO_METADATA_FIELDS` plus the 2.x additions). A
 /// metadata comment holding none of them is not generated content.
 const KNOWN_KEYS: &[&str] = &[
-    "todo_id", "status", "role", "priority", "task_class", "action_kind", "task_domain", "claimed_by",
-    "created_by", "last_actor_agent_id", "bound_agent", "goal_bound", "blocks_agent", "excluded_agents",
-    "excluded_agent", "global_gate", "unblocks_todo_id", "resume_when", "note", "evidence", "reason",
-    "completed_at", "updated_at", "superseded_by", "required_write_scopes", "required_capabilities",
-    "target_capabilities", "decision_scope", "required_decision_scopes", "decision_outcome", "no_followup",
-    "successor_todo_ids", "archive_state", "continuation_policy", "handoff_note", "completion_receipt_id",
-    "capability_binding_ref", "task_repository", "explore_result_node_refs", "resume_condition",
-    "completion_validation_required", "completion_validation_sha256", "completion_validation_revision",
-    "replan_obligation_id", "target_key", "cadence", "next_due_at", "expires_at", "watch_only",
-    "last_checked_at", "result_hash", "consecutive_no_change", "material_change", "monitor_effect_id",
-    "completion_turn_key", "completion_result", "title",
+    "todo_id",
+    "status",
+    "role",
+    "priority",
+    "task_class",
+    "action_kind",
+    "task_domain",
+    "claimed_by",
+    "created_by",
+    "last_actor_agent_id",
+    "bound_agent",
+    "goal_bound",
+    "blocks_agent",
+    "excluded_agents",
+    "excluded_agent",
+    "global_gate",
+    "unblocks_todo_id",
+    "resume_when",
+    "note",
+    "evidence",
+    "reason",
+    "completed_at",
+    "updated_at",
+    "superseded_by",
+    "required_write_scopes",
+    "required_capabilities",
+    "target_capabilities",
+    "decision_scope",
+    "required_decision_scopes",
+    "decision_outcome",
+    "no_followup",
+    "successor_todo_ids",
+    "archive_state",
+    "continuation_policy",
+    "handoff_note",
+    "completion_receipt_id",
+    "capability_binding_ref",
+    "task_repository",
+    "explore_result_node_refs",
+    "resume_condition",
+    "completion_validation_required",
+    "completion_validation_sha256",
+    "completion_validation_revision",
+    "replan_obligation_id",
+    "target_key",
+    "cadence",
+    "next_due_at",
+    "expires_at",
+    "watch_only",
+    "last_checked_at",
+    "result_hash",
+    "consecutive_no_change",
+    "material_change",
+    "monitor_effect_id",
+    "completion_turn_key",
+    "completion_result",
+    "title",
 ];
 
 /// One todo region: 0-based line indices into the text's lines (ends kept).
@@ -128,9 +174,7 @@ pub fn region_marker(role: &str, edge: &str) -> String {
 /// True for a todo metadata comment LoopX parses (`parse_todo_metadata_line` is not None).
 #[must_use]
 pub fn is_metadata_line(line: &str) -> bool {
-    METADATA_RE
-        .captures(line)
-        .is_some_and(|c| TOKEN_RE.captures_iter(&c[1]).any(|t| KNOWN_KEYS.contains(&&t[1])))
+    METADATA_RE.captures(line).is_some_and(|c| TOKEN_RE.captures_iter(&c[1]).any(|t| KNOWN_KEYS.contains(&&t[1])))
 }
 
 /// Lines outside fenced code, HTML comments and the frontmatter (`visible_markdown_lines`).
@@ -368,7 +412,10 @@ mod tests {
 
     #[test]
     fn prose_inside_a_marked_region_is_loopxs_error() {
-        let broken = DOC.replace("<!-- loopx:todo-region-v0 role=agent end", "typed by hand\n<!-- loopx:todo-region-v0 role=agent end");
+        let broken = DOC.replace(
+            "<!-- loopx:todo-region-v0 role=agent end",
+            "typed by hand\n<!-- loopx:todo-region-v0 role=agent end",
+        );
         assert_eq!(RegionDoc::parse(&broken).unwrap_err(), "non-generated content inside marked Todo region");
         let unknown = DOC.replace("todo_id=todo_1 status=open", "mystery=1");
         assert!(RegionDoc::parse(&unknown).is_err(), "a metadata comment with no known key is not generated");

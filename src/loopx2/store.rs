@@ -227,13 +227,17 @@ fn lease_from(v: &Value) -> Result<CanonicalLease, String> {
 pub fn records_sha256(todos: &[CanonicalTodo], role: &str) -> String {
     let mut records: Vec<&CanonicalTodo> = todos
         .iter()
-        .filter(|t| if role == "archive" { t.archive_state == "archive" } else { t.archive_state == "active" && t.role == role })
+        .filter(|t| {
+            if role == "archive" { t.archive_state == "archive" } else { t.archive_state == "active" && t.role == role }
+        })
         .collect();
     records.sort_by(|a, b| a.todo_id.cmp(&b.todo_id));
     let list: Vec<Value> = records
         .iter()
         .map(|t| match &t.record {
-            Value::Object(m) => Value::Object(m.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k.clone(), v.clone())).collect()),
+            Value::Object(m) => {
+                Value::Object(m.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k.clone(), v.clone())).collect())
+            }
             other => other.clone(),
         })
         .collect();

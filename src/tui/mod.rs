@@ -213,12 +213,7 @@ fn goals_for(engine: &Engine, paths: &[PathBuf]) -> Job {
 fn authority_goal(engine: &Engine, path: &std::path::Path) -> Option<String> {
     let name = path.file_name()?.to_str()?;
     let digest = name.strip_prefix("authority-").or_else(|| name.strip_prefix("provider-"))?.get(..64)?;
-    engine
-        .ws
-        .goals
-        .iter()
-        .find(|g| crate::loopx::hash::sha256_hex(g.id.as_bytes()) == digest)
-        .map(|g| g.id.clone())
+    engine.ws.goals.iter().find(|g| crate::loopx::hash::sha256_hex(g.id.as_bytes()) == digest).map(|g| g.id.clone())
 }
 
 fn forward(rx: Receiver<WatchMsg>, tx: Sender<Msg>) {

@@ -1,6 +1,8 @@
 //! Shared test helpers: demo workspaces in temp dirs and engines with a fixed clock.
 #![allow(dead_code)]
 
+pub mod loopx_venv;
+
 use std::path::{Path, PathBuf};
 use writegate::engine::{Clock, Engine};
 use writegate::loopx::registry::Locator;
