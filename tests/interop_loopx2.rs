@@ -446,3 +446,98 @@ fn a_0_5_4_goal_opened_by_2_1_1_is_still_gated_exactly_as_before() {
         listed["todos"].as_array().expect("todos").iter().find(|t| t["todo_id"] == todo.as_str()).expect("todo");
     assert_eq!(updated["status"], "blocked", "2.1.1 reads writegate's write: {updated}");
 }
+
+/// A small deterministic generator (xorshift) of state texts built from the pieces LoopX's
+/// region grammar turns on.
+fn generated_texts(n: usize) -> Vec<String> {
+    const PIECES: &[&str] = &[
+        "## Agent Todo\n",
+        "## User Todo / Owner Review Reading Queue\n",
+        "## Completed Work Archive\n",
+        "## Next Action\n",
+        "## agent todo\n",
+        "<!-- loopx:todo-region-v0 role=agent begin -->\n",
+        "<!-- loopx:todo-region-v0 role=agent end -->\n",
+        "<!-- loopx:todo-region-v0 role=user begin -->\n",
+        "<!-- loopx:todo-region-v0 role=user end -->\n",
+        "<!-- loopx:todo-section-projection-v0 role=agent provider_revision=sqlite:ab:3 records_sha256=4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945 -->\n",
+        "- [ ] [P1] Write the parser\n",
+        "* [x] Done thing\n",
+        "  <!-- loopx:todo todo_id=todo_abc status=open -->\n",
+        "  <!-- loopx:todo mystery=1 -->\n",
+        "  continued text\n",
+        "\n",
+        "   \n",
+        "Some prose.\n",
+        "```\n",
+        "~~~~\n",
+        "<!-- a comment\n",
+        "still comment -->\n",
+        "---\n",
+        "status: active\n",
+        "\r\n",
+        "- [ ] windows line\r\n",
+        "## Agent Todo notes\n",
+        "   ```\n",
+        "\t- [ ] tabbed task\n",
+        "<!-- loopx:todo status=open -->\n",
+        "prose with a line separator\u{2028}- [ ] after it\n",
+        "form\u{000C}feed\n",
+        "<!-- loopx:todo-region-v0 role=agent begin -->   \n",
+        "## Completed Work Archive\n<!-- loopx:todo-region-v0 role=archive begin -->\n",
+        "<!-- loopx:todo-region-v0 role=archive end -->\n",
+    ];
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    (0..n)
+        .map(|_| {
+            let len = 3 + (next() % 14) as usize;
+            (0..len).map(|_| PIECES[(next() % PIECES.len() as u64) as usize]).collect()
+        })
+        .collect()
+}
+
+#[test]
+fn region_parsing_agrees_with_loopxs_own_parser_on_generated_texts() {
+    let Some(lx) = loopx() else { return };
+    let texts = generated_texts(4000);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = dir.path().join("texts.json");
+    std::fs::write(&input, serde_json::to_vec(&texts).expect("json")).expect("write");
+    let script = r#"
+import json, sys
+from loopx.control_plane.todos.projection_document import TodoProjectionDocument
+out = []
+for text in json.load(open(sys.argv[1], encoding="utf-8")):
+    try:
+        d = TodoProjectionDocument.parse(text)
+        out.append({"regions": [[r.role, r.start, r.end, r.body_end, r.marked] for r in d.regions]})
+    except ValueError as e:
+        out.append({"error": str(e)})
+print(json.dumps(out))
+"#;
+    let out = Command::new(lx.venv.join("bin/python")).arg("-c").arg(script).arg(&input).output().expect("python");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let theirs: Vec<Value> = serde_json::from_slice(&out.stdout).expect("json");
+    let (mut ok, mut errors) = (0, 0);
+    for (text, want) in texts.iter().zip(&theirs) {
+        let ours = match writegate::loopx2::regions::RegionDoc::parse(text) {
+            Ok(d) => {
+                ok += 1;
+                json!({"regions": d.regions.iter().map(|r| json!([r.role, r.start, r.end, r.body_end, r.marked])).collect::<Vec<_>>()})
+            }
+            Err(e) => {
+                errors += 1;
+                json!({"error": e})
+            }
+        };
+        assert_eq!(&ours, want, "text:\n{text:?}");
+    }
+    eprintln!("region grammar: {ok} texts parsed, {errors} refused, all as LoopX 2.1.1 does");
+    assert!(ok > 50 && errors > 50, "the generator covers both outcomes ({ok} ok, {errors} errors)");
+}

@@ -3,6 +3,7 @@
 
 mod demo;
 mod output;
+mod check;
 mod propose;
 pub mod propose_args;
 
@@ -202,8 +203,8 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         }
         Some(Cmd::Check { json }) => {
             let engine = open()?;
-            let problems = output::check(&engine);
-            output::print_check(&problems, &output::authorities(&engine), json)?;
+            let problems = check::check(&engine);
+            check::print_check(&problems, &check::authorities(&engine), json)?;
             Ok(if problems.is_empty() { exit::OK } else { exit::ATTENTION })
         }
         Some(Cmd::Scan { rules: true, .. }) => {

@@ -242,11 +242,15 @@ impl<'a> RegionDoc<'a> {
                 continue;
             };
             let region = Self::region_at(&lines, &visible, index, role)?;
-            if regions.iter().any(|r| r.role == role) {
-                return Err(format!("active Markdown contains multiple {role} Todo sections"));
-            }
             index = region.end;
             regions.push(region);
+        }
+        // Checked after the whole scan, as `TodoProjectionDocument.parse` does: a marker error
+        // further down wins over a duplicate section.
+        for (i, r) in regions.iter().enumerate() {
+            if regions[..i].iter().any(|o| o.role == r.role) {
+                return Err(format!("active Markdown contains multiple {} Todo sections", r.role));
+            }
         }
         Ok(Self { lines, regions })
     }
@@ -416,7 +420,7 @@ mod tests {
             "<!-- loopx:todo-region-v0 role=agent end",
             "typed by hand\n<!-- loopx:todo-region-v0 role=agent end",
         );
-        assert_eq!(RegionDoc::parse(&broken).unwrap_err(), "non-generated content inside marked Todo region");
+        assert_eq!(RegionDoc::parse(&broken).expect_err("broken"), "non-generated content inside marked Todo region");
         let unknown = DOC.replace("todo_id=todo_1 status=open", "mystery=1");
         assert!(RegionDoc::parse(&unknown).is_err(), "a metadata comment with no known key is not generated");
         let unterminated = DOC.replace("<!-- loopx:todo-region-v0 role=agent end -->\n", "");

@@ -134,7 +134,7 @@ pub fn read_sqlite(path: &Path, goal_id: &str) -> Result<CanonicalHead, StoreErr
             Ok((r.get(0)?, r.get(1)?, r.get(2)?))
         })
         .optional()
-        .map_err(|e| schema_or(e, &bad))?;
+        .map_err(|e| schema_or(&e, &bad))?;
     let Some((schema, store_goal, store_identity)) = meta else {
         return Err(bad("no metadata row".into()));
     };
@@ -167,7 +167,7 @@ pub fn read_sqlite(path: &Path, goal_id: &str) -> Result<CanonicalHead, StoreErr
 }
 
 /// A missing table means a schema writegate does not know, not a broken store.
-fn schema_or(e: rusqlite::Error, bad: &dyn Fn(String) -> StoreError) -> StoreError {
+fn schema_or(e: &rusqlite::Error, bad: &dyn Fn(String) -> StoreError) -> StoreError {
     let text = e.to_string();
     if text.contains("no such table") || text.contains("no such column") {
         StoreError::UnknownSchema(format!("unknown ({text})"))

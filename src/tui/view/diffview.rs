@@ -39,6 +39,24 @@ fn spans_of(l: &ModelLine, x: usize, width: usize, base: Style, theme: Theme) ->
     out
 }
 
+/// Greedy word wrap to `width` columns (a word longer than the width gets its own line).
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let mut out = vec![String::new()];
+    for word in text.split(' ') {
+        let last = out.last_mut().expect("one line");
+        let used = unicode_width::UnicodeWidthStr::width(last.as_str());
+        if used > 0 && used + 1 + unicode_width::UnicodeWidthStr::width(word) > width {
+            out.push(word.to_owned());
+        } else {
+            if used > 0 {
+                last.push(' ');
+            }
+            last.push_str(word);
+        }
+    }
+    out
+}
+
 fn style_of(tag: char, theme: Theme) -> Style {
     match tag {
         '+' => theme.added(),
@@ -48,6 +66,15 @@ fn style_of(tag: char, theme: Theme) -> Style {
 }
 
 pub(super) fn lines(app: &App, item: &QueueItem, h: usize, w: usize, theme: Theme) -> Vec<Line<'static>> {
+    if item.detail.proposed.is_none() && !item.checking {
+        // Nothing would be written (invalid, a failing edit, a canonical goal's todo edit):
+        // say why instead of showing an empty diff.
+        let why = item.detail.invalid_reason.as_deref().unwrap_or("the item is invalid or its edit fails (see Checks)");
+        return wrap_words(&format!("nothing would be written: {}", safe(why)), w.max(20))
+            .into_iter()
+            .map(|l| Line::styled(l, theme.dim()))
+            .collect();
+    }
     let Some(view) = app.view.as_ref().filter(|v| v.key == item.key) else {
         let msg = if item.detail.proposed.is_some() {
             "computing the diff…"

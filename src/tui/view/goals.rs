@@ -33,14 +33,13 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     let mut lines = Vec::new();
     for g in app.goals.iter().skip(start).take(fit) {
         let (pending, conflicts) = app.goal_counts.get(&g.id).copied().unwrap_or_default();
-        let mut spans = vec![
-            Span::styled(safe(&g.id), theme.title()),
-            Span::raw(format!(" {} · {} open · {pending} pending", safe(&g.status), g.open_todos)),
-        ];
+        let mut spans = vec![Span::styled(safe(&g.id), theme.title())];
         if g.authority == crate::loopx2::AuthorityKind::Canonical {
-            // LoopX 2.x: monitored here, written by LoopX (issue 11).
-            spans.push(Span::styled(" · 2.x canonical", theme.dim()));
+            // LoopX 2.x: monitored here, its todos written by LoopX (issue 11). Before the
+            // counts, so a narrow pane keeps it.
+            spans.push(Span::styled(" [2.x]", theme.dim()));
         }
+        spans.push(Span::raw(format!(" {} · {} open · {pending} pending", safe(&g.status), g.open_todos)));
         match g.projection {
             Some(crate::loopx2::Projection::Pending) => {
                 spans.push(Span::styled(" · ! projection pending", theme.warn()));

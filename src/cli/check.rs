@@ -1,0 +1,190 @@
+//! `writegate check`: validates the workspace — goals, state files, gate folders, results
+//! logs, markers, runtime adapters — and, for LoopX 2.x goals, the runtime root, the
+//! authority, ghost todos and projection health (issue 11). Each goal's authority is
+//! reported beside the problems.
+
+use super::output::{clean, json, out};
+use crate::engine::Engine;
+use serde::Serialize;
+
+/// A workspace problem found by `check`.
+#[derive(Debug, Serialize)]
+pub(super) struct Problem {
+    goal_id: String,
+    what: String,
+    detail: String,
+}
+
+pub(super) fn check(engine: &Engine) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let mut add = |g: &str, what: &str, detail: String| {
+        out.push(Problem { goal_id: g.into(), what: what.into(), detail });
+    };
+    for (id, err) in &engine.ws.broken_goals {
+        add(id, "goal", err.clone());
+    }
+    if let Some(e) = &engine.adapters.error {
+        add("", "runtimes", format!("{e} (the workspace file serves no runtime until it is fixed)"));
+    }
+    for p in engine.adapters.problems() {
+        add("", "runtimes", p);
+    }
+    for g in &engine.ws.goals {
+        match crate::engine::read_state(&g.state_file) {
+            Err(e) => add(&g.id, "state_file", e),
+            Ok(text) => {
+                let st = crate::loopx::state::ActiveState::parse(&text);
+                if st.frontmatter.is_empty() {
+                    add(&g.id, "state_file", "no frontmatter (LoopX will not bump updated_at)".into());
+                }
+                for d in st.duplicate_todo_ids() {
+                    add(&g.id, "state_file", format!("duplicate todo id {d}"));
+                }
+            }
+        }
+        let gate = match engine.gate(&g.id) {
+            Ok(gate) => gate,
+            Err(e) => {
+                add(&g.id, "gate", crate::error_chain(&e));
+                continue;
+            }
+        };
+        if let Err(e) = crate::gate::allowlist::load(&gate) {
+            add(&g.id, "allowlist", format!("{e} (it allows nothing until fixed)"));
+        }
+        if let Err(e) = gate.results().read_all(false) {
+            add(&g.id, "results", crate::error_chain(&e));
+        } else if gate.results().has_torn_tail() {
+            add(
+                &g.id,
+                "results",
+                "the last line is torn (a crash mid-append); it is moved aside on the next decision".into(),
+            );
+        }
+        check_authority(engine, g, &mut add);
+        if std::fs::read_dir(gate.applying()).is_ok_and(|mut d| d.next().is_some()) {
+            add(&g.id, "applying", "an interrupted apply awaits recovery (it finishes on the next decision)".into());
+        }
+        for item in engine.items(Some(&g.id)) {
+            if let (Err(e), None) = (&item.intent, &item.writeback) {
+                add(&g.id, "item", format!("{}: {e}", item.id));
+            }
+        }
+    }
+    out
+}
+
+/// Problems of a goal's LoopX 2.x authority (issue 11): the runtime root, an unreadable
+/// authority, ghost todos, a pending or broken projection.
+fn check_authority(engine: &Engine, g: &crate::loopx::registry::Goal, add: &mut dyn FnMut(&str, &str, String)) {
+    let rt = &engine.ws.runtime_root;
+    if !rt.is_dir() {
+        add(&g.id, "runtime_root", format!("the runtime root {} does not exist (pass --runtime-root?)", rt.display()));
+    }
+    let snap = engine.goal_snapshot(&g.id);
+    let Some(auth) = snap.authority.as_deref().filter(|a| a.is_canonical()) else { return };
+    if rt.is_dir() && auth.runtime_files_missing {
+        add(
+            &g.id,
+            "runtime_root",
+            format!(
+                "the goal is canonical ({}) but the runtime root {} holds none of its authority files (LoopX 2.x keeps them under ~/.loopx; pass --runtime-root?)",
+                auth.evidence.join(", "),
+                rt.display()
+            ),
+        );
+    }
+    if let Some(Err(e)) = &auth.head {
+        add(&g.id, "authority", format!("the canonical authority cannot be read: {e}"));
+    }
+    for (line, id) in &auth.ghosts {
+        add(
+            &g.id,
+            "ghost_todo",
+            format!(
+                "line {line}: todo {id} is outside the todo regions and the authority does not hold it: LoopX never imports it; remove the line, or add the todo with `loopx todo add`"
+            ),
+        );
+    }
+    match &auth.projection {
+        Some((crate::loopx2::Projection::Pending, why)) => add(
+            &g.id,
+            "projection_pending",
+            format!(
+                "{why}; LoopX's next todo commit or `loopx todo project-markdown --goal-id {} --provider-revision {} --execute` redelivers it",
+                g.id,
+                auth.head().map_or("<head>", |h| h.provider_revision.as_str())
+            ),
+        ),
+        Some((crate::loopx2::Projection::Broken, why)) => add(
+            &g.id,
+            "projection_broken",
+            format!(
+                "{why}: `loopx status` and `refresh-state` fail and todo commits stay undelivered until a person fixes the file"
+            ),
+        ),
+        _ => {}
+    }
+}
+
+/// One goal's authority as `check` reports it.
+#[derive(Debug, Serialize)]
+pub(super) struct AuthorityInfo {
+    goal_id: String,
+    authority: String,
+    evidence: Vec<&'static str>,
+    read_via: Option<&'static str>,
+    fallback: Option<String>,
+    provider_revision: Option<String>,
+    projection: Option<&'static str>,
+}
+
+pub(super) fn authorities(engine: &Engine) -> Vec<AuthorityInfo> {
+    engine
+        .ws
+        .goals
+        .iter()
+        .map(|g| {
+            let snap = engine.goal_snapshot(&g.id);
+            let a = snap.authority.as_deref();
+            AuthorityInfo {
+                goal_id: g.id.clone(),
+                authority: a.map_or("markdown", |a| a.kind.as_str()).into(),
+                evidence: a.map(|a| a.evidence.clone()).unwrap_or_default(),
+                read_via: a.and_then(|a| a.head()).map(|h| h.read_via),
+                fallback: a.and_then(|a| a.fallback.clone()),
+                provider_revision: a.and_then(|a| a.head()).map(|h| h.provider_revision.clone()),
+                projection: a.and_then(|a| a.projection.as_ref()).map(|(p, _)| p.as_str()),
+            }
+        })
+        .collect()
+}
+
+pub(super) fn print_check(problems: &[Problem], goals: &[AuthorityInfo], as_json: bool) -> anyhow::Result<()> {
+    if as_json {
+        return json(&serde_json::json!({"schema_version": "writegate_check_v1", "ok": problems.is_empty(),
+            "goals": goals, "problems": problems}));
+    }
+    let mut s = String::new();
+    for g in goals {
+        let how = match (g.authority.as_str(), g.read_via, &g.fallback) {
+            ("markdown", ..) => "markdown (LoopX 0.5.x): gated and written by writegate".to_owned(),
+            (_, Some("sqlite"), _) => format!(
+                "canonical (LoopX 2.x): read from the SQLite store at {}, projection {}; monitored, not written",
+                g.provider_revision.as_deref().unwrap_or("?"),
+                g.projection.unwrap_or("unknown")
+            ),
+            (_, Some(_), Some(why)) => format!("canonical (LoopX 2.x): {why}; monitored, not written"),
+            _ => "canonical (LoopX 2.x): authority unreadable; nothing is written".to_owned(),
+        };
+        s += &format!("{:<20} {:<12} {}\n", clean(&g.goal_id), "authority", clean(&how));
+    }
+    for p in problems {
+        s += &format!("{:<20} {:<12} {}\n", clean(&p.goal_id), p.what, clean(&p.detail));
+    }
+    if problems.is_empty() {
+        s += "workspace ok\n";
+    }
+    out(&s)
+}
+
