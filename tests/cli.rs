@@ -62,8 +62,20 @@ fn read_only_commands_round_trip_through_wire_types() {
     assert!(p.diff.starts_with("--- a/ACTIVE_GOAL_STATE.md"));
     assert_eq!(
         p.checks.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
-        ["schema", "goal", "idempotency", "revision", "lease", "edit", "boundary", "lock"]
+        ["schema", "goal", "authority", "idempotency", "revision", "lease", "edit", "boundary", "lock"]
     );
+    assert_eq!(p.row.authority, "markdown");
+    // The demo's LoopX 2.x goal: an old-style todo add is refused with the reason code.
+    let canonical =
+        list.items.iter().find(|r| r.goal_id == "release-goal" && r.write_class == "todo_add").expect("2.x item");
+    assert_eq!(
+        (canonical.predicted_status.as_str(), canonical.reason_code.as_deref()),
+        ("failed", Some("canonical_authority"))
+    );
+    assert_eq!(canonical.authority, "canonical");
+    let release = status.items.iter().find(|g| g.goal_id == "release-goal").expect("2.x goal");
+    assert_eq!((release.authority.as_str(), release.projection.as_deref()), ("canonical", Some("current")));
+    assert!(release.provider_revision.as_deref().is_some_and(|r| r.starts_with("sqlite:")));
     let stale = list.items.iter().find(|r| r.predicted_status == "revision_conflict").expect("stale");
     let out =
         wg(&["--registry", &reg, "preview", &format!("{}/{}", stale.goal_id, stale.item_id), "--json"], dir.path());

@@ -187,4 +187,3 @@ pub(super) fn print_check(problems: &[Problem], goals: &[AuthorityInfo], as_json
     }
     out(&s)
 }
-

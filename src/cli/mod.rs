@@ -1,9 +1,9 @@
 //! The command line: read-only subcommands over the engine, `propose` for agents, `scan`,
 //! and `demo`. JSON out with `--json`; exit codes in [`exit`] (a contract, see README).
 
+mod check;
 mod demo;
 mod output;
-mod check;
 mod propose;
 pub mod propose_args;
 

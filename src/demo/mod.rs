@@ -1,7 +1,10 @@
 //! The built-in sample workspace (`writegate demo`): two goals in the real LoopX layout,
 //! state files LoopX itself wrote (`assets/demo/`), and pending items of every kind —
 //! ready, revision / lease / idempotency conflicts, a duplicate, a boundary block, a
-//! warning, invalid files, a writeback preview — produced through the same engine.
+//! warning, invalid files, a writeback preview — produced through the same engine; and a
+//! third goal written by LoopX 2.1.1 ([`loopx2`]).
+
+pub mod loopx2;
 
 use crate::engine::{Clock, Decision, Engine, EngineError, ProposeError};
 use crate::gate::fsutil::atomic_write;
@@ -10,12 +13,12 @@ use crate::loopx::registry::Locator;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
-const DEMO_STATE: &str = include_str!("../assets/demo/demo-goal.ACTIVE_GOAL_STATE.md");
-const DOCS_STATE: &str = include_str!("../assets/demo/docs-goal.ACTIVE_GOAL_STATE.md");
-const RAW_DRY_RUN: &str = include_str!("../assets/demo/raw-loopx-dry-run.json");
+const DEMO_STATE: &str = include_str!("../../assets/demo/demo-goal.ACTIVE_GOAL_STATE.md");
+const DOCS_STATE: &str = include_str!("../../assets/demo/docs-goal.ACTIVE_GOAL_STATE.md");
+const RAW_DRY_RUN: &str = include_str!("../../assets/demo/raw-loopx-dry-run.json");
 /// Run rows LoopX 0.5.4 wrote (refresh, quota spend/void, three operator gates, two reward
 /// overlays; `fixtures/samples/08-gate-reward-quota`), `<runtime-root>` filled in at build.
-const RUNS_INDEX: &str = include_str!("../assets/demo/runs-index.jsonl");
+const RUNS_INDEX: &str = include_str!("../../assets/demo/runs-index.jsonl");
 const MAIN: &str = "codex-main-control";
 const PEER: &str = "codex-peer-b";
 
@@ -76,10 +79,11 @@ pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
         })
     };
     let reg = json!({"schema_version": "0.1", "updated_at": "2026-11-29", "common_runtime_root": runtime,
-        "goals": [goal("demo-goal", &[MAIN, PEER]), goal("docs-goal", &[MAIN])]});
+        "goals": [goal("demo-goal", &[MAIN, PEER]), goal("docs-goal", &[MAIN]), loopx2::registry_entry(&project)]});
     write(&registry, &(serde_json::to_string_pretty(&reg).unwrap_or_default() + "\n"))?;
     write(&project.join(".codex/goals/demo-goal/ACTIVE_GOAL_STATE.md"), DEMO_STATE)?;
     write(&project.join(".codex/goals/docs-goal/ACTIVE_GOAL_STATE.md"), DOCS_STATE)?;
+    loopx2::write_files(&project, &runtime)?;
     let lease = |todo: &str, owner: &str, expires: chrono::DateTime<chrono::Utc>| {
         json!({
         "schema_version": "task_lease_v0", "goal_id": "demo-goal", "todo_id": todo, "owner": owner,
@@ -224,6 +228,8 @@ pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
             ..TodoArgs::default()
         }),
     )?;
+    let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ").to_string();
+    loopx2::drop_items(&engine, &stamp)?;
     Ok(registry)
 }
 
