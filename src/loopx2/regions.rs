@@ -136,6 +136,8 @@ pub struct RegionDoc<'a> {
     pub lines: Vec<&'a str>,
     /// The regions in file order.
     pub regions: Vec<Region>,
+    /// Per line: outside the frontmatter, fenced code and HTML comments.
+    pub visible: Vec<bool>,
 }
 
 /// Python `str.splitlines(keepends=True)`.
@@ -252,7 +254,7 @@ impl<'a> RegionDoc<'a> {
                 return Err(format!("active Markdown contains multiple {} Todo sections", r.role));
             }
         }
-        Ok(Self { lines, regions })
+        Ok(Self { lines, regions, visible })
     }
 
     fn region_at(lines: &[&str], visible: &[bool], start: usize, role: &str) -> Result<Region, String> {
@@ -330,11 +332,12 @@ impl<'a> RegionDoc<'a> {
         self.regions.iter().any(|r| (r.start..r.end).contains(&n))
     }
 
-    /// Checkbox lines outside every region (0-based index, the line without terminator).
+    /// Visible checkbox lines outside every region (0-based index, the line without its
+    /// terminator); a checkbox in fenced code or a comment is no todo to LoopX.
     #[must_use]
     pub fn todo_lines_outside(&self) -> Vec<(usize, &'a str)> {
         (0..self.lines.len())
-            .filter(|&n| !self.in_region(n) && TODO_TASK_RE.is_match(content(self.lines[n])))
+            .filter(|&n| self.visible[n] && !self.in_region(n) && TODO_TASK_RE.is_match(content(self.lines[n])))
             .map(|n| (n, content(self.lines[n])))
             .collect()
     }
@@ -350,7 +353,7 @@ impl<'a> RegionDoc<'a> {
         let mut last_task: Option<usize> = None;
         for (n, raw) in self.lines.iter().enumerate() {
             let line = content(raw);
-            if self.in_region(n) {
+            if self.in_region(n) || !self.visible[n] {
                 last_task = None;
                 continue;
             }
@@ -383,6 +386,11 @@ pub fn narrative_edit_problem(before: &str, after: &str) -> Option<String> {
         Ok(d) => d,
         Err(e) => return Some(format!("the change breaks LoopX's todo regions ({e})")),
     };
+    if let Some(key) = frontmatter_change(before, after) {
+        return Some(format!(
+            "the change edits the frontmatter ({key}), which carries goal settings LoopX 2.x changes through its own commands"
+        ));
+    }
     let texts = |d: &RegionDoc| d.regions.iter().map(|r| (r.role.clone(), d.region_text(r))).collect::<Vec<_>>();
     if texts(&old) != texts(&new) {
         return Some("the change writes inside a generated todo region".into());
@@ -399,6 +407,16 @@ pub fn narrative_edit_problem(before: &str, after: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// The first frontmatter key whose value differs between `before` and `after` (added or
+/// removed keys included), ignoring `updated_at`; `None` when they agree.
+fn frontmatter_change(before: &str, after: &str) -> Option<String> {
+    let (old, new) = (crate::loopx::state::parse_frontmatter(before), crate::loopx::state::parse_frontmatter(after));
+    let keys: std::collections::BTreeSet<&str> = old.iter().chain(&new).map(|(k, _)| k.as_str()).collect();
+    let value =
+        |pairs: &[(String, String)], key: &str| pairs.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+    keys.into_iter().find(|k| *k != "updated_at" && value(&old, k) != value(&new, k)).map(str::to_owned)
 }
 
 #[cfg(test)]
@@ -447,6 +465,12 @@ mod tests {
         assert!(narrative_edit_problem(DOC, &ghost).expect("refused").contains("outside the todo regions"));
         let broken = DOC.replace("\n- [ ] Write", "\nprose\n- [ ] Write");
         assert!(narrative_edit_problem(DOC, &broken).expect("refused").contains("breaks"));
+        let handoff = DOC.replace("status: active", "status: active\nhandoff_mode: soft_claim");
+        assert!(narrative_edit_problem(DOC, &handoff).expect("refused").contains("frontmatter (handoff_mode)"));
+        let fenced = DOC.replace("- Ship\n", "- Ship\n```\n- [ ] an example in code\n```\n");
+        assert_eq!(narrative_edit_problem(DOC, &fenced), None, "a checkbox in fenced code is no todo");
+        let hidden = DOC.replace("## Agent Todo\n", "<!--\n## Agent Todo\n");
+        assert!(narrative_edit_problem(DOC, &hidden).is_some(), "hiding a region is a region change");
     }
 
     #[test]
