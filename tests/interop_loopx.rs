@@ -54,19 +54,8 @@ impl World {
         self.project().join(".codex/goals/demo-goal/ACTIVE_GOAL_STATE.md")
     }
     fn env(&self, cmd: &mut Command) {
-        let path = format!(
-            "{}:{}:/usr/local/bin:/usr/bin:/bin",
-            self.lx.node_dir.display(),
-            self.lx.venv.join("bin").display()
-        );
-        cmd.env_clear()
-            .env("HOME", self.root.join("home"))
-            .env("TMPDIR", self.root.join("tmp"))
-            .env("CODEX_HOME", self.root.join("home/.codex"))
-            .env("LOOPX_USAGE_PING", "0")
-            .env("DO_NOT_TRACK", "1")
-            .env("PATH", path)
-            .current_dir(self.project());
+        loopx_venv::scratch_env(cmd, self.lx, &self.root);
+        cmd.current_dir(self.project());
     }
     /// Runs `loopx --registry R --runtime-root RT --format json ARGS`.
     fn loopx(&self, args: &[&str]) -> Output {

@@ -52,20 +52,9 @@ impl World {
         std::fs::read_to_string(self.state_file()).expect("state")
     }
     fn env(&self, cmd: &mut Command) {
-        let path = format!(
-            "{}:{}:/usr/local/bin:/usr/bin:/bin",
-            self.lx.node_dir.display(),
-            self.lx.venv.join("bin").display()
-        );
-        cmd.env_clear()
-            .env("HOME", self.root.join("home"))
-            .env("TMPDIR", self.root.join("tmp"))
-            .env("CODEX_HOME", self.root.join("home/.codex"))
-            .env("LOOPX_USAGE_PING", "0")
-            .env("DO_NOT_TRACK", "1")
-            .env("XDG_STATE_HOME", self.root.join("home/state"))
-            .env("PATH", path)
-            .current_dir(self.project());
+        loopx_venv::scratch_env(cmd, self.lx, &self.root);
+        cmd.env("XDG_STATE_HOME", self.root.join("home/state"));
+        cmd.current_dir(self.project());
     }
     /// `loopx --format json ARGS` in the project folder, as a user types it.
     fn loopx(&self, args: &[&str]) -> Output {
@@ -110,20 +99,12 @@ impl World {
             "--execute",
         ]);
     }
-    fn add(&self, text: &str, op: &str) -> String {
-        let v = self.ok(&[
-            "todo",
-            "add",
-            "--goal-id",
-            "demo-goal",
-            "--role",
-            "agent",
-            "--text",
-            text,
-            "--operation-id",
-            op,
-        ]);
-        v["todo_id"].as_str().expect("todo_id").to_owned()
+    /// `loopx todo add` of an agent todo with operation id `op`: LoopX's answer.
+    fn add(&self, text: &str, op: &str) -> Value {
+        self.ok(&["todo", "add", "--goal-id", "demo-goal", "--role", "agent", "--text", text, "--operation-id", op])
+    }
+    fn add_id(&self, text: &str, op: &str) -> String {
+        self.add(text, op)["todo_id"].as_str().expect("todo_id").to_owned()
     }
 }
 
@@ -176,8 +157,8 @@ fn status_equals_what_loopx_reports_on_a_goal_it_bootstrapped() {
     let Some(lx) = loopx() else { return };
     let w = World::new(lx);
     w.bootstrap();
-    let t1 = w.add("Write the parser", "op-1");
-    let t2 = w.add("Write the docs", "op-2");
+    let t1 = w.add_id("Write the parser", "op-1");
+    let t2 = w.add_id("Write the docs", "op-2");
     w.add("Benchmark", "op-3");
     let g = ["--goal-id", "demo-goal"];
     w.ok(&[
@@ -289,18 +270,7 @@ fn a_narrative_edit_survives_loopxs_next_commit_and_todo_edits_are_refused() {
     assert_eq!(out.status, Status::Applied, "{}", out.message);
     // LoopX still reads the goal, and its next commit keeps the edit and delivers the todo.
     w.ok(&["status", "--goal-id", "demo-goal"]);
-    let added = w.ok(&[
-        "todo",
-        "add",
-        "--goal-id",
-        "demo-goal",
-        "--role",
-        "agent",
-        "--text",
-        "After the edit",
-        "--operation-id",
-        "op-2",
-    ]);
+    let added = w.add("After the edit", "op-2");
     assert_eq!(added["projection_delivery"], "delivered", "{added}");
     let after = w.state();
     assert!(after.contains("- Reviewed by the operator."), "the narrative edit survives:\n{after}");
@@ -327,18 +297,7 @@ fn a_held_state_lock_leaves_the_projection_pending_and_writegate_sees_it() {
         .open(format!("{}.lock", w.state_file().display()))
         .expect("lock file");
     lock.lock().expect("flock");
-    let added = w.ok(&[
-        "todo",
-        "add",
-        "--goal-id",
-        "demo-goal",
-        "--role",
-        "agent",
-        "--text",
-        "While locked",
-        "--operation-id",
-        "op-2",
-    ]);
+    let added = w.add("While locked", "op-2");
     assert_eq!(added["projection_delivery"], "pending", "{added}");
     lock.unlock().expect("unlock");
     assert_eq!(status_row(&w)["projection"], "pending");

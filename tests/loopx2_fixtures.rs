@@ -358,6 +358,17 @@ fn propose_on_a_canonical_goal_refuses_with_exit_2_and_the_reason() {
     assert!(!project.parent().expect("root").join("runtime/goals/demo-goal/gate/inbox").exists());
 }
 
+/// `writegate --registry REG ARGS` (optionally with `$WRITEGATE_LOOPX`): its JSON output.
+fn writegate_json(reg: &Path, project: &Path, args: &[&str], loopx: Option<&Path>) -> Value {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_writegate"));
+    cmd.args(["--registry", &reg.display().to_string()]).args(args).env("XDG_STATE_HOME", project.join("state"));
+    if let Some(l) = loopx {
+        cmd.env("WRITEGATE_LOOPX", l);
+    }
+    let out = cmd.output().expect("run writegate");
+    serde_json::from_slice(&out.stdout).expect("json")
+}
+
 #[test]
 fn an_unknown_store_schema_falls_back_to_loopxs_cli_and_check_says_so() {
     let (_g, reg, project, runtime) = world("07-lease-takeover");
@@ -379,22 +390,10 @@ fn an_unknown_store_schema_falls_back_to_loopxs_cli_and_check_says_so() {
     )
     .expect("write");
     std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).expect("chmod");
-    let out = Command::new(env!("CARGO_BIN_EXE_writegate"))
-        .args(["--registry", &reg.display().to_string(), "check", "--json"])
-        .env("XDG_STATE_HOME", project.join("state"))
-        .env("WRITEGATE_LOOPX", &fake)
-        .output()
-        .expect("run");
-    let doc: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let doc = writegate_json(&reg, &project, &["check", "--json"], Some(&fake));
     assert_eq!(doc["goals"][0]["read_via"], "loopx_cli", "{doc}");
     assert!(doc["goals"][0]["fallback"].as_str().expect("fallback").contains("loopx_sqlite_authority_store_v9"));
-    let out = Command::new(env!("CARGO_BIN_EXE_writegate"))
-        .args(["--registry", &reg.display().to_string(), "status", "--json"])
-        .env("XDG_STATE_HOME", project.join("state"))
-        .env("WRITEGATE_LOOPX", &fake)
-        .output()
-        .expect("run");
-    let doc: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let doc = writegate_json(&reg, &project, &["status", "--json"], Some(&fake));
     let row = &doc["items"][0];
     assert_eq!(row["provider_revision"], "sqlite:81ab47f63ae0490099ff0192404a9dc6:12");
     assert_eq!(row["open_todos"], 3);

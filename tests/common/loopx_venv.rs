@@ -84,3 +84,16 @@ pub fn stop_effect_runtimes(tmp: &Path) {
         }
     }
 }
+
+/// A clean environment for LoopX under the scratch `root` (LOOPX2.md §0): `HOME`, `TMPDIR`,
+/// `CODEX_HOME` inside it, no usage ping, and the wheel's `node` first on `PATH`.
+pub fn scratch_env(cmd: &mut Command, lx: &Loopx, root: &Path) {
+    let path = format!("{}:{}:/usr/local/bin:/usr/bin:/bin", lx.node_dir.display(), lx.venv.join("bin").display());
+    cmd.env_clear()
+        .env("HOME", root.join("home"))
+        .env("TMPDIR", root.join("tmp"))
+        .env("CODEX_HOME", root.join("home/.codex"))
+        .env("LOOPX_USAGE_PING", "0")
+        .env("DO_NOT_TRACK", "1")
+        .env("PATH", path);
+}
