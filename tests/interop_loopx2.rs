@@ -445,6 +445,12 @@ fn generated_texts(n: usize) -> Vec<String> {
         "<!-- loopx:todo-region-v0 role=agent begin -->   \n",
         "## Completed Work Archive\n<!-- loopx:todo-region-v0 role=archive begin -->\n",
         "<!-- loopx:todo-region-v0 role=archive end -->\n",
+        "## Agent Todo\u{1f}\n",
+        "\u{1c}<!-- hidden?\n",
+        "- [ ]\u{1f}unit separated\n",
+        "\u{a0}\n",
+        "\u{2003}- [ ] em-space task\n",
+        "  <!--\u{1e}loopx:todo todo_id=todo_x\u{1f}status=open -->\n",
     ];
     let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut next = || {

@@ -376,20 +376,36 @@ fn an_unknown_store_schema_falls_back_to_loopxs_cli_and_check_says_so() {
     let conn = rusqlite::Connection::open(&store).expect("open");
     conn.execute("UPDATE metadata SET schema_version = 'loopx_sqlite_authority_store_v9'", []).expect("update");
     drop(conn);
-    // A stand-in `loopx` that prints what the real one printed at this step.
+    // A stand-in `loopx` that prints what the real one printed at this step, and notes
+    // every call.
     let fake = project.join("fake-loopx");
+    let calls = project.join("fake-loopx.calls");
     let list = step_dir("07-lease-takeover").join("todo-list.json");
     let status = step_dir("07-lease-takeover").join("status.json");
     std::fs::write(
         &fake,
         format!(
-            "#!/bin/sh\ncase \"$*\" in *'todo list'*) cat '{}' ;; *status*) cat '{}' ;; *) exit 2 ;; esac\n",
+            "#!/bin/sh\necho \"$*\" >> '{}'\ncase \"$*\" in *'todo list'*) cat '{}' ;; *status*) cat '{}' ;; *) exit 2 ;; esac\n",
+            calls.display(),
             list.display(),
             status.display()
         ),
     )
     .expect("write");
     std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).expect("chmod");
+    // Previews need only the Markdown: `list` (and so every apply, which holds LoopX's state
+    // lock) never waits on a `loopx` read.
+    let rev = writegate::loopx::hash::revision_of_text(&state_of(&project));
+    drop_item(
+        &runtime,
+        "old-add",
+        &rev,
+        "todo_add",
+        &json!({"kind": "todo_op", "op": "todo_add", "args": {"role": "agent", "text": "x"}}),
+    );
+    let doc = writegate_json(&reg, &project, &["list", "--json"], Some(&fake));
+    assert_eq!(doc["items"][0]["reason_code"], "canonical_authority");
+    assert!(!calls.exists(), "list ran loopx");
     let doc = writegate_json(&reg, &project, &["check", "--json"], Some(&fake));
     assert_eq!(doc["goals"][0]["read_via"], "loopx_cli", "{doc}");
     assert!(doc["goals"][0]["fallback"].as_str().expect("fallback").contains("loopx_sqlite_authority_store_v9"));
@@ -422,4 +438,113 @@ fn the_global_registry_under_dot_loopx_is_found_outside_the_project() {
     assert_eq!(doc["items"][0]["authority"], "canonical");
     assert_eq!(doc["items"][0]["provider_revision"], "sqlite:81ab47f63ae0490099ff0192404a9dc6:12");
     let _ = runtime;
+}
+
+#[test]
+fn a_goal_whose_authority_lives_under_another_root_is_still_canonical() {
+    // writegate pointed at an empty runtime root while LoopX 2.x keeps the goal under
+    // ~/.loopx: detection looks there too, refuses 0.5.x edits and check names the root.
+    let (_g, reg, project, runtime) = world("00-bootstrap");
+    let root = project.parent().expect("root").to_owned();
+    let home = root.join("home");
+    std::fs::create_dir_all(&home).expect("home");
+    std::fs::rename(&runtime, home.join(".loopx")).expect("move runtime");
+    // Without the registry's storage_target and with only unmarked headings (a fresh
+    // bootstrap), the authority files are the only evidence.
+    let mut entry: Value = serde_json::from_str(&std::fs::read_to_string(&reg).expect("reg")).expect("json");
+    entry["goals"][0]["coordination"].as_object_mut().expect("coordination").remove("storage_target");
+    std::fs::write(&reg, serde_json::to_vec_pretty(&entry).expect("json")).expect("write");
+    let elsewhere = root.join("rt-elsewhere");
+    std::fs::create_dir_all(&elsewhere).expect("mkdir");
+    let rev = writegate::loopx::hash::revision_of_text(&state_of(&project));
+    drop_item(
+        &elsewhere,
+        "old-add",
+        &rev,
+        "todo_add",
+        &json!({"kind": "todo_op", "op": "todo_add", "args": {"role": "agent", "text": "x"}}),
+    );
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_writegate"))
+            .args(["--registry", &reg.display().to_string(), "--runtime-root", &elsewhere.display().to_string()])
+            .args(args)
+            .env("HOME", &home)
+            .env("XDG_STATE_HOME", root.join("state"))
+            .output()
+            .expect("run");
+        serde_json::from_slice::<Value>(&out.stdout).expect("json")
+    };
+    let list = run(&["list", "--json"]);
+    assert_eq!(list["items"][0]["authority"], "canonical", "{list}");
+    assert_eq!(list["items"][0]["reason_code"], "canonical_authority");
+    let check = run(&["check", "--json"]);
+    let detail = check["problems"]
+        .as_array()
+        .expect("problems")
+        .iter()
+        .find(|p| p["what"] == "runtime_root")
+        .and_then(|p| p["detail"].as_str())
+        .expect("runtime_root problem")
+        .to_owned();
+    assert!(detail.contains(&home.join(".loopx").display().to_string()), "{detail}");
+}
+
+#[test]
+fn a_home_relative_common_runtime_root_and_loopx_2s_default_root_are_followed() {
+    let (_g, reg, project, runtime) = world("07-lease-takeover");
+    let root = project.parent().expect("root").to_owned();
+    let home = root.join("home");
+    std::fs::create_dir_all(&home).expect("home");
+    std::fs::rename(&runtime, home.join(".loopx")).expect("move runtime");
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&reg).expect("reg")).expect("json");
+    for value in [json!("~/.loopx"), Value::Null] {
+        doc["common_runtime_root"] = value.clone();
+        std::fs::write(&reg, serde_json::to_vec_pretty(&doc).expect("json")).expect("write");
+        let out = Command::new(env!("CARGO_BIN_EXE_writegate"))
+            .args(["--registry", &reg.display().to_string(), "status", "--json"])
+            .env("HOME", &home)
+            .env("XDG_STATE_HOME", root.join("state"))
+            .output()
+            .expect("run");
+        let row = serde_json::from_slice::<Value>(&out.stdout).expect("json")["items"][0].clone();
+        assert_eq!(row["provider_revision"], "sqlite:81ab47f63ae0490099ff0192404a9dc6:12", "{value}: {row}");
+    }
+}
+
+#[test]
+fn no_legacy_lease_file_is_released_on_a_canonical_goal() {
+    let (_g, reg, project, runtime) = world("07-lease-takeover");
+    let todo = "todo_5286a3d4583e3465cd11f27c";
+    let lease = json!({"schema_version": "task_lease_v0", "goal_id": "demo-goal", "todo_id": todo, "owner": "agent-b",
+        "idempotency_key": "old-key", "write_scopes": [], "acquire_ttl_seconds": 60, "version": 1, "lease_epoch": 1,
+        "acquired_at": "2026-11-01T00:00:00Z", "updated_at": "2026-11-01T00:00:00Z",
+        "expires_at": "2026-11-01T00:01:00Z", "status": "active"});
+    let dir = runtime.join("goals/demo-goal/task-leases");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let path = dir.join(format!("{todo}.json"));
+    std::fs::write(&path, serde_json::to_vec_pretty(&lease).expect("json")).expect("write");
+    let before = state_of(&project);
+    let edited = before.replacen("Write the docs", "Write the manual", 1);
+    drop_item(
+        &runtime,
+        "touches-todo",
+        &writegate::loopx::hash::revision_of_text(&before),
+        "replace",
+        &json!({"kind": "replace", "text": edited}),
+    );
+    let e = engine(&reg, observed_at("07-lease-takeover"));
+    let seen = writegate::loopx::lease::TaskLease {
+        todo_id: todo.into(),
+        owner: "agent-b".into(),
+        version: 1,
+        lease_epoch: 1,
+        expires_at: "2026-11-01T00:01:00Z".into(),
+        status: "active".into(),
+        idempotency_key: Some("old-key".into()),
+    };
+    let decision = Decision::ReleaseExpiredLease { todo_id: todo.into(), seen, reason: String::new() };
+    let err = e.decide("touches-todo", &decision, None).expect_err("refused");
+    assert!(err.to_string().contains("LoopX 2.x goal"), "{err}");
+    let after: Value = serde_json::from_slice(&std::fs::read(&path).expect("lease")).expect("json");
+    assert_eq!(after["status"], "active", "the file is untouched");
 }

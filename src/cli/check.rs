@@ -94,10 +94,22 @@ fn check_authority(engine: &Engine, g: &crate::loopx::registry::Goal, add: &mut 
             ),
         );
     }
-    if let Some(Err(e)) = &auth.head {
+    if !auth.runtime_files_missing && auth.authority_root != *rt {
+        add(
+            &g.id,
+            "runtime_root",
+            format!(
+                "the goal's LoopX 2.x authority files are under {}, not under the runtime root writegate resolved ({}); pass --runtime-root {}",
+                auth.authority_root.display(),
+                rt.display(),
+                auth.authority_root.display()
+            ),
+        );
+    }
+    if let Some(Err(e)) = auth.head_read() {
         add(&g.id, "authority", format!("the canonical authority cannot be read: {e}"));
     }
-    for (line, id) in &auth.ghosts {
+    for (line, id) in &auth.ghosts() {
         add(
             &g.id,
             "ghost_todo",

@@ -66,6 +66,14 @@ impl Engine {
         reason: &str,
     ) -> Result<Outcome, EngineError> {
         let p = self.prepare(item);
+        if p.authority == Some(crate::loopx2::AuthorityKind::Canonical.as_str()) {
+            // LoopX 2.x keeps hard leases in its authority and has no operator release
+            // (LOOPX2.md §3): a 0.5.x lease file there is not the lease.
+            return Err(refused(format!(
+                "goal {} is a LoopX 2.x goal: its hard leases live in LoopX's authority, which writegate does not write; an expired lease there can be acquired by another agent directly (loopx task-lease acquire)",
+                item.goal_id
+            )));
+        }
         let held_by = p.conflict.as_ref().and_then(super::conflict::expired_lease);
         if held_by.as_ref().is_none_or(|(todo, _)| todo != todo_id) {
             let now = p

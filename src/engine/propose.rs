@@ -46,13 +46,7 @@ impl Engine {
         let goal = self.goal(goal_id)?;
         let text = read_state(&goal.state_file)
             .map_err(|e| EngineError::Io { what: format!("read state: {e}"), source: std::io::Error::other(e) })?;
-        let place = crate::loopx2::GoalPlace {
-            goal_id,
-            entry: &goal.raw,
-            registry: &self.ws.registry_path,
-            runtime_root: &self.ws.runtime_root,
-        };
-        if crate::loopx2::is_canonical_goal(place, Some(&text)) {
+        if crate::loopx2::is_canonical_goal(self.goal_place(goal), Some(&text)) {
             return Err(ProposeError::Canonical(format!(
                 "canonical authority: {} is a LoopX 0.5.x todo edit; {}",
                 op.name(),

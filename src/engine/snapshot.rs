@@ -41,6 +41,28 @@ pub type RuntimeKeys = std::sync::Arc<
 >;
 
 impl Engine {
+    /// Where `g` lives, for the LoopX 2.x readers.
+    #[must_use]
+    pub fn goal_place<'a>(&'a self, g: &'a crate::loopx::registry::Goal) -> crate::loopx2::GoalPlace<'a> {
+        crate::loopx2::GoalPlace {
+            goal_id: &g.id,
+            entry: &g.raw,
+            registry: &self.ws.registry_path,
+            runtime_root: &self.ws.runtime_root,
+            other_roots: &self.ws.other_runtime_roots,
+        }
+    }
+
+    /// The authority of `g` judged against its Markdown `state` (LOOPX2.md §1).
+    #[must_use]
+    pub fn goal_authority(
+        &self,
+        g: &crate::loopx::registry::Goal,
+        state: Option<&str>,
+    ) -> crate::loopx2::GoalAuthority {
+        crate::loopx2::GoalAuthority::read(self.goal_place(g), state)
+    }
+
     /// Reads what every item of `goal_id` is checked against, once: the goal, its state
     /// text and its results log.
     #[must_use]
@@ -55,17 +77,7 @@ impl Engine {
         let revision = state.as_ref().ok().map(|t| revision_of_text(t));
         let allowlist =
             self.gate(goal_id).map_err(|e| crate::error_chain(&e)).and_then(|g| crate::gate::allowlist::load(&g));
-        let authority = goal.as_ref().ok().map(|g| {
-            std::sync::Arc::new(crate::loopx2::GoalAuthority::read(
-                crate::loopx2::GoalPlace {
-                    goal_id: &g.id,
-                    entry: &g.raw,
-                    registry: &self.ws.registry_path,
-                    runtime_root: &self.ws.runtime_root,
-                },
-                state.as_deref().ok(),
-            ))
-        });
+        let authority = goal.as_ref().ok().map(|g| std::sync::Arc::new(self.goal_authority(g, state.as_deref().ok())));
         GoalSnapshot {
             authority,
             goal,

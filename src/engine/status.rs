@@ -42,7 +42,7 @@ impl Engine {
         }
         let markdown_open = snap.parsed.as_ref().map_or(0, |st| st.open_todos().count());
         let (open_todos, provider_revision) = match auth.as_deref() {
-            Some(a) if a.is_canonical() => match a.head.as_ref() {
+            Some(a) if a.is_canonical() => match a.head_read() {
                 Some(Ok(h)) => (h.todos.iter().filter(|t| t.is_open()).count(), Some(h.provider_revision.clone())),
                 Some(Err(e)) => {
                     errors.push(format!("canonical authority unreadable: {e}"));

@@ -83,12 +83,20 @@ impl Locator {
         }
     }
 
-    /// The default runtime root: LoopX 0.5.x's `~/.codex/loopx` when it exists, else LoopX
-    /// 2.x's `~/.loopx` when that exists (LOOPX2.md §1), else `~/.codex/loopx`.
-    fn default_runtime_root(&self) -> PathBuf {
+    /// The two default runtime roots: LoopX 2.x's `~/.loopx` and 0.5.x's `~/.codex/loopx`.
+    fn default_roots(&self) -> (PathBuf, PathBuf) {
         let home = self.home.clone().unwrap_or_else(|| PathBuf::from("/"));
-        let (v05, v2) = (home.join(".codex/loopx"), home.join(".loopx"));
-        if !v05.is_dir() && v2.is_dir() { v2 } else { v05 }
+        (home.join(".loopx"), home.join(".codex/loopx"))
+    }
+
+    /// The default runtime root as LoopX 2.1.1 selects it (`paths.py`
+    /// `default_runtime_route`): the legacy `~/.codex/loopx` when only it holds state, else
+    /// `~/.loopx` (an empty folder holds no state). When both hold state LoopX refuses to
+    /// guess; writegate keeps the legacy root, as 0.5.x did, and detection looks in both.
+    fn default_runtime_root(&self) -> PathBuf {
+        let (current, legacy) = self.default_roots();
+        let has_state = |p: &Path| std::fs::read_dir(p).is_ok_and(|mut d| d.next().is_some());
+        if has_state(&legacy) { legacy } else { current }
     }
 
     /// Global registries to try: `<--runtime-root>/registry.global.json`, else both LoopX
@@ -132,6 +140,10 @@ pub struct Workspace {
     pub goals: Vec<Goal>,
     /// Goals that could not be resolved, with the reason (shown, never used).
     pub broken_goals: Vec<(String, String)>,
+    /// The default runtime roots (`~/.loopx`, `~/.codex/loopx`) other than `runtime_root`:
+    /// where LoopX 2.x authority files are looked for too, so a goal is never judged
+    /// 0.5.x just because writegate resolved another root than LoopX did.
+    pub other_runtime_roots: Vec<PathBuf>,
 }
 
 impl Workspace {
@@ -172,7 +184,7 @@ impl Workspace {
         let project_root = registry_project_root(path);
         let runtime_root = match (&loc.runtime_root, value.get("common_runtime_root").and_then(Value::as_str)) {
             (Some(rt), _) => absolute(&loc.cwd, rt),
-            (None, Some(common)) if !common.is_empty() => absolute(&project_root, Path::new(common)),
+            (None, Some(common)) if !common.is_empty() => absolute(&project_root, &expand_user(common, loc)),
             _ if path.file_name().is_some_and(|n| n == "registry.global.json") => {
                 path.parent().map_or_else(|| loc.default_runtime_root(), Path::to_owned)
             }
@@ -191,7 +203,9 @@ impl Workspace {
                 Err(e) => broken_goals.push((id, crate::error_chain(&e))),
             }
         }
-        Ok(Self { registry_path: path.to_owned(), runtime_root, goals, broken_goals })
+        let (current, legacy) = loc.default_roots();
+        let other_runtime_roots = [current, legacy].into_iter().filter(|r| *r != runtime_root).collect();
+        Ok(Self { registry_path: path.to_owned(), runtime_root, goals, broken_goals, other_runtime_roots })
     }
 
     /// The goal with `id`.
@@ -212,6 +226,14 @@ impl Workspace {
         let dir = self.runtime_root.join("goals").join(goal_id);
         ensure_inside(&dir, &self.runtime_root, "goal runtime folder")?;
         Ok(dir)
+    }
+}
+
+/// `Path(value).expanduser()`: a leading `~` or `~/` is `$HOME`.
+fn expand_user(value: &str, loc: &Locator) -> PathBuf {
+    match (value.strip_prefix('~'), &loc.home) {
+        (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with('/') => home.join(rest.trim_start_matches('/')),
+        _ => PathBuf::from(value),
     }
 }
 

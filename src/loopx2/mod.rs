@@ -47,6 +47,12 @@ pub struct AuthorityFiles {
 }
 
 impl AuthorityFiles {
+    /// True when any of the three files is (or may be) there.
+    #[must_use]
+    pub fn any_present(&self) -> bool {
+        present(&self.provider) || present(&self.sqlite) || present(&self.fence)
+    }
+
     /// The paths for `goal_id` under `runtime_root`.
     #[must_use]
     pub fn new(runtime_root: &Path, goal_id: &str) -> Self {
@@ -87,27 +93,34 @@ impl Projection {
 }
 
 /// What writegate knows of one goal's authority, read once per goal snapshot.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct GoalAuthority {
     /// Markdown or canonical.
     pub kind: AuthorityKind,
     /// Why the goal was judged canonical (`provider_file`, `legacy_writer_fence`,
     /// `registry_storage_target`, `todo_region_markers`); empty for markdown goals.
     pub evidence: Vec<&'static str>,
+    /// The runtime root holding the goal's authority files: the workspace's, else a default
+    /// root where LoopX 2.x keeps them (then `check` says the roots differ).
+    pub authority_root: PathBuf,
     /// The provider named by the provider file (`sqlite`, `file`), when there is one.
     pub provider: Option<String>,
-    /// The canonical head, or why it could not be read (canonical goals only).
-    pub head: Option<Result<CanonicalHead, String>>,
-    /// How the head was read when not from the store directly (the reason the CLI fallback
-    /// was used), for `check`.
+    /// The head read from the store directly (`None`: markdown goal, or the CLI fallback).
+    store_head: Option<Result<CanonicalHead, String>>,
+    /// Why LoopX's CLI is the reader (a store schema or provider writegate does not read).
     pub fallback: Option<String>,
+    /// The CLI read, run on first use only (never by a preview or an apply, which need only
+    /// the Markdown: an apply holds LoopX's state lock, and a `loopx` read must not wait on it).
+    cli_head: std::sync::OnceLock<Result<CanonicalHead, String>>,
+    registry: PathBuf,
+    goal_id: String,
     /// Projection health and its detail (canonical goals with a readable Markdown and a head
-    /// read from the store).
+    /// read from the store; `broken` whenever LoopX cannot parse the regions).
     pub projection: Option<(Projection, String)>,
-    /// Todo lines with metadata outside the regions whose id the authority does not hold
-    /// (1-based line, todo id).
-    pub ghosts: Vec<(usize, String)>,
-    /// True when none of the goal's authority files exist under the runtime root.
+    /// Todo ids on metadata lines outside the regions (1-based line, id); ghosts are those the
+    /// authority does not hold.
+    outside_ids: Vec<(usize, String)>,
+    /// True when none of the goal's authority files exist under any runtime root.
     pub runtime_files_missing: bool,
 }
 
@@ -122,52 +135,60 @@ pub struct GoalPlace<'a> {
     pub registry: &'a Path,
     /// The runtime root.
     pub runtime_root: &'a Path,
+    /// Other runtime roots where LoopX keeps authority files (the defaults).
+    pub other_roots: &'a [PathBuf],
 }
 
 impl GoalAuthority {
-    /// Detects the authority of a goal and, for a canonical one, reads its head (the store
-    /// read-only, else the `loopx` CLI) and judges the Markdown `state` against it.
+    /// Detects the authority of a goal and, for a canonical one, reads its head from the
+    /// store (read-only) and judges the Markdown `state` against it. A store writegate does
+    /// not read is left to [`GoalAuthority::head_read`], which asks LoopX's CLI on first use.
     #[must_use]
     pub fn read(place: GoalPlace<'_>, state: Option<&str>) -> Self {
-        let files = AuthorityFiles::new(place.runtime_root, place.goal_id);
+        let roots = std::iter::once(place.runtime_root).chain(place.other_roots.iter().map(PathBuf::as_path));
+        let found = roots.map(|r| (r, AuthorityFiles::new(r, place.goal_id))).find(|(_, f)| f.any_present());
+        let (root, files) =
+            found.unwrap_or_else(|| (place.runtime_root, AuthorityFiles::new(place.runtime_root, place.goal_id)));
         let evidence = detect(&files, place.entry, state);
         let mut out = Self {
             kind: if evidence.is_empty() { AuthorityKind::Markdown } else { AuthorityKind::Canonical },
             evidence,
+            authority_root: root.to_owned(),
             provider: provider_name(&files.provider),
-            head: None,
+            store_head: None,
             fallback: None,
+            cli_head: std::sync::OnceLock::new(),
+            registry: place.registry.to_owned(),
+            goal_id: place.goal_id.to_owned(),
             projection: None,
-            ghosts: Vec::new(),
-            runtime_files_missing: false,
+            outside_ids: Vec::new(),
+            runtime_files_missing: !files.any_present(),
         };
         if out.kind == AuthorityKind::Markdown {
             return out;
         }
-        out.runtime_files_missing = !files.provider.exists() && !files.sqlite.exists() && !files.fence.exists();
         let head = match out.provider.as_deref() {
             Some("sqlite") | None => store::read_sqlite(&files.sqlite, place.goal_id),
             Some(other) => Err(StoreError::UnknownSchema(format!("provider {other}"))),
         };
-        let head = match head {
-            Ok(h) => Ok(h),
+        match head {
+            Ok(h) => out.store_head = Some(Ok(h)),
             Err(StoreError::UnknownSchema(s)) => {
                 out.fallback = Some(format!("{s}: read through `loopx todo list` and `loopx status`"));
-                cli::read_via_cli(place.registry, place.runtime_root, place.goal_id)
             }
-            Err(e) => Err(e.to_string()),
-        };
-        if let (Ok(h), Some(text)) = (&head, state) {
-            out.ghosts = ghosts(text, h);
-            if h.read_via == "sqlite" {
-                out.projection = Some(projection_health(text, h));
-            }
-        } else if let (Err(_), Some(text)) = (&head, state)
-            && let Err(e) = RegionDoc::parse(text)
-        {
-            out.projection = Some((Projection::Broken, e));
+            Err(e) => out.store_head = Some(Err(e.to_string())),
         }
-        out.head = Some(head);
+        if let Some(text) = state {
+            match RegionDoc::parse(text) {
+                Err(e) => out.projection = Some((Projection::Broken, e)),
+                Ok(doc) => {
+                    out.outside_ids = doc.todo_ids_outside().into_iter().map(|(n, id)| (n + 1, id)).collect();
+                    if let Some(Ok(h)) = &out.store_head {
+                        out.projection = Some(projection_health(&doc, h));
+                    }
+                }
+            }
+        }
         out
     }
 
@@ -177,10 +198,31 @@ impl GoalAuthority {
         self.kind == AuthorityKind::Canonical
     }
 
-    /// The readable head, if any.
+    /// The canonical head or why it cannot be read (`None` for a markdown goal). Runs the
+    /// CLI fallback on first use when the store is not read directly.
+    #[must_use]
+    pub fn head_read(&self) -> Option<&Result<CanonicalHead, String>> {
+        if !self.is_canonical() {
+            return None;
+        }
+        if let Some(h) = &self.store_head {
+            return Some(h);
+        }
+        Some(self.cli_head.get_or_init(|| cli::read_via_cli(&self.registry, &self.authority_root, &self.goal_id)))
+    }
+
+    /// The readable head, if any (see [`GoalAuthority::head_read`]).
     #[must_use]
     pub fn head(&self) -> Option<&CanonicalHead> {
-        self.head.as_ref().and_then(|h| h.as_ref().ok())
+        self.head_read().and_then(|h| h.as_ref().ok())
+    }
+
+    /// Todo lines with metadata outside the regions whose id the authority does not hold
+    /// (1-based line, todo id); empty when the head cannot be read.
+    #[must_use]
+    pub fn ghosts(&self) -> Vec<(usize, String)> {
+        let Some(h) = self.head() else { return Vec::new() };
+        self.outside_ids.iter().filter(|(_, id)| !h.todos.iter().any(|t| &t.todo_id == id)).cloned().collect()
     }
 
     /// Hard leases whose stored status is `active` (expired ones included), with `expired`.
@@ -194,20 +236,26 @@ impl GoalAuthority {
     }
 }
 
-/// Detection alone (no store read): true when any canonical evidence is present.
+/// Detection alone (no store read): true when any canonical evidence is present, under the
+/// goal's runtime root or another default root.
 #[must_use]
 pub fn is_canonical_goal(place: GoalPlace<'_>, state: Option<&str>) -> bool {
-    !detect(&AuthorityFiles::new(place.runtime_root, place.goal_id), place.entry, state).is_empty()
+    std::iter::once(place.runtime_root)
+        .chain(place.other_roots.iter().map(PathBuf::as_path))
+        .any(|r| !detect(&AuthorityFiles::new(r, place.goal_id), place.entry, state).is_empty())
 }
 
 /// The canonical evidence found (LOOPX2.md §1): any one makes a goal canonical.
 fn detect(files: &AuthorityFiles, entry: &Value, state: Option<&str>) -> Vec<&'static str> {
     let mut out = Vec::new();
-    if files.provider.exists() {
+    if present(&files.provider) {
         out.push("provider_file");
     }
     if fence_engaged(&files.fence) {
         out.push("legacy_writer_fence");
+    }
+    if present(&files.sqlite) {
+        out.push("authority_store");
     }
     if entry.pointer("/coordination/storage_target").is_some_and(|v| !v.is_null()) {
         out.push("registry_storage_target");
@@ -218,10 +266,19 @@ fn detect(files: &AuthorityFiles, entry: &Value, state: Option<&str>) -> Vec<&'s
     out
 }
 
+/// True unless the path is certainly absent: a stat that fails for another reason
+/// (permissions) counts as present, so detection fails closed.
+fn present(path: &Path) -> bool {
+    match std::fs::symlink_metadata(path) {
+        Ok(_) => true,
+        Err(e) => e.kind() != std::io::ErrorKind::NotFound,
+    }
+}
+
 /// True when the fence file says `state: engaged`; an unreadable fence counts as engaged
 /// (fail closed: it exists to stop the 0.5.x writer).
 fn fence_engaged(path: &Path) -> bool {
-    if !path.exists() {
+    if !present(path) {
         return false;
     }
     crate::gate::fsutil::read_regular(path, 1 << 20, true)
@@ -236,15 +293,11 @@ fn provider_name(path: &Path) -> Option<String> {
     v.get("provider").and_then(Value::as_str).map(str::to_owned)
 }
 
-/// Projection health: `broken` when LoopX cannot parse the regions; `pending` when some
+/// Projection health of a text LoopX can parse (else it is `broken`): `pending` when some
 /// role's records (as the authority holds them) are not what its region's marker names;
 /// else `current`. A lease-only commit moves the head but not the records: still current.
 #[must_use]
-pub fn projection_health(text: &str, head: &CanonicalHead) -> (Projection, String) {
-    let doc = match RegionDoc::parse(text) {
-        Ok(d) => d,
-        Err(e) => return (Projection::Broken, e),
-    };
+pub fn projection_health(doc: &RegionDoc<'_>, head: &CanonicalHead) -> (Projection, String) {
     let markers = doc.markers();
     let empty = store::records_sha256(&[], "agent");
     for role in ["user", "agent", "archive"] {
@@ -267,15 +320,6 @@ pub fn projection_health(text: &str, head: &CanonicalHead) -> (Projection, Strin
         }
     }
     (Projection::Current, format!("regions show the records of {}", head.provider_revision))
-}
-
-fn ghosts(text: &str, head: &CanonicalHead) -> Vec<(usize, String)> {
-    let Ok(doc) = RegionDoc::parse(text) else { return Vec::new() };
-    doc.todo_ids_outside()
-        .into_iter()
-        .filter(|(_, id)| !head.todos.iter().any(|t| &t.todo_id == id))
-        .map(|(n, id)| (n + 1, id))
-        .collect()
 }
 
 /// The words every refused 0.5.x-style write on a canonical goal carries (reason code

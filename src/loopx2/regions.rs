@@ -5,7 +5,7 @@
 //! (an unmarked heading, as a fresh bootstrap writes it). Inside a marked region only blank
 //! lines, checkbox lines, todo metadata lines and the section-projection marker may appear.
 
-use crate::loopx::state::TODO_TASK_RE;
+use crate::loopx::pytext::py_strip;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -14,12 +14,23 @@ pub const REGION_PREFIX: &str = "<!-- loopx:todo-region-v0 ";
 /// The section-projection marker's prefix.
 pub const PROJECTION_PREFIX: &str = "<!-- loopx:todo-section-projection-v0 ";
 
+// Python's `\s` on `str` is `str.isspace()`: Unicode White_Space plus U+001C..U+001F, which
+// Rust's `\s` lacks. Every pattern here spells it `[\s\x1c-\x1f]` so a line is a todo, a
+// comment or a blank exactly when it is one to LoopX.
+
+/// `TODO_TASK_PATTERN` of `contract.py`, with Python's whitespace.
+static TASK_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[\s\x1c-\x1f]*[-*][\s\x1c-\x1f]+\[([ xX-])\][\s\x1c-\x1f]+(.+?)[\s\x1c-\x1f]*$")
+        .expect("static regex")
+});
 /// `TODO_METADATA_PATTERN` of `contract.py`.
-static METADATA_RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\s*<!--\s*loopx:(?:todo\s+)?(.*?)\s*-->\s*$").expect("static regex"));
+static METADATA_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[\s\x1c-\x1f]*<!--[\s\x1c-\x1f]*loopx:(?:todo[\s\x1c-\x1f]+)?(.*?)[\s\x1c-\x1f]*-->[\s\x1c-\x1f]*$")
+        .expect("static regex")
+});
 /// `TODO_METADATA_TOKEN_PATTERN` (the key part; a value runs to whitespace or `<>`).
 static TOKEN_RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?:^|\s)([a-z_][a-z0-9_]*)=[^\s<>]+").expect("static regex"));
+    LazyLock::new(|| Regex::new(r"(?:^|[\s\x1c-\x1f])([a-z_][a-z0-9_]*)=[^\s\x1c-\x1f<>]+").expect("static regex"));
 /// `_MARKER_PATTERN` of `machine_section_projection.py`.
 static MARKER_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -186,8 +197,8 @@ pub fn is_metadata_line(line: &str) -> bool {
 pub fn visible_lines(lines: &[&str]) -> Result<Vec<bool>, String> {
     let mut visible = vec![false; lines.len()];
     let mut index = 0;
-    if lines.first().is_some_and(|l| l.trim() == "---") {
-        let end = (1..lines.len()).find(|&i| matches!(lines[i].trim(), "---" | "..."));
+    if lines.first().is_some_and(|l| py_strip(l) == "---") {
+        let end = (1..lines.len()).find(|&i| matches!(py_strip(lines[i]), "---" | "..."));
         index = end.ok_or("unterminated Goal frontmatter")? + 1;
     }
     let mut fence: Option<(char, usize)> = None;
@@ -206,7 +217,9 @@ pub fn visible_lines(lines: &[&str]) -> Result<Vec<bool>, String> {
         } else if let Some(c) = FENCE_RE.captures(line) {
             let run = &c[1];
             fence = Some((run.chars().next().unwrap_or('`'), run.len()));
-        } else if line.trim_start().starts_with("<!--") && !line.contains("-->") {
+        } else if line.trim_start_matches(crate::loopx::pytext::is_py_space).starts_with("<!--")
+            && !line.contains("-->")
+        {
             in_comment = true;
         } else {
             visible[index] = true;
@@ -238,7 +251,7 @@ impl<'a> RegionDoc<'a> {
             if line.contains(REGION_PREFIX) {
                 return Err("orphan or malformed Todo region marker".into());
             }
-            let heading = line.strip_prefix("## ").map(|h| h.trim().to_lowercase()).unwrap_or_default();
+            let heading = line.strip_prefix("## ").map(|h| py_strip(h).to_lowercase()).unwrap_or_default();
             let Some(&(_, role)) = ROLE_HEADINGS.iter().find(|(h, _)| *h == heading) else {
                 index += 1;
                 continue;
@@ -273,10 +286,10 @@ impl<'a> RegionDoc<'a> {
             if line.contains(REGION_PREFIX) {
                 return Err("nested, mismatched, or malformed Todo region marker".into());
             }
-            let task = TODO_TASK_RE.is_match(line);
+            let task = TASK_RE.is_match(line);
             let continuation = !marked && legacy_task_open && line.starts_with([' ', '\t']);
             let generated = visible[index]
-                && (line.trim().is_empty()
+                && (py_strip(line).is_empty()
                     || task
                     || is_metadata_line(line)
                     || line.starts_with(PROJECTION_PREFIX)
@@ -289,7 +302,7 @@ impl<'a> RegionDoc<'a> {
             }
             if task {
                 legacy_task_open = true;
-            } else if line.trim().is_empty() {
+            } else if py_strip(line).is_empty() {
                 legacy_task_open = false;
             }
             index += 1;
@@ -337,7 +350,7 @@ impl<'a> RegionDoc<'a> {
     #[must_use]
     pub fn todo_lines_outside(&self) -> Vec<(usize, &'a str)> {
         (0..self.lines.len())
-            .filter(|&n| self.visible[n] && !self.in_region(n) && TODO_TASK_RE.is_match(content(self.lines[n])))
+            .filter(|&n| self.visible[n] && !self.in_region(n) && TASK_RE.is_match(content(self.lines[n])))
             .map(|n| (n, content(self.lines[n])))
             .collect()
     }
@@ -348,7 +361,7 @@ impl<'a> RegionDoc<'a> {
     #[must_use]
     pub fn todo_ids_outside(&self) -> Vec<(usize, String)> {
         static ID_RE: LazyLock<Regex> =
-            LazyLock::new(|| Regex::new(r"(?:^|\s)todo_id=([^\s<>]+)").expect("static regex"));
+            LazyLock::new(|| Regex::new(r"(?:^|[\s\x1c-\x1f])todo_id=([^\s\x1c-\x1f<>]+)").expect("static regex"));
         let mut out = Vec::new();
         let mut last_task: Option<usize> = None;
         for (n, raw) in self.lines.iter().enumerate() {
@@ -357,7 +370,7 @@ impl<'a> RegionDoc<'a> {
                 last_task = None;
                 continue;
             }
-            if TODO_TASK_RE.is_match(line) {
+            if TASK_RE.is_match(line) {
                 last_task = Some(n);
             } else if let Some(task) = last_task
                 && let Some(meta) = METADATA_RE.captures(line)
@@ -388,7 +401,7 @@ pub fn narrative_edit_problem(before: &str, after: &str) -> Option<String> {
     };
     if let Some(key) = frontmatter_change(before, after) {
         return Some(format!(
-            "the change edits the frontmatter ({key}), which carries goal settings LoopX 2.x changes through its own commands"
+            "the change edits the frontmatter ({key}); it carries goal settings LoopX 2.x changes through its own commands"
         ));
     }
     let texts = |d: &RegionDoc| d.regions.iter().map(|r| (r.role.clone(), d.region_text(r))).collect::<Vec<_>>();
@@ -409,14 +422,28 @@ pub fn narrative_edit_problem(before: &str, after: &str) -> Option<String> {
     None
 }
 
-/// The first frontmatter key whose value differs between `before` and `after` (added or
-/// removed keys included), ignoring `updated_at`; `None` when they agree.
+/// LoopX 2.x's frontmatter block (`split_state_frontmatter` of `active_state_metadata.py`):
+/// from a first line `---` to the next line that is `---`, both with optional blanks.
+static FRONTMATTER_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?ms)\A---[ \t]*\r?\n(.*?)^---[ \t]*(?:\r?\n|\z)").expect("static regex"));
+
+/// The frontmatter block LoopX 2.x reads, its `updated_at:` fields left out (writers restamp
+/// it); `None` when LoopX sees no frontmatter.
+fn frontmatter_without_stamp(text: &str) -> Option<Vec<&str>> {
+    let block = FRONTMATTER_RE.find(text)?.as_str();
+    Some(block.split('\n').filter(|l| l.split_once(':').is_none_or(|(k, _)| k.trim() != "updated_at")).collect())
+}
+
+/// Where the frontmatter LoopX 2.x reads differs between `before` and `after` (anything but
+/// `updated_at`), or `None` when it is the same.
 fn frontmatter_change(before: &str, after: &str) -> Option<String> {
-    let (old, new) = (crate::loopx::state::parse_frontmatter(before), crate::loopx::state::parse_frontmatter(after));
-    let keys: std::collections::BTreeSet<&str> = old.iter().chain(&new).map(|(k, _)| k.as_str()).collect();
-    let value =
-        |pairs: &[(String, String)], key: &str| pairs.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.clone());
-    keys.into_iter().find(|k| *k != "updated_at" && value(&old, k) != value(&new, k)).map(str::to_owned)
+    let (old, new) = (frontmatter_without_stamp(before), frontmatter_without_stamp(after));
+    match (&old, &new) {
+        (Some(_), None) => Some("it would no longer be read as frontmatter".into()),
+        (None, Some(_)) => Some("it adds one".into()),
+        _ if old != new => Some("a goal setting changes".into()),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -452,6 +479,15 @@ mod tests {
     }
 
     #[test]
+    fn whitespace_is_pythons() {
+        // U+001F is whitespace to Python's strip() and \s, not to Rust's.
+        let extra = DOC.replace("## Next Action\n", "## Agent Todo\u{1f}\n## Next Action\n");
+        assert_eq!(RegionDoc::parse(&extra).expect_err("dup"), "active Markdown contains multiple agent Todo sections");
+        let ghost = DOC.replace("- Ship\n", "- Ship\n- [ ]\u{1f}ghost\n");
+        assert!(narrative_edit_problem(DOC, &ghost).is_some());
+    }
+
+    #[test]
     fn fenced_code_hides_headings() {
         let d = RegionDoc::parse("```\n## Agent Todo\n```\n").expect("parse");
         assert!(d.regions.is_empty());
@@ -466,7 +502,18 @@ mod tests {
         let broken = DOC.replace("\n- [ ] Write", "\nprose\n- [ ] Write");
         assert!(narrative_edit_problem(DOC, &broken).expect("refused").contains("breaks"));
         let handoff = DOC.replace("status: active", "status: active\nhandoff_mode: soft_claim");
-        assert!(narrative_edit_problem(DOC, &handoff).expect("refused").contains("frontmatter (handoff_mode)"));
+        assert!(narrative_edit_problem(DOC, &handoff).expect("refused").contains("frontmatter"));
+        let stamp = DOC.replace("status: active", "status: active\nupdated_at: 2026-12-01T09:00:00+00:00");
+        let restamped = stamp.replace("09:00:00", "09:05:00");
+        assert!(narrative_edit_problem(&stamp, &restamped).is_none(), "a restamp alone is no change");
+        // LoopX 2.x needs a whole `---` line: a broken opener or a `---x` line inside changes
+        // what it reads, whatever a looser parser says.
+        for edit in [
+            DOC.replacen("---\n", "----\n", 1),
+            DOC.replace("status: active\n", "status: active\n---x\nhandoff_mode: x\n"),
+        ] {
+            assert!(narrative_edit_problem(DOC, &edit).is_some(), "{edit:?}");
+        }
         let fenced = DOC.replace("- Ship\n", "- Ship\n```\n- [ ] an example in code\n```\n");
         assert_eq!(narrative_edit_problem(DOC, &fenced), None, "a checkbox in fenced code is no todo");
         let hidden = DOC.replace("## Agent Todo\n", "<!--\n## Agent Todo\n");

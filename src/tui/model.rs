@@ -134,17 +134,7 @@ impl QueueItem {
 pub fn quick_goal(engine: &Engine, goal_id: &str) -> (GoalRow, Vec<QueueItem>) {
     let goal = engine.goal(goal_id).map_err(|e| crate::error_chain(&e));
     let state = goal.as_ref().map_err(Clone::clone).and_then(|g| crate::engine::read_state(&g.state_file));
-    let auth = goal.as_ref().ok().map(|g| {
-        crate::loopx2::GoalAuthority::read(
-            crate::loopx2::GoalPlace {
-                goal_id,
-                entry: &g.raw,
-                registry: &engine.ws.registry_path,
-                runtime_root: &engine.ws.runtime_root,
-            },
-            state.as_deref().ok(),
-        )
-    });
+    let auth = goal.as_ref().ok().map(|g| engine.goal_authority(g, state.as_deref().ok()));
     let row = goal_row(engine, goal_id, state.as_ref().map(String::as_str), auth.as_ref());
     let history = Arc::new(Vec::new());
     let files = engine.gate(goal_id).map(|g| g.pending_files()).unwrap_or_default();
@@ -208,7 +198,7 @@ fn goal_row(
             let st = ActiveState::parse(text);
             st.frontmatter_value("status").unwrap_or("-").clone_into(&mut row.status);
             row.next_action = st.next_action_entries().into_iter().next().unwrap_or_default();
-            canonical_counts(&mut row, auth.and_then(|a| a.head.as_ref()));
+            canonical_counts(&mut row, auth.and_then(crate::loopx2::GoalAuthority::head_read));
         }
         Ok(text) => {
             let st = ActiveState::parse(text);
