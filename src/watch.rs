@@ -85,6 +85,14 @@ pub fn is_relevant(path: &Path) -> bool {
         || name.starts_with(".#"))
 }
 
+/// True for a metadata-only event (ATTRIB: owner, mode, ctime) on a SQLite store file: a
+/// reader opening the store touches its `-wal` that way (SQLite re-owns the file when it
+/// runs as root), writegate's own read-only reads included. A commit writes data.
+fn is_store_metadata_only(e: &notify_debouncer_full::DebouncedEvent) -> bool {
+    matches!(e.kind, EventKind::Modify(notify_debouncer_full::notify::event::ModifyKind::Metadata(_)))
+        && e.paths.iter().all(|p| p.to_str().is_some_and(|s| s.ends_with(".sqlite") || s.ends_with(".sqlite-wal")))
+}
+
 /// A running watcher; dropping it stops watching.
 pub struct Watcher {
     _native: Option<
@@ -150,6 +158,7 @@ fn start_native(
                 let paths: BTreeSet<PathBuf> = events
                     .iter()
                     .filter(|e| !matches!(e.kind, EventKind::Access(_)))
+                    .filter(|e| !is_store_metadata_only(e))
                     .flat_map(|e| e.paths.iter().cloned())
                     .filter(|p| is_relevant(p))
                     .collect();
@@ -255,6 +264,32 @@ mod tests {
         assert!(matches!(rx.recv_timeout(Duration::from_secs(2))?, WatchMsg::Mode(WatchMode::Polling { .. })));
         std::fs::write(dir.path().join("y.json"), "{}")?;
         assert!(matches!(rx.recv_timeout(Duration::from_secs(2))?, WatchMsg::Changed(_)));
+        Ok(())
+    }
+
+    #[test]
+    fn reading_a_sqlite_store_is_not_a_change_but_a_commit_is() -> Result<(), Box<dyn std::error::Error>> {
+        // A read-only SQLite reader (writegate's own) touches the store's -wal metadata and
+        // its -shm; a commit writes the -wal or the store. Only the commit may reload.
+        let dir = tempfile::tempdir()?;
+        let store = dir.path().join("authority-x.sqlite");
+        let conn = rusqlite::Connection::open(&store)?;
+        conn.execute_batch(
+            "PRAGMA journal_mode=WAL; CREATE TABLE head (cursor INTEGER); INSERT INTO head VALUES (1);",
+        )?;
+        let (tx, rx) = std::sync::mpsc::channel();
+        let _w = start(&[dir.path().to_owned()], Duration::from_millis(50), false, &tx);
+        assert_eq!(rx.recv_timeout(Duration::from_secs(2))?, WatchMsg::Mode(WatchMode::Native));
+        for _ in 0..5 {
+            let ro = rusqlite::Connection::open_with_flags(&store, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+            let _: i64 = ro.query_row("SELECT cursor FROM head", [], |r| r.get(0))?;
+        }
+        assert!(rx.recv_timeout(Duration::from_millis(600)).is_err(), "reads reloaded");
+        conn.execute("UPDATE head SET cursor = 2", [])?;
+        let msg = rx.recv_timeout(Duration::from_secs(2))?;
+        assert!(
+            matches!(msg, WatchMsg::Changed(p) if p.iter().any(|p| p.to_string_lossy().contains("authority-x.sqlite")))
+        );
         Ok(())
     }
 

@@ -498,7 +498,7 @@ print(json.dumps(out))
             }
             Err(e) => {
                 errors += 1;
-                json!({"error": e})
+                json!({"error": e.message})
             }
         };
         assert_eq!(&ours, want, "text:\n{text:?}");

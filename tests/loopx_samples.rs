@@ -77,7 +77,7 @@ fn replay(name: &str) -> Tally {
                 continue;
             }
         };
-        let (goal, op) = parsed.cmd.into_op();
+        let (goal, op) = parsed.cmd.into_op().expect("a LoopX op");
         let pre_text = std::fs::read_to_string(&pre).expect("pre state");
         let output: Value =
             serde_json::from_slice(&std::fs::read(dir.join(&out_name)).expect("output")).unwrap_or(Value::Null);

@@ -17,8 +17,9 @@ use std::path::PathBuf;
 pub mod exit {
     /// Success, nothing pending, no blocking finding.
     pub const OK: i32 = 0;
-    /// Pending items exist (`status`, `list`), the item is not ready (`preview`), a
-    /// blocking finding (`scan`), or problems found (`check`).
+    /// Pending items exist (`status`, `list`), a LoopX 2.x goal's projection is pending or
+    /// broken (`status`), the item is not ready (`preview`), a blocking finding (`scan`), or
+    /// problems found (`check`).
     pub const ATTENTION: i32 = 1;
     /// An error: bad arguments, unreadable workspace, a refused proposal.
     pub const ERROR: i32 = 2;
@@ -36,7 +37,8 @@ pub struct Cli {
     /// LoopX registry file (else $LOOPX_REGISTRY, ./.loopx/registry.json, the global registry).
     #[arg(long, global = true)]
     pub registry: Option<PathBuf>,
-    /// LoopX runtime root (else the registry's common_runtime_root, else ~/.codex/loopx).
+    /// LoopX runtime root (else the registry's common_runtime_root, else the global registry's
+    /// folder, else ~/.codex/loopx when it holds state, else ~/.loopx as LoopX 2.x).
     #[arg(long, global = true)]
     pub runtime_root: Option<PathBuf>,
     /// Operator name recorded with decisions (default $USER).
@@ -171,9 +173,20 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
     match cli.cmd {
         None => tui(open()?, cli.read_only),
         Some(Cmd::Status { json }) => {
-            let rows = open()?.status();
+            let engine = open()?;
+            let rows = engine.status();
+            if !json {
+                output::out(&format!(
+                    "registry {} · runtime root {}\n",
+                    output::clean(&engine.ws.registry_path.display().to_string()),
+                    output::clean(&engine.ws.runtime_root.display().to_string())
+                ))?;
+            }
             output::print_status(&rows, json)?;
-            Ok(if rows.iter().any(|r| r.pending > 0) { exit::ATTENTION } else { exit::OK })
+            let attention = |r: &crate::wire::GoalStatus| {
+                r.pending > 0 || matches!(r.projection.as_deref(), Some("pending" | "broken"))
+            };
+            Ok(if rows.iter().any(attention) { exit::ATTENTION } else { exit::OK })
         }
         Some(Cmd::List { goal, json }) => {
             let engine = open()?;

@@ -14,6 +14,23 @@ pub enum ProposeCmd {
     Todo(TodoCmd),
     /// `loopx refresh-state --next-action …`.
     RefreshState(RefreshFlags),
+    /// A whole new state text (a narrative edit; on a LoopX 2.x goal every todo region must
+    /// stay byte-identical): `--file PATH`, `-` for stdin.
+    Replace(ReplaceFlags),
+}
+
+/// `propose replace` flags.
+#[derive(Debug, Clone, Args)]
+pub struct ReplaceFlags {
+    /// Goal id.
+    #[arg(long)]
+    pub goal_id: String,
+    /// The new state text: a file, or `-` for standard input.
+    #[arg(long)]
+    pub file: std::path::PathBuf,
+    /// Who proposes it (the packet's `writer_id`).
+    #[arg(long, default_value = "operator")]
+    pub agent_id: String,
 }
 
 /// `propose todo` verbs.
@@ -176,10 +193,11 @@ pub struct IgnoredFlags {
 }
 
 impl ProposeCmd {
-    /// The goal id and the op.
+    /// The goal id and the op; `None` for `propose replace`, which is not a LoopX op.
     #[must_use]
-    pub fn into_op(self) -> (String, TodoOp) {
-        match self {
+    pub fn into_op(self) -> Option<(String, TodoOp)> {
+        Some(match self {
+            Self::Replace(_) => return None,
             Self::RefreshState(f) => (
                 f.goal_id,
                 TodoOp::RefreshState(TodoArgs {
@@ -203,7 +221,7 @@ impl ProposeCmd {
                 let goal = f.goal_id.clone();
                 (goal, ctor(f.into_args()))
             }
-        }
+        })
     }
 }
 

@@ -180,15 +180,7 @@ pub(super) fn check_boundary(p: &mut Prepared, intent: &Intent, allow: &[crate::
 
 pub(super) fn check_lock(p: &mut Prepared, state_file: &std::path::Path) {
     let holder = crate::loopx::lock::read_holder(state_file);
-    // writegate's own apply in flight (this process, agent `writegate`) holds it briefly.
-    let ours = holder.get("pid").and_then(Value::as_u64) == Some(u64::from(std::process::id()))
-        && holder.get("agent_id").and_then(Value::as_str) == Some("writegate");
-    let held = !ours
-        && holder.get("released_at").is_none()
-        && holder
-            .get("pid")
-            .and_then(Value::as_u64)
-            .is_some_and(|pid| std::path::Path::new(&format!("/proc/{pid}")).exists());
+    let held = crate::loopx::lock::held_by_another(&holder);
     let detail = if held {
         format!(
             "held by pid {} ({}, {}) since {}; apply waits up to 5 s",

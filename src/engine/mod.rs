@@ -11,6 +11,7 @@ mod lease_release;
 pub mod patch;
 mod preview;
 mod propose;
+mod propose_replace;
 mod recover;
 mod snapshot;
 mod status;

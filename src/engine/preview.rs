@@ -555,7 +555,7 @@ fn check_authority(p: &mut Prepared, intent: &Intent, auth: &crate::loopx2::Goal
     };
     match &intent.proposal {
         Proposal::TodoOp(op) => {
-            fail(p, format!("canonical authority: {} is a LoopX 0.5.x todo edit; {CANONICAL_REFUSAL}", op.name()));
+            fail(p, crate::loopx2::refusal_for(op.name()));
             false
         }
         raw => {

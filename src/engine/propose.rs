@@ -47,11 +47,7 @@ impl Engine {
         let text = read_state(&goal.state_file)
             .map_err(|e| EngineError::Io { what: format!("read state: {e}"), source: std::io::Error::other(e) })?;
         if crate::loopx2::is_canonical_goal(self.goal_place(goal), Some(&text)) {
-            return Err(ProposeError::Canonical(format!(
-                "canonical authority: {} is a LoopX 0.5.x todo edit; {}",
-                op.name(),
-                crate::loopx2::CANONICAL_REFUSAL
-            )));
+            return Err(ProposeError::Canonical(crate::loopx2::refusal_for(op.name())));
         }
         let ctx = EditContext {
             goal_id: goal_id.to_owned(),

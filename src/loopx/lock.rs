@@ -214,6 +214,20 @@ fn write_record(file: &mut File, record: &Value) -> std::io::Result<()> {
     file.sync_all()
 }
 
+/// True when `holder` (see [`read_holder`]) names a live process that has not released the
+/// lock and is not this process's own writegate apply in flight.
+#[must_use]
+pub fn held_by_another(holder: &Value) -> bool {
+    let ours = holder.get("pid").and_then(Value::as_u64) == Some(u64::from(std::process::id()))
+        && holder.get("agent_id").and_then(Value::as_str) == Some("writegate");
+    !ours
+        && holder.get("released_at").is_none()
+        && holder
+            .get("pid")
+            .and_then(Value::as_u64)
+            .is_some_and(|pid| std::path::Path::new(&format!("/proc/{pid}")).exists())
+}
+
 /// The holder record currently in `<target>.lock` (allowed keys only; `{}` when unreadable).
 #[must_use]
 pub fn read_holder(target: &Path) -> Value {

@@ -180,7 +180,7 @@ impl GoalAuthority {
         }
         if let Some(text) = state {
             match RegionDoc::parse(text) {
-                Err(e) => out.projection = Some((Projection::Broken, e)),
+                Err(e) => out.projection = Some((Projection::Broken, e.to_string())),
                 Ok(doc) => {
                     out.outside_ids = doc.todo_ids_outside().into_iter().map(|(n, id)| (n + 1, id)).collect();
                     if let Some(Ok(h)) = &out.store_head {
@@ -324,4 +324,11 @@ pub fn projection_health(doc: &RegionDoc<'_>, head: &CanonicalHead) -> (Projecti
 
 /// The words every refused 0.5.x-style write on a canonical goal carries (reason code
 /// `canonical_authority`).
-pub const CANONICAL_REFUSAL: &str = "this goal's todos live in LoopX 2.x's canonical authority, so writegate does not write them (a todo edited in the Markdown would be lost or break the goal); run the agent's `loopx` command instead, or propose a narrative edit that leaves every todo region unchanged";
+pub const CANONICAL_REFUSAL: &str = "this goal's todos live in LoopX 2.x's canonical authority, so writegate does not write them (an edit made in the Markdown would be lost or break the goal); run the agent's `loopx` command instead, or propose a narrative edit that leaves every todo region unchanged (`writegate propose replace`)";
+
+/// The refusal of a 0.5.x-computed op on a canonical goal: `canonical authority: <op> is
+/// computed as LoopX 0.5.x writes the Markdown; ` + [`CANONICAL_REFUSAL`].
+#[must_use]
+pub fn refusal_for(op: &str) -> String {
+    format!("canonical authority: {op} is computed as LoopX 0.5.x writes the Markdown; {CANONICAL_REFUSAL}")
+}

@@ -151,6 +151,30 @@ pub struct RegionDoc<'a> {
     pub visible: Vec<bool>,
 }
 
+/// Why LoopX cannot project into a text: LoopX's own words and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegionError {
+    /// LoopX's message, word for word (`non-generated content inside marked Todo region`, …).
+    pub message: String,
+    /// The 1-based line it concerns.
+    pub line: usize,
+    /// The region's role, when the line is inside one.
+    pub role: Option<String>,
+}
+
+impl std::fmt::Display for RegionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.role {
+            Some(role) => write!(f, "{} (line {}, in the {role} region)", self.message, self.line),
+            None => write!(f, "{} (line {})", self.message, self.line),
+        }
+    }
+}
+
+fn region_error(message: impl Into<String>, index: usize, role: Option<&str>) -> RegionError {
+    RegionError { message: message.into(), line: index + 1, role: role.map(str::to_owned) }
+}
+
 /// Python `str.splitlines(keepends=True)`.
 #[must_use]
 pub fn lines_with_ends(text: &str) -> Vec<&str> {
@@ -194,12 +218,12 @@ pub fn is_metadata_line(line: &str) -> bool {
 ///
 /// # Errors
 /// `unterminated Goal frontmatter`, as LoopX says it.
-pub fn visible_lines(lines: &[&str]) -> Result<Vec<bool>, String> {
+pub fn visible_lines(lines: &[&str]) -> Result<Vec<bool>, RegionError> {
     let mut visible = vec![false; lines.len()];
     let mut index = 0;
     if lines.first().is_some_and(|l| py_strip(l) == "---") {
         let end = (1..lines.len()).find(|&i| matches!(py_strip(lines[i]), "---" | "..."));
-        index = end.ok_or("unterminated Goal frontmatter")? + 1;
+        index = end.ok_or_else(|| region_error("unterminated Goal frontmatter", 0, None))? + 1;
     }
     let mut fence: Option<(char, usize)> = None;
     let mut in_comment = false;
@@ -237,7 +261,7 @@ impl<'a> RegionDoc<'a> {
     /// marker`, `nested, mismatched, or malformed Todo region marker`, `non-generated content
     /// inside marked Todo region`, `unterminated Todo region`, `active Markdown contains
     /// multiple R Todo sections`, `unterminated Goal frontmatter`.
-    pub fn parse(text: &'a str) -> Result<Self, String> {
+    pub fn parse(text: &'a str) -> Result<Self, RegionError> {
         let lines = lines_with_ends(text);
         let visible = visible_lines(&lines)?;
         let mut regions: Vec<Region> = Vec::new();
@@ -249,7 +273,7 @@ impl<'a> RegionDoc<'a> {
             }
             let line = content(lines[index]);
             if line.contains(REGION_PREFIX) {
-                return Err("orphan or malformed Todo region marker".into());
+                return Err(region_error("orphan or malformed Todo region marker", index, None));
             }
             let heading = line.strip_prefix("## ").map(|h| py_strip(h).to_lowercase()).unwrap_or_default();
             let Some(&(_, role)) = ROLE_HEADINGS.iter().find(|(h, _)| *h == heading) else {
@@ -264,13 +288,14 @@ impl<'a> RegionDoc<'a> {
         // further down wins over a duplicate section.
         for (i, r) in regions.iter().enumerate() {
             if regions[..i].iter().any(|o| o.role == r.role) {
-                return Err(format!("active Markdown contains multiple {} Todo sections", r.role));
+                let message = format!("active Markdown contains multiple {} Todo sections", r.role);
+                return Err(region_error(message, r.start, Some(&r.role)));
             }
         }
         Ok(Self { lines, regions, visible })
     }
 
-    fn region_at(lines: &[&str], visible: &[bool], start: usize, role: &str) -> Result<Region, String> {
+    fn region_at(lines: &[&str], visible: &[bool], start: usize, role: &str) -> Result<Region, RegionError> {
         let mut index = start + 1;
         let marked = lines.get(index).is_some_and(|l| content(l) == region_marker(role, "begin"));
         if marked {
@@ -284,7 +309,7 @@ impl<'a> RegionDoc<'a> {
                 break;
             }
             if line.contains(REGION_PREFIX) {
-                return Err("nested, mismatched, or malformed Todo region marker".into());
+                return Err(region_error("nested, mismatched, or malformed Todo region marker", index, Some(role)));
             }
             let task = TASK_RE.is_match(line);
             let continuation = !marked && legacy_task_open && line.starts_with([' ', '\t']);
@@ -296,7 +321,7 @@ impl<'a> RegionDoc<'a> {
                     || continuation);
             if !generated {
                 if marked {
-                    return Err("non-generated content inside marked Todo region".into());
+                    return Err(region_error("non-generated content inside marked Todo region", index, Some(role)));
                 }
                 break;
             }
@@ -308,7 +333,7 @@ impl<'a> RegionDoc<'a> {
             index += 1;
         }
         if marked && index == lines.len() {
-            return Err("unterminated Todo region".into());
+            return Err(region_error("unterminated Todo region", start, Some(role)));
         }
         let body_end = index;
         let end = if marked { index + 1 } else { index };
@@ -465,7 +490,8 @@ mod tests {
             "<!-- loopx:todo-region-v0 role=agent end",
             "typed by hand\n<!-- loopx:todo-region-v0 role=agent end",
         );
-        assert_eq!(RegionDoc::parse(&broken).expect_err("broken"), "non-generated content inside marked Todo region");
+        let err = RegionDoc::parse(&broken).expect_err("broken");
+        assert_eq!((err.message.as_str(), err.line), ("non-generated content inside marked Todo region", 11));
         let unknown = DOC.replace("todo_id=todo_1 status=open", "mystery=1");
         assert!(RegionDoc::parse(&unknown).is_err(), "a metadata comment with no known key is not generated");
         let unterminated = DOC.replace("<!-- loopx:todo-region-v0 role=agent end -->\n", "");
@@ -482,7 +508,10 @@ mod tests {
     fn whitespace_is_pythons() {
         // U+001F is whitespace to Python's strip() and \s, not to Rust's.
         let extra = DOC.replace("## Next Action\n", "## Agent Todo\u{1f}\n## Next Action\n");
-        assert_eq!(RegionDoc::parse(&extra).expect_err("dup"), "active Markdown contains multiple agent Todo sections");
+        assert_eq!(
+            RegionDoc::parse(&extra).expect_err("dup").message,
+            "active Markdown contains multiple agent Todo sections"
+        );
         let ghost = DOC.replace("- Ship\n", "- Ship\n- [ ]\u{1f}ghost\n");
         assert!(narrative_edit_problem(DOC, &ghost).is_some());
     }

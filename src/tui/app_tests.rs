@@ -44,6 +44,7 @@ fn goal(id: &str) -> GoalRow {
         leases: Vec::new(),
         authority: crate::loopx2::AuthorityKind::Markdown,
         projection: None,
+        ghosts: 0,
         error: None,
     }
 }

@@ -88,6 +88,7 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
     let mut deciding: Vec<std::thread::JoinHandle<()>> = Vec::new();
 
     terminal.draw(|f| view::draw(f, &app))?;
+    let mut last_tick = std::time::Instant::now();
     loop {
         let first = match rx.recv_timeout(Duration::from_secs(1)) {
             Ok(m) => m,
@@ -97,6 +98,15 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
         // Coalesce bursts (resize storms, watch bursts) into one redraw.
         let mut msgs = vec![first];
         msgs.extend(rx.try_iter().take(512));
+        // The clock moves every second even while messages keep coming (countdowns, ages).
+        if last_tick.elapsed() >= Duration::from_secs(1) {
+            last_tick = std::time::Instant::now();
+            if !msgs.iter().any(|m| matches!(m, Msg::Tick)) {
+                msgs.push(Msg::Tick);
+            }
+        } else if matches!(msgs.first(), Some(Msg::Tick)) {
+            last_tick = std::time::Instant::now();
+        }
         let mut quit = false;
         let mut reload: Option<Job> = None;
         for msg in msgs {

@@ -38,6 +38,8 @@ pub struct GoalRow {
     pub authority: crate::loopx2::AuthorityKind,
     /// Projection health of a canonical goal (`None`: markdown, or not judged).
     pub projection: Option<crate::loopx2::Projection>,
+    /// Ghost todos of a canonical goal (todo lines outside the regions LoopX never imports).
+    pub ghosts: usize,
     /// Why the goal cannot be read.
     pub error: Option<String>,
 }
@@ -190,6 +192,7 @@ fn goal_row(
         leases: Vec::new(),
         authority: auth.map_or(crate::loopx2::AuthorityKind::Markdown, |a| a.kind),
         projection: auth.and_then(|a| a.projection.as_ref()).map(|(p, _)| *p),
+        ghosts: auth.map_or(0, |a| a.ghosts().len()),
         error: None,
     };
     match state {
@@ -223,6 +226,7 @@ fn goal_row(
             }
         }
     }
+    sort_leases(&mut row.leases);
     row
 }
 
@@ -251,6 +255,11 @@ fn canonical_counts(row: &mut GoalRow, head: Option<&Result<crate::loopx2::store
         Some(Err(e)) => row.error = Some(format!("canonical authority unreadable: {e}")),
         None => {}
     }
+}
+
+/// Hard leases first, soonest expiry first; soft claims after.
+fn sort_leases(leases: &mut [LeaseView]) {
+    leases.sort_by_key(|l| (l.expires_at.is_none(), l.expires_at));
 }
 
 fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>) -> QueueItem {

@@ -130,7 +130,17 @@ pub(super) fn lines(app: &crate::tui::app::App, item: &QueueItem, theme: Theme) 
         None => Vec::new(),
     };
     let Some(c) = &item.detail.conflict else {
-        if out.is_empty() {
+        let failed = item.predicted == crate::engine::Predicted::Status(crate::wire::Status::Failed);
+        if out.is_empty() && failed {
+            // Nothing to resolve: the write itself is refused (e.g. a 0.5.x todo edit on a
+            // LoopX 2.x goal). Say so, and what is left to do.
+            let why = item.detail.invalid_reason.as_deref().unwrap_or("see Checks");
+            out.push((
+                theme.warn(),
+                format!("apply would fail, whatever you resolve: {}", crate::tui::view::safe(why)),
+            ));
+            out.push((theme.dim(), "reject it (r) with a reason the agent can act on, or skip it (s)".into()));
+        } else if out.is_empty() {
             out.push((
                 theme.dim(),
                 "no conflict: no stale revision, foreign lease, busy lock or reused idempotency key stands in the way"

@@ -19,6 +19,23 @@ pub fn countdown(expires: chrono::DateTime<chrono::Utc>, now: chrono::DateTime<c
     if secs > 0 { fmt(secs) } else { format!("expired {} ago", fmt(-secs)) }
 }
 
+/// `[2.x]`, then `✗ broken` / `! pending` projection and `! N ghost(s)` for a canonical goal.
+fn authority_spans(g: &crate::tui::model::GoalRow, theme: Theme) -> Vec<Span<'static>> {
+    if g.authority != crate::loopx2::AuthorityKind::Canonical {
+        return Vec::new();
+    }
+    let mut out = vec![Span::styled(" [2.x]", theme.dim())];
+    match g.projection {
+        Some(crate::loopx2::Projection::Pending) => out.push(Span::styled(" ! projection pending", theme.warn())),
+        Some(crate::loopx2::Projection::Broken) => out.push(Span::styled(" ✗ projection broken", theme.error())),
+        _ => {}
+    }
+    if g.ghosts > 0 {
+        out.push(Span::styled(format!(" ! {} ghost todo(s)", g.ghosts), theme.warn()));
+    }
+    out
+}
+
 pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     let now = app.now;
     let block = Block::default()
@@ -34,21 +51,11 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     for g in app.goals.iter().skip(start).take(fit) {
         let (pending, conflicts) = app.goal_counts.get(&g.id).copied().unwrap_or_default();
         let mut spans = vec![Span::styled(safe(&g.id), theme.title())];
-        if g.authority == crate::loopx2::AuthorityKind::Canonical {
-            // LoopX 2.x: monitored here, its todos written by LoopX (issue 11). Before the
-            // counts, so a narrow pane keeps it.
-            spans.push(Span::styled(" [2.x]", theme.dim()));
-        }
+        // LoopX 2.x goals: monitored here, their todos written by LoopX (issue 11). The tag
+        // and what is wrong with the projection come before the counts, so a narrow pane
+        // keeps them.
+        spans.extend(authority_spans(g, theme));
         spans.push(Span::raw(format!(" {} · {} open · {pending} pending", safe(&g.status), g.open_todos)));
-        match g.projection {
-            Some(crate::loopx2::Projection::Pending) => {
-                spans.push(Span::styled(" · ! projection pending", theme.warn()));
-            }
-            Some(crate::loopx2::Projection::Broken) => {
-                spans.push(Span::styled(" · ✗ projection broken", theme.error()));
-            }
-            _ => {}
-        }
         if conflicts > 0 {
             spans.push(Span::styled(format!(" · !{conflicts} conflict(s)"), theme.warn()));
         }
@@ -57,10 +64,16 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         }
         lines.push(Line::from(spans));
         let mut second = Vec::new();
-        for l in g.leases.iter().take(3) {
+        let shown = 3;
+        for l in g.leases.iter().take(shown) {
             let when = l.expires_at.map_or_else(|| "soft claim".to_owned(), |e| countdown(e, now));
-            // Holder and time first: a narrow pane cuts the todo id, not the countdown.
-            second.push(Span::raw(format!("  L {} ({when}) {}", safe(&l.holder), safe(&l.todo_id))));
+            // Holder and time first: a narrow pane cuts the todo id, not the countdown. With
+            // several leases the ids give way so every holder and time fits.
+            let id = if g.leases.len() == 1 { format!(" {}", safe(&l.todo_id)) } else { String::new() };
+            second.push(Span::raw(format!("  L {} ({when}){id}", safe(&l.holder))));
+        }
+        if g.leases.len() > shown {
+            second.push(Span::raw(format!("  +{}", g.leases.len() - shown)));
         }
         second.push(Span::styled(format!("  → {}", safe(&g.next_action)), theme.dim()));
         lines.push(Line::from(second));

@@ -131,6 +131,21 @@ fn main_view_60x15() {
 }
 
 #[test]
+fn a_loopx_2_goal_row_shows_its_tag_projection_and_ghosts_before_the_counts() {
+    let mut app = demo_app();
+    if let Some(g) = app.goals.first_mut() {
+        g.authority = crate::loopx2::AuthorityKind::Canonical;
+        g.projection = Some(crate::loopx2::Projection::Broken);
+        g.ghosts = 1;
+    }
+    let t = render(&app, 100, 30);
+    let top: String = (0..42).map(|x| t.backend().buffer()[(x, 2)].symbol().to_owned()).collect();
+    assert!(top.contains("demo-goal [2.x] ✗ projection broken"), "{top}");
+    let row: String = (0..42).map(|x| t.backend().buffer()[(x, 3)].symbol().to_owned()).collect();
+    assert!(row.contains("L codex-peer-b (1h59m)  L codex-main-c"), "several leases drop their ids: {row}");
+}
+
+#[test]
 fn too_small_degrades() {
     insta::assert_snapshot!(render(&demo_app(), 40, 10).backend());
 }

@@ -1,0 +1,71 @@
+//! `propose replace`: a whole new state text proposed against the current one — the way to
+//! propose a narrative edit (Progress Ledger, Objective, …), and on a LoopX 2.x goal the only
+//! edit writegate applies itself (every todo region byte-identical, issue 11). Never touches
+//! the state.
+
+use super::item::Item;
+use super::{Engine, EngineError, ProposeError, Proposed, read_state};
+use crate::loopx::hash::{revision_of_text, sha256_hex};
+use serde_json::json;
+
+impl Engine {
+    /// Drops a `replace` item for `goal_id`: `text` against the current state (its revision
+    /// is the item's `expected_revision`), written by `writer_id`. The packet is the seed's
+    /// shape with `write_class` `replace`; `write_id` and `idempotency_key` are derived from
+    /// the goal, the base revision and the new text (`sha256` of `goal_id`, `\n`, base, `\n`,
+    /// the new text's revision), so proposing the same edit twice reuses the pending item.
+    ///
+    /// # Errors
+    /// [`ProposeError::Refused`] when the text equals the state; workspace / I/O errors.
+    pub fn propose_replace(&self, goal_id: &str, text: &str, writer_id: &str) -> Result<Proposed, ProposeError> {
+        let goal = self.goal(goal_id)?;
+        let current = read_state(&goal.state_file)
+            .map_err(|e| EngineError::Io { what: format!("read state: {e}"), source: std::io::Error::other(e) })?;
+        if current == text {
+            return Err(ProposeError::Refused(crate::loopx::edit::EditRefused(
+                "the proposed text is the current state; nothing to propose".into(),
+            )));
+        }
+        let base = revision_of_text(&current);
+        let seed = sha256_hex(format!("{goal_id}\n{base}\n{}", revision_of_text(text)).as_bytes());
+        let doc = json!({
+            "local_state_write_correctness": {
+                "schema_version": "local_state_write_correctness_v0",
+                "write_intent": {
+                    "write_id": format!("write_replace_{}", &seed[..16]),
+                    "goal_id": goal_id,
+                    "writer_id": writer_id,
+                    "write_class": "replace",
+                    "target_refs": {"state_file_ref": "registry.goal.state_file"},
+                    "idempotency_key": format!("{goal_id}:replace:{}", &seed[..32]),
+                    "expected_revision": {"kind": "active_state_revision", "value": base},
+                    "lease_ref": null
+                },
+                "lock_boundary": {"kind": "per_goal", "lock_key": format!("goal:{goal_id}"),
+                    "narrower_lock_allowed": "none"},
+                "preview": {"mode": "dry_run", "patch_summary": "replace the state text (narrative edit)",
+                    "non_destructive": true, "expected_write_scopes": ["active_state"]},
+                "apply_result": {"status": "preview_only", "applied_revision": null, "duplicate_of": null, "conflict": null}
+            },
+            "proposal": {"kind": "replace", "text": text}
+        });
+        let key = doc.pointer("/local_state_write_correctness/write_intent/idempotency_key").cloned();
+        let existing = self.items(Some(goal_id)).into_iter().find(|i| {
+            i.intent.as_ref().is_ok_and(|it| Some(json!(it.idempotency_key)) == key && it.expected_revision == base)
+        });
+        let (item, reused) = if let Some(item) = existing {
+            (item, true)
+        } else {
+            let gate = self.gate(goal_id)?;
+            let _lock = super::apply::gate_lock(&gate)?;
+            super::keep_snapshots(&gate, &[&current]);
+            let stamp = self.clock.now().with_timezone(&chrono::Utc).format("%Y%m%dT%H%M%SZ").to_string();
+            let id = crate::gate::drop_item(&gate, &doc, &stamp, "replace")
+                .map_err(|source| EngineError::Io { what: "drop item into inbox".into(), source })?;
+            (Item::read(&gate.inbox().join(format!("{id}.json")), goal_id), false)
+        };
+        let p = self.prepare(&item);
+        let detail = p.checks.iter().find(|c| !c.ok && c.name != "lock").map(|c| format!("{}: {}", c.name, c.detail));
+        Ok(Proposed { item_id: item.id, reused, predicted_status: p.predicted.name().into(), detail })
+    }
+}
