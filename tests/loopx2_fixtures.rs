@@ -26,8 +26,28 @@ const STEPS: &[&str] = &[
     "11-commit-while-broken",
 ];
 
+/// The steps recorded on the `file` provider (`PROVIDER=file record.sh`; a subset is kept).
+const FILE_STEPS: &[&str] = &[
+    "00-bootstrap",
+    "02-claim-with-lease",
+    "06-lease-expired",
+    "07-lease-takeover",
+    "08-projection-pending",
+    "10-hand-edit-broken",
+];
+
+/// `step` of the SQLite recording, or `file-provider/<step>` of the file one.
 fn step_dir(step: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/loopx2/steps").join(step)
+    let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/loopx2");
+    match step.strip_prefix("file-provider/") {
+        Some(s) => base.join("file-provider/steps").join(s),
+        None => base.join("steps").join(step),
+    }
+}
+
+/// Every recorded step of both providers.
+fn all_steps() -> Vec<String> {
+    STEPS.iter().map(|s| (*s).to_owned()).chain(FILE_STEPS.iter().map(|s| format!("file-provider/{s}"))).collect()
 }
 
 fn copy_tree(from: &Path, to: &Path) {
@@ -80,7 +100,7 @@ fn engine(reg: &Path, clock: Clock) -> Engine {
 
 #[test]
 fn every_recorded_step_is_canonical_and_status_equals_what_loopx_reported() {
-    for step in STEPS {
+    for step in &all_steps() {
         let (_g, reg, _, _) = world(step);
         let e = engine(&reg, observed_at(step));
         let row = e.status().into_iter().next().expect("one goal");
@@ -146,12 +166,12 @@ fn an_expired_lease_is_listed_expired_and_a_takeover_bumps_version_and_epoch() {
 
 #[test]
 fn projection_health_follows_what_loopx_did() {
-    let want = |step: &str| match step {
+    let want = |step: &str| match step.trim_start_matches("file-provider/") {
         "08-projection-pending" => "pending",
         "10-hand-edit-broken" | "11-commit-while-broken" => "broken",
         _ => "current",
     };
-    for step in STEPS {
+    for step in &all_steps() {
         let (_g, reg, _, _) = world(step);
         let row = engine(&reg, observed_at(step)).status().remove(0);
         assert_eq!(row.projection.as_deref(), Some(want(step)), "{step}");
@@ -547,4 +567,17 @@ fn no_legacy_lease_file_is_released_on_a_canonical_goal() {
     assert!(err.to_string().contains("LoopX 2.x goal"), "{err}");
     let after: Value = serde_json::from_slice(&std::fs::read(&path).expect("lease")).expect("json");
     assert_eq!(after["status"], "active", "the file is untouched");
+}
+
+#[test]
+fn a_file_provider_goal_is_read_from_its_journal_not_through_the_cli() {
+    let (_g, reg, project, _) = world("file-provider/07-lease-takeover");
+    // A `loopx` that fails: the journal must be read directly.
+    let doc = writegate_json(&reg, &project, &["check", "--json"], Some(Path::new("/nonexistent/loopx")));
+    assert_eq!(doc["goals"][0]["read_via"], "file_store", "{doc}");
+    assert!(doc["goals"][0]["provider_revision"].as_str().is_some_and(|r| r.starts_with("file:")), "{doc}");
+    assert_eq!(
+        doc["goals"][0]["evidence"],
+        json!(["legacy_writer_fence", "authority_store", "registry_storage_target", "todo_region_markers"])
+    );
 }

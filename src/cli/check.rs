@@ -181,8 +181,9 @@ pub(super) fn print_check(problems: &[Problem], goals: &[AuthorityInfo], as_json
     for g in goals {
         let how = match (g.authority.as_str(), g.read_via, &g.fallback) {
             ("markdown", ..) => "markdown (LoopX 0.5.x): gated and written by writegate".to_owned(),
-            (_, Some("sqlite"), _) => format!(
-                "canonical (LoopX 2.x): read from the SQLite store at {}, projection {}; monitored, not written",
+            (_, Some(via @ ("sqlite" | "file_store")), _) => format!(
+                "canonical (LoopX 2.x): read from the {} at {}, projection {}; monitored, not written",
+                if via == "sqlite" { "SQLite store" } else { "file provider's journal" },
                 g.provider_revision.as_deref().unwrap_or("?"),
                 g.projection.unwrap_or("unknown")
             ),

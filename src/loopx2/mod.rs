@@ -44,13 +44,16 @@ pub struct AuthorityFiles {
     pub sqlite: PathBuf,
     /// `<rt>/authority-transition/file-v0/legacy-writer-fence-<sha256(goal_id)[:16]>.json`.
     pub fence: PathBuf,
+    /// `<rt>/authority/file-v0/authority-store-<sha256(goal_id)[:16]>.json` (the `file`
+    /// provider, which writes no provider file).
+    pub file_store: PathBuf,
 }
 
 impl AuthorityFiles {
     /// True when any of the three files is (or may be) there.
     #[must_use]
     pub fn any_present(&self) -> bool {
-        present(&self.provider) || present(&self.sqlite) || present(&self.fence)
+        present(&self.provider) || present(&self.sqlite) || present(&self.fence) || present(&self.file_store)
     }
 
     /// The paths for `goal_id` under `runtime_root`.
@@ -63,6 +66,7 @@ impl AuthorityFiles {
             fence: runtime_root
                 .join("authority-transition/file-v0")
                 .join(format!("legacy-writer-fence-{}.json", &digest[..16])),
+            file_store: store::file_store_path(runtime_root, goal_id),
         }
     }
 }
@@ -168,6 +172,10 @@ impl GoalAuthority {
             return out;
         }
         let head = match out.provider.as_deref() {
+            Some("file") => store::read_file_store(&files.file_store, place.goal_id),
+            None if !present(&files.sqlite) && present(&files.file_store) => {
+                store::read_file_store(&files.file_store, place.goal_id)
+            }
             Some("sqlite") | None => store::read_sqlite(&files.sqlite, place.goal_id),
             Some(other) => Err(StoreError::UnknownSchema(format!("provider {other}"))),
         };
@@ -254,7 +262,7 @@ fn detect(files: &AuthorityFiles, entry: &Value, state: Option<&str>) -> Vec<&'s
     if fence_engaged(&files.fence) {
         out.push("legacy_writer_fence");
     }
-    if present(&files.sqlite) {
+    if present(&files.sqlite) || present(&files.file_store) {
         out.push("authority_store");
     }
     if entry.pointer("/coordination/storage_target").is_some_and(|v| !v.is_null()) {

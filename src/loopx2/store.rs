@@ -83,7 +83,8 @@ pub struct CanonicalHead {
     pub todos: Vec<CanonicalTodo>,
     /// Every lease record of the head (released ones included).
     pub leases: Vec<CanonicalLease>,
-    /// How it was read: `sqlite` (the store, read-only) or `loopx_cli` (the fallback).
+    /// How it was read: `sqlite` (the store, read-only), `file_store` (the file provider's
+    /// journal) or `loopx_cli` (the fallback).
     pub read_via: &'static str,
 }
 
@@ -163,6 +164,54 @@ pub fn read_sqlite(path: &Path, goal_id: &str) -> Result<CanonicalHead, StoreErr
         todos,
         leases,
         read_via: "sqlite",
+    })
+}
+
+/// The file provider's store schema writegate reads directly.
+pub const KNOWN_FILE_SCHEMA: &str = "loopx_file_authority_store_v1";
+
+/// `<rt>/authority/file-v0/authority-store-<sha256(goal_id)[:16]>.json`: the `file`
+/// provider's journal (one JSON document: `store_identity`, `cursor`, `provider_revision`,
+/// `head`, `committed[]`), rewritten whole by LoopX on every commit.
+#[must_use]
+pub fn file_store_path(runtime_root: &Path, goal_id: &str) -> PathBuf {
+    let digest = crate::loopx::hash::sha256_hex(goal_id.as_bytes());
+    runtime_root.join("authority/file-v0").join(format!("authority-store-{}.json", &digest[..16]))
+}
+
+/// Reads the head of the `file` provider's journal at `path` (read only; the provider
+/// revision is the document's own `provider_revision`, `file:<cursor>:<digest>`).
+///
+/// # Errors
+/// [`StoreError`]: missing file, unknown schema, or a document of another shape.
+pub fn read_file_store(path: &Path, goal_id: &str) -> Result<CanonicalHead, StoreError> {
+    let bad = |reason: String| StoreError::Unreadable { path: path.to_owned(), reason };
+    let bytes = match crate::gate::fsutil::read_regular(path, crate::gate::fsutil::limits::STATE, true) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(StoreError::Missing(path.to_owned())),
+        // Larger than writegate reads, or otherwise unreadable here: LoopX's CLI reads it.
+        Err(e) => return Err(StoreError::UnknownSchema(format!("a file store writegate cannot read ({e})"))),
+    };
+    let doc: Value = serde_json::from_slice(&bytes).map_err(|e| bad(format!("not JSON: {e}")))?;
+    let text = |k: &str| doc.get(k).and_then(Value::as_str).map(str::to_owned);
+    let schema = text("schema_version").unwrap_or_default();
+    if schema != KNOWN_FILE_SCHEMA {
+        return Err(StoreError::UnknownSchema(schema));
+    }
+    if text("goal_id").as_deref() != Some(goal_id) {
+        return Err(bad(format!("the store belongs to goal {:?}", text("goal_id"))));
+    }
+    let provider_revision = text("provider_revision").ok_or_else(|| bad("no provider_revision".into()))?;
+    let cursor = text("cursor").and_then(|c| c.parse().ok()).ok_or_else(|| bad("no cursor".into()))?;
+    let head = doc.get("head").ok_or_else(|| bad("no head".into()))?;
+    let (todos, leases) = from_projection(head).map_err(bad)?;
+    Ok(CanonicalHead {
+        store_identity: text("store_identity").unwrap_or_default(),
+        cursor,
+        provider_revision,
+        todos,
+        leases,
+        read_via: "file_store",
     })
 }
 
