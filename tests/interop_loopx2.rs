@@ -242,6 +242,18 @@ fn status_equals_what_loopx_reports_on_a_goal_it_bootstrapped() {
     assert_eq!(row["leases"][0]["idempotency_key"], "lease-2");
     assert_eq!(row["leases"][0]["version"], 2, "the renewal bumped the version");
     assert_eq!(row["projection"], "current");
+    // `revision` is the Markdown's hash as LoopX 2.1.1's refresh-state packet computes it.
+    let refresh = w.ok(&[
+        "refresh-state",
+        "--goal-id",
+        "demo-goal",
+        "--next-action",
+        "Check",
+        "--agent-id",
+        "agent-a",
+        "--dry-run",
+    ]);
+    assert_eq!(row["revision"], refresh["local_state_write_correctness"]["write_intent"]["expected_revision"]["value"]);
     let check = w.writegate(&["check", "--json"]);
     assert_eq!(check.status.code(), Some(0), "{}", String::from_utf8_lossy(&check.stdout));
 }
