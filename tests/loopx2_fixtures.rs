@@ -581,3 +581,41 @@ fn a_file_provider_goal_is_read_from_its_journal_not_through_the_cli() {
         json!(["legacy_writer_fence", "authority_store", "registry_storage_target", "todo_region_markers"])
     );
 }
+
+#[test]
+fn propose_replace_drops_a_narrative_edit_once_and_a_region_edit_is_predicted_failed() {
+    let (_g, reg, project, _) = world("07-lease-takeover");
+    let before = state_of(&project);
+    let run = |text: &str| {
+        let file = project.join("proposed.md");
+        std::fs::write(&file, text).expect("write");
+        let out = Command::new(env!("CARGO_BIN_EXE_writegate"))
+            .args(["--registry", &reg.display().to_string(), "propose", "replace", "--goal-id", "demo-goal"])
+            .args(["--file", &file.display().to_string(), "--agent-id", "agent-a"])
+            .env("XDG_STATE_HOME", project.join("state"))
+            .output()
+            .expect("run");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).trim().to_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let narrative = before.replace("## Progress Ledger\n", "## Progress Ledger\n\n- Reviewed.\n");
+    let (code, id, _) = run(&narrative);
+    assert_eq!(code, Some(0));
+    let (_, again, note) = run(&narrative);
+    assert_eq!(again, id, "the same edit reuses the pending item");
+    assert!(note.contains("already pending"), "{note}");
+    let (code, region_id, note) = run(&before.replacen("Write the docs", "Write the manual", 1));
+    assert_eq!(code, Some(0), "dropped, with a note");
+    assert!(note.contains("failed"), "{note}");
+    let rows = writegate_json(&reg, &project, &["list", "--json"], None);
+    let row =
+        |id: &str| rows["items"].as_array().expect("items").iter().find(|r| r["item_id"] == id).cloned().expect("row");
+    assert_eq!(row(&id)["predicted_status"], "ready");
+    assert_eq!(row(&region_id)["reason_code"], "canonical_authority");
+    let (code, _, note) = run(&before);
+    assert_eq!(code, Some(2), "the current text is nothing to propose: {note}");
+    assert_eq!(state_of(&project), before, "propose never writes the state");
+}

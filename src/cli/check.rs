@@ -83,28 +83,8 @@ fn check_authority(engine: &Engine, g: &crate::loopx::registry::Goal, add: &mut 
     }
     let snap = engine.goal_snapshot(&g.id);
     let Some(auth) = snap.authority.as_deref().filter(|a| a.is_canonical()) else { return };
-    if rt.is_dir() && auth.runtime_files_missing {
-        add(
-            &g.id,
-            "runtime_root",
-            format!(
-                "the goal is canonical ({}) but the runtime root {} holds none of its authority files (LoopX 2.x keeps them under ~/.loopx; pass --runtime-root?)",
-                auth.evidence.join(", "),
-                rt.display()
-            ),
-        );
-    }
-    if !auth.runtime_files_missing && auth.authority_root != *rt {
-        add(
-            &g.id,
-            "runtime_root",
-            format!(
-                "the goal's LoopX 2.x authority files are under {}, not under the runtime root writegate resolved ({}); pass --runtime-root {}",
-                auth.authority_root.display(),
-                rt.display(),
-                auth.authority_root.display()
-            ),
-        );
+    if let Some(why) = runtime_root_problem(auth, rt) {
+        add(&g.id, "runtime_root", why);
     }
     if let Some(Err(e)) = auth.head_read() {
         add(&g.id, "authority", format!("the canonical authority cannot be read: {e}"));
@@ -118,24 +98,65 @@ fn check_authority(engine: &Engine, g: &crate::loopx::registry::Goal, add: &mut 
             ),
         );
     }
+    if let Some((what, why)) = projection_problem(auth, g) {
+        add(&g.id, what, why);
+    }
+}
+
+/// A canonical goal whose authority files are not under the runtime root writegate uses.
+fn runtime_root_problem(auth: &crate::loopx2::GoalAuthority, rt: &std::path::Path) -> Option<String> {
+    if auth.runtime_files_missing && rt.is_dir() {
+        return Some(format!(
+            "the goal is canonical ({}) but no runtime root holds its authority files (looked in {} and the defaults ~/.loopx, ~/.codex/loopx; pass --runtime-root?)",
+            auth.evidence.join(", "),
+            rt.display()
+        ));
+    }
+    (!auth.runtime_files_missing && auth.authority_root != rt).then(|| {
+        format!(
+            "the goal's LoopX 2.x authority files are under {}, not under the runtime root writegate resolved ({}); pass --runtime-root {}",
+            auth.authority_root.display(),
+            rt.display(),
+            auth.authority_root.display()
+        )
+    })
+}
+
+/// `projection_pending` (with the redelivery command, and the state lock's holder when one
+/// holds it now) or `projection_broken` (with the line and what to do).
+fn projection_problem(
+    auth: &crate::loopx2::GoalAuthority,
+    g: &crate::loopx::registry::Goal,
+) -> Option<(&'static str, String)> {
     match &auth.projection {
-        Some((crate::loopx2::Projection::Pending, why)) => add(
-            &g.id,
-            "projection_pending",
-            format!(
-                "{why}; LoopX's next todo commit or `loopx todo project-markdown --goal-id {} --provider-revision {} --execute` redelivers it",
-                g.id,
-                auth.head().map_or("<head>", |h| h.provider_revision.as_str())
-            ),
-        ),
-        Some((crate::loopx2::Projection::Broken, why)) => add(
-            &g.id,
+        Some((crate::loopx2::Projection::Pending, why)) => {
+            let holder = crate::loopx::lock::read_holder(&g.state_file);
+            let held = if crate::loopx::lock::held_by_another(&holder) {
+                format!(
+                    " (the state file's lock is held now by pid {} ({}): the redelivery waits for it)",
+                    holder["pid"],
+                    holder.get("operation").and_then(serde_json::Value::as_str).unwrap_or("?")
+                )
+            } else {
+                String::new()
+            };
+            Some((
+                "projection_pending",
+                format!(
+                    "{why}; LoopX's next todo commit or `loopx todo project-markdown --goal-id {} --provider-revision {} --execute` redelivers it{held}",
+                    g.id,
+                    auth.head().map_or("<head>", |h| h.provider_revision.as_str())
+                ),
+            ))
+        }
+        Some((crate::loopx2::Projection::Broken, why)) => Some((
             "projection_broken",
             format!(
-                "{why}: `loopx status` and `refresh-state` fail and todo commits stay undelivered until a person fixes the file"
+                "{why}: `loopx status` and `refresh-state` fail and todo commits stay undelivered until a person fixes {} (remove or move that line; `loopx todo project-markdown` refuses until then)",
+                g.state_file_rel
             ),
-        ),
-        _ => {}
+        )),
+        _ => None,
     }
 }
 

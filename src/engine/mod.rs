@@ -4,6 +4,7 @@
 
 pub mod adapters;
 mod apply;
+mod authority_check;
 mod checks;
 pub mod conflict;
 pub mod item;

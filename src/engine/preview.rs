@@ -268,7 +268,7 @@ impl Engine {
         };
         p.check("goal", true, format!("{} → {}", goal.id, goal.state_file_rel), None);
         if let Some(auth) = snap.authority.as_deref()
-            && !check_authority(&mut p, &intent, auth, &current)
+            && !super::authority_check::check_authority(&mut p, &intent, auth, &current)
         {
             p.current_text = Some(current);
             check_boundary(&mut p, &intent, snap.allowlist.as_deref().unwrap_or_default());
@@ -533,45 +533,6 @@ impl Engine {
                 p.check("edit", true, format!("{} would add or change {added} line(s)", intent.proposal.kind()), None);
                 p.proposed_text = Some(text);
             }
-        }
-    }
-}
-
-/// The authority check (issue 11, LOOPX2.md §2): on a canonical goal writegate never applies
-/// a 0.5.x todo edit (`todo_op`: failed, `canonical_authority`), and a `replace` /
-/// `unified_diff` only when every todo region is byte-identical and no todo line appears
-/// outside them. Returns false when the remaining checks are moot (a todo op: nothing of it
-/// would be written, so no 0.5.x diff is shown).
-fn check_authority(p: &mut Prepared, intent: &Intent, auth: &crate::loopx2::GoalAuthority, current: &str) -> bool {
-    use crate::loopx2::CANONICAL_REFUSAL;
-    if !auth.is_canonical() {
-        p.check("authority", true, "markdown (LoopX 0.5.x): writegate writes the state file itself", None);
-        return true;
-    }
-    let fail = |p: &mut Prepared, why: String| {
-        p.check("authority", false, why.clone(), Some(Predicted::Status(Status::Failed)));
-        p.invalid_reason = Some(why);
-        p.reason_code = Some("canonical_authority");
-    };
-    match &intent.proposal {
-        Proposal::TodoOp(op) => {
-            fail(p, crate::loopx2::refusal_for(op.name()));
-            false
-        }
-        raw => {
-            if let Ok(after) = raw_text(raw, current)
-                && let Some(why) = crate::loopx2::regions::narrative_edit_problem(current, &after)
-            {
-                fail(p, format!("canonical authority: {why}; {CANONICAL_REFUSAL}"));
-            } else {
-                p.check(
-                    "authority",
-                    true,
-                    "canonical (LoopX 2.x): a narrative edit that leaves every todo region byte-identical",
-                    None,
-                );
-            }
-            true
         }
     }
 }

@@ -3,6 +3,7 @@
 //! writegate writes nothing here: on a canonical goal the authority is LoopX's store.
 
 pub mod cli;
+pub mod narrative;
 pub mod regions;
 pub mod store;
 
