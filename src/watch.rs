@@ -49,9 +49,13 @@ pub fn watch_dirs(engine: &Engine) -> Vec<PathBuf> {
         dirs.insert(d.to_owned());
     }
     dirs.insert(engine.ws.runtime_root.join("goals"));
-    // LoopX 2.x authorities: lease-only commits change nothing but the store (LOOPX2.md §5).
-    dirs.insert(engine.ws.runtime_root.join("authority"));
-    dirs.insert(engine.ws.runtime_root.join("authority/sqlite-v0"));
+    // LoopX 2.x authorities: lease-only commits change nothing but the store (LOOPX2.md §5),
+    // under the runtime root or a default root where LoopX keeps them.
+    for root in std::iter::once(&engine.ws.runtime_root).chain(&engine.ws.other_runtime_roots) {
+        for sub in ["authority", "authority/sqlite-v0", "authority/file-v0"] {
+            dirs.insert(root.join(sub));
+        }
+    }
     for g in &engine.ws.goals {
         if let Some(d) = g.state_file.parent() {
             dirs.insert(d.to_owned());

@@ -583,7 +583,7 @@ fn a_file_provider_goal_is_read_from_its_journal_not_through_the_cli() {
 }
 
 #[test]
-fn propose_replace_drops_a_narrative_edit_once_and_a_region_edit_is_predicted_failed() {
+fn propose_replace_drops_a_narrative_edit_once_and_refuses_a_region_edit() {
     let (_g, reg, project, _) = world("07-lease-takeover");
     let before = state_of(&project);
     let run = |text: &str| {
@@ -607,15 +607,38 @@ fn propose_replace_drops_a_narrative_edit_once_and_a_region_edit_is_predicted_fa
     let (_, again, note) = run(&narrative);
     assert_eq!(again, id, "the same edit reuses the pending item");
     assert!(note.contains("already pending"), "{note}");
-    let (code, region_id, note) = run(&before.replacen("Write the docs", "Write the manual", 1));
-    assert_eq!(code, Some(0), "dropped, with a note");
-    assert!(note.contains("failed"), "{note}");
+    let (code, out, _) = run(&before.replacen("Write the docs", "Write the manual", 1));
+    assert_eq!(code, Some(2), "a region edit can never apply on a 2.x goal: refused like a todo edit");
+    assert!(out.contains("canonical_authority") && out.contains("writes inside a generated todo region"), "{out}");
     let rows = writegate_json(&reg, &project, &["list", "--json"], None);
-    let row =
-        |id: &str| rows["items"].as_array().expect("items").iter().find(|r| r["item_id"] == id).cloned().expect("row");
-    assert_eq!(row(&id)["predicted_status"], "ready");
-    assert_eq!(row(&region_id)["reason_code"], "canonical_authority");
+    assert_eq!(rows["items"].as_array().expect("items").len(), 1, "nothing dropped for the refused edit");
+    assert_eq!(rows["items"][0]["item_id"], id.as_str());
+    assert_eq!(rows["items"][0]["predicted_status"], "ready");
     let (code, _, note) = run(&before);
     assert_eq!(code, Some(2), "the current text is nothing to propose: {note}");
     assert_eq!(state_of(&project), before, "propose never writes the state");
+}
+
+#[test]
+fn propose_replace_against_an_older_revision_is_a_revision_conflict_not_a_silent_revert() {
+    let (_g, reg, project, _) = world("07-lease-takeover");
+    let read = state_of(&project);
+    let rev = writegate::loopx::hash::revision_of_text(&read);
+    // Someone else writes the narrative after the agent read it.
+    let path = project.join(".loopx/goals/demo-goal/ACTIVE_GOAL_STATE.md");
+    // (LoopX re-rendered a region meanwhile too: the stale edit is judged stale, not as a
+    // region edit.)
+    let meanwhile = read.replace("## Next Action\n", "## Next Action\n\n- Written meanwhile.\n");
+    std::fs::write(&path, meanwhile.replacen("Write the docs", "Write the docs now", 1)).expect("write");
+    let file = project.join("proposed.md");
+    std::fs::write(&file, read.replace("## Progress Ledger\n", "## Progress Ledger\n\n- Mine.\n")).expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_writegate"))
+        .args(["--registry", &reg.display().to_string(), "propose", "replace", "--goal-id", "demo-goal"])
+        .args(["--file", &file.display().to_string(), "--expected-revision", &rev])
+        .env("XDG_STATE_HOME", project.join("state"))
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows = writegate_json(&reg, &project, &["list", "--json"], None);
+    assert_eq!(rows["items"][0]["predicted_status"], "revision_conflict", "{rows}");
 }

@@ -15,7 +15,21 @@ pub(super) struct Problem {
     detail: String,
 }
 
-pub(super) fn check(engine: &Engine) -> Vec<Problem> {
+/// Each goal's authority, read once for both `check` and its report.
+pub(super) type Authorities = std::collections::HashMap<String, crate::loopx2::GoalAuthority>;
+
+/// Reads every goal's authority (the CLI fallback, where it applies, runs once per goal).
+#[must_use]
+pub(super) fn read_authorities(engine: &Engine) -> Authorities {
+    engine
+        .ws
+        .goals
+        .iter()
+        .map(|g| (g.id.clone(), engine.goal_authority(g, crate::engine::read_state(&g.state_file).ok().as_deref())))
+        .collect()
+}
+
+pub(super) fn check(engine: &Engine, auths: &Authorities) -> Vec<Problem> {
     let mut out = Vec::new();
     let mut add = |g: &str, what: &str, detail: String| {
         out.push(Problem { goal_id: g.into(), what: what.into(), detail });
@@ -61,7 +75,7 @@ pub(super) fn check(engine: &Engine) -> Vec<Problem> {
                 "the last line is torn (a crash mid-append); it is moved aside on the next decision".into(),
             );
         }
-        check_authority(engine, g, &mut add);
+        check_authority(engine, g, auths.get(&g.id), &mut add);
         if std::fs::read_dir(gate.applying()).is_ok_and(|mut d| d.next().is_some()) {
             add(&g.id, "applying", "an interrupted apply awaits recovery (it finishes on the next decision)".into());
         }
@@ -76,13 +90,17 @@ pub(super) fn check(engine: &Engine) -> Vec<Problem> {
 
 /// Problems of a goal's LoopX 2.x authority (issue 11): the runtime root, an unreadable
 /// authority, ghost todos, a pending or broken projection.
-fn check_authority(engine: &Engine, g: &crate::loopx::registry::Goal, add: &mut dyn FnMut(&str, &str, String)) {
+fn check_authority(
+    engine: &Engine,
+    g: &crate::loopx::registry::Goal,
+    auth: Option<&crate::loopx2::GoalAuthority>,
+    add: &mut dyn FnMut(&str, &str, String),
+) {
     let rt = &engine.ws.runtime_root;
     if !rt.is_dir() {
         add(&g.id, "runtime_root", format!("the runtime root {} does not exist (pass --runtime-root?)", rt.display()));
     }
-    let snap = engine.goal_snapshot(&g.id);
-    let Some(auth) = snap.authority.as_deref().filter(|a| a.is_canonical()) else { return };
+    let Some(auth) = auth.filter(|a| a.is_canonical()) else { return };
     if let Some(why) = runtime_root_problem(auth, rt) {
         add(&g.id, "runtime_root", why);
     }
@@ -172,14 +190,13 @@ pub(super) struct AuthorityInfo {
     projection: Option<&'static str>,
 }
 
-pub(super) fn authorities(engine: &Engine) -> Vec<AuthorityInfo> {
+pub(super) fn authorities(engine: &Engine, auths: &Authorities) -> Vec<AuthorityInfo> {
     engine
         .ws
         .goals
         .iter()
         .map(|g| {
-            let snap = engine.goal_snapshot(&g.id);
-            let a = snap.authority.as_deref();
+            let a = auths.get(&g.id);
             AuthorityInfo {
                 goal_id: g.id.clone(),
                 authority: a.map_or("markdown", |a| a.kind.as_str()).into(),

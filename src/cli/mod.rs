@@ -3,6 +3,7 @@
 
 mod check;
 mod demo;
+mod loopx_line;
 mod output;
 mod propose;
 pub mod propose_args;
@@ -216,8 +217,9 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         }
         Some(Cmd::Check { json }) => {
             let engine = open()?;
-            let problems = check::check(&engine);
-            check::print_check(&problems, &check::authorities(&engine), json)?;
+            let auths = check::read_authorities(&engine);
+            let problems = check::check(&engine, &auths);
+            check::print_check(&problems, &check::authorities(&engine, &auths), json)?;
             Ok(if problems.is_empty() { exit::OK } else { exit::ATTENTION })
         }
         Some(Cmd::Scan { rules: true, .. }) => {

@@ -11,29 +11,25 @@ use crate::engine::{Clock, Engine, ProposeError};
 use crate::loopx::registry::Locator;
 use anyhow::Context as _;
 
-/// The `loopx …` command line this `writegate … propose …` stands for (its arguments after
-/// `propose`, shell-quoted), to run instead on a LoopX 2.x goal.
-fn loopx_equivalent() -> String {
-    let args: Vec<String> = std::env::args().skip_while(|a| a != "propose").skip(1).collect();
-    let quote = |a: &String| {
-        if !a.is_empty() && a.chars().all(|c| c.is_ascii_alphanumeric() || "_./:=@%+-,".contains(c)) {
-            a.clone()
-        } else {
-            format!("'{}'", a.replace('\'', "'\\''"))
-        }
-    };
-    std::iter::once("loopx".to_owned()).chain(args.iter().map(quote)).collect::<Vec<_>>().join(" ")
-}
-
 /// The new state text of `propose replace`: a UTF-8 file, or standard input for `-`.
 fn read_text(path: &std::path::Path) -> anyhow::Result<String> {
-    let bytes = if path.as_os_str() == "-" {
-        let mut buf = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf).context("failed to read standard input")?;
-        buf
+    // An item holds the text, and items are at most MAX_ITEM_BYTES: read one byte past the
+    // bound to refuse a larger text instead of dropping an unreadable item.
+    let limit = crate::engine::MAX_REPLACE_BYTES;
+    let mut bytes = Vec::new();
+    if path.as_os_str() == "-" {
+        std::io::Read::read_to_end(&mut std::io::Read::take(std::io::stdin(), limit + 1), &mut bytes)
+            .context("failed to read standard input")?;
     } else {
-        std::fs::read(path).with_context(|| format!("failed to read {}", path.display()))?
-    };
+        let file = std::fs::File::open(path).with_context(|| format!("failed to read {}", path.display()))?;
+        std::io::Read::read_to_end(&mut std::io::Read::take(file, limit + 1), &mut bytes)
+            .with_context(|| format!("failed to read {}", path.display()))?;
+    }
+    anyhow::ensure!(
+        bytes.len() as u64 <= limit,
+        "the proposed text is larger than {limit} bytes (an item holds at most {} bytes)",
+        crate::engine::item::MAX_ITEM_BYTES
+    );
     String::from_utf8(bytes).context("the proposed text is not UTF-8")
 }
 
@@ -42,7 +38,8 @@ pub(super) fn run(loc: &Locator, cmd: ProposeCmd, operator: &str) -> anyhow::Res
     let (goal_id, result) = match cmd {
         ProposeCmd::Replace(f) => {
             let text = read_text(&f.file)?;
-            (f.goal_id.clone(), engine.propose_replace(&f.goal_id, &text, &f.agent_id))
+            let base = f.expected_revision.as_deref();
+            (f.goal_id.clone(), engine.propose_replace(&f.goal_id, &text, &f.agent_id, base))
         }
         other => {
             let Some((goal_id, op)) = other.into_op() else { unreachable!("replace is handled above") };
@@ -78,12 +75,15 @@ pub(super) fn run(loc: &Locator, cmd: ProposeCmd, operator: &str) -> anyhow::Res
             Ok(exit::ERROR)
         }
         Err(ProposeError::Canonical(why)) => {
-            let instead = loopx_equivalent();
-            eprintln!(
-                "writegate: {}\nwritegate: instead run: {}",
-                super::output::clean(&why),
-                super::output::clean(&instead)
-            );
+            let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+            let instead = super::loopx_line::loopx_equivalent(&argv);
+            eprintln!("writegate: {}", super::output::clean(&why));
+            match &instead {
+                Some(line) => eprintln!("writegate: instead run: {line}"),
+                None => eprintln!(
+                    "writegate: (no loopx line shown: an argument holds characters that cannot be shown as typed)"
+                ),
+            }
             let doc = serde_json::json!({"ok": false, "goal_id": goal_id, "error": why,
                 "reason_code": "canonical_authority", "loopx_command": instead});
             out(&(serde_json::to_string(&doc)? + "\n"))?;

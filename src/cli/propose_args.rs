@@ -31,6 +31,11 @@ pub struct ReplaceFlags {
     /// Who proposes it (the packet's `writer_id`).
     #[arg(long, default_value = "operator")]
     pub agent_id: String,
+    /// The revision (`sha256:…`, as `status` prints it) of the state the text was edited
+    /// from; without it, the state as it is now. A state that moved since makes the item a
+    /// revision conflict instead of silently undoing the other write.
+    #[arg(long)]
+    pub expected_revision: Option<String>,
 }
 
 /// `propose todo` verbs.

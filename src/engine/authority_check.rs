@@ -32,6 +32,18 @@ pub(super) fn check_authority(
             fail(p, crate::loopx2::refusal_for(op.name()));
             false
         }
+        _ if crate::loopx::hash::revision_of_text(current) != intent.expected_revision => {
+            // A stale raw edit is judged on the state it was made against, which writegate
+            // may not hold: the revision check decides (it is never rebased), and the rule
+            // is applied once the item is current.
+            p.check(
+                "authority",
+                true,
+                "canonical (LoopX 2.x): a stale narrative edit; the revision check decides",
+                None,
+            );
+            true
+        }
         raw => {
             if let Ok(after) = raw_text(raw, current)
                 && let Some(why) = crate::loopx2::narrative::narrative_edit_problem(current, &after)

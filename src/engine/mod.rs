@@ -25,6 +25,10 @@ pub use item::{Item, Proposal};
 pub use preview::{GoalSnapshot, Predicted, Prepared, is_conflict_name};
 pub use propose::{ProposeError, Proposed};
 
+/// The largest text `propose replace` takes, bytes: an item (at most
+/// [`item::MAX_ITEM_BYTES`]) holds it JSON-escaped beside the packet.
+pub const MAX_REPLACE_BYTES: u64 = item::MAX_ITEM_BYTES / 2;
+
 use crate::gate::GateDir;
 use crate::loopx::registry::{Goal, Locator, RegistryError, Workspace};
 use crate::wire::{ListRow, ResultRecord};

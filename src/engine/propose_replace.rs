@@ -9,24 +9,51 @@ use crate::loopx::hash::{revision_of_text, sha256_hex};
 use serde_json::json;
 
 impl Engine {
-    /// Drops a `replace` item for `goal_id`: `text` against the current state (its revision
-    /// is the item's `expected_revision`), written by `writer_id`. The packet is the seed's
+    /// Drops a `replace` item for `goal_id`: `text` against `expected_revision` (the state
+    /// the text was edited from; the current state's revision when `None`), written by
+    /// `writer_id`. On a LoopX 2.x goal the text must keep the narrative-edit rule. The packet is the seed's
     /// shape with `write_class` `replace`; `write_id` and `idempotency_key` are derived from
     /// the goal, the base revision and the new text (`sha256` of `goal_id`, `\n`, base, `\n`,
     /// the new text's revision), so proposing the same edit twice reuses the pending item.
     ///
     /// # Errors
-    /// [`ProposeError::Refused`] when the text equals the state; workspace / I/O errors.
-    pub fn propose_replace(&self, goal_id: &str, text: &str, writer_id: &str) -> Result<Proposed, ProposeError> {
+    /// [`ProposeError::Refused`] when the text equals the state, is larger than
+    /// [`super::MAX_REPLACE_BYTES`] or the revision is malformed; [`ProposeError::Canonical`]
+    /// when it breaks the narrative-edit rule of a LoopX 2.x goal; workspace / I/O errors.
+    pub fn propose_replace(
+        &self,
+        goal_id: &str,
+        text: &str,
+        writer_id: &str,
+        expected_revision: Option<&str>,
+    ) -> Result<Proposed, ProposeError> {
+        let refuse = |why: String| ProposeError::Refused(crate::loopx::edit::EditRefused(why));
         let goal = self.goal(goal_id)?;
         let current = read_state(&goal.state_file)
             .map_err(|e| EngineError::Io { what: format!("read state: {e}"), source: std::io::Error::other(e) })?;
         if current == text {
-            return Err(ProposeError::Refused(crate::loopx::edit::EditRefused(
-                "the proposed text is the current state; nothing to propose".into(),
+            return Err(refuse("the proposed text is the current state; nothing to propose".into()));
+        }
+        if text.len() as u64 > super::MAX_REPLACE_BYTES {
+            return Err(refuse(format!("the proposed text is larger than {} bytes", super::MAX_REPLACE_BYTES)));
+        }
+        // On a LoopX 2.x goal a text that breaks the narrative-edit rule could never apply:
+        // refuse it now, as a 0.5.x todo edit is refused.
+        let current_rev = revision_of_text(&current);
+        if expected_revision.is_none_or(|r| r == current_rev)
+            && crate::loopx2::is_canonical_goal(self.goal_place(goal), Some(&current))
+            && let Some(why) = crate::loopx2::narrative::narrative_edit_problem(&current, text)
+        {
+            return Err(ProposeError::Canonical(format!(
+                "canonical authority: {why}; {}",
+                crate::loopx2::CANONICAL_REFUSAL
             )));
         }
-        let base = revision_of_text(&current);
+        let base = match expected_revision {
+            Some(rev) if rev.starts_with("sha256:") && rev.len() == 71 => rev.to_owned(),
+            Some(rev) => return Err(refuse(format!("--expected-revision {rev:?} is not a sha256: revision"))),
+            None => current_rev,
+        };
         let seed = sha256_hex(format!("{goal_id}\n{base}\n{}", revision_of_text(text)).as_bytes());
         let doc = json!({
             "local_state_write_correctness": {
@@ -49,6 +76,13 @@ impl Engine {
             },
             "proposal": {"kind": "replace", "text": text}
         });
+        let size = serde_json::to_vec_pretty(&doc).map_or(u64::MAX, |b| b.len() as u64);
+        if size > super::item::MAX_ITEM_BYTES {
+            return Err(refuse(format!(
+                "the item would be {size} bytes, over the {} an item may hold",
+                super::item::MAX_ITEM_BYTES
+            )));
+        }
         let key = doc.pointer("/local_state_write_correctness/write_intent/idempotency_key").cloned();
         let existing = self.items(Some(goal_id)).into_iter().find(|i| {
             i.intent.as_ref().is_ok_and(|it| Some(json!(it.idempotency_key)) == key && it.expected_revision == base)

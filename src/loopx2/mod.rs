@@ -150,11 +150,8 @@ impl GoalAuthority {
     /// not read is left to [`GoalAuthority::head_read`], which asks LoopX's CLI on first use.
     #[must_use]
     pub fn read(place: GoalPlace<'_>, state: Option<&str>) -> Self {
-        let roots = std::iter::once(place.runtime_root).chain(place.other_roots.iter().map(PathBuf::as_path));
-        let found = roots.map(|r| (r, AuthorityFiles::new(r, place.goal_id))).find(|(_, f)| f.any_present());
-        let (root, files) =
-            found.unwrap_or_else(|| (place.runtime_root, AuthorityFiles::new(place.runtime_root, place.goal_id)));
-        let evidence = detect(&files, place.entry, state);
+        let (root, files) = authority_root(place);
+        let evidence = evidence(place, state);
         let mut out = Self {
             kind: if evidence.is_empty() { AuthorityKind::Markdown } else { AuthorityKind::Canonical },
             evidence,
@@ -249,9 +246,37 @@ impl GoalAuthority {
 /// goal's runtime root or another default root.
 #[must_use]
 pub fn is_canonical_goal(place: GoalPlace<'_>, state: Option<&str>) -> bool {
-    std::iter::once(place.runtime_root)
-        .chain(place.other_roots.iter().map(PathBuf::as_path))
-        .any(|r| !detect(&AuthorityFiles::new(r, place.goal_id), place.entry, state).is_empty())
+    !evidence(place, state).is_empty()
+}
+
+/// The canonical evidence under every root (the runtime root and the defaults), each kind
+/// once: the one rule for [`GoalAuthority::read`] and [`is_canonical_goal`].
+fn evidence(place: GoalPlace<'_>, state: Option<&str>) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for root in std::iter::once(place.runtime_root).chain(place.other_roots.iter().map(PathBuf::as_path)) {
+        for e in detect(&AuthorityFiles::new(root, place.goal_id), place.entry, state) {
+            if !out.contains(&e) {
+                out.push(e);
+            }
+        }
+    }
+    out
+}
+
+/// The root holding the goal's authority: the first with a store or provider file, else the
+/// first with any authority file (a fence), else the runtime root.
+fn authority_root(place: GoalPlace<'_>) -> (&Path, AuthorityFiles) {
+    let roots: Vec<&Path> =
+        std::iter::once(place.runtime_root).chain(place.other_roots.iter().map(PathBuf::as_path)).collect();
+    let files = |r: &Path| AuthorityFiles::new(r, place.goal_id);
+    let holds_store = |f: &AuthorityFiles| present(&f.provider) || present(&f.sqlite) || present(&f.file_store);
+    let root = roots
+        .iter()
+        .find(|r| holds_store(&files(r)))
+        .or_else(|| roots.iter().find(|r| files(r).any_present()))
+        .copied()
+        .unwrap_or(place.runtime_root);
+    (root, files(root))
 }
 
 /// The canonical evidence found (LOOPX2.md §1): any one makes a goal canonical.

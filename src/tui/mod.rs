@@ -205,7 +205,10 @@ fn goals_for(engine: &Engine, paths: &[PathBuf]) -> Job {
             }
             continue;
         }
-        if p.starts_with(engine.ws.runtime_root.join("authority")) {
+        if std::iter::once(&engine.ws.runtime_root)
+            .chain(&engine.ws.other_runtime_roots)
+            .any(|root| p.starts_with(root.join("authority")))
+        {
             out.extend(authority_goal(engine, p));
             continue;
         }
@@ -218,12 +221,21 @@ fn goals_for(engine: &Engine, paths: &[PathBuf]) -> Job {
     Job::Goals(out)
 }
 
-/// The goal whose LoopX 2.x authority file `path` is (`authority-<sha256(goal_id)>.sqlite`,
-/// its `-wal`, or `provider-<sha256(goal_id)>.json`).
+/// The goal whose LoopX 2.x authority file `path` is: `authority-<sha256(goal_id)>.sqlite`
+/// (and its `-wal`), `provider-<sha256(goal_id)>.json`, or the file provider's
+/// `authority-store-<sha256(goal_id)[:16]>.json`.
 fn authority_goal(engine: &Engine, path: &std::path::Path) -> Option<String> {
     let name = path.file_name()?.to_str()?;
-    let digest = name.strip_prefix("authority-").or_else(|| name.strip_prefix("provider-"))?.get(..64)?;
-    engine.ws.goals.iter().find(|g| crate::loopx::hash::sha256_hex(g.id.as_bytes()) == digest).map(|g| g.id.clone())
+    let digest = match name.strip_prefix("authority-store-") {
+        Some(rest) => rest.get(..16)?,
+        None => name.strip_prefix("authority-").or_else(|| name.strip_prefix("provider-"))?.get(..64)?,
+    };
+    engine
+        .ws
+        .goals
+        .iter()
+        .find(|g| crate::loopx::hash::sha256_hex(g.id.as_bytes()).starts_with(digest))
+        .map(|g| g.id.clone())
 }
 
 fn forward(rx: Receiver<WatchMsg>, tx: Sender<Msg>) {

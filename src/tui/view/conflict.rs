@@ -139,7 +139,7 @@ pub(super) fn lines(app: &crate::tui::app::App, item: &QueueItem, theme: Theme) 
                 theme.warn(),
                 format!("apply would fail, whatever you resolve: {}", crate::tui::view::safe(why)),
             ));
-            out.push((theme.dim(), "reject it (r) with a reason the agent can act on, or skip it (s)".into()));
+            out.push((theme.dim(), "what is left: reject it with a reason the agent can act on, or skip it".into()));
         } else if out.is_empty() {
             out.push((
                 theme.dim(),
