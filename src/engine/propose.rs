@@ -66,6 +66,19 @@ impl Engine {
                     && it.effect_digest == effect
             })
         });
+        self.drop_or_reuse(goal_id, existing, &doc, &text, op.name())
+    }
+
+    /// The pending `existing` item, or `doc` dropped into the goal's inbox with `base` (the
+    /// state it was proposed against) kept beside it; then what apply would return now.
+    pub(super) fn drop_or_reuse(
+        &self,
+        goal_id: &str,
+        existing: Option<Item>,
+        doc: &serde_json::Value,
+        base: &str,
+        class: &str,
+    ) -> Result<Proposed, ProposeError> {
         let (item, reused) = if let Some(item) = existing {
             (item, true)
         } else {
@@ -73,9 +86,9 @@ impl Engine {
             // The base and the item land together under the gate lock, so a prune cannot
             // remove the base of an item it has not seen yet.
             let _lock = super::apply::gate_lock(&gate)?;
-            super::keep_snapshots(&gate, &[&text]);
+            super::keep_snapshots(&gate, &[base]);
             let stamp = self.clock.now().with_timezone(&chrono::Utc).format("%Y%m%dT%H%M%SZ").to_string();
-            let id = drop_item(&gate, &doc, &stamp, op.name())
+            let id = drop_item(&gate, doc, &stamp, class)
                 .map_err(|source| EngineError::Io { what: "drop item into inbox".into(), source })?;
             (Item::read(&gate.inbox().join(format!("{id}.json")), goal_id), false)
         };

@@ -3,7 +3,6 @@
 //! edit writegate applies itself (every todo region byte-identical, issue 11). Never touches
 //! the state.
 
-use super::item::Item;
 use super::{Engine, EngineError, ProposeError, Proposed, read_state};
 use crate::loopx::hash::{revision_of_text, sha256_hex};
 use serde_json::json;
@@ -87,19 +86,6 @@ impl Engine {
         let existing = self.items(Some(goal_id)).into_iter().find(|i| {
             i.intent.as_ref().is_ok_and(|it| Some(json!(it.idempotency_key)) == key && it.expected_revision == base)
         });
-        let (item, reused) = if let Some(item) = existing {
-            (item, true)
-        } else {
-            let gate = self.gate(goal_id)?;
-            let _lock = super::apply::gate_lock(&gate)?;
-            super::keep_snapshots(&gate, &[&current]);
-            let stamp = self.clock.now().with_timezone(&chrono::Utc).format("%Y%m%dT%H%M%SZ").to_string();
-            let id = crate::gate::drop_item(&gate, &doc, &stamp, "replace")
-                .map_err(|source| EngineError::Io { what: "drop item into inbox".into(), source })?;
-            (Item::read(&gate.inbox().join(format!("{id}.json")), goal_id), false)
-        };
-        let p = self.prepare(&item);
-        let detail = p.checks.iter().find(|c| !c.ok && c.name != "lock").map(|c| format!("{}: {}", c.name, c.detail));
-        Ok(Proposed { item_id: item.id, reused, predicted_status: p.predicted.name().into(), detail })
+        self.drop_or_reuse(goal_id, existing, &doc, &current, "replace")
     }
 }
