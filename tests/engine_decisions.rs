@@ -191,6 +191,26 @@ fn a_torn_results_line_is_repaired_and_mid_file_damage_is_reported() {
 }
 
 #[test]
+fn a_whole_last_record_without_its_newline_is_kept_not_moved_aside() {
+    // Issue 12 case 11: the record verifies, so it was appended; only its `\n` is missing.
+    let (_d, reg) = demo();
+    let e = engine(&reg);
+    let log = e.gate("docs-goal").expect("gate").results();
+    let good = std::fs::read_to_string(log.path()).expect("log");
+    let count = good.lines().count();
+    std::fs::write(log.path(), good.trim_end_matches('\n')).expect("cut the newline");
+    assert!(!log.has_torn_tail(), "a verifying record is not torn");
+    assert_eq!(log.read_all(false).expect("read").len(), count, "the record counts before repair");
+    assert_eq!(log.read_all(true).expect("repair").len(), count);
+    assert_eq!(std::fs::read_to_string(log.path()).expect("log"), good, "repair only completes the line");
+    let aside = std::fs::read_dir(log.path().parent().expect("dir"))
+        .expect("dir")
+        .filter_map(Result::ok)
+        .any(|f| f.file_name().to_string_lossy().contains("torn-"));
+    assert!(!aside, "nothing moved aside");
+}
+
+#[test]
 fn lock_busy_when_another_holder_keeps_the_state_lock() {
     let (_d, reg) = demo();
     let e = engine(&reg);

@@ -1,6 +1,7 @@
 //! `gate/results.jsonl`: the append-only result log, one self-checking line per decision.
 //! Each line is the record's canonical JSON with a `line_check` field holding the SHA-256
-//! of the record without that field. A torn last line (a crash mid-append) is moved aside
+//! of the record without that field. A whole, verifying last record that only lacks its
+//! newline counts (the newline is appended on repair). A torn last line (a crash mid-append) is moved aside
 //! to `results.jsonl.torn-<unix-ms>` and cut off on open; damage anywhere else is reported,
 //! never skipped.
 
@@ -80,11 +81,18 @@ impl ResultsLog {
         self.path.parent()?.parent()?.file_name().map(|n| n.to_string_lossy().into_owned())
     }
 
-    /// True when the last line is incomplete (a torn append not yet repaired).
+    /// True when the last line is incomplete and does not verify (a torn append not yet
+    /// repaired). A whole record that only lacks its newline is not torn.
     #[must_use]
     pub fn has_torn_tail(&self) -> bool {
-        crate::gate::fsutil::read_regular(&self.path, crate::gate::fsutil::limits::RESULTS, false)
-            .is_ok_and(|b| !b.is_empty() && b.last() != Some(&b'\n'))
+        let Ok(b) = crate::gate::fsutil::read_regular(&self.path, crate::gate::fsutil::limits::RESULTS, false) else {
+            return false;
+        };
+        if b.is_empty() || b.last() == Some(&b'\n') {
+            return false;
+        }
+        let start = b.iter().rposition(|&c| c == b'\n').map_or(0, |n| n + 1);
+        std::str::from_utf8(&b[start..]).map_err(|e| e.to_string()).and_then(decode_line).is_err()
     }
 
     /// The file path.
@@ -93,8 +101,9 @@ impl ResultsLog {
         &self.path
     }
 
-    /// Reads every record, oldest first. A torn final line (no `\n`) is
-    /// repaired when `repair` is true (moved aside, then cut off), and ignored otherwise.
+    /// Reads every record, oldest first. A final line without its `\n` that verifies is a
+    /// record (repair appends the `\n`); one that does not is torn: repaired when `repair`
+    /// is true (moved aside, then cut off), and ignored otherwise.
     ///
     /// # Errors
     /// [`ResultsError::Damaged`] for a bad complete line that is not the last;
@@ -126,7 +135,16 @@ impl ResultsLog {
             });
             match (parsed, complete) {
                 (Ok(r), true) => records.push(r),
-                (_, false) => {
+                (Ok(r), false) => {
+                    // A whole, self-checking record whose newline did not land: it was
+                    // appended, so it counts; repair only completes the line.
+                    records.push(r);
+                    if repair {
+                        durable_append(&self.path, b"\n").map_err(io)?;
+                    }
+                    break;
+                }
+                (Err(_), false) => {
                     // An incomplete last line: a crash mid-append.
                     if repair {
                         self.repair_tail(offset, &bytes[offset..]).map_err(io)?;
