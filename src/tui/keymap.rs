@@ -179,7 +179,38 @@ pub fn with_overrides(
         }
         binding.keys.clone_from(keys);
     }
+    check_conflicts(&table)?;
     Ok(table)
+}
+
+/// Refuses a table where one key means two actions in one scope, or where a confirmation
+/// key is also a decision's trigger key (a double press would then decide: issue 12 case 6).
+fn check_conflicts(table: &[Binding]) -> Result<(), String> {
+    let mut seen: Vec<(Scope, (KeyCode, KeyModifiers), Action, &str)> = Vec::new();
+    for bnd in table {
+        for k in &bnd.keys {
+            let Some(parsed) = parse_key(k) else { continue };
+            if let Some((_, _, other, _)) =
+                seen.iter().find(|(s, p, a, _)| *s == bnd.scope && *p == parsed && *a != bnd.action)
+            {
+                return Err(format!("key {k:?} is bound to both {} and {} in [keys]", other.name(), bnd.action.name()));
+            }
+            seen.push((bnd.scope, parsed, bnd.action, k));
+        }
+    }
+    for confirm in table.iter().filter(|bnd| bnd.scope == Scope::Confirm && bnd.action == Action::Confirm) {
+        for k in &confirm.keys {
+            let trigger =
+                seen.iter().find(|(s, p, a, _)| *s == Scope::Normal && a.is_decision() && Some(*p) == parse_key(k));
+            if let Some((_, _, a, _)) = trigger {
+                return Err(format!(
+                    "the confirm key {k:?} also triggers {}: a confirmation must use another key",
+                    a.name()
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Parses `a`, `A`, `?`, `ctrl-c`, `down`, `up`, `left`, `right`, `pgdn`, `pgup`, `home`,
@@ -296,6 +327,12 @@ mod tests {
         assert_eq!(resolve(&t, Scope::Normal, &key(KeyCode::Char('a'), KeyModifiers::NONE)), None);
         o.insert("launch".to_owned(), vec!["x".to_owned()]);
         assert!(with_overrides(default_table(), &o).is_err());
+        assert!(check_conflicts(&default_table()).is_ok(), "the defaults bind each key once");
+        let two: BTreeMap<String, Vec<String>> = [("skip".to_owned(), vec!["a".to_owned()])].into();
+        let err = with_overrides(default_table(), &two).expect_err("a is apply and skip");
+        assert!(err.contains("both apply and skip") || err.contains("both skip and apply"), "{err}");
+        let same: BTreeMap<String, Vec<String>> = [("confirm".to_owned(), vec!["a".to_owned()])].into();
+        assert!(with_overrides(default_table(), &same).expect_err("aa would apply").contains("confirm key"));
         assert!(
             footer(&default_table(), Scope::Normal, true)
                 .iter()
