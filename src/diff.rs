@@ -68,6 +68,42 @@ pub fn hunks(old: &str, new: &str, context: usize) -> Vec<Hunk> {
         .collect()
 }
 
+/// What a reader must be told beside the lines: a change of line endings (counted, so each
+/// CR written is accounted for) or of the UTF-8 BOM. The one rule for the TUI's Diff tab and
+/// the CLI's `preview`.
+#[must_use]
+pub fn ending_notes(old: &str, new: &str) -> Vec<String> {
+    let mut notes = Vec::new();
+    let crlf = |t: &str| t.matches("\r\n").count();
+    let (oc, nc) = (crlf(old), crlf(new));
+    if oc != nc {
+        notes.push(format!("line endings change: {oc} CRLF line(s) before, {nc} after (shown without the CR)"));
+    }
+    if old.starts_with('\u{feff}') != new.starts_with('\u{feff}') {
+        notes.push(if new.starts_with('\u{feff}') {
+            "a UTF-8 BOM is added".into()
+        } else {
+            "the UTF-8 BOM is removed".into()
+        });
+    }
+    notes
+}
+
+/// A text as the diff views compare it: the BOM and the CR of each CRLF left out (said by
+/// [`ending_notes`] instead).
+fn for_display(text: &str) -> String {
+    text.strip_prefix('\u{feff}').unwrap_or(text).replace("\r\n", "\n")
+}
+
+/// The reader's unified diff: [`ending_notes`] and the unified diff of the texts as
+/// [`model`] compares them, so the CLI's `preview` shows what the TUI's Diff tab shows (a
+/// CRLF → LF rewrite is one note, not every line changed). When only endings or the BOM
+/// change, the diff is empty and the notes say it all.
+#[must_use]
+pub fn unified_for_reader(old: &str, new: &str, label: &str) -> (Vec<String>, String) {
+    (ending_notes(old, new), unified(&for_display(old), &for_display(new), label))
+}
+
 /// Unified diff text (`--- a/<label>` / `+++ b/<label>` headers), empty when equal.
 #[must_use]
 pub fn unified(old: &str, new: &str, label: &str) -> String {
@@ -151,21 +187,8 @@ pub struct Model {
 #[must_use]
 pub fn model(old: &str, new: &str, context: usize, deadline: Duration) -> Model {
     let started = Instant::now();
-    let mut notes = Vec::new();
-    let crlf = |t: &str| t.matches("\r\n").count();
-    let (oc, nc) = (crlf(old), crlf(new));
-    if oc != nc {
-        notes.push(format!("line endings change: {oc} CRLF line(s) before, {nc} after (shown without the CR)"));
-    }
-    if old.starts_with('\u{feff}') != new.starts_with('\u{feff}') {
-        notes.push(if new.starts_with('\u{feff}') {
-            "a UTF-8 BOM is added".into()
-        } else {
-            "the UTF-8 BOM is removed".into()
-        });
-    }
-    let strip = |t: &str| t.strip_prefix('\u{feff}').unwrap_or(t).replace("\r\n", "\n");
-    let (o, n) = (strip(old), strip(new));
+    let notes = ending_notes(old, new);
+    let (o, n) = (for_display(old), for_display(new));
     let diff = TextDiff::configure().deadline(started + deadline).diff_lines(&o, &n);
     let mut m = Model { notes, ..Model::default() };
     let inline_ok = started.elapsed() < deadline;
@@ -219,6 +242,13 @@ pub fn model(old: &str, new: &str, context: usize, deadline: Duration) -> Model 
 #[cfg(test)]
 mod model_tests {
     use super::*;
+
+    #[test]
+    fn the_readers_unified_diff_notes_a_crlf_rewrite_instead_of_every_line() {
+        let (notes, text) = unified_for_reader("a\r\nb\r\nc\r\n", "a\nB\nc\n", "s");
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert_eq!(text.lines().filter(|l| l.starts_with('+') && !l.starts_with("+++")).count(), 1, "{text}");
+    }
 
     #[test]
     fn crlf_rewrite_is_a_note_not_every_line() {

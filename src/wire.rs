@@ -223,8 +223,12 @@ pub struct Preview {
     pub checks: Vec<Check>,
     /// Scan findings.
     pub findings: Vec<Finding>,
-    /// Unified diff current → proposed.
+    /// Unified diff current → proposed, as the TUI's Diff tab compares them (BOM and the CR
+    /// of each CRLF left out; `diff_notes` says when they change).
     pub diff: String,
+    /// Line-ending and BOM changes the diff does not show line by line.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub diff_notes: Vec<String>,
     /// Conflict details (`kind`, revisions, lease fields, holder), if any.
     pub conflict: Option<Value>,
 }

@@ -264,3 +264,43 @@ fn revisions_prune_bounds_snapshots_and_is_refused_read_only() {
     let text = String::from_utf8(out.stdout).expect("utf8");
     assert!(text.contains("GOAL") && text.contains("docs-goal"), "{text}");
 }
+
+#[test]
+fn preview_of_a_crlf_state_shows_the_one_changed_line_and_a_line_ending_note() {
+    // Issue 12 case 4: the CLI's preview used another diff than the TUI's Diff tab and showed
+    // every line of a CRLF state as changed.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let reg = demo(dir.path());
+    let state = Path::new(&reg)
+        .parent()
+        .and_then(Path::parent)
+        .expect("root")
+        .join(".codex/goals/docs-goal/ACTIVE_GOAL_STATE.md");
+    let lf = std::fs::read_to_string(&state).expect("state");
+    std::fs::write(&state, lf.replace('\n', "\r\n")).expect("crlf");
+    let proposed = dir.path().join("proposed.md");
+    std::fs::write(&proposed, lf.replacen("## Next Action", "## Next Action (reviewed)", 1)).expect("write");
+    let out = wg(
+        &[
+            "--registry",
+            &reg,
+            "propose",
+            "replace",
+            "--goal-id",
+            "docs-goal",
+            "--file",
+            &proposed.display().to_string(),
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let id = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    let out = wg(&["--registry", &reg, "preview", &id, "--json"], dir.path());
+    let p: Preview = serde_json::from_slice(&out.stdout).expect("preview json");
+    let changed =
+        |c: char| p.diff.lines().filter(|l| l.starts_with(c) && !l.starts_with("+++") && !l.starts_with("---")).count();
+    assert_eq!((changed('-'), changed('+')), (1, 1), "{}", p.diff);
+    assert!(p.diff_notes.iter().any(|n| n.contains("line endings change")), "{:?}", p.diff_notes);
+    let text = String::from_utf8_lossy(&wg(&["--registry", &reg, "preview", &id], dir.path()).stdout).into_owned();
+    assert!(text.contains("note: line endings change"), "{text}");
+}

@@ -180,6 +180,9 @@ pub(super) fn print_preview(p: &Preview, as_json: bool) -> anyhow::Result<()> {
             }
         }
     }
+    for note in &p.diff_notes {
+        s += &format!("note: {}\n", clean(note));
+    }
     if !p.diff.is_empty() {
         s += &format!("diff:\n{}", clean_lines(&p.diff));
     }

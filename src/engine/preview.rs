@@ -173,6 +173,10 @@ impl Prepared {
     pub fn to_wire(&self) -> Preview {
         let intent = self.item.intent.as_ref().ok();
         let label = if self.item.writeback.is_some() { "reflection" } else { "ACTIVE_GOAL_STATE.md" };
+        let (diff_notes, diff) = match (&self.current_text, &self.proposed_text) {
+            (Some(a), Some(b)) => crate::diff::unified_for_reader(a, b, label),
+            _ => (Vec::new(), String::new()),
+        };
         Preview {
             schema_version: PREVIEW_SCHEMA.into(),
             row: self.row(),
@@ -188,10 +192,8 @@ impl Prepared {
                 .or_else(|| self.item.writeback.as_ref().map(|w| w.payload_digest.clone())),
             checks: self.checks.clone(),
             findings: self.findings.clone(),
-            diff: match (&self.current_text, &self.proposed_text) {
-                (Some(a), Some(b)) => crate::scan::mask_secrets(&crate::diff::unified(a, b, label)).0,
-                _ => String::new(),
-            },
+            diff: crate::scan::mask_secrets(&diff).0,
+            diff_notes,
             conflict: self.conflict.clone(),
         }
     }
