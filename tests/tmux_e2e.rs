@@ -145,3 +145,49 @@ fn operator_flow_in_tmux() {
     let alt = tmux.run(&["display", "-p", "-t", "wg", "#{alternate_on}"]);
     assert_eq!(String::from_utf8_lossy(&alt.stdout).trim(), "0", "the terminal left the alternate screen");
 }
+
+/// The pid of the `writegate` process whose parent is `parent`.
+fn child_writegate(parent: u32) -> Option<u32> {
+    std::fs::read_dir("/proc").ok()?.filter_map(Result::ok).find_map(|e| {
+        let pid: u32 = e.file_name().to_str()?.parse().ok()?;
+        let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
+        let (comm, rest) = stat.split_once(") ")?;
+        let ppid: u32 = rest.split_whitespace().nth(1)?.parse().ok()?;
+        (ppid == parent && comm.ends_with("(writegate")).then_some(pid)
+    })
+}
+
+#[test]
+fn an_external_sigterm_restores_the_terminal() {
+    // Issue 12 case 15: a kill left the terminal raw and on the alternate screen.
+    if Command::new("tmux").arg("-V").output().is_err() {
+        eprintln!("\n!!!!!!!! SKIPPING the tmux signal test: tmux is not installed (.ci/run installs it) !!!!!!!!\n");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tmp");
+    let ws = dir.path().join("ws");
+    let stty = dir.path().join("stty.txt");
+    let tmux = Tmux { socket: format!("wg-sig-{}", std::process::id()) };
+    let cmd = format!(
+        "env XDG_STATE_HOME={d}/state XDG_CONFIG_HOME={d}/config TERM=xterm-256color {bin} demo --path {ws} --hold-lock 0; stty -a > {stty}; echo WRITEGATE-EXITED; sleep 30",
+        d = dir.path().display(),
+        bin = env!("CARGO_BIN_EXE_writegate"),
+        ws = ws.display(),
+        stty = stty.display()
+    );
+    let out = tmux.run(&["new-session", "-d", "-s", "wg", "-x", "100", "-y", "30", &cmd]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    tmux.wait_for("✓ ready", 30);
+    let shell: u32 = String::from_utf8_lossy(&tmux.run(&["display", "-p", "-t", "wg", "#{pane_pid}"]).stdout)
+        .trim()
+        .parse()
+        .expect("pane pid");
+    let pid = child_writegate(shell).expect("writegate's pid");
+    assert!(Command::new("kill").args(["-TERM", &pid.to_string()]).status().expect("kill").success());
+    tmux.wait_for("WRITEGATE-EXITED", 10);
+    let modes = std::fs::read_to_string(&stty).expect("stty output");
+    let words: Vec<&str> = modes.split_whitespace().collect();
+    assert!(words.contains(&"icanon") && words.contains(&"echo"), "the terminal stayed raw: {modes}");
+    let alt = tmux.run(&["display", "-p", "-t", "wg", "#{alternate_on}"]);
+    assert_eq!(String::from_utf8_lossy(&alt.stdout).trim(), "0", "the terminal left the alternate screen");
+}

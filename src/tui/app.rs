@@ -126,6 +126,9 @@ pub enum Msg {
     Decided { key: String, result: Result<Outcome, String> },
     /// The watcher spoke.
     Watch(WatchMsg),
+    /// SIGTERM, SIGINT or SIGHUP arrived: quit as `q` does (a decision in flight completes
+    /// first, then the terminal is restored).
+    Signal(i32),
 }
 
 /// Effects the loop runs.
@@ -340,6 +343,10 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         }
         Msg::Decided { key, result } => on_decided(app, &key, result),
         Msg::Watch(w) => on_watch(app, w),
+        Msg::Signal(sig) => {
+            tracing::info!(signal = sig, "signal: quitting");
+            vec![Effect::Quit]
+        }
     }
 }
 

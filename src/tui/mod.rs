@@ -77,6 +77,7 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
     let (tx, rx) = channel::<Msg>();
     let stop = Arc::new(AtomicBool::new(false));
     spawn_input(tx.clone(), stop.clone());
+    spawn_signals(tx.clone())?;
     let loader = spawn_loader(engine.clone(), tx.clone());
     let viewer = spawn_viewer(tx.clone());
     let poll = Duration::from_millis(opts.config.poll_interval_ms);
@@ -246,6 +247,21 @@ fn forward(rx: Receiver<WatchMsg>, tx: Sender<Msg>) {
             }
         }
     });
+}
+
+/// SIGTERM, SIGINT and SIGHUP become [`Msg::Signal`]: the loop quits through the normal
+/// path, so the terminal guard restores the terminal (an external kill left it raw).
+fn spawn_signals(tx: Sender<Msg>) -> std::io::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP])?;
+    std::thread::spawn(move || {
+        for sig in signals.forever() {
+            if tx.send(Msg::Signal(sig)).is_err() {
+                return;
+            }
+        }
+    });
+    Ok(())
 }
 
 fn spawn_input(tx: Sender<Msg>, stop: Arc<AtomicBool>) {
