@@ -152,8 +152,8 @@ fn child_writegate(parent: u32) -> Option<u32> {
         let pid: u32 = e.file_name().to_str()?.parse().ok()?;
         let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
         let (comm, rest) = stat.split_once(") ")?;
-        let ppid: u32 = rest.split_whitespace().nth(1)?.parse().ok()?;
-        (ppid == parent && comm.ends_with("(writegate")).then_some(pid)
+        let parent_pid: u32 = rest.split_whitespace().nth(1)?.parse().ok()?;
+        (parent_pid == parent && comm.ends_with("(writegate")).then_some(pid)
     })
 }
 
