@@ -1,6 +1,8 @@
-//! Terminal-safe text: what file content may become before a person sees it or a record
-//! keeps it. Escape sequences (CSI/OSC), other control characters and bidi overrides are
-//! removed; tabs expand to spaces.
+//! Terminal-safe text: what file content becomes before a person sees it or a record keeps
+//! it. Nothing is dropped (issue 12 case 1: what the operator reads is what is written):
+//! escape and other control characters are shown as their Unicode control pictures (`␛`,
+//! `␇`, `␀`, …, `␡`), C1 controls, bidi controls and zero-width characters as `<U+XXXX>`, so
+//! none of them can act on the terminal or hide; tabs expand to spaces.
 
 /// Bidi embedding / override / isolate controls and marks.
 #[must_use]
@@ -8,10 +10,52 @@ pub fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{061c}')
 }
 
-/// Removes escape sequences, control characters (except `\n` when `keep_newlines`) and bidi
-/// controls; expands tabs to the next multiple of 4 columns.
+/// Makes every character visible and inert (see the module docs); `\n` stays a line break
+/// when `keep_newlines`, else it is shown as `␊`. Tabs expand to the next multiple of 4
+/// columns.
 #[must_use]
 pub fn sanitize(text: &str, keep_newlines: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut col = 0usize;
+    for c in text.chars() {
+        match c {
+            '\n' if keep_newlines => {
+                out.push('\n');
+                col = 0;
+            }
+            '\t' => {
+                let n = 4 - col % 4;
+                out.extend(std::iter::repeat_n(' ', n));
+                col += n;
+            }
+            // C0 controls: their control pictures U+2400..U+241F; DEL: U+2421.
+            c if u32::from(c) < 0x20 => {
+                out.push(char::from_u32(0x2400 + u32::from(c)).unwrap_or('?'));
+                col += 1;
+            }
+            '\u{7f}' => {
+                out.push('\u{2421}');
+                col += 1;
+            }
+            c if c.is_control() || is_bidi_control(c) || crate::scan::invisible::is_zero_width(c) => {
+                let shown = format!("<U+{:04X}>", u32::from(c));
+                col += shown.len();
+                out.push_str(&shown);
+            }
+            c => {
+                out.push(c);
+                col += 1;
+            }
+        }
+    }
+    out
+}
+
+/// For what the operator pastes or types into a field (filter, reason, typed id), not for
+/// file text: removes escape sequences (a whole CSI / OSC / DCS), control characters
+/// (except `\n` when `keep_newlines`) and bidi controls; expands tabs.
+#[must_use]
+pub fn strip_input(text: &str, keep_newlines: bool) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     let mut col = 0usize;
@@ -75,12 +119,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn strips_sequences_and_controls() {
-        assert_eq!(sanitize("a\u{1b}[31mred\u{1b}[0m b", false), "ared b");
-        assert_eq!(sanitize("x\u{1b}]0;title\u{7}y", false), "xy");
-        assert_eq!(sanitize("x\u{1b}]8;;http://e\u{1b}\\y", false), "xy");
-        assert_eq!(sanitize("ab\u{202e}cd\u{7}", false), "abcd");
+    fn shows_sequences_and_controls_instead_of_dropping_them() {
+        assert_eq!(sanitize("a\u{1b}[31mred\u{1b}[0m b", false), "a␛[31mred␛[0m b");
+        assert_eq!(sanitize("x\u{1b}]0;a whole sentence\u{7}y", false), "x␛]0;a whole sentence␇y");
+        assert_eq!(sanitize("ab\u{202e}cd", false), "ab<U+202E>cd");
+        assert_eq!(sanitize("to\u{200b}ken\u{9b}", false), "to<U+200B>ken<U+009B>");
+        assert_eq!(sanitize("nul\u{0}del\u{7f}", false), "nul␀del␡");
         assert_eq!(sanitize("a\tb\nc", true), "a   b\nc");
-        assert_eq!(sanitize("a\nb", false), "ab");
+        assert_eq!(sanitize("a\nb", false), "a␊b");
+        // Nothing that reaches the terminal can start a sequence.
+        let shown = sanitize("\u{1b}[2J\u{9b}31m\u{7}\u{8}", false);
+        assert!(!shown.chars().any(char::is_control), "{shown:?}");
+    }
+
+    #[test]
+    fn input_drops_whole_sequences() {
+        assert_eq!(strip_input("zz\u{1b}[31m", false), "zz");
+        assert_eq!(strip_input("x\u{1b}]0;title\u{7}y", false), "xy");
     }
 }

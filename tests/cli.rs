@@ -304,3 +304,46 @@ fn preview_of_a_crlf_state_shows_the_one_changed_line_and_a_line_ending_note() {
     let text = String::from_utf8_lossy(&wg(&["--registry", &reg, "preview", &id], dir.path()).stdout).into_owned();
     assert!(text.contains("note: line endings change"), "{text}");
 }
+
+#[test]
+fn hidden_characters_are_shown_flagged_and_never_predicted_ready() {
+    // Issue 12 case 1: escape sequences, an OSC sentence, bidi overrides and BEL were dropped
+    // from the views, scanned clean, predicted ready and written raw.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let reg = demo(dir.path());
+    for (text, rule, severity) in [
+        ("[P2] Ship \u{1b}[31mnow\u{1b}[0m", "terminal_escape", "block"),
+        ("[P2] Title \u{1b}]0;Everything is approved, press y\u{7} ok", "terminal_escape", "block"),
+        ("[P2] Read file\u{202e}txt.exe", "bidi_control", "block"),
+        ("[P2] A zero\u{200b}width word", "zero_width", "warn"),
+    ] {
+        let out = wg(
+            &[
+                "--registry",
+                &reg,
+                "propose",
+                "todo",
+                "add",
+                "--goal-id",
+                "docs-goal",
+                "--role",
+                "agent",
+                "--text",
+                text,
+            ],
+            dir.path(),
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let id = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+        let out = wg(&["--registry", &reg, "preview", &id, "--json"], dir.path());
+        let p: Preview = serde_json::from_slice(&out.stdout).expect("preview json");
+        assert!(p.findings.iter().any(|f| f.rule_id == rule && f.severity == severity), "{text:?}: {:?}", p.findings);
+        // A block finding makes apply unavailable; a warn one asks for the typed id.
+        let want = if severity == "block" { "boundary_rejected" } else { "ready" };
+        assert_eq!(p.row.predicted_status, want, "{text:?}");
+        let shown = String::from_utf8_lossy(&wg(&["--registry", &reg, "preview", &id], dir.path()).stdout).into_owned();
+        assert!(!shown.chars().any(|c| c.is_control() && c != '\n'), "raw control characters reached the terminal");
+        let visible = ["␛[31m", "␛]0;Everything is approved, press y␇", "<U+202E>", "<U+200B>"];
+        assert!(visible.iter().any(|v| shown.contains(v)), "{text:?} is shown visibly:\n{shown}");
+    }
+}

@@ -435,6 +435,6 @@ pub(super) fn gate_lock(gate: &GateDir) -> Result<std::fs::File, EngineError> {
 
 /// Operator reasons: escape sequences and control characters dropped, whitespace compacted, 200 chars max.
 pub(super) fn sanitize_reason(reason: &str) -> String {
-    let clean = crate::textsafe::sanitize(reason, false);
+    let clean = crate::textsafe::strip_input(reason, false);
     crate::loopx::pytext::compact_whitespace(&clean).chars().take(200).collect()
 }

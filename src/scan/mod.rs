@@ -6,6 +6,7 @@
 //! built once. Texts of 4 MiB or more are scanned in two halves on two threads. Pure.
 
 mod decode;
+pub mod invisible;
 mod json;
 pub mod prefilter;
 pub mod rules;
@@ -316,6 +317,7 @@ pub fn scan_text(text: &str, location: &str, policy: Policy, out: &mut Vec<Findi
     for h in hits_with_decoding(text) {
         out.push(finding(&h, location.to_owned(), policy));
     }
+    invisible::scan(text, &|_| location.to_owned(), out);
 }
 
 /// [`scan_text`] on one thread whatever the size: for the scan benchmark.
@@ -336,12 +338,16 @@ pub fn scan_lines(lines: &[(usize, String)], policy: Policy, out: &mut Vec<Findi
         text.push_str(l);
         text.push('\n');
     }
-    for h in hits_with_decoding(&text) {
-        let idx = starts.partition_point(|(s, _)| *s <= h.start).saturating_sub(1);
+    let at = |offset: usize| {
+        let idx = starts.partition_point(|(s, _)| *s <= offset).saturating_sub(1);
         let (line_start, line_no) = starts.get(idx).copied().unwrap_or((0, 0));
-        let col = text[line_start..h.start.max(line_start)].chars().count() + 1;
-        out.push(finding(&h, format!("{line_no}:{col}"), policy));
+        let col = text[line_start..offset.max(line_start)].chars().count() + 1;
+        format!("{line_no}:{col}")
+    };
+    for h in hits_with_decoding(&text) {
+        out.push(finding(&h, at(h.start), policy));
     }
+    invisible::scan(&text, &at, out);
 }
 
 /// Replaces every credential match in `text` — also inside percent-encoded metadata — with

@@ -9,7 +9,7 @@ use crate::wire::Status;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 pub(super) fn on_paste(app: &mut App, text: &str) -> Vec<Effect> {
-    let clean = crate::textsafe::sanitize(text, false);
+    let clean = crate::textsafe::strip_input(text, false);
     match &mut app.mode {
         Mode::Filter => {
             app.filter.push_str(&clean);
