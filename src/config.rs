@@ -19,6 +19,9 @@ pub struct Config {
     pub force_poll: bool,
     /// `default` or `mono` (no colours; also chosen by `NO_COLOR`).
     pub theme: String,
+    /// How long a confirmation dialog must have been visible before its confirm key (or
+    /// Enter) counts, ms: keys typed or pasted on from the key that opened it never decide.
+    pub confirm_arming_ms: u64,
     /// Keymap overrides: action name → keys, e.g. `apply = ["a", "ctrl-a"]`.
     pub keys: BTreeMap<String, Vec<String>>,
     /// Writeback runtime adapters: `[runtimes.<runtime_id>]` tables (README, "Writeback
@@ -41,6 +44,7 @@ impl Default for Config {
             poll_interval_ms: 500,
             force_poll: false,
             theme: "default".into(),
+            confirm_arming_ms: 400,
             keys: BTreeMap::new(),
             runtimes: BTreeMap::new(),
         }

@@ -24,6 +24,12 @@ impl Tmux {
             std::thread::sleep(Duration::from_millis(60));
         }
     }
+    /// Presses a confirming key as a person does: after reading the dialog for longer than
+    /// the arming delay (400 ms), so the key counts.
+    fn confirm(&self, keys: &[&str]) {
+        std::thread::sleep(Duration::from_millis(600));
+        self.keys(keys);
+    }
     fn wait_for(&self, what: &str, secs: u64) -> String {
         let start = Instant::now();
         loop {
@@ -85,7 +91,7 @@ fn operator_flow_in_tmux() {
     tmux.wait_for("queue · 1 of", 5);
     tmux.keys(&["a"]);
     tmux.wait_for("apply?", 5);
-    tmux.keys(&["y"]);
+    tmux.confirm(&["y"]);
     let screen = tmux.wait_for("lock_busy —", 15);
     assert!(screen.contains("lock busy: LoopX's state-file lock") && screen.contains("codex-peer-b"), "{screen}");
     assert_eq!(std::fs::read_to_string(&state).expect("state"), before, "lock_busy wrote nothing");
@@ -98,7 +104,7 @@ fn operator_flow_in_tmux() {
     tmux.wait_for("Checks ", 5);
     tmux.keys(&["a"]);
     tmux.wait_for("apply?", 5);
-    tmux.keys(&["y"]);
+    tmux.confirm(&["y"]);
     tmux.wait_for("applied —", 10);
     assert_ne!(std::fs::read_to_string(&state).expect("state"), before, "the apply wrote the state");
 
@@ -106,11 +112,12 @@ fn operator_flow_in_tmux() {
     tmux.keys(&["/", "Escape"]);
     tmux.keys(&["/", "d", "u", "p", "l", "Enter", "s"]);
     tmux.wait_for("skip?", 5);
-    tmux.keys(&["y"]);
+    tmux.confirm(&["y"]);
     tmux.wait_for("skipped —", 10);
     tmux.keys(&["/", "Escape", "/", "b", "l", "o", "c", "k", "e", "d", "Enter", "r"]);
     tmux.wait_for("type a reason", 5);
-    tmux.keys(&["c", "o", "n", "t", "a", "i", "n", "s", "Space", "a", "Space", "t", "o", "k", "e", "n", "Enter"]);
+    tmux.keys(&["c", "o", "n", "t", "a", "i", "n", "s", "Space", "a", "Space", "t", "o", "k", "e", "n"]);
+    tmux.confirm(&["Enter"]);
     tmux.wait_for("rejected —", 10);
     let recs = results(&ws);
     let delta = |s: &str| count(&recs, s) - count(&base, s);

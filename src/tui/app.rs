@@ -112,6 +112,9 @@ pub struct ViewCache {
 pub enum Msg {
     /// A key event (only presses act).
     Key(KeyEvent),
+    /// A key event with the instant the input thread read it: confirmations count only
+    /// once their dialog is armed and not inside a burst of keys.
+    TimedKey(KeyEvent, std::time::Instant),
     /// Pasted text (never a command).
     Paste(String),
     /// The terminal was resized.
@@ -206,6 +209,14 @@ pub struct App {
     pub help_scroll: u16,
     /// Per goal: (pending, conflicts), kept in step with `items`.
     pub goal_counts: std::collections::HashMap<String, (usize, usize)>,
+    /// When the key being handled was read (timed keys only).
+    pub key_at: Option<std::time::Instant>,
+    /// When the key before it was read.
+    pub prev_key_at: Option<std::time::Instant>,
+    /// When the open confirmation dialog appeared.
+    pub dialog_at: Option<std::time::Instant>,
+    /// The arming delay of confirmation dialogs (config `confirm_arming_ms`).
+    pub arming: std::time::Duration,
 }
 
 impl App {
@@ -241,6 +252,10 @@ impl App {
             goal_counts: std::collections::HashMap::new(),
             now: chrono::Utc::now(),
             help_scroll: 0,
+            key_at: None,
+            prev_key_at: None,
+            dialog_at: None,
+            arming: std::time::Duration::from_millis(400),
         }
     }
 
@@ -328,6 +343,13 @@ impl App {
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Key(key) if key.kind == KeyEventKind::Press => super::input::on_key(app, key),
+        Msg::TimedKey(key, at) if key.kind == KeyEventKind::Press => {
+            app.key_at = Some(at);
+            let effects = super::input::on_key(app, key);
+            app.prev_key_at = Some(at);
+            effects
+        }
+        Msg::TimedKey(..) => Vec::new(),
         Msg::Tick => {
             app.now = chrono::Utc::now();
             Vec::new()

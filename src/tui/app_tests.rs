@@ -488,3 +488,51 @@ fn an_arrival_right_after_a_decision_keeps_its_outcome_readable() {
         app.flash
     );
 }
+
+/// Presses `c` at `ms` after `start`, as the input thread stamps keys.
+fn press_at(app: &mut App, c: char, start: std::time::Instant, ms: u64) -> Vec<Effect> {
+    let key = KeyEvent {
+        code: KeyCode::Char(c),
+        modifiers: KeyModifiers::NONE,
+        kind: KeyEventKind::Press,
+        state: KeyEventState::NONE,
+    };
+    update(app, Msg::TimedKey(key, start + std::time::Duration::from_millis(ms)))
+}
+
+fn decided(effects: &[Effect]) -> bool {
+    effects.iter().any(|e| matches!(e, Effect::Decide { .. }))
+}
+
+#[test]
+fn typed_words_and_pastes_never_decide_only_an_armed_confirmation_does() {
+    // Issue 12 case 5: "okay" applied (a opens, y confirms), "say yes" skipped, a pasted "ay"
+    // applied.
+    let t = std::time::Instant::now();
+    let mut app = loaded_app(vec![ready("a1")]);
+    let okay: Vec<Effect> = [('o', 0), ('k', 110), ('a', 220), ('y', 330)]
+        .iter()
+        .flat_map(|&(c, ms)| press_at(&mut app, c, t, ms))
+        .collect();
+    assert!(!decided(&okay), "typing okay decided: {okay:?}");
+    assert!(matches!(app.mode, Mode::ConfirmApply(_)), "the dialog stays open");
+    assert!(app.flash.as_ref().is_some_and(|(m, _)| m.starts_with("ignored")), "a visible hint: {:?}", app.flash);
+    assert!(decided(&press_at(&mut app, 'y', t, 900)), "an armed y confirms");
+
+    let mut app = loaded_app(vec![ready("a1")]);
+    let paste: Vec<Effect> = [('a', 0), ('y', 2)].iter().flat_map(|&(c, ms)| press_at(&mut app, c, t, ms)).collect();
+    assert!(!decided(&paste), "an unbracketed paste of ay decided");
+
+    let mut app = loaded_app(vec![ready("a1")]);
+    let say_yes: Vec<Effect> = [('s', 0), ('a', 120), ('y', 240), (' ', 360), ('y', 480), ('e', 600), ('s', 720)]
+        .iter()
+        .flat_map(|&(c, ms)| press_at(&mut app, c, t, ms))
+        .collect();
+    assert!(!decided(&say_yes), "typing say yes skipped");
+
+    // A y long after the dialog opened, but inside a burst, does not count either.
+    let mut app = loaded_app(vec![ready("a1")]);
+    press_at(&mut app, 'a', t, 0);
+    press_at(&mut app, 'x', t, 1000);
+    assert!(!decided(&press_at(&mut app, 'y', t, 1010)), "a key 10 ms after another is a burst");
+}

@@ -31,7 +31,55 @@ fn refilter_and_select(app: &mut App) -> Vec<Effect> {
     app.ensure_selection()
 }
 
+/// True for the dialogs whose key decides.
+fn is_dialog(mode: &Mode) -> bool {
+    matches!(
+        mode,
+        Mode::ConfirmApply(_)
+            | Mode::ConfirmSkip(_)
+            | Mode::ConfirmBlocker(_)
+            | Mode::TypedConfirm { .. }
+            | Mode::Reject { .. }
+    )
+}
+
+/// `Err(hint)` when a confirming key must not count yet (issue 12 case 5): it came less than
+/// the arming delay after the dialog opened or after the key before it, so it is part of
+/// typing or a paste (the words "okay" or "say yes", an unbracketed "ay"), not a decision
+/// made on what the dialog shows. Untimed keys (tests of other behaviour) are always armed.
+fn armed(app: &App) -> Result<(), String> {
+    let Some(at) = app.key_at else { return Ok(()) };
+    let since = |t: Option<std::time::Instant>| t.map(|t| at.saturating_duration_since(t));
+    let too_soon = [since(app.dialog_at), since(app.prev_key_at)].into_iter().flatten().any(|d| d < app.arming);
+    if too_soon {
+        return Err(format!(
+            "ignored: keys typed or pasted on never decide; read the dialog, pause {} ms, then press the key again",
+            app.arming.as_millis()
+        ));
+    }
+    Ok(())
+}
+
 pub(super) fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
+    let was_dialog = is_dialog(&app.mode);
+    let effects = on_key_inner(app, key);
+    if !is_dialog(&app.mode) {
+        app.dialog_at = None;
+    } else if !was_dialog {
+        app.dialog_at = app.key_at;
+    }
+    effects
+}
+
+/// Refuses a confirming key that is not armed, with the hint on the status line.
+fn unarmed(app: &mut App) -> Option<Vec<Effect>> {
+    armed(app).err().map(|hint| {
+        app.flash = Some((hint, FlashKind::Conflict));
+        Vec::new()
+    })
+}
+
+fn on_key_inner(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     let ctrl_c = key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
     if ctrl_c {
         return quit(app);
@@ -74,6 +122,9 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         Mode::ConfirmApply(k) | Mode::ConfirmSkip(k) | Mode::ConfirmBlocker(k) => {
             match keymap::resolve(&app.keys, Scope::Confirm, &key) {
                 Some(Action::Confirm) => {
+                    if let Some(none) = unarmed(app) {
+                        return none;
+                    }
                     let decision = match app.mode {
                         Mode::ConfirmSkip(_) => Decision::Skip,
                         Mode::ConfirmBlocker(_) => Decision::RecordBlocker,
@@ -105,6 +156,9 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
                 let id = k.rsplit('/').next().unwrap_or("");
                 let want: String = id.chars().take(6).collect();
                 if typed == want {
+                    if let Some(none) = unarmed(app) {
+                        return none;
+                    }
                     app.mode = Mode::Normal;
                     let decision = match purpose {
                         Typed::Warnings => Decision::Apply { confirm_warnings: true, override_idempotency: false },
@@ -155,6 +209,9 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
                     app.flash =
                         Some(("a reject needs a reason: type one, or 1–4 and Enter".into(), FlashKind::Conflict));
                     return Vec::new();
+                }
+                if let Some(none) = unarmed(app) {
+                    return none;
                 }
                 app.mode = Mode::Normal;
                 decide(app, &k, Decision::Reject { reason })

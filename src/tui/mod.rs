@@ -68,6 +68,7 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
     let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && opts.config.theme != "mono";
     let mut app =
         App::new(engine.ws.registry_path.display().to_string(), opts.read_only, color, opts.config.bell, keys);
+    app.arming = Duration::from_millis(opts.config.confirm_arming_ms);
     let mut terminal = ratatui::try_init()?;
     install_panic_hook();
     let _guard = TerminalGuard;
@@ -273,7 +274,7 @@ fn spawn_input(tx: Sender<Msg>, stop: Arc<AtomicBool>) {
                 Err(_) => return,
             }
             let msg = match event::read() {
-                Ok(Event::Key(k)) => Msg::Key(k),
+                Ok(Event::Key(k)) => Msg::TimedKey(k, std::time::Instant::now()),
                 Ok(Event::Paste(text)) => Msg::Paste(text),
                 Ok(Event::Resize(..)) => Msg::Resize,
                 Ok(_) => continue,
