@@ -349,12 +349,11 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             app.prev_key_at = Some(at);
             effects
         }
-        Msg::TimedKey(..) => Vec::new(),
         Msg::Tick => {
             app.now = chrono::Utc::now();
             Vec::new()
         }
-        Msg::Key(_) | Msg::Resize => Vec::new(),
+        Msg::Key(_) | Msg::TimedKey(..) | Msg::Resize => Vec::new(),
         Msg::Paste(text) => super::input::on_paste(app, &text),
         Msg::Loaded { full, quiet, last, goals } => on_loaded(app, full, quiet || app.loading, last, goals),
         Msg::ViewReady(cache) => {
