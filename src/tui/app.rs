@@ -408,6 +408,14 @@ pub fn apply_unavailable(item: &QueueItem) -> Option<String> {
             Some(format!("read-only writeback: {} failed (see Checks); reject it, or b records a blocker todo", failed.join(", ")))
         }
         Predicted::Status(Status::IdempotencyConflict) if item.kind == "writeback" => Some("the runtime already holds this key with a different payload: refused; reject it".into()),
+        // The override answers the key reuse only: another failing check would decide the
+        // apply, so the override is not offered (issue 12 case 6).
+        Predicted::Status(Status::IdempotencyConflict) => item
+            .detail
+            .checks
+            .iter()
+            .find(|c| !c.ok && !matches!(c.name.as_str(), "idempotency" | "lock"))
+            .map(|c| format!("apply is unavailable: besides the key reuse, the {} check fails ({}); reject or skip it", c.name, c.detail)),
         _ => None,
     }
 }

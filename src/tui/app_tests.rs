@@ -536,3 +536,46 @@ fn typed_words_and_pastes_never_decide_only_an_armed_confirmation_does() {
     press_at(&mut app, 'x', t, 1000);
     assert!(!decided(&press_at(&mut app, 'y', t, 1010)), "a key 10 ms after another is a burst");
 }
+
+#[test]
+fn only_what_can_succeed_is_offered() {
+    // Issue 12 case 6: key reuse plus a stale revision got the override dialog and then
+    // revision_conflict; `s` on a read-only writeback opened a dialog the engine refuses.
+    let mut both = item("g", "kr0001", Predicted::Status(Status::IdempotencyConflict), ScanMark::Clean);
+    let mut d = (*both.detail).clone();
+    d.checks = vec![
+        crate::wire::Check { name: "idempotency".into(), ok: false, detail: "key applied before".into() },
+        crate::wire::Check {
+            name: "revision".into(),
+            ok: false,
+            detail: "expected sha256:aa but the state is at sha256:bb".into(),
+        },
+        crate::wire::Check { name: "lock".into(), ok: true, detail: "free".into() },
+    ];
+    both.detail = Arc::new(d);
+    let mut app = loaded_app(vec![both]);
+    press(&mut app, KeyCode::Char('a'));
+    assert_eq!(app.mode, Mode::Normal, "no override dialog for an item that would then be stale");
+    assert!(app.flash.as_ref().is_some_and(|(m, _)| m.contains("revision check fails")), "{:?}", app.flash);
+
+    let mut alone = item("g", "kr0002", Predicted::Status(Status::IdempotencyConflict), ScanMark::Clean);
+    let mut d = (*alone.detail).clone();
+    d.checks = vec![crate::wire::Check { name: "idempotency".into(), ok: false, detail: "key applied before".into() }];
+    alone.detail = Arc::new(d);
+    let mut app = loaded_app(vec![alone]);
+    press(&mut app, KeyCode::Char('a'));
+    assert!(
+        matches!(app.mode, Mode::TypedConfirm { purpose: Typed::OverrideIdempotency, .. }),
+        "the key reuse alone is overridable"
+    );
+
+    let mut wb = item("g", "wb0002", Predicted::Status(Status::PreviewOnly), ScanMark::Clean);
+    wb.kind = "writeback".into();
+    let mut d = (*wb.detail).clone();
+    d.checks = vec![crate::wire::Check { name: "entry.3 runtime dry run".into(), ok: false, detail: "no".into() }];
+    wb.detail = Arc::new(d);
+    let mut app = loaded_app(vec![wb]);
+    press(&mut app, KeyCode::Char('s'));
+    assert_eq!(app.mode, Mode::Normal, "no skip dialog for a read-only writeback");
+    assert!(app.flash.as_ref().is_some_and(|(m, _)| m.contains("cannot be skipped")), "{:?}", app.flash);
+}

@@ -301,6 +301,14 @@ fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             let Some(item) = app.current() else {
                 return Vec::new();
             };
+            if action == Action::Skip && item.is_read_only_writeback() {
+                // The engine refuses it: do not open a dialog that can only fail.
+                app.flash = Some((
+                    "a read-only writeback cannot be skipped: reject it, or b records a blocker todo".into(),
+                    FlashKind::Conflict,
+                ));
+                return Vec::new();
+            }
             let key = item.key.clone();
             app.mode = if action == Action::Skip {
                 Mode::ConfirmSkip(key)

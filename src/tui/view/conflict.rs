@@ -171,11 +171,12 @@ pub(super) fn lines(app: &crate::tui::app::App, item: &QueueItem, theme: Theme) 
             out.push((theme.dim(), next.into()));
         }
         if kind == "idempotency_conflict" {
-            out.push((
-                theme.dim(),
-                "next: a applies it anyway after the typed id, recording an override with both effect digests; or skip / reject"
-                    .into(),
-            ));
+            // Offer the override only where it can succeed (issue 12 case 6).
+            let next = match crate::tui::app::apply_unavailable(item) {
+                None => "next: a applies it anyway after the typed id, recording an override with both effect digests; or skip / reject".to_owned(),
+                Some(why) => format!("no override here: {}", crate::tui::view::safe(&why)),
+            };
+            out.push((theme.dim(), next));
         }
         if let Some(d) = c["proposal_diff"].as_str() {
             out.push((theme.title(), "── the earlier applied proposal → this one (same key, different effect)".into()));
