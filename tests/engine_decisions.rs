@@ -664,3 +664,34 @@ fn an_override_answers_the_key_reuse_only_and_a_stale_item_keeps_its_lease_resol
     assert_eq!(out.status, Status::LeaseReleased);
     assert_eq!(e.prepare(&e.find_item(&held.id).expect("item")).predicted.name(), "revision_conflict");
 }
+
+#[test]
+fn no_secret_reaches_a_record_a_screen_or_a_json_document_in_full() {
+    // Issue 12 case 3: a typed reject reason, a lock holder field and the reasons of invalid
+    // items printed a secret whole.
+    const SECRET: &str = "ghp_Xq8vR2mN5tK9wL3pZ7yB4cD6fH1jA0sE2gU8";
+    let (_d, reg) = demo();
+    let e = engine(&reg);
+    let b = item_with(&e, "demo-goal", "boundary_rejected");
+    let out = e.decide(&b, &Decision::Reject { reason: format!("leaked {SECRET} here") }, None).expect("reject");
+    let reason = out.record.expect("rec").reason.unwrap_or_default();
+    assert!(!reason.contains(SECRET) && reason.contains("leaked"), "{reason}");
+    let log = std::fs::read_to_string(e.gate("demo-goal").expect("gate").results().path()).expect("log");
+    assert!(!log.contains(SECRET), "results.jsonl keeps the masked reason");
+
+    // An invalid item whose reason quotes a duplicate key's text.
+    let inbox = e.gate("docs-goal").expect("gate").inbox();
+    std::fs::write(inbox.join("dup-key.json"), format!("{{\"{SECRET}\": 1, \"{SECRET}\": 2}}")).expect("write");
+    let item = e.find_item("docs-goal/dup-key").expect("item");
+    let why = item.intent.as_ref().expect_err("invalid");
+    assert!(!why.contains(SECRET), "{why}");
+
+    // A lock holder record with a secret in a field, shown by the lock check.
+    let state_file = e.goal("docs-goal").expect("goal").state_file.clone();
+    let holder = serde_json::json!({"schema_version": "file_lock_holder_v0", "pid": std::process::id(),
+        "agent_id": SECRET, "operation": "todo_update", "acquired_at": "2026-11-29T13:00:00+00:00"});
+    std::fs::write(format!("{}.lock", state_file.display()), holder.to_string()).expect("holder");
+    let ready = item_with(&e, "docs-goal", "ready");
+    let doc = serde_json::to_string(&e.prepare(&e.find_item(&ready).expect("item")).to_wire()).expect("json");
+    assert!(!doc.contains(SECRET), "the preview document masks the holder field");
+}

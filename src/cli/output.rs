@@ -34,7 +34,7 @@ pub(super) fn json<T: Serialize>(v: &T) -> anyhow::Result<()> {
 /// Terminal-safe single-line text (see [`crate::textsafe`]).
 #[must_use]
 pub fn clean(text: &str) -> String {
-    crate::textsafe::sanitize(text, false)
+    crate::scan::shown(text, false)
 }
 
 pub(super) fn print_status(rows: &[GoalStatus], as_json: bool) -> anyhow::Result<()> {
@@ -190,7 +190,7 @@ pub(super) fn print_preview(p: &Preview, as_json: bool) -> anyhow::Result<()> {
 }
 
 fn clean_lines(text: &str) -> String {
-    crate::textsafe::sanitize(text, true)
+    crate::scan::shown(text, true)
 }
 
 pub(super) fn print_log(rows: &[ResultRecord], as_json: bool) -> anyhow::Result<()> {

@@ -433,8 +433,9 @@ pub(super) fn gate_lock(gate: &GateDir) -> Result<std::fs::File, EngineError> {
     Ok(f)
 }
 
-/// Operator reasons: escape sequences and control characters dropped, whitespace compacted, 200 chars max.
+/// Operator reasons: escape sequences and control characters dropped, secrets masked (a
+/// reason is kept in `results.jsonl` and shown by `log`), whitespace compacted, 200 chars max.
 pub(super) fn sanitize_reason(reason: &str) -> String {
-    let clean = crate::textsafe::strip_input(reason, false);
+    let clean = crate::scan::mask_secrets(&crate::textsafe::strip_input(reason, false)).0;
     crate::loopx::pytext::compact_whitespace(&clean).chars().take(200).collect()
 }

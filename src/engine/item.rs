@@ -95,6 +95,16 @@ impl Item {
     /// Reads and parses an inbox file. Never panics and never touches the file.
     #[must_use]
     pub fn read(path: &Path, goal_id: &str) -> Self {
+        let mut item = Self::read_unmasked(path, goal_id);
+        // Why an item is invalid may quote its text (a duplicate key, an unknown argument, a
+        // diff's context line): never a full secret (issue 12 case 3).
+        if let Err(reason) = &mut item.intent {
+            *reason = crate::scan::mask_secrets(reason).0;
+        }
+        item
+    }
+
+    fn read_unmasked(path: &Path, goal_id: &str) -> Self {
         let id = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         let meta = std::fs::metadata(path).ok();
         let modified = meta.as_ref().and_then(|m| m.modified().ok());

@@ -180,7 +180,7 @@ impl Prepared {
         Preview {
             schema_version: PREVIEW_SCHEMA.into(),
             row: self.row(),
-            invalid_reason: self.invalid_reason.clone(),
+            invalid_reason: self.invalid_reason.as_deref().map(|r| crate::scan::mask_secrets(r).0),
             expected_revision: intent.map(|i| i.expected_revision.clone()),
             current_revision: self.current_text.as_deref().filter(|_| intent.is_some()).map(revision_of_text),
             proposed_revision: self.proposed_text.as_deref().filter(|_| intent.is_some()).map(revision_of_text),
@@ -190,11 +190,15 @@ impl Prepared {
             effect_digest: intent
                 .map(|i| i.effect_digest.clone())
                 .or_else(|| self.item.writeback.as_ref().map(|w| w.payload_digest.clone())),
-            checks: self.checks.clone(),
+            checks: self
+                .checks
+                .iter()
+                .map(|c| crate::wire::Check { detail: crate::scan::mask_secrets(&c.detail).0, ..c.clone() })
+                .collect(),
             findings: self.findings.clone(),
             diff: crate::scan::mask_secrets(&diff).0,
             diff_notes,
-            conflict: self.conflict.clone(),
+            conflict: self.conflict.as_ref().map(crate::scan::mask_json),
         }
     }
 }

@@ -350,6 +350,27 @@ pub fn scan_lines(lines: &[(usize, String)], policy: Policy, out: &mut Vec<Findi
     invisible::scan(&text, &at, out);
 }
 
+/// The one function for every string that reaches a screen or a record (issue 12 case 3):
+/// credentials masked ([`mask_secrets`]), then every hidden character made visible
+/// ([`crate::textsafe::sanitize`]). `keep_newlines` keeps line breaks (multi-line text).
+#[must_use]
+pub fn shown(text: &str, keep_newlines: bool) -> String {
+    crate::textsafe::sanitize(&mask_secrets(text).0, keep_newlines)
+}
+
+/// `value` with every string in it (keys too) passed through [`mask_secrets`]: for JSON
+/// documents that quote what they found (conflict details, holder records).
+#[must_use]
+pub fn mask_json(value: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::String(s) => Value::String(mask_secrets(s).0),
+        Value::Array(a) => Value::Array(a.iter().map(mask_json).collect()),
+        Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (mask_secrets(k).0, mask_json(v))).collect()),
+        other => other.clone(),
+    }
+}
+
 /// Replaces every credential match in `text` — also inside percent-encoded metadata — with
 /// its masked form; returns the text and how many were masked. Used on diffs and packets so
 /// a preview never shows a full secret.

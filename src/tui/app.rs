@@ -436,7 +436,7 @@ fn on_decided(app: &mut App, key: &str, result: Result<Outcome, String>) -> Vec<
                 s if s.is_conflict() || s == Status::BoundaryRejected => FlashKind::Conflict,
                 _ => FlashKind::Error,
             };
-            let flash = (format!("{} — {}", out.status.as_str(), crate::textsafe::sanitize(&out.message, false)), kind);
+            let flash = (format!("{} — {}", out.status.as_str(), crate::scan::shown(&out.message, false)), kind);
             if out.status == Status::LockBusy {
                 app.lock_busy = Some((key.to_owned(), out.lock.clone().unwrap_or_default()));
                 app.tab = Tab::Conflict;
@@ -461,7 +461,7 @@ fn on_decided(app: &mut App, key: &str, result: Result<Outcome, String>) -> Vec<
             }
         }
         Err(e) => {
-            app.flash = Some((format!("not decided: {}", crate::textsafe::sanitize(&e, false)), FlashKind::Error));
+            app.flash = Some((format!("not decided: {}", crate::scan::shown(&e, false)), FlashKind::Error));
         }
     }
     let mut fx = vec![Effect::Reload(Some(vec![goal]))];
@@ -557,7 +557,7 @@ fn on_watch(app: &mut App, w: WatchMsg) -> Vec<Effect> {
         }
         WatchMsg::Mode(WatchMode::Polling { interval, reason }) => {
             app.watch_note =
-                format!("polling every {} ms ({})", interval.as_millis(), crate::textsafe::sanitize(&reason, false));
+                format!("polling every {} ms ({})", interval.as_millis(), crate::scan::shown(&reason, false));
             Vec::new()
         }
         WatchMsg::Rescan(reason) => {

@@ -20,10 +20,10 @@ use ratatui::widgets::Paragraph;
 /// Smallest supported terminal.
 pub const MIN_SIZE: (u16, u16) = (60, 15);
 
-/// Terminal-safe text for display (escapes, controls and bidi removed; tabs expanded).
+/// Text for the screen: secrets masked, hidden characters shown ([`crate::scan::shown`]).
 #[must_use]
 pub fn safe(text: &str) -> String {
-    crate::textsafe::sanitize(text, false)
+    crate::scan::shown(text, false)
 }
 
 /// Draws the whole UI.
