@@ -695,3 +695,24 @@ fn no_secret_reaches_a_record_a_screen_or_a_json_document_in_full() {
     let doc = serde_json::to_string(&e.prepare(&e.find_item(&ready).expect("item")).to_wire()).expect("json");
     assert!(!doc.contains(SECRET), "the preview document masks the holder field");
 }
+
+#[test]
+fn a_held_gate_lock_refuses_within_its_bounded_wait_and_names_the_holder() {
+    // Issue 12 case 12: any process holding gate/.gate.lock froze decisions and propose.
+    let (_d, reg) = demo();
+    let e = engine(&reg);
+    let gate = e.gate("docs-goal").expect("gate");
+    let path = gate.root().join(".gate.lock");
+    let held =
+        std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path).expect("open");
+    held.lock().expect("hold it");
+    std::fs::write(&path, "{\"pid\": 4242, \"acquired_at\": \"2026-11-29T13:00:00Z\"}\n").expect("holder");
+    let ready = item_with(&e, "docs-goal", "ready");
+    let started = std::time::Instant::now();
+    let err = e.decide(&ready, &Decision::Skip, None).expect_err("refused");
+    assert!(started.elapsed() < std::time::Duration::from_secs(8), "bounded wait");
+    assert!(err.to_string().contains("stayed held") && err.to_string().contains("pid 4242"), "{err}");
+    assert!(e.find_item(&ready).is_ok(), "nothing was decided");
+    held.unlock().expect("let go");
+    assert_eq!(e.decide(&ready, &Decision::Skip, None).expect("skip").status, Status::Skipped);
+}

@@ -97,10 +97,12 @@ impl Engine {
         Ok(notes)
     }
 
-    /// Runs [`Engine::recover_goal`] for every goal, each under its gate lock.
+    /// Runs [`Engine::recover_goal`] for every goal, each under its gate lock. A goal whose
+    /// gate lock stays held is left for its next decision (a note says so), so one held lock
+    /// never keeps the other goals from loading.
     ///
     /// # Errors
-    /// The first failure.
+    /// The first failure other than a held gate lock.
     pub fn recover_all(&self) -> Result<Vec<String>, EngineError> {
         let mut notes = Vec::new();
         for g in &self.ws.goals {
@@ -108,8 +110,11 @@ impl Engine {
             if !gate.applying().exists() {
                 continue;
             }
-            let _l = gate_lock(&gate)?;
-            notes.extend(self.recover_goal(&g.id)?);
+            match gate_lock(&gate) {
+                Ok(_l) => notes.extend(self.recover_goal(&g.id)?),
+                Err(EngineError::Refused(why)) => notes.push(format!("{}: not recovered now: {why}", g.id)),
+                Err(e) => return Err(e),
+            }
         }
         Ok(notes)
     }
