@@ -716,3 +716,38 @@ fn a_held_gate_lock_refuses_within_its_bounded_wait_and_names_the_holder() {
     held.unlock().expect("let go");
     assert_eq!(e.decide(&ready, &Decision::Skip, None).expect("skip").status, Status::Skipped);
 }
+
+#[test]
+fn dead_writers_temp_files_are_removed_everywhere_the_gate_writes() {
+    // Issue 12 case 10: orphan temps in gate/applying, revisions and inbox stayed forever,
+    // and one in applying made `check` report an interrupted apply.
+    let (_d, reg) = demo();
+    let e = engine(&reg);
+    let gate = e.gate("docs-goal").expect("gate");
+    // A pid above the kernel's maximum is never running.
+    let dead = 4_194_400u32;
+    let temps = [
+        gate.applying().join(format!(".x1.json.{dead}.0.tmp")),
+        gate.revisions().dir().join(format!(".abc.{dead}.3.tmp")),
+        gate.inbox().join(format!(".item.json.{dead}.1.tmp")),
+    ];
+    for t in &temps {
+        std::fs::create_dir_all(t.parent().expect("dir")).expect("mkdir");
+        std::fs::write(t, "half").expect("temp");
+    }
+    let live = gate.inbox().join(format!(".mine.json.{}.0.tmp", std::process::id()));
+    std::fs::write(&live, "in flight").expect("live temp");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_writegate"))
+        .args(["--registry", reg.to_str().expect("utf8"), "check", "--json"])
+        .env("XDG_STATE_HOME", reg.parent().expect("dir").join("state"))
+        .output()
+        .expect("check");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert!(!doc["problems"].as_array().expect("problems").iter().any(|p| p["what"] == "applying"), "{doc}");
+    let ready = item_with(&e, "docs-goal", "ready");
+    e.decide(&ready, &Decision::Skip, None).expect("skip");
+    for t in &temps {
+        assert!(!t.exists(), "{} is left", t.display());
+    }
+    assert!(live.exists(), "a live writer's temp stays");
+}

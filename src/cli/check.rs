@@ -76,7 +76,12 @@ pub(super) fn check(engine: &Engine, auths: &Authorities) -> Vec<Problem> {
             );
         }
         check_authority(engine, g, auths.get(&g.id), &mut add);
-        if std::fs::read_dir(gate.applying()).is_ok_and(|mut d| d.next().is_some()) {
+        // Markers are `<item>.json`; a dead writer's temp file is cleaned by recovery.
+        let marker = |e: &std::fs::DirEntry| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            !name.starts_with('.') && name.ends_with(".json")
+        };
+        if std::fs::read_dir(gate.applying()).is_ok_and(|d| d.filter_map(Result::ok).any(|e| marker(&e))) {
             add(&g.id, "applying", "an interrupted apply awaits recovery (it finishes on the next decision)".into());
         }
         for item in engine.items(Some(&g.id)) {

@@ -33,7 +33,9 @@ impl Engine {
         let goal = self.goal(goal_id)?.clone();
         let mut notes = Vec::new();
         let target = std::fs::canonicalize(&goal.state_file).unwrap_or_else(|_| goal.state_file.clone());
-        let stale = remove_stale_temps(&target);
+        let gate_dirs = [gate.applying(), gate.revisions().dir().to_owned(), gate.inbox()];
+        let stale = remove_stale_temps(&target)
+            + gate_dirs.iter().map(|d| crate::gate::fsutil::remove_dead_temps(d)).sum::<usize>();
         if stale > 0 {
             notes.push(format!("removed {stale} temp file(s) left by an interrupted write"));
         }

@@ -125,6 +125,20 @@ pub fn atomic_write_at(path: &Path, bytes: &[u8], point: Option<&str>) -> std::i
     result
 }
 
+/// True for a temp file of [`atomic_write_at`] (`.<name>.<pid>.<n>.tmp`) whose writer no
+/// longer runs (and is not this process).
+fn is_dead_temp(file: &str) -> bool {
+    let Some(rest) = file.strip_prefix('.').and_then(|r| r.strip_suffix(".tmp")) else { return false };
+    let mut parts = rest.rsplitn(3, '.');
+    let (Some(n), Some(pid), Some(name)) = (parts.next(), parts.next(), parts.next()) else { return false };
+    let (Ok(pid), true) =
+        (pid.parse::<u32>(), !name.is_empty() && n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty())
+    else {
+        return false;
+    };
+    pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists()
+}
+
 /// Removes this module's temp siblings of `path` (`.<name>.<pid>.<n>.tmp`) left by
 /// processes that no longer run. Returns how many were removed.
 pub fn remove_stale_temps(path: &Path) -> usize {
@@ -132,30 +146,25 @@ pub fn remove_stale_temps(path: &Path) -> usize {
         return 0;
     };
     let prefix = format!(".{}.", name.to_string_lossy());
+    remove_dead_temps_where(dir, |f| f.starts_with(&prefix))
+}
+
+/// Removes every temp file of a dead writer in `dir` (gate folders: `applying/`,
+/// `revisions/`, `inbox/`). Returns how many were removed.
+pub fn remove_dead_temps(dir: &Path) -> usize {
+    remove_dead_temps_where(dir, |_| true)
+}
+
+fn remove_dead_temps_where(dir: &Path, keep: impl Fn(&str) -> bool) -> usize {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return 0;
     };
-    let mut removed = 0;
-    for entry in rd.filter_map(Result::ok) {
-        let file = entry.file_name().to_string_lossy().into_owned();
-        let Some(rest) = file.strip_prefix(&prefix).and_then(|r| r.strip_suffix(".tmp")) else {
-            continue;
-        };
-        let mut parts = rest.split('.');
-        let (Some(pid), Some(n), None) = (parts.next(), parts.next(), parts.next()) else {
-            continue;
-        };
-        let (Ok(pid), true) = (pid.parse::<u32>(), n.chars().all(|c| c.is_ascii_digit())) else {
-            continue;
-        };
-        if pid != std::process::id()
-            && !Path::new(&format!("/proc/{pid}")).exists()
-            && std::fs::remove_file(entry.path()).is_ok()
-        {
-            removed += 1;
-        }
-    }
-    removed
+    rd.filter_map(Result::ok)
+        .filter(|e| {
+            let file = e.file_name().to_string_lossy().into_owned();
+            keep(&file) && is_dead_temp(&file) && std::fs::remove_file(e.path()).is_ok()
+        })
+        .count()
 }
 
 fn temp_sibling(path: &Path) -> PathBuf {
