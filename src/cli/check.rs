@@ -79,7 +79,7 @@ pub(super) fn check(engine: &Engine, auths: &Authorities) -> Vec<Problem> {
         // Markers are `<item>.json`; a dead writer's temp file is cleaned by recovery.
         let marker = |e: &std::fs::DirEntry| {
             let name = e.file_name().to_string_lossy().into_owned();
-            !name.starts_with('.') && name.ends_with(".json")
+            !name.starts_with('.') && std::path::Path::new(&name).extension().is_some_and(|x| x == "json")
         };
         if std::fs::read_dir(gate.applying()).is_ok_and(|d| d.filter_map(Result::ok).any(|e| marker(&e))) {
             add(&g.id, "applying", "an interrupted apply awaits recovery (it finishes on the next decision)".into());

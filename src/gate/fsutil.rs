@@ -141,6 +141,7 @@ fn is_dead_temp(file: &str) -> bool {
 
 /// Removes this module's temp siblings of `path` (`.<name>.<pid>.<n>.tmp`) left by
 /// processes that no longer run. Returns how many were removed.
+#[must_use]
 pub fn remove_stale_temps(path: &Path) -> usize {
     let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
         return 0;
@@ -151,6 +152,7 @@ pub fn remove_stale_temps(path: &Path) -> usize {
 
 /// Removes every temp file of a dead writer in `dir` (gate folders: `applying/`,
 /// `revisions/`, `inbox/`). Returns how many were removed.
+#[must_use]
 pub fn remove_dead_temps(dir: &Path) -> usize {
     remove_dead_temps_where(dir, |_| true)
 }
