@@ -217,6 +217,10 @@ pub struct App {
     pub dialog_at: Option<std::time::Instant>,
     /// The arming delay of confirmation dialogs (config `confirm_arming_ms`).
     pub arming: std::time::Duration,
+    /// Items the bell already rang for (or that were there when the console opened).
+    pub rung: std::collections::HashSet<String>,
+    /// When the bell last rang.
+    pub last_bell: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 impl App {
@@ -256,6 +260,8 @@ impl App {
             prev_key_at: None,
             dialog_at: None,
             arming: std::time::Duration::from_millis(400),
+            rung: std::collections::HashSet::new(),
+            last_bell: None,
         }
     }
 
@@ -471,6 +477,31 @@ fn on_decided(app: &mut App, key: &str, result: Result<Outcome, String>) -> Vec<
     fx
 }
 
+/// The minimum time between two bells: a burst of arrivals rings once.
+const BELL_GAP_SECS: i64 = 2;
+
+/// True when the bell should ring for this load (issue 12 case 16): some item is new to the
+/// operator (never rung for, and readable — a half-written file rings once it is whole), the
+/// load is not quiet (the first load is), and no bell rang within [`BELL_GAP_SECS`].
+fn ring_for_arrivals(app: &mut App, quiet: bool) -> bool {
+    let fresh: Vec<String> = app
+        .items
+        .iter()
+        .filter(|i| i.predicted != crate::engine::Predicted::Invalid && !app.rung.contains(&i.key))
+        .map(|i| i.key.clone())
+        .collect();
+    if fresh.is_empty() {
+        return false;
+    }
+    app.rung.extend(fresh);
+    let spaced = app.last_bell.is_none_or(|t| (app.now - t).num_seconds() >= BELL_GAP_SECS);
+    if quiet || !app.bell || !spaced {
+        return false;
+    }
+    app.last_bell = Some(app.now);
+    true
+}
+
 fn on_loaded(
     app: &mut App,
     full: bool,
@@ -536,9 +567,9 @@ fn on_loaded(
             }
             _ => (format!("{arrived} new item(s) arrived"), FlashKind::Info),
         });
-        if app.bell {
-            fx.push(Effect::Bell);
-        }
+    }
+    if ring_for_arrivals(app, quiet) {
+        fx.push(Effect::Bell);
     }
     let stale = app
         .current()

@@ -579,3 +579,26 @@ fn only_what_can_succeed_is_offered() {
     assert_eq!(app.mode, Mode::Normal, "no skip dialog for a read-only writeback");
     assert!(app.flash.as_ref().is_some_and(|(m, _)| m.contains("cannot be skipped")), "{:?}", app.flash);
 }
+
+#[test]
+fn a_burst_of_arrivals_rings_once_and_a_half_written_file_rings_when_whole() {
+    // Issue 12 case 16: 20 arrivals at once rang 20 times, a half-written file rang too.
+    let mut app = loaded_app(vec![ready("a1")]);
+    let load = |app: &mut App, items: Vec<QueueItem>| {
+        update(app, Msg::Loaded { full: false, quiet: false, last: true, goals: vec![(goal("g"), items)] })
+    };
+    let burst: Vec<QueueItem> =
+        std::iter::once(ready("a1")).chain((0..20).map(|n| ready(&format!("n{n:02}")))).collect();
+    let rings = |fx: &[Effect]| fx.iter().filter(|e| **e == Effect::Bell).count();
+    assert_eq!(rings(&load(&mut app, burst.clone())), 1, "one bell for the burst");
+    assert_eq!(rings(&load(&mut app, burst.clone())), 0, "nothing new");
+    let mut half = burst.clone();
+    half.push(item("g", "half", Predicted::Invalid, ScanMark::Clean));
+    app.now += chrono::Duration::seconds(5);
+    assert_eq!(rings(&load(&mut app, half)), 0, "a half-written file does not ring");
+    let mut whole = burst;
+    whole.push(ready("half"));
+    assert_eq!(rings(&load(&mut app, whole.clone())), 1, "it rings once it is whole");
+    whole.push(ready("later"));
+    assert_eq!(rings(&load(&mut app, whole)), 0, "not twice within the gap");
+}
