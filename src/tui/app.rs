@@ -221,6 +221,8 @@ pub struct App {
     pub rung: std::collections::HashSet<String>,
     /// When the bell last rang.
     pub last_bell: Option<chrono::DateTime<chrono::Utc>>,
+    /// Per goal, the revision this console's own last apply wrote.
+    pub own_revisions: std::collections::HashMap<String, String>,
 }
 
 impl App {
@@ -262,6 +264,7 @@ impl App {
             arming: std::time::Duration::from_millis(400),
             rung: std::collections::HashSet::new(),
             last_bell: None,
+            own_revisions: std::collections::HashMap::new(),
         }
     }
 
@@ -430,6 +433,9 @@ fn on_decided(app: &mut App, key: &str, result: Result<Outcome, String>) -> Vec<
     app.busy = None;
     let goal = key.split('/').next().unwrap_or("").to_owned();
     app.own_write = Some(goal.clone());
+    if let Some(rev) = result.as_ref().ok().and_then(|o| o.record.as_ref()).and_then(|r| r.applied_revision.clone()) {
+        app.own_revisions.insert(goal.clone(), rev);
+    }
     match result {
         Ok(out) => {
             let kind = match out.status {
@@ -475,6 +481,13 @@ fn on_decided(app: &mut App, key: &str, result: Result<Outcome, String>) -> Vec<
         fx.push(Effect::Quit);
     }
     fx
+}
+
+/// True when `item`'s current state is the one this console's own last apply on its goal
+/// wrote.
+fn own_write_explains(app: &App, item: &QueueItem) -> bool {
+    let Some(own) = app.own_revisions.get(&item.goal_id) else { return false };
+    item.detail.current.as_deref().is_some_and(|t| crate::loopx::hash::revision_of_text(t) == *own)
 }
 
 /// The minimum time between two bells: a burst of arrivals rings once.
@@ -548,7 +561,8 @@ fn on_loaded(
             _ if old.checking => None,
             None => Some("this item left the inbox (decided elsewhere or removed)"),
             Some(n) if n.payload_digest != old.payload_digest => Some("this item changed on disk"),
-            Some(n) if n.detail.current != old.detail.current => {
+            // writegate's own apply moved it (issue 12 case 14): not a change to warn of.
+            Some(n) if n.detail.current != old.detail.current && !own_write_explains(app, n) => {
                 Some("this goal's state moved since you opened the item")
             }
             Some(_) => None,

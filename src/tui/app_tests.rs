@@ -602,3 +602,53 @@ fn a_burst_of_arrivals_rings_once_and_a_half_written_file_rings_when_whole() {
     whole.push(ready("later"));
     assert_eq!(rings(&load(&mut app, whole)), 0, "not twice within the gap");
 }
+
+#[test]
+fn the_consoles_own_apply_is_not_blamed_as_a_state_that_moved() {
+    // Issue 12 case 14: right after an apply, the next item came up with a banner saying the
+    // state moved — writegate's own write.
+    let with_state = |id: &str, text: &str| {
+        let mut it = ready(id);
+        let mut d = (*it.detail).clone();
+        d.current = Some(Arc::new(text.to_owned()));
+        it.detail = Arc::new(d);
+        it
+    };
+    let mut app = loaded_app(vec![with_state("a1", "old\n"), with_state("a2", "old\n")]);
+    press(&mut app, KeyCode::Char('j'));
+    let applied = crate::loopx::hash::revision_of_text("new\n");
+    let record: crate::wire::ResultRecord = serde_json::from_value(serde_json::json!({
+        "schema_version": "writegate_result_v1", "recorded_at": "2026-11-29T14:00:00Z", "goal_id": "g",
+        "item_id": "a1", "kind": "write_intent", "write_class": "todo_update", "writer_id": "w", "write_id": "x",
+        "idempotency_key": "k", "decision": "apply", "status": "applied", "reason_code": null, "reason": null,
+        "operator": "o", "expected_revision": null, "base_revision": null, "applied_revision": applied,
+        "effect_digest": "e", "payload_digest": "p", "override_of_effect_digest": null, "applied_scopes": [],
+        "lease_release": null, "writeback": null}))
+    .expect("record");
+    let out = crate::engine::Outcome { record: Some(record), ..outcome(Status::Applied, true, "written") };
+    update(&mut app, Msg::Decided { key: "g/a1".into(), result: Ok(out) });
+    // The watcher reloads more than once after one apply, another goal's load first.
+    update(&mut app, Msg::Loaded { full: false, quiet: false, last: true, goals: vec![(goal("h"), vec![])] });
+    for _ in 0..2 {
+        update(
+            &mut app,
+            Msg::Loaded {
+                full: false,
+                quiet: false,
+                last: true,
+                goals: vec![(goal("g"), vec![with_state("a2", "new\n")])],
+            },
+        );
+    }
+    assert!(app.banner.is_none(), "{:?}", app.banner);
+    update(
+        &mut app,
+        Msg::Loaded {
+            full: false,
+            quiet: false,
+            last: true,
+            goals: vec![(goal("g"), vec![with_state("a2", "other\n")])],
+        },
+    );
+    assert!(app.banner.as_ref().is_some_and(|b| b.contains("state moved")), "another writer's change still warns");
+}
