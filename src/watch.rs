@@ -48,6 +48,8 @@ pub fn watch_dirs(engine: &Engine) -> Vec<PathBuf> {
     if let Some(d) = engine.ws.registry_path.parent() {
         dirs.insert(d.to_owned());
     }
+    // The runtime root itself, so a `goals/` folder made after start is seen.
+    dirs.insert(engine.ws.runtime_root.clone());
     dirs.insert(engine.ws.runtime_root.join("goals"));
     // LoopX 2.x authorities: lease-only commits change nothing but the store (LOOPX2.md §5),
     // under the runtime root or a default root where LoopX keeps them.
@@ -68,6 +70,14 @@ pub fn watch_dirs(engine: &Engine) -> Vec<PathBuf> {
         }
     }
     dirs.into_iter().filter(|d| d.is_dir()).collect()
+}
+
+/// The folders to watch with their inode numbers: a folder removed and made again (a gate
+/// folder replaced) is a new folder to watch, though its path is the same.
+#[must_use]
+pub fn watch_set(engine: &Engine) -> Vec<(PathBuf, u64)> {
+    use std::os::unix::fs::MetadataExt as _;
+    watch_dirs(engine).into_iter().filter_map(|d| std::fs::metadata(&d).ok().map(|m| (d, m.ino()))).collect()
 }
 
 /// True for paths whose changes matter: not lock files, incident rows, temp files or

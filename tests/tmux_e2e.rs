@@ -198,3 +198,47 @@ fn an_external_sigterm_restores_the_terminal() {
     let alt = tmux.run(&["display", "-p", "-t", "wg", "#{alternate_on}"]);
     assert_eq!(String::from_utf8_lossy(&alt.stdout).trim(), "0", "the terminal left the alternate screen");
 }
+
+#[test]
+fn a_goal_whose_runtime_folder_appears_later_shows_its_proposals() {
+    // Issue 12 case 13: a goal without a runtime folder at start (right after bootstrap)
+    // never showed its proposals until a restart.
+    if Command::new("tmux").arg("-V").output().is_err() {
+        eprintln!(
+            "\n!!!!!!!! SKIPPING the tmux live-folder test: tmux is not installed (.ci/run installs it) !!!!!!!!\n"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tmp");
+    let ws = dir.path().join("ws");
+    let bin = env!("CARGO_BIN_EXE_writegate");
+    let env = |c: &mut Command| {
+        c.env("XDG_STATE_HOME", dir.path().join("state")).env("XDG_CONFIG_HOME", dir.path().join("config"));
+    };
+    let mut demo = Command::new(bin);
+    env(&mut demo);
+    let out = demo.args(["demo", "--path", ws.to_str().expect("utf8"), "--no-tui"]).output().expect("demo");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let reg = ws.join(".loopx/registry.json");
+    // No goal has a runtime folder yet: not even `goals/` exists.
+    std::fs::remove_dir_all(ws.join(".loopx-runtime/goals")).expect("no runtime folders yet");
+    let tmux = Tmux { socket: format!("wg-live-{}", std::process::id()) };
+    let cmd = format!(
+        "env XDG_STATE_HOME={d}/state XDG_CONFIG_HOME={d}/config TERM=xterm-256color {bin} --registry {reg}; sleep 30",
+        d = dir.path().display(),
+        reg = reg.display()
+    );
+    let out = tmux.run(&["new-session", "-d", "-s", "wg", "-x", "120", "-y", "35", &cmd]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    tmux.wait_for("goals · 3", 30);
+    tmux.wait_for("queue · 0", 10);
+    let mut propose = Command::new(bin);
+    env(&mut propose);
+    let out = propose
+        .args(["--registry", reg.to_str().expect("utf8"), "propose", "todo", "add", "--goal-id", "docs-goal"])
+        .args(["--role", "agent", "--text", "[P3] Proposed into a new folder"])
+        .output()
+        .expect("propose");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    tmux.wait_for("queue · 1", 10);
+}

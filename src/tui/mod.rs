@@ -84,8 +84,8 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
     let poll = Duration::from_millis(opts.config.poll_interval_ms);
     let (wtx, wrx) = channel::<WatchMsg>();
     forward(wrx, tx.clone());
-    let mut dirs = watch::watch_dirs(&current(&engine));
-    let mut watcher = watch::start(&dirs, poll, opts.config.force_poll, &wtx);
+    let mut dirs = watch::watch_set(&current(&engine));
+    let mut watcher = watch::start(&paths_of(&dirs), poll, opts.config.force_poll, &wtx);
     let _ = loader.send(Job::Full);
     let mut deciding: Vec<std::thread::JoinHandle<()>> = Vec::new();
 
@@ -116,21 +116,20 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
                 tracing::debug!(?paths, "changed");
                 let eng = current(&engine);
                 merge(&mut reload, goals_for(&eng, paths));
-                if paths.iter().any(|p| p.is_dir()) || paths.iter().any(|p| p == &eng.ws.registry_path) {
-                    let new_dirs = watch::watch_dirs(&eng);
-                    if new_dirs != dirs {
-                        dirs = new_dirs;
-                        watcher = watch::start(&dirs, poll, opts.config.force_poll, &wtx);
-                    }
+                // A folder made, removed or replaced: re-arm on the new set of folders.
+                let folders_moved = paths.iter().any(|p| p.is_dir() || !p.exists());
+                if folders_moved || paths.iter().any(|p| p == &eng.ws.registry_path) {
+                    let fresh = rearm(&eng, &mut dirs, &mut watcher, (poll, opts.config.force_poll, &wtx));
+                    merge(&mut reload, goals_for(&eng, &fresh));
                 }
             }
             let full_load = matches!(msg, Msg::Loaded { full: true, .. });
             if full_load {
                 // The registry may have gained goals: watch their folders too.
-                let new_dirs = watch::watch_dirs(&current(&engine));
-                if new_dirs != dirs {
-                    dirs = new_dirs;
-                    watcher = watch::start(&dirs, poll, opts.config.force_poll, &wtx);
+                let eng = current(&engine);
+                let fresh = rearm(&eng, &mut dirs, &mut watcher, (poll, opts.config.force_poll, &wtx));
+                if !fresh.is_empty() {
+                    merge(&mut reload, goals_for(&eng, &fresh));
                 }
             }
             for effect in app::update(&mut app, msg) {
@@ -193,12 +192,35 @@ fn merge(slot: &mut Option<Job>, job: Job) {
     };
 }
 
+fn paths_of(set: &[(PathBuf, u64)]) -> Vec<PathBuf> {
+    set.iter().map(|(p, _)| p.clone()).collect()
+}
+
+/// Re-arms the watcher when the folders to watch changed (new, gone, or replaced under the
+/// same path); returns the folders that are new since, whose goals are reloaded: a file
+/// that landed in a folder before it was watched is picked up (issue 12 case 13).
+fn rearm(
+    engine: &Engine,
+    dirs: &mut Vec<(PathBuf, u64)>,
+    watcher: &mut watch::Watcher,
+    (poll, force_poll, tx): (Duration, bool, &Sender<WatchMsg>),
+) -> Vec<PathBuf> {
+    let set = watch::watch_set(engine);
+    if set == *dirs {
+        return Vec::new();
+    }
+    let fresh: Vec<PathBuf> = set.iter().filter(|d| !dirs.contains(d)).map(|(p, _)| p.clone()).collect();
+    *dirs = set;
+    *watcher = watch::start(&paths_of(dirs), poll, force_poll, tx);
+    fresh
+}
+
 /// Which goals a set of changed paths concerns (`Full` for the registry or a new goal).
 fn goals_for(engine: &Engine, paths: &[PathBuf]) -> Job {
     let goals_dir = engine.ws.runtime_root.join("goals");
     let mut out = BTreeSet::new();
     for p in paths {
-        if p == &engine.ws.registry_path || p.parent() == Some(goals_dir.as_path()) {
+        if p == &engine.ws.registry_path || *p == goals_dir || p.parent() == Some(goals_dir.as_path()) {
             return Job::Full;
         }
         if let Ok(rest) = p.strip_prefix(&goals_dir) {
