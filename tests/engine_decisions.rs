@@ -751,3 +751,34 @@ fn dead_writers_temp_files_are_removed_everywhere_the_gate_writes() {
     }
     assert!(live.exists(), "a live writer's temp stays");
 }
+
+#[test]
+fn a_decision_recorded_but_not_moved_is_finished_never_offered_again() {
+    // Issue 12 case 7: a crash after the result of a skip / reject was recorded but before
+    // the item moved left it pending and `ready`; a rejected then an applied record for one
+    // item was reproduced.
+    let (_d, reg) = demo();
+    let e = engine(&reg);
+    let ready = item_with(&e, "docs-goal", "ready");
+    let item = e.find_item(&ready).expect("item");
+    let before = state(&e, "docs-goal");
+    let out = e.decide(&ready, &Decision::Reject { reason: "not now".into() }, None).expect("reject");
+    assert_eq!(out.status, Status::Rejected);
+    // The crash: the record is there, the move is undone.
+    let gate = e.gate("docs-goal").expect("gate");
+    let decided = std::fs::read_dir(gate.decided())
+        .expect("decided")
+        .filter_map(Result::ok)
+        .find(|f| f.file_name().to_string_lossy().starts_with(&ready))
+        .expect("decided file")
+        .path();
+    std::fs::rename(&decided, &item.path).expect("undo the move");
+    let row = e.list(Some("docs-goal")).into_iter().find(|r| r.item_id == ready).expect("listed");
+    assert_eq!(row.predicted_status, "rejected", "never offered as ready again");
+    let err = e.decide(&ready, &Decision::Apply { confirm_warnings: true, override_idempotency: false }, None);
+    assert!(matches!(err, Err(EngineError::NoSuchItem(_))), "recovery finished the move first: {err:?}");
+    assert!(!item.path.exists());
+    assert_eq!(state(&e, "docs-goal"), before, "nothing applied");
+    let records = gate.results().read_all(false).expect("log");
+    assert_eq!(records.iter().filter(|r| r.item_id == ready).count(), 1, "one record for the item");
+}

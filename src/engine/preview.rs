@@ -233,6 +233,24 @@ impl Engine {
     /// [`Engine::prepare`] against an already read [`GoalSnapshot`] of the item's goal.
     #[must_use]
     pub fn prepare_in(&self, item: &Item, snap: &GoalSnapshot) -> Prepared {
+        if let Ok(records) = &snap.results
+            && let Some(rec) = super::recover::decided_by(records, item)
+        {
+            // Decided, but the move to decided/ was interrupted: never offered again.
+            let mut p = Prepared::new(item);
+            p.authority = snap.authority.as_deref().map(|a| a.kind.as_str());
+            p.check(
+                "decided",
+                false,
+                format!(
+                    "already {} at {}; the move to decided/ was interrupted and finishes with the next decision",
+                    rec.status.as_str(),
+                    rec.recorded_at
+                ),
+                Some(Predicted::Status(rec.status)),
+            );
+            return p;
+        }
         if let Some(wb) = &item.writeback {
             return self.prepare_writeback(item, wb, snap);
         }

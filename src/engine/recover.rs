@@ -40,6 +40,8 @@ impl Engine {
             notes.push(format!("removed {stale} temp file(s) left by an interrupted write"));
         }
         let Ok(rd) = std::fs::read_dir(gate.applying()) else {
+            let records = gate.results().read_all(true)?;
+            notes.extend(Self::finish_interrupted_closes(&gate, goal_id, &records)?);
             return Ok(notes);
         };
         let records = gate.results().read_all(true)?;
@@ -93,8 +95,34 @@ impl Engine {
             std::fs::remove_file(&path)
                 .map_err(|source| EngineError::Io { what: "remove apply marker".into(), source })?;
         }
+        notes.extend(Self::finish_interrupted_closes(&gate, goal_id, &records)?);
         for n in &notes {
             tracing::warn!(goal = goal_id, "{n}");
+        }
+        Ok(notes)
+    }
+
+    /// Moves to `decided/` every pending item that `records` already decided (a final status
+    /// recorded for this item id and these exact bytes): a skip, reject, duplicate or
+    /// writeback result whose move was interrupted (issue 12 case 7). Called under the gate
+    /// lock.
+    fn finish_interrupted_closes(
+        gate: &crate::gate::GateDir,
+        goal_id: &str,
+        records: &[crate::wire::ResultRecord],
+    ) -> Result<Vec<String>, EngineError> {
+        let mut notes = Vec::new();
+        for path in gate.pending_files() {
+            let item = Item::read(&path, goal_id);
+            if let Some(rec) = decided_by(records, &item) {
+                durable_move(&path, &Self::decided_path(gate, &item))
+                    .map_err(|source| EngineError::Io { what: "move item to decided/".into(), source })?;
+                notes.push(format!(
+                    "{}: already recorded {}; finished its move to decided/",
+                    item.id,
+                    rec.status.as_str()
+                ));
+            }
         }
         Ok(notes)
     }
@@ -133,4 +161,22 @@ pub(super) fn write_marker(path: &Path, marker: &Marker) -> Result<(), EngineErr
     }
     let bytes = serde_json::to_vec(marker).map_err(|e| io(std::io::Error::other(e)))?;
     atomic_write(path, &bytes).map_err(io)
+}
+
+/// The final result recorded for exactly this item (its id and payload digest), if any: the
+/// item was decided, and only its move to `decided/` may be missing.
+#[must_use]
+pub fn decided_by<'a>(records: &'a [crate::wire::ResultRecord], item: &Item) -> Option<&'a crate::wire::ResultRecord> {
+    records.iter().rev().find(|r| {
+        r.item_id == item.id
+            && r.payload_digest == item.payload_digest
+            && matches!(
+                r.status,
+                Status::Applied
+                    | Status::AlreadyApplied
+                    | Status::SkippedDuplicate
+                    | Status::Skipped
+                    | Status::Rejected
+            )
+    })
 }
