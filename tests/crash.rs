@@ -81,3 +81,62 @@ fn crash_at_every_failpoint() {
         eprintln!("{fp}: state {}, recovery {notes:?}", if after == new { "new" } else { "old" });
     }
 }
+
+#[test]
+fn an_apply_that_reached_the_state_is_recorded_even_after_a_later_write() {
+    // Issue 12 case 8: a crash between the state rename and the result append, then a LoopX
+    // write before recovery: recovery said the apply "never reached the state", dropped the
+    // marker and never recorded it.
+    let (_d, reg) = demo();
+    let e = engine(&reg);
+    let id = item_with(&e, "docs-goal", "ready");
+    let state_file = e.goal("docs-goal").expect("goal").state_file.clone();
+    let new = e.prepare(&e.find_item(&id).expect("item")).proposed_text.expect("proposed");
+    let out = Command::new(std::env::current_exe().expect("exe"))
+        .args(["--exact", "child_apply", "--ignored", "--quiet", "--test-threads=1"])
+        .env("WG_CHILD_REGISTRY", &reg)
+        .env("WG_CHILD_ITEM", &id)
+        .env(FAILPOINT_ENV, "after_state_write")
+        .output()
+        .expect("spawn child");
+    assert!(!out.status.success(), "the child should have aborted");
+    assert_eq!(std::fs::read_to_string(&state_file).expect("state"), new, "the write reached the state");
+    // Another writer moves the state on before writegate recovers.
+    let later = format!("{new}- Appended by a later LoopX write.\n");
+    std::fs::write(&state_file, &later).expect("later write");
+    let notes = e.recover_all().expect("recover");
+    let gate = e.gate("docs-goal").expect("gate");
+    let log = gate.results().read_all(false).expect("log");
+    let rec: Vec<_> = log.iter().filter(|r| r.item_id == id).collect();
+    assert_eq!(rec.len(), 1, "{notes:?}");
+    assert_eq!(rec[0].status, Status::Applied);
+    assert_eq!(rec[0].reason_code.as_deref(), Some("recovered_after_interrupted_apply"));
+    assert!(e.find_item(&id).is_err(), "the item moved to decided/");
+    assert_eq!(std::fs::read_to_string(&state_file).expect("state"), later, "nothing rewritten");
+    assert!(!gate.applying().join(format!("{id}.json")).exists(), "marker cleared");
+}
+
+#[test]
+fn an_interrupted_apply_that_cannot_be_judged_holds_its_item() {
+    let (_d, reg) = demo();
+    let e = engine(&reg);
+    let id = item_with(&e, "docs-goal", "ready");
+    let state_file = e.goal("docs-goal").expect("goal").state_file.clone();
+    let out = Command::new(std::env::current_exe().expect("exe"))
+        .args(["--exact", "child_apply", "--ignored", "--quiet", "--test-threads=1"])
+        .env("WG_CHILD_REGISTRY", &reg)
+        .env("WG_CHILD_ITEM", &id)
+        .env(FAILPOINT_ENV, "after_state_write")
+        .output()
+        .expect("spawn child");
+    assert!(!out.status.success());
+    // A later write replaced the whole text: neither undoing nor redoing the change fits.
+    std::fs::write(&state_file, "---\nstatus: active\n---\n\n# Rewritten\n").expect("rewrite");
+    let notes = e.recover_all().expect("recover");
+    assert!(notes.iter().any(|n| n.contains("cannot tell")), "{notes:?}");
+    let gate = e.gate("docs-goal").expect("gate");
+    assert!(gate.applying().join(format!("{id}.json")).exists(), "the marker stays for inspection");
+    let err = e.decide(&id, &APPLY, None).expect_err("held");
+    assert!(err.to_string().contains("awaits inspection"), "{err}");
+    assert!(gate.results().read_all(false).expect("log").iter().all(|r| r.item_id != id), "nothing recorded");
+}

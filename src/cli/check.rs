@@ -82,7 +82,7 @@ pub(super) fn check(engine: &Engine, auths: &Authorities) -> Vec<Problem> {
             !name.starts_with('.') && std::path::Path::new(&name).extension().is_some_and(|x| x == "json")
         };
         if std::fs::read_dir(gate.applying()).is_ok_and(|d| d.filter_map(Result::ok).any(|e| marker(&e))) {
-            add(&g.id, "applying", "an interrupted apply awaits recovery (it finishes on the next decision)".into());
+            add(&g.id, "applying", "an interrupted apply awaits recovery (the next decision finishes it, or holds its item when it cannot tell whether it reached the state: inspect gate/applying)".into());
         }
         for item in engine.items(Some(&g.id)) {
             if let (Err(e), None) = (&item.intent, &item.writeback) {

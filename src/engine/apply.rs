@@ -104,6 +104,13 @@ impl Engine {
         if !found.path.exists() {
             return Err(EngineError::NoSuchItem(reference.to_owned()));
         }
+        if marker_path(&gate, &item.id).exists() {
+            return Err(EngineError::Refused(format!(
+                "an interrupted apply of {} awaits inspection in {} (recovery could not tell whether it reached the state); nothing was done",
+                item.id,
+                gate.applying().display()
+            )));
+        }
         if seen_digest.is_some_and(|d| d != item.payload_digest) {
             return Err(EngineError::ItemChanged(item.id));
         }
@@ -260,6 +267,10 @@ impl Engine {
             record: rec.clone(),
         };
         let marker_path = marker_path(gate, &item.id);
+        // Both texts are kept before the state is written: recovery judges an interrupted
+        // apply by them when a later write moved the state on (issue 12 case 8).
+        let kept: Vec<&str> = p.current_text.as_deref().into_iter().chain([new_text.as_str()]).collect();
+        super::keep_snapshots(gate, &kept);
         write_marker(&marker_path, &marker)?;
         failpoint("after_marker");
         // A state file that is a symlink inside the repo is written through, as LoopX's

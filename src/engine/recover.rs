@@ -67,10 +67,29 @@ impl Engine {
             let recorded = records.iter().any(|r| {
                 r.item_id == marker.item_id && r.applied_revision.as_deref() == Some(marker.applied_revision.as_str())
             });
-            let current = read_state(&goal.state_file).map(|t| revision_of_text(&t)).unwrap_or_default();
+            let current_text = read_state(&goal.state_file).unwrap_or_default();
+            let current = revision_of_text(&current_text);
             let item = Item::read(&inbox_path, goal_id);
+            let moved_on = current != marker.applied_revision && current != marker.base_revision;
+            let verdict = if moved_on { change_present(&gate, &marker, &current_text) } else { None };
             if recorded {
                 notes.push(format!("{}: result was recorded; finishing the move", marker.item_id));
+            } else if verdict == Some(true) {
+                // The write reached the state and a later write (LoopX's) built on it.
+                let mut rec = marker.record.clone();
+                rec.reason_code = Some("recovered_after_interrupted_apply".into());
+                rec.recorded_at = self.clock.utc_stamp();
+                gate.results().append(&rec)?;
+                notes.push(format!(
+                    "{}: the write reached the state before a later write moved it on; recorded applied",
+                    marker.item_id
+                ));
+            } else if moved_on && verdict.is_none() {
+                notes.push(format!(
+                    "{}: cannot tell whether the interrupted apply reached the state (a later write changed it); the marker stays in gate/applying and the item is held: inspect by hand",
+                    marker.item_id
+                ));
+                continue;
             } else if current == marker.applied_revision {
                 let mut rec = marker.record.clone();
                 rec.status = Status::AlreadyApplied;
@@ -179,4 +198,23 @@ pub fn decided_by<'a>(records: &'a [crate::wire::ResultRecord], item: &Item) -> 
                     | Status::Rejected
             )
     })
+}
+
+/// Whether the marker's change (base → applied, both kept in `gate/revisions/` before the
+/// state write) is in `current`, a state a later write moved on: `Some(true)` when undoing
+/// the change applies strictly to `current` and redoing it does not, `Some(false)` the other
+/// way round, `None` when the texts are gone or it cannot be told.
+fn change_present(gate: &crate::gate::GateDir, marker: &Marker, current: &str) -> Option<bool> {
+    let store = gate.revisions();
+    let base = store.load(&marker.base_revision).ok()??;
+    let applied = store.load(&marker.applied_revision).ok()??;
+    let redo = crate::diff::unified(&base, &applied, "state");
+    let undo = crate::diff::unified(&applied, &base, "state");
+    let present = super::patch::apply(current, &undo).is_ok();
+    let absent = super::patch::apply(current, &redo).is_ok();
+    match (present, absent) {
+        (true, false) => Some(true),
+        (false, true) => Some(false),
+        _ => None,
+    }
 }
