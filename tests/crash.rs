@@ -82,6 +82,17 @@ fn crash_at_every_failpoint() {
     }
 }
 
+/// Runs the child apply of `id` killed at failpoint `fp`.
+fn crash_child(reg: &Path, id: &str, fp: &str) -> std::process::Output {
+    Command::new(std::env::current_exe().expect("exe"))
+        .args(["--exact", "child_apply", "--ignored", "--quiet", "--test-threads=1"])
+        .env("WG_CHILD_REGISTRY", reg)
+        .env("WG_CHILD_ITEM", id)
+        .env(FAILPOINT_ENV, fp)
+        .output()
+        .expect("spawn child")
+}
+
 #[test]
 fn an_apply_that_reached_the_state_is_recorded_even_after_a_later_write() {
     // Issue 12 case 8: a crash between the state rename and the result append, then a LoopX
@@ -92,13 +103,7 @@ fn an_apply_that_reached_the_state_is_recorded_even_after_a_later_write() {
     let id = item_with(&e, "docs-goal", "ready");
     let state_file = e.goal("docs-goal").expect("goal").state_file.clone();
     let new = e.prepare(&e.find_item(&id).expect("item")).proposed_text.expect("proposed");
-    let out = Command::new(std::env::current_exe().expect("exe"))
-        .args(["--exact", "child_apply", "--ignored", "--quiet", "--test-threads=1"])
-        .env("WG_CHILD_REGISTRY", &reg)
-        .env("WG_CHILD_ITEM", &id)
-        .env(FAILPOINT_ENV, "after_state_write")
-        .output()
-        .expect("spawn child");
+    let out = crash_child(&reg, &id, "after_state_write");
     assert!(!out.status.success(), "the child should have aborted");
     assert_eq!(std::fs::read_to_string(&state_file).expect("state"), new, "the write reached the state");
     // Another writer moves the state on before writegate recovers.
@@ -122,13 +127,7 @@ fn an_interrupted_apply_that_cannot_be_judged_holds_its_item() {
     let e = engine(&reg);
     let id = item_with(&e, "docs-goal", "ready");
     let state_file = e.goal("docs-goal").expect("goal").state_file.clone();
-    let out = Command::new(std::env::current_exe().expect("exe"))
-        .args(["--exact", "child_apply", "--ignored", "--quiet", "--test-threads=1"])
-        .env("WG_CHILD_REGISTRY", &reg)
-        .env("WG_CHILD_ITEM", &id)
-        .env(FAILPOINT_ENV, "after_state_write")
-        .output()
-        .expect("spawn child");
+    let out = crash_child(&reg, &id, "after_state_write");
     assert!(!out.status.success());
     // A later write replaced the whole text: neither undoing nor redoing the change fits.
     std::fs::write(&state_file, "---\nstatus: active\n---\n\n# Rewritten\n").expect("rewrite");
