@@ -616,3 +616,7 @@ fn on_watch(app: &mut App, w: WatchMsg) -> Vec<Effect> {
 #[cfg(test)]
 #[path = "app_tests.rs"]
 pub(crate) mod tests;
+
+#[cfg(test)]
+#[path = "app_trust_tests.rs"]
+mod trust_tests;
