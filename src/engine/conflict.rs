@@ -1,16 +1,19 @@
 //! The 3-way picture of a revision conflict (issue 6): the base the agent read (the
 //! revision snapshot at its `expected_revision`, `gate/revisions/`), what changed since
 //! (base → current) and what the agent wants (base → its proposal applied to the base), with
-//! the base line ranges both sides change. Pure over texts; nothing here writes.
+//! the base line ranges both sides change, and the earlier proposal of a reused key. Pure over
+//! texts and the gate's snapshots; nothing here writes.
 
 use super::checks::{consistent, raw_text, touched_todos};
 use super::item::{Intent, Proposal};
 use super::preview::{Predicted, Prepared};
 use crate::loopx::edit::TodoOp;
 use crate::loopx::edit::{EditContext, apply_op};
+use crate::loopx::hash::revision_of_text;
 use crate::loopx::state::ActiveState;
 use crate::wire::Status;
 use serde::Serialize;
+use serde_json::{Value, json};
 
 /// Changes on both sides touching the same base lines: 1-based, inclusive `[first, last]`
 /// base line range covering both (an insertion between lines `n` and `n + 1` covers `n + 1`).
@@ -198,6 +201,86 @@ pub fn insert_details(view: &ThreeWay, c: &mut serde_json::Map<String, serde_jso
         Ok(_) => c.insert("proposal_on_base_diff".into(), json!(masked(&view.proposal_diff))),
         Err(e) => c.insert("proposal_on_base_error".into(), json!(e)),
     };
+}
+
+/// The conflict details a preview gathers beyond the checks: the earlier proposal of a reused
+/// key, and the 3-way view of a stale item.
+impl super::Engine {
+    /// For an idempotency conflict: the earlier applied item (from `gate/decided/`) and a
+    /// unified diff of its proposal against this one (`prior_proposal_found`,
+    /// `proposal_diff`), so the operator sees where the two effects differ.
+    pub(super) fn add_prior_proposal(&self, p: &mut Prepared, intent: &Intent) {
+        let Some(Value::Object(c)) = p.conflict.as_mut() else { return };
+        if c.get("kind").and_then(Value::as_str) != Some("idempotency_conflict") {
+            return;
+        }
+        let prior_id = c.get("prior_item_id").and_then(Value::as_str).unwrap_or("").to_owned();
+        let prior = self
+            .gate(&intent.goal_id)
+            .ok()
+            .filter(|_| crate::gate::is_safe_id(&prior_id))
+            .map(|g| super::Item::read(&g.decided().join(format!("{prior_id}.json")), &intent.goal_id))
+            .and_then(|item| item.intent.ok());
+        c.insert("prior_proposal_found".into(), json!(prior.is_some()));
+        if let Some(prior) = prior {
+            let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default() + "\n";
+            let (old, new) = (pretty(&prior.payload["proposal"]), pretty(&intent.payload["proposal"]));
+            c.insert(
+                "proposal_diff".into(),
+                json!(crate::scan::mask_secrets(&crate::diff::unified(&old, &new, "proposal")).0),
+            );
+        }
+    }
+
+    /// Looks up the base at `expected_revision` among the goal's revision snapshots and, when
+    /// it is kept, builds the 3-way view; the revision conflict's details say which.
+    pub(super) fn add_three_way(&self, p: &mut Prepared, intent: &Intent, current: &str, agents: &[String]) {
+        let mut source = "revisions";
+        let mut base = self
+            .gate(&intent.goal_id)
+            .map_err(|e| crate::error_chain(&e))
+            .and_then(|g| g.revisions().load(&intent.expected_revision).map_err(|e| e.to_string()));
+        if matches!(base, Ok(None))
+            && let Some(t) = &intent.base_text
+        {
+            source = "item";
+            base = if revision_of_text(t) == intent.expected_revision {
+                Ok(Some(t.clone()))
+            } else {
+                Err("the item's base_text is not the text at its expected_revision".into())
+            };
+        }
+        let (known, base_error) = match &base {
+            Ok(Some(_)) => (true, None),
+            Ok(None) => (false, None),
+            Err(e) => (false, Some(e.clone())),
+        };
+        if let Some(Value::Object(c)) = p.conflict.as_mut()
+            && c.get("kind").and_then(Value::as_str) == Some("revision_conflict")
+        {
+            c.insert("base_known".into(), json!(known));
+            if known {
+                c.insert("base_source".into(), json!(source));
+            }
+            if let Some(e) = base_error {
+                c.insert("base_error".into(), json!(e));
+            }
+        }
+        let Ok(Some(base)) = base else { return };
+        let ctx = EditContext {
+            goal_id: intent.goal_id.clone(),
+            registered_agents: agents.to_vec(),
+            now: self.clock.loopx_now(),
+        };
+        let proposed = super::conflict::proposed_on(&base, intent, &ctx);
+        let view = super::conflict::three_way(base, current, proposed);
+        if let Some(Value::Object(c)) = p.conflict.as_mut()
+            && c.get("kind").and_then(Value::as_str) == Some("revision_conflict")
+        {
+            super::conflict::insert_details(&view, c);
+        }
+        p.three_way = Some(view);
+    }
 }
 
 #[cfg(test)]

@@ -233,22 +233,7 @@ impl Engine {
     /// [`Engine::prepare`] against an already read [`GoalSnapshot`] of the item's goal.
     #[must_use]
     pub fn prepare_in(&self, item: &Item, snap: &GoalSnapshot) -> Prepared {
-        if let Ok(records) = &snap.results
-            && let Some(rec) = super::recover::decided_by(records, item)
-        {
-            // Decided, but the move to decided/ was interrupted: never offered again.
-            let mut p = Prepared::new(item);
-            p.authority = snap.authority.as_deref().map(|a| a.kind.as_str());
-            p.check(
-                "decided",
-                false,
-                format!(
-                    "already {} at {}; the move to decided/ was interrupted and finishes with the next decision",
-                    rec.status.as_str(),
-                    rec.recorded_at
-                ),
-                Some(Predicted::Status(rec.status)),
-            );
+        if let Some(p) = decided_preview(item, snap) {
             return p;
         }
         if let Some(wb) = &item.writeback {
@@ -327,82 +312,6 @@ impl Engine {
         check_boundary(&mut p, &intent, snap.allowlist.as_deref().unwrap_or_default());
         check_lock(&mut p, &goal.state_file);
         p
-    }
-
-    /// For an idempotency conflict: the earlier applied item (from `gate/decided/`) and a
-    /// unified diff of its proposal against this one (`prior_proposal_found`,
-    /// `proposal_diff`), so the operator sees where the two effects differ.
-    fn add_prior_proposal(&self, p: &mut Prepared, intent: &Intent) {
-        let Some(Value::Object(c)) = p.conflict.as_mut() else { return };
-        if c.get("kind").and_then(Value::as_str) != Some("idempotency_conflict") {
-            return;
-        }
-        let prior_id = c.get("prior_item_id").and_then(Value::as_str).unwrap_or("").to_owned();
-        let prior = self
-            .gate(&intent.goal_id)
-            .ok()
-            .filter(|_| crate::gate::is_safe_id(&prior_id))
-            .map(|g| super::Item::read(&g.decided().join(format!("{prior_id}.json")), &intent.goal_id))
-            .and_then(|item| item.intent.ok());
-        c.insert("prior_proposal_found".into(), json!(prior.is_some()));
-        if let Some(prior) = prior {
-            let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default() + "\n";
-            let (old, new) = (pretty(&prior.payload["proposal"]), pretty(&intent.payload["proposal"]));
-            c.insert(
-                "proposal_diff".into(),
-                json!(crate::scan::mask_secrets(&crate::diff::unified(&old, &new, "proposal")).0),
-            );
-        }
-    }
-
-    /// Looks up the base at `expected_revision` among the goal's revision snapshots and, when
-    /// it is kept, builds the 3-way view; the revision conflict's details say which.
-    fn add_three_way(&self, p: &mut Prepared, intent: &Intent, current: &str, agents: &[String]) {
-        let mut source = "revisions";
-        let mut base = self
-            .gate(&intent.goal_id)
-            .map_err(|e| crate::error_chain(&e))
-            .and_then(|g| g.revisions().load(&intent.expected_revision).map_err(|e| e.to_string()));
-        if matches!(base, Ok(None))
-            && let Some(t) = &intent.base_text
-        {
-            source = "item";
-            base = if revision_of_text(t) == intent.expected_revision {
-                Ok(Some(t.clone()))
-            } else {
-                Err("the item's base_text is not the text at its expected_revision".into())
-            };
-        }
-        let (known, base_error) = match &base {
-            Ok(Some(_)) => (true, None),
-            Ok(None) => (false, None),
-            Err(e) => (false, Some(e.clone())),
-        };
-        if let Some(Value::Object(c)) = p.conflict.as_mut()
-            && c.get("kind").and_then(Value::as_str) == Some("revision_conflict")
-        {
-            c.insert("base_known".into(), json!(known));
-            if known {
-                c.insert("base_source".into(), json!(source));
-            }
-            if let Some(e) = base_error {
-                c.insert("base_error".into(), json!(e));
-            }
-        }
-        let Ok(Some(base)) = base else { return };
-        let ctx = EditContext {
-            goal_id: intent.goal_id.clone(),
-            registered_agents: agents.to_vec(),
-            now: self.clock.loopx_now(),
-        };
-        let proposed = super::conflict::proposed_on(&base, intent, &ctx);
-        let view = super::conflict::three_way(base, current, proposed);
-        if let Some(Value::Object(c)) = p.conflict.as_mut()
-            && c.get("kind").and_then(Value::as_str) == Some("revision_conflict")
-        {
-            super::conflict::insert_details(&view, c);
-        }
-        p.three_way = Some(view);
     }
 
     fn check_idempotency(p: &mut Prepared, intent: &Intent, results: &Result<Vec<ResultRecord>, String>) {
@@ -559,6 +468,25 @@ impl Engine {
             }
         }
     }
+}
+
+/// An item already decided (its final result recorded) whose move to `decided/` was
+/// interrupted: shown with its recorded status, never offered again (issue 12 case 7).
+fn decided_preview(item: &Item, snap: &GoalSnapshot) -> Option<Prepared> {
+    let rec = super::recover::decided_by(snap.results.as_ref().ok()?, item)?;
+    let mut p = Prepared::new(item);
+    p.authority = snap.authority.as_deref().map(|a| a.kind.as_str());
+    p.check(
+        "decided",
+        false,
+        format!(
+            "already {} at {}; the move to decided/ was interrupted and finishes with the next decision",
+            rec.status.as_str(),
+            rec.recorded_at
+        ),
+        Some(Predicted::Status(rec.status)),
+    );
+    Some(p)
 }
 
 fn short(rev: &str) -> String {
