@@ -39,86 +39,83 @@ impl Engine {
         if stale > 0 {
             notes.push(format!("removed {stale} temp file(s) left by an interrupted write"));
         }
-        let Ok(rd) = std::fs::read_dir(gate.applying()) else {
-            let records = gate.results().read_all(true)?;
-            notes.extend(Self::finish_interrupted_closes(&gate, goal_id, &records)?);
-            return Ok(notes);
-        };
         let records = gate.results().read_all(true)?;
-        for entry in rd.filter_map(Result::ok) {
-            let path = entry.path();
-            if path.extension().is_none_or(|e| e != "json") {
-                continue;
-            }
-            let marker: Marker = crate::gate::fsutil::read_regular(&path, crate::gate::fsutil::limits::RECORD, false)
-                .ok()
-                .and_then(|b| serde_json::from_slice(&b).ok())
-                .ok_or_else(|| EngineError::Io {
-                    what: format!("apply marker {} is unreadable; inspect it by hand", path.display()),
-                    source: std::io::Error::other("unparseable marker"),
-                })?;
-            if !crate::gate::is_safe_id(&marker.item_id) {
-                return Err(EngineError::Io {
-                    what: format!("apply marker {} names an unsafe item id; inspect it by hand", path.display()),
-                    source: std::io::Error::other("unsafe item id in marker"),
-                });
-            }
-            let inbox_path = gate.inbox().join(format!("{}.json", marker.item_id));
-            let recorded = records.iter().any(|r| {
-                r.item_id == marker.item_id && r.applied_revision.as_deref() == Some(marker.applied_revision.as_str())
-            });
-            let current_text = read_state(&goal.state_file).unwrap_or_default();
-            let current = revision_of_text(&current_text);
-            let item = Item::read(&inbox_path, goal_id);
-            let moved_on = current != marker.applied_revision && current != marker.base_revision;
-            let verdict = if moved_on { change_present(&gate, &marker, &current_text) } else { None };
-            if recorded {
-                notes.push(format!("{}: result was recorded; finishing the move", marker.item_id));
-            } else if verdict == Some(true) {
-                // The write reached the state and a later write (LoopX's) built on it.
-                let mut rec = marker.record.clone();
-                rec.reason_code = Some("recovered_after_interrupted_apply".into());
-                rec.recorded_at = self.clock.utc_stamp();
-                gate.results().append(&rec)?;
-                notes.push(format!(
-                    "{}: the write reached the state before a later write moved it on; recorded applied",
-                    marker.item_id
-                ));
-            } else if moved_on && verdict.is_none() {
-                notes.push(format!(
-                    "{}: cannot tell whether the interrupted apply reached the state (a later write changed it); the marker stays in gate/applying and the item is held: inspect by hand",
-                    marker.item_id
-                ));
-                continue;
-            } else if current == marker.applied_revision {
-                let mut rec = marker.record.clone();
-                rec.status = Status::AlreadyApplied;
-                rec.decision = "recover".into();
-                rec.reason_code = Some("recovered_after_interrupted_apply".into());
-                rec.recorded_at = self.clock.utc_stamp();
-                gate.results().append(&rec)?;
-                notes.push(format!("{}: the state already holds the write; recorded already_applied", marker.item_id));
-            } else {
-                notes.push(format!(
-                    "{}: the interrupted apply never reached the state; the item stays pending",
-                    marker.item_id
-                ));
-                std::fs::remove_file(&path)
-                    .map_err(|source| EngineError::Io { what: "remove apply marker".into(), source })?;
-                continue;
-            }
-            if inbox_path.exists() {
-                durable_move(&inbox_path, &Self::decided_path(&gate, &item))
-                    .map_err(|source| EngineError::Io { what: "move item to decided/".into(), source })?;
-            }
-            std::fs::remove_file(&path)
-                .map_err(|source| EngineError::Io { what: "remove apply marker".into(), source })?;
+        let markers = std::fs::read_dir(gate.applying()).into_iter().flatten().filter_map(Result::ok);
+        for path in markers.map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "json")) {
+            let marker = read_marker(&path)?;
+            notes.push(self.recover_marker(&gate, &goal, &records, &path, &marker)?);
         }
         notes.extend(Self::finish_interrupted_closes(&gate, goal_id, &records)?);
         for n in &notes {
             tracing::warn!(goal = goal_id, "{n}");
         }
         Ok(notes)
+    }
+
+    /// Finishes or unwinds the apply `marker` (at `path`) describes; the note says which.
+    fn recover_marker(
+        &self,
+        gate: &crate::gate::GateDir,
+        goal: &crate::loopx::registry::Goal,
+        records: &[crate::wire::ResultRecord],
+        path: &Path,
+        marker: &Marker,
+    ) -> Result<String, EngineError> {
+        let id = &marker.item_id;
+        let inbox_path = gate.inbox().join(format!("{id}.json"));
+        let recorded = records
+            .iter()
+            .any(|r| r.item_id == *id && r.applied_revision.as_deref() == Some(marker.applied_revision.as_str()));
+        let current_text = read_state(&goal.state_file).unwrap_or_default();
+        let current = revision_of_text(&current_text);
+        let moved_on = current != marker.applied_revision && current != marker.base_revision;
+        let verdict = if moved_on { change_present(gate, marker, &current_text) } else { None };
+        let remove_marker = || {
+            std::fs::remove_file(path).map_err(|source| EngineError::Io { what: "remove apply marker".into(), source })
+        };
+        let note = if recorded {
+            format!("{id}: result was recorded; finishing the move")
+        } else if verdict == Some(true) {
+            // The write reached the state and a later write (LoopX's) built on it.
+            self.record_recovered(gate, marker, Status::Applied)?;
+            format!("{id}: the write reached the state before a later write moved it on; recorded applied")
+        } else if moved_on && verdict.is_none() {
+            return Ok(format!(
+                "{id}: cannot tell whether the interrupted apply reached the state (a later write changed it); the marker stays in gate/applying and the item is held: inspect by hand"
+            ));
+        } else if current == marker.applied_revision {
+            self.record_recovered(gate, marker, Status::AlreadyApplied)?;
+            format!("{id}: the state already holds the write; recorded already_applied")
+        } else {
+            remove_marker()?;
+            return Ok(format!("{id}: the interrupted apply never reached the state; the item stays pending"));
+        };
+        if inbox_path.exists() {
+            let item = Item::read(&inbox_path, &goal.id);
+            durable_move(&inbox_path, &Self::decided_path(gate, &item))
+                .map_err(|source| EngineError::Io { what: "move item to decided/".into(), source })?;
+        }
+        remove_marker()?;
+        Ok(note)
+    }
+
+    /// Appends the marker's record as a recovery found it: `applied` (the write reached the
+    /// state, which moved on since) or `already_applied` (the state is the written text).
+    fn record_recovered(
+        &self,
+        gate: &crate::gate::GateDir,
+        marker: &Marker,
+        status: Status,
+    ) -> Result<(), EngineError> {
+        let mut rec = marker.record.clone();
+        if status == Status::AlreadyApplied {
+            rec.status = status;
+            rec.decision = "recover".into();
+        }
+        rec.reason_code = Some("recovered_after_interrupted_apply".into());
+        rec.recorded_at = self.clock.utc_stamp();
+        gate.results().append(&rec)?;
+        Ok(())
     }
 
     /// Moves to `decided/` every pending item that `records` already decided (a final status
@@ -167,6 +164,24 @@ impl Engine {
         }
         Ok(notes)
     }
+}
+
+/// The marker at `path`, refused when unreadable or naming an unsafe item id.
+fn read_marker(path: &Path) -> Result<Marker, EngineError> {
+    let marker: Marker = crate::gate::fsutil::read_regular(path, crate::gate::fsutil::limits::RECORD, false)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .ok_or_else(|| EngineError::Io {
+            what: format!("apply marker {} is unreadable; inspect it by hand", path.display()),
+            source: std::io::Error::other("unparseable marker"),
+        })?;
+    if !crate::gate::is_safe_id(&marker.item_id) {
+        return Err(EngineError::Io {
+            what: format!("apply marker {} names an unsafe item id; inspect it by hand", path.display()),
+            source: std::io::Error::other("unsafe item id in marker"),
+        });
+    }
+    Ok(marker)
 }
 
 pub(super) fn marker_path(gate: &GateDir, item_id: &str) -> PathBuf {
