@@ -10,6 +10,13 @@ pub fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{061c}')
 }
 
+/// Spaces up to the next multiple of 4 columns (the one tab rule of both functions here).
+fn expand_tab(out: &mut String, col: &mut usize) {
+    let n = 4 - *col % 4;
+    out.extend(std::iter::repeat_n(' ', n));
+    *col += n;
+}
+
 /// Makes every character visible and inert (see the module docs); `\n` stays a line break
 /// when `keep_newlines`, else it is shown as `␊`. Tabs expand to the next multiple of 4
 /// columns.
@@ -23,11 +30,7 @@ pub fn sanitize(text: &str, keep_newlines: bool) -> String {
                 out.push('\n');
                 col = 0;
             }
-            '\t' => {
-                let n = 4 - col % 4;
-                out.extend(std::iter::repeat_n(' ', n));
-                col += n;
-            }
+            '\t' => expand_tab(&mut out, &mut col),
             // C0 controls: their control pictures U+2400..U+241F; DEL: U+2421.
             c if u32::from(c) < 0x20 => {
                 out.push(char::from_u32(0x2400 + u32::from(c)).unwrap_or('?'));
@@ -66,11 +69,7 @@ pub fn strip_input(text: &str, keep_newlines: bool) -> String {
                 out.push('\n');
                 col = 0;
             }
-            '\t' => {
-                let n = 4 - col % 4;
-                out.extend(std::iter::repeat_n(' ', n));
-                col += n;
-            }
+            '\t' => expand_tab(&mut out, &mut col),
             c if c.is_control() || is_bidi_control(c) => {}
             c => {
                 out.push(c);
