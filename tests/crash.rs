@@ -4,7 +4,7 @@
 //! apply without a second write; a later apply leaves exactly one applied change.
 
 mod common;
-use common::{demo, engine, item_with};
+use common::{demo, engine, held_up_by_expired_lease, item_with, pin_expired_lease};
 use std::path::Path;
 use std::process::Command;
 use writegate::engine::Decision;
@@ -138,4 +138,84 @@ fn an_interrupted_apply_that_cannot_be_judged_holds_its_item() {
     let err = e.decide(&id, &APPLY, None).expect_err("held");
     assert!(err.to_string().contains("awaits inspection"), "{err}");
     assert!(gate.results().read_all(false).expect("log").iter().all(|r| r.item_id != id), "nothing recorded");
+}
+
+const RELEASE_FAILPOINTS: &[&str] = &[
+    "after_release_marker",
+    "after_lease_lock",
+    "after_release_record_marker",
+    "before_lease_rename",
+    "after_lease_write",
+    "after_release_result",
+    "after_lease_unlock",
+];
+
+/// Child half: releases the expired demo lease for the item it holds up; run by the parent.
+#[test]
+#[ignore = "run as a child process by crash_a_lease_release_at_every_failpoint"]
+fn child_release() {
+    let Ok(reg) = std::env::var("WG_CHILD_REGISTRY") else { return };
+    let e = engine(Path::new(&reg));
+    let dir = e.ws.goal_runtime_dir("demo-goal").expect("dir");
+    let writegate::loopx::lease::LeaseRead::Present(seen) =
+        writegate::loopx::lease::read_lease(&dir, "todo_c670645b588b")
+    else {
+        return;
+    };
+    let Some(id) = held_up_by_expired_lease(&e) else { return };
+    let item = e.find_item(&id).expect("item");
+    let _ = e.release_expired_lease(&item, "todo_c670645b588b", &seen, "crash test");
+}
+
+fn dot_files(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(Result::ok).map(|d| d.file_name().to_string_lossy().into_owned()).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|n| n.starts_with('.'))
+        .collect()
+}
+
+#[test]
+fn crash_a_lease_release_at_every_failpoint() {
+    // Issue 12 case 9: a release interrupted after the lease file was rewritten was never
+    // recorded, and writegate's own leftover task-lease lock refused every retry.
+    for fp in RELEASE_FAILPOINTS {
+        let (_d, reg) = demo();
+        let e = engine(&reg);
+        let (id, seen) = pin_expired_lease(&e);
+        let dir = e.ws.goal_runtime_dir("demo-goal").expect("dir");
+        let lease = writegate::loopx::lease::lease_path(&dir, "todo_c670645b588b");
+        let before = std::fs::read(&lease).expect("lease");
+        let out = Command::new(std::env::current_exe().expect("exe"))
+            .args(["--exact", "child_release", "--ignored", "--quiet", "--test-threads=1"])
+            .env("WG_CHILD_REGISTRY", &reg)
+            .env(FAILPOINT_ENV, fp)
+            .output()
+            .expect("spawn child");
+        assert!(!out.status.success(), "{fp}: the child should have aborted");
+        let reached = std::fs::read(&lease).expect("lease") != before;
+        let notes = e.recover_all().expect("recover");
+        let leases = dir.join("task-leases");
+        assert_eq!(dot_files(&leases), Vec::<String>::new(), "{fp}: lock, claim or temp left ({notes:?})");
+        let gate = e.gate("demo-goal").expect("gate");
+        assert_eq!(dot_files(&gate.applying()), Vec::<String>::new(), "{fp}: temp left in applying/");
+        assert!(!gate.applying().join(format!("{id}.release")).exists(), "{fp}: marker left ({notes:?})");
+        let released =
+            || gate.results().read_all(false).expect("log").iter().filter(|r| r.decision == "release_lease").count();
+        if reached {
+            assert_eq!(released(), 1, "{fp}: the release that reached the lease file is recorded once ({notes:?})");
+            assert!(held_up_by_expired_lease(&e).is_none(), "{fp}");
+        } else {
+            assert_eq!(released(), 0, "{fp}: nothing recorded ({notes:?})");
+            // The retry is not refused by a leftover lock: it runs at once.
+            let started = std::time::Instant::now();
+            let item = e.find_item(&id).expect("item");
+            let out = e.release_expired_lease(&item, "todo_c670645b588b", &seen, "retry").expect("retry");
+            assert_eq!(out.status, Status::LeaseReleased, "{fp}");
+            assert!(started.elapsed() < std::time::Duration::from_secs(2), "{fp}: the retry waited for a lock");
+            assert_eq!(released(), 1, "{fp}");
+        }
+        eprintln!("{fp}: lease {}, recovery {notes:?}", if reached { "released" } else { "unchanged" });
+    }
 }

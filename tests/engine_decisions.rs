@@ -2,7 +2,7 @@
 //! recorded without writing, overrides, changed items, and the results log.
 
 mod common;
-use common::{demo, engine, item_with};
+use common::{EXPIRED_LEASE, demo, engine, item_with};
 use writegate::engine::{Decision, EngineError};
 use writegate::loopx::hash::revision_of_text;
 use writegate::wire::Status;
@@ -489,26 +489,6 @@ fn an_item_may_carry_its_base_text_which_must_be_its_expected_revision() {
     std::fs::write(&item.path, serde_json::to_vec(&doc).expect("json")).expect("write");
     assert_eq!(e.prepare(&e.find_item(&id).expect("item")).predicted.name(), "invalid");
 }
-
-/// The demo's expired lease, pinned to an hour before the fixed clock.
-const EXPIRED_LEASE: &str = r#"{
-  "schema_version": "task_lease_v0",
-  "goal_id": "demo-goal",
-  "todo_id": "todo_c670645b588b",
-  "owner": "codex-main-control",
-  "idempotency_key": "demo-todo_c670645b588b",
-  "write_scopes": [
-    "docs/**"
-  ],
-  "acquire_ttl_seconds": 3600,
-  "version": 2,
-  "lease_epoch": 1,
-  "acquired_at": "2026-11-29T12:00:00Z",
-  "updated_at": "2026-11-29T12:00:00Z",
-  "expires_at": "2026-11-29T13:00:00Z",
-  "status": "active"
-}
-"#;
 
 #[test]
 fn an_expired_hard_lease_is_released_only_explicitly_and_as_loopx_writes_it() {

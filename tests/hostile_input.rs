@@ -172,3 +172,61 @@ fn duplicate_goal_ids_are_reported() {
     assert!(e.ws.broken_goals.iter().any(|(id, why)| id == "demo-goal" && why.contains("duplicate")));
     let _ = d;
 }
+
+/// Swaps the state file (or, with `whole_folder`, the goal's state folder) for a symlink to
+/// an identical copy outside the repo, after the engine loaded the workspace.
+fn swap_state_for_outside_copy(
+    e: &writegate::engine::Engine,
+    outside: &Path,
+    whole_folder: bool,
+) -> std::path::PathBuf {
+    let state = e.goal("docs-goal").expect("goal").state_file.clone();
+    std::fs::create_dir_all(outside).expect("mkdir");
+    if whole_folder {
+        let folder = state.parent().expect("folder").to_owned();
+        std::fs::remove_dir(outside).expect("rmdir");
+        std::fs::rename(&folder, outside).expect("move folder");
+        std::os::unix::fs::symlink(outside, &folder).expect("symlink");
+    } else {
+        std::fs::copy(&state, outside.join("copy.md")).expect("copy");
+        std::fs::remove_file(&state).expect("rm");
+        std::os::unix::fs::symlink(outside.join("copy.md"), &state).expect("symlink");
+    }
+    outside.join(if whole_folder { state.file_name().expect("name").to_str().expect("utf8") } else { "copy.md" })
+}
+
+#[test]
+fn a_state_file_or_folder_swapped_for_a_symlink_out_of_the_repo_is_never_written() {
+    for whole_folder in [false, true] {
+        let (d, reg) = demo();
+        let e = engine(&reg);
+        let id = item_with(&e, "docs-goal", "ready");
+        let outside = d.path().join("outside");
+        let victim = swap_state_for_outside_copy(&e, &outside, whole_folder);
+        let before = std::fs::read(&victim).expect("victim");
+        let apply = Decision::Apply { confirm_warnings: false, override_idempotency: false };
+        let err = e.decide(&id, &apply, None).expect_err("refused");
+        let msg = err.to_string();
+        assert!(msg.contains("nothing was written") && msg.contains("outside"), "{msg}");
+        assert_eq!(std::fs::read(&victim).expect("victim"), before, "whole folder: {whole_folder}");
+        assert!(e.find_item(&id).is_ok(), "the item stays pending");
+        assert!(e.log(Some("docs-goal")).expect("log").iter().all(|r| r.item_id != id));
+    }
+}
+
+#[test]
+fn a_state_file_symlinked_inside_the_repo_is_written_through_as_loopx_does() {
+    let (_d, reg) = demo();
+    let e = engine(&reg);
+    let id = item_with(&e, "docs-goal", "ready");
+    let goal = e.goal("docs-goal").expect("goal").clone();
+    let real = goal.repo.join("real-state.md");
+    std::fs::rename(&goal.state_file, &real).expect("move");
+    std::os::unix::fs::symlink(&real, &goal.state_file).expect("symlink");
+    let expected = e.prepare(&e.find_item(&id).expect("item")).proposed_text.expect("proposed");
+    let apply = Decision::Apply { confirm_warnings: false, override_idempotency: false };
+    let out = e.decide(&id, &apply, None).expect("decide");
+    assert_eq!(out.status.as_str(), "applied", "{}", out.message);
+    assert!(std::fs::symlink_metadata(&goal.state_file).expect("meta").file_type().is_symlink());
+    assert_eq!(std::fs::read_to_string(&real).expect("real"), expected);
+}

@@ -76,13 +76,15 @@ pub(super) fn check(engine: &Engine, auths: &Authorities) -> Vec<Problem> {
             );
         }
         check_authority(engine, g, auths.get(&g.id), &mut add);
-        // Markers are `<item>.json`; a dead writer's temp file is cleaned by recovery.
+        // Markers are `<item>.json` (apply) and `<item>.release` (lease release); a dead
+        // writer's temp file is cleaned by recovery.
         let marker = |e: &std::fs::DirEntry| {
             let name = e.file_name().to_string_lossy().into_owned();
-            !name.starts_with('.') && std::path::Path::new(&name).extension().is_some_and(|x| x == "json")
+            !name.starts_with('.')
+                && std::path::Path::new(&name).extension().is_some_and(|x| x == "json" || x == "release")
         };
         if std::fs::read_dir(gate.applying()).is_ok_and(|d| d.filter_map(Result::ok).any(|e| marker(&e))) {
-            add(&g.id, "applying", "an interrupted apply awaits recovery (the next decision finishes it, or holds its item when it cannot tell whether it reached the state: inspect gate/applying)".into());
+            add(&g.id, "applying", "an interrupted apply or lease release awaits recovery (the next decision finishes it, or holds its item when it cannot tell whether it reached the state or the lease file: inspect gate/applying)".into());
         }
         for item in engine.items(Some(&g.id)) {
             if let (Err(e), None) = (&item.intent, &item.writeback) {

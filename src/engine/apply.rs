@@ -7,7 +7,7 @@ use super::preview::{Predicted, Prepared};
 use super::recover::{Marker, marker_path, write_marker};
 use super::{Engine, EngineError};
 use crate::gate::GateDir;
-use crate::gate::fsutil::{atomic_write_at, durable_move, failpoint};
+use crate::gate::fsutil::{durable_move, failpoint};
 use crate::loopx::hash::revision_of_text;
 use crate::loopx::lock::{self, LockError, LockRequest, MUTATION_TIMEOUT};
 use crate::wire::{RESULT_SCHEMA, ResultRecord, Status};
@@ -99,14 +99,18 @@ impl Engine {
         let gate = self.gate(&found.goal_id)?;
         let _gate_lock = gate_lock(&gate)?;
         failpoint("after_gate_lock");
+        // Under the lock, the gate folder must still resolve inside the runtime root (issue
+        // 12 case 2): a swap since it was first resolved is refused before anything is written.
+        self.gate(&found.goal_id)?;
         self.recover_goal(&found.goal_id)?;
         let item = Item::read(&found.path, &found.goal_id);
         if !found.path.exists() {
             return Err(EngineError::NoSuchItem(reference.to_owned()));
         }
-        if marker_path(&gate, &item.id).exists() {
+        if marker_path(&gate, &item.id).exists() || super::lease_recover::release_marker_path(&gate, &item.id).exists()
+        {
             return Err(EngineError::Refused(format!(
-                "an interrupted apply of {} awaits inspection in {} (recovery could not tell whether it reached the state); nothing was done",
+                "an interrupted apply or lease release of {} awaits inspection in {} (recovery could not tell whether it reached the state or the lease file); nothing was done",
                 item.id,
                 gate.applying().display()
             )));
@@ -266,6 +270,7 @@ impl Engine {
             applied_revision: applied,
             record: rec.clone(),
         };
+        let (state_dir, state_name) = Self::state_target(&goal, p.current_text.as_deref())?;
         let marker_path = marker_path(gate, &item.id);
         // Both texts are kept before the state is written: recovery judges an interrupted
         // apply by them when a later write moved the state on (issue 12 case 8).
@@ -273,10 +278,8 @@ impl Engine {
         super::keep_snapshots(gate, &kept);
         write_marker(&marker_path, &marker)?;
         failpoint("after_marker");
-        // A state file that is a symlink inside the repo is written through, as LoopX's
-        // `write_text` does, instead of being replaced by a regular file.
-        let target = std::fs::canonicalize(&goal.state_file).unwrap_or_else(|_| goal.state_file.clone());
-        atomic_write_at(&target, new_text.as_bytes(), Some("before_state_rename"))
+        state_dir
+            .replace(&state_name, new_text.as_bytes(), Some("before_state_rename"))
             .map_err(|source| EngineError::Io { what: format!("write {}", goal.state_file.display()), source })?;
         failpoint("after_state_write");
         gate.results().append(&rec)?;
@@ -301,6 +304,34 @@ impl Engine {
             lock: None,
             conflict: None,
         })
+    }
+
+    /// The state file's folder, opened beneath the goal's repo with no symlink followed
+    /// (issue 12 case 2), and the file's real name there. A state file that is a symlink
+    /// inside the repo is written through, as LoopX's `write_text` does; one that now
+    /// resolves outside the repo, or whose bytes are no longer `checked` (the text every
+    /// check just ran on), is refused before anything is written.
+    fn state_target(
+        goal: &crate::loopx::registry::Goal,
+        checked: Option<&str>,
+    ) -> Result<(crate::gate::safedir::SafeDir, std::ffi::OsString), EngineError> {
+        let refuse = |why: String| EngineError::Refused(format!("{why}; nothing was written"));
+        let (dir, name) = crate::gate::safedir::SafeDir::for_file(&goal.repo, &goal.state_file, true).map_err(|e| {
+            refuse(format!("the state file {} cannot be opened safely: {e}", goal.state_file.display()))
+        })?;
+        let now = dir.read(&name, crate::gate::fsutil::limits::STATE).map_err(|e| {
+            refuse(format!(
+                "the state file {} cannot be read without following a symlink: {e}",
+                goal.state_file.display()
+            ))
+        })?;
+        if Some(now.as_slice()) != checked.map(str::as_bytes) {
+            return Err(refuse(format!(
+                "the state file {} changed or was replaced while the checks ran",
+                goal.state_file.display()
+            )));
+        }
+        Ok((dir, name))
     }
 
     pub(super) fn close(

@@ -12,7 +12,9 @@
 //! `lease_released`, with the lease identity and the file's SHA-256 before and after).
 
 use super::apply::Outcome;
+use super::lease_recover::{ReleaseMarker, release_marker_path, remove_release_marker};
 use super::{Engine, EngineError, Item};
+use crate::gate::fsutil::failpoint;
 use crate::loopx::effect_lock;
 use crate::loopx::hash::sha256_hex;
 use crate::loopx::lease::{TaskLease, lease_path, released_bytes};
@@ -25,6 +27,36 @@ fn refused(msg: impl Into<String>) -> EngineError {
 }
 
 impl Engine {
+    /// The result record of a release of `todo_id`'s lease from `before` to `after` bytes.
+    #[allow(clippy::too_many_arguments)]
+    fn release_record(
+        &self,
+        p: &super::Prepared,
+        todo_id: &str,
+        seen: &TaskLease,
+        reason: &str,
+        now: chrono::DateTime<chrono::Utc>,
+        before: &[u8],
+        after: &[u8],
+    ) -> crate::wire::ResultRecord {
+        let mut rec = self.record(p, "release_lease", Status::LeaseReleased, Some("expired_lease_released"), {
+            let r = super::apply::sanitize_reason(reason);
+            (!r.is_empty()).then_some(r)
+        });
+        rec.lease_release = Some(json!({
+            "todo_id": todo_id,
+            "owner": seen.owner,
+            "version": seen.version,
+            "lease_epoch": seen.lease_epoch,
+            "idempotency_key": seen.idempotency_key,
+            "expires_at": seen.expires_at,
+            "released_at": now.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
+            "before_sha256": sha256_hex(before),
+            "after_sha256": sha256_hex(after),
+        }));
+        rec
+    }
+
     /// Marks the expired hard lease of `todo_id` released, for `item`, whose lease check
     /// failed because of it: [`Engine::decide`] with [`super::Decision::ReleaseExpiredLease`]
     /// (so the item must be unchanged since it was read). `seen` is the lease as the operator
@@ -92,18 +124,48 @@ impl Engine {
         let dir = self.ws.goal_runtime_dir(&item.goal_id)?;
         let path = lease_path(&dir, todo_id);
         crate::loopx::registry::ensure_inside(&path, &self.ws.runtime_root, "task lease file")?;
-        let leases = dir.join("task-leases");
-        let _lock = effect_lock::acquire(&leases.join(".task-leases"), effect_lock::TIMEOUT)
-            .map_err(|e| refused(format!("task-lease lock: {e}")))?;
         let io = |what: &str| {
             let what = format!("{what} {}", path.display());
             move |source| EngineError::Io { what, source }
         };
-        let before = crate::gate::fsutil::read_regular(&path, crate::gate::fsutil::limits::RECORD, false)
-            .map_err(io("cannot read task lease"))?;
-        let now = self.clock.now().with_timezone(&chrono::Utc);
-        let after = released_bytes(&before, &item.goal_id, todo_id, seen, now)
-            .map_err(|why| refused(format!("{why}; nothing released")))?;
+        let (lease_dir, lease_name) = crate::gate::safedir::SafeDir::for_file(&self.ws.runtime_root, &path, false)
+            .map_err(io("cannot open the folder of task lease"))?;
+        // Write-ahead (issue 12 case 9): the lock token is on disk before the lock exists,
+        // and the record before the lease file is written, so recovery can finish the
+        // release or remove writegate's own leftover lock after a crash at any step.
+        let mut marker = ReleaseMarker::new(&item.id, todo_id);
+        let marker_path = release_marker_path(gate, &item.id);
+        marker.write(&marker_path)?;
+        failpoint("after_release_marker");
+        let lock = match effect_lock::acquire_with_token(
+            &dir.join("task-leases/.task-leases"),
+            effect_lock::TIMEOUT,
+            &marker.lock_token,
+        ) {
+            Ok(lock) => lock,
+            Err(e) => {
+                remove_release_marker(&marker_path)?;
+                return Err(refused(format!("task-lease lock: {e}")));
+            }
+        };
+        failpoint("after_lease_lock");
+        let prepared = lease_dir
+            .read(&lease_name, crate::gate::fsutil::limits::RECORD)
+            .map_err(io("cannot read task lease"))
+            .and_then(|before| {
+                let now = self.clock.now().with_timezone(&chrono::Utc);
+                let after = released_bytes(&before, &item.goal_id, todo_id, seen, now)
+                    .map_err(|why| refused(format!("{why}; nothing released")))?;
+                Ok((before, after, now))
+            });
+        let (before, after, now) = match prepared {
+            Ok(v) => v,
+            Err(e) => {
+                drop(lock);
+                remove_release_marker(&marker_path)?;
+                return Err(e);
+            }
+        };
         for bytes in [&before, &after] {
             if let Ok(text) = std::str::from_utf8(bytes)
                 && let Err(e) = gate.revisions().keep(text)
@@ -111,31 +173,26 @@ impl Engine {
                 tracing::warn!(error = %e, "could not keep the lease file in revisions");
             }
         }
-        crate::gate::fsutil::atomic_write(&path, &after).map_err(io("cannot write task lease"))?;
-        let released_at = now.format("%Y-%m-%dT%H:%M:%SZ").to_string();
+        let rec = self.release_record(&p, todo_id, seen, reason, now, &before, &after);
+        marker.before_sha256 = Some(sha256_hex(&before));
+        marker.after_sha256 = Some(sha256_hex(&after));
+        marker.record = Some(rec.clone());
+        marker.write(&marker_path)?;
+        failpoint("after_release_record_marker");
+        lease_dir.replace(&lease_name, &after, Some("before_lease_rename")).map_err(io("cannot write task lease"))?;
+        failpoint("after_lease_write");
         tracing::info!(goal = %item.goal_id, todo = todo_id, owner = %seen.owner, version = seen.version, "expired hard lease marked released");
-        let mut rec = self.record(&p, "release_lease", Status::LeaseReleased, Some("expired_lease_released"), {
-            let r = super::apply::sanitize_reason(reason);
-            (!r.is_empty()).then_some(r)
-        });
-        rec.lease_release = Some(json!({
-            "todo_id": todo_id,
-            "owner": seen.owner,
-            "version": seen.version,
-            "lease_epoch": seen.lease_epoch,
-            "idempotency_key": seen.idempotency_key,
-            "expires_at": seen.expires_at,
-            "released_at": released_at,
-            "before_sha256": sha256_hex(&before),
-            "after_sha256": sha256_hex(&after),
-        }));
         gate.results().append(&rec).map_err(|e| EngineError::Io {
             what: format!(
-                "the lease of {todo_id} WAS released, but the result record could not be appended to {}",
+                "the lease of {todo_id} WAS released, but the result record could not be appended to {} (the next decision records it from gate/applying)",
                 gate.results().path().display()
             ),
             source: std::io::Error::other(crate::error_chain(&e)),
         })?;
+        failpoint("after_release_result");
+        drop(lock);
+        failpoint("after_lease_unlock");
+        remove_release_marker(&marker_path)?;
         Ok(Outcome {
             status: Status::LeaseReleased,
             record: Some(rec),

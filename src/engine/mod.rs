@@ -8,6 +8,7 @@ mod authority_check;
 mod checks;
 pub mod conflict;
 pub mod item;
+mod lease_recover;
 mod lease_release;
 pub mod patch;
 mod preview;

@@ -45,6 +45,7 @@ impl Engine {
             let marker = read_marker(&path)?;
             notes.push(self.recover_marker(&gate, &goal, &records, &path, &marker)?);
         }
+        notes.extend(self.recover_releases(&gate, goal_id, &records)?);
         notes.extend(Self::finish_interrupted_closes(&gate, goal_id, &records)?);
         for n in &notes {
             tracing::warn!(goal = goal_id, "{n}");

@@ -170,11 +170,16 @@ fn remove_dead_temps_where(dir: &Path, keep: impl Fn(&str) -> bool) -> usize {
 }
 
 fn temp_sibling(path: &Path) -> PathBuf {
+    path.with_file_name(temp_name(path.file_name().unwrap_or_default()))
+}
+
+/// The name of a new temp sibling of the file `name`: `.<name>.<pid>.<n>.tmp`, unique in
+/// this process; [`remove_stale_temps`] knows the pattern.
+pub(crate) fn temp_name(name: &std::ffi::OsStr) -> std::ffi::OsString {
     use std::sync::atomic::{AtomicU64, Ordering};
     static N: AtomicU64 = AtomicU64::new(0);
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let n = N.fetch_add(1, Ordering::Relaxed);
-    path.with_file_name(format!(".{name}.{}.{n}.tmp", std::process::id()))
+    format!(".{}.{}.{n}.tmp", name.to_string_lossy(), std::process::id()).into()
 }
 
 /// Appends `line` (which must end with `\n`) with `O_APPEND` in one write, then fsyncs.

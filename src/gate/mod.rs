@@ -6,6 +6,7 @@ pub mod allowlist;
 pub mod fsutil;
 pub mod results;
 pub mod revisions;
+pub mod safedir;
 
 use std::path::{Path, PathBuf};
 

@@ -95,20 +95,62 @@ fn identity(path: &Path) -> Option<(u64, u64)> {
 }
 
 /// Creates `path` exclusively with the owner JSON; returns the created inode's identity.
+///
+/// The record is written and fsynced in a temp sibling first and then hard-linked to
+/// `path` (`link` fails with `EEXIST` exactly as `O_CREAT|O_EXCL` does), so the lock file
+/// never exists without its owner record: a crash leaves either no lock or a lock whose
+/// token recovery can recognise (issue 12 case 9). A dead writer's temp file is removed by
+/// [`crate::gate::fsutil::remove_dead_temps`].
 fn create_owner_file(path: &Path, token: &str) -> std::io::Result<(u64, u64)> {
-    let mut f = OpenOptions::new().write(true).create_new(true).mode(0o600).custom_flags(O_NONBLOCK).open(path)?;
-    let meta = f.metadata()?;
-    let id = (meta.dev(), meta.ino());
+    let tmp = path.with_file_name(crate::gate::fsutil::temp_name(path.file_name().unwrap_or_default()));
     let body = serde_json::to_string(&json!({"pid": std::process::id(), "token": token})).unwrap_or_default();
-    let written = f.write_all(body.as_bytes()).and_then(|()| f.sync_all());
-    if let Err(e) = written {
-        drop(f);
-        if identity(path) == Some(id) {
-            let _ = std::fs::remove_file(path);
+    let written = (|| {
+        let mut f = OpenOptions::new().write(true).create_new(true).mode(0o600).custom_flags(O_NONBLOCK).open(&tmp)?;
+        f.write_all(body.as_bytes())?;
+        f.sync_all()?;
+        let meta = f.metadata()?;
+        std::fs::hard_link(&tmp, path)?;
+        Ok((meta.dev(), meta.ino()))
+    })();
+    let _ = std::fs::remove_file(&tmp);
+    written
+}
+
+/// Removes what a dead writegate process left of the lock it took with `token` on
+/// `target`: the lock file, its claim file and retired files, each only while it names that
+/// token. Called by recovery from the release marker that recorded the token before the lock
+/// was taken; LoopX's own lock files never carry it. Returns how many files were removed.
+///
+/// # Errors
+/// I/O errors listing the folder or removing a file.
+pub fn reclaim_own(target: &Path, token: &str) -> std::io::Result<usize> {
+    let lock = lock_path(target);
+    let Some(dir) = lock.parent() else { return Ok(0) };
+    let prefix = lock.file_name().unwrap_or_default().to_string_lossy().into_owned();
+    let mut removed = 0;
+    let entries = match std::fs::read_dir(dir) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(e),
+    };
+    // The lock itself last, so a crash here leaves it (and its marker) for the next pass.
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(&prefix))
+        .collect();
+    names.sort_by_key(|n| *n == prefix);
+    for name in names {
+        let path = dir.join(&name);
+        if read_owner(&path).is_some_and(|o| o.1 == token) {
+            std::fs::remove_file(&path)?;
+            removed += 1;
         }
-        return Err(e);
     }
-    Ok(id)
+    if removed > 0 {
+        crate::gate::fsutil::sync_dir(dir)?;
+    }
+    Ok(removed)
 }
 
 /// Takes the lock for `target`, waiting up to `timeout`.
@@ -117,8 +159,23 @@ fn create_owner_file(path: &Path, token: &str) -> std::io::Result<(u64, u64)> {
 /// [`EffectLockError::Busy`] when another process holds it (LoopX's lock or an old-style
 /// kernel lock on `T.lock`) for the whole wait; [`EffectLockError::Io`] otherwise.
 pub fn acquire(target: &Path, timeout: Duration) -> Result<EffectLock, EffectLockError> {
+    acquire_with_token(target, timeout, &new_token())
+}
+
+/// A new lock token (a UUID v4, as LoopX's runtime uses).
+#[must_use]
+pub fn new_token() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
+/// [`acquire`] with a token chosen by the caller, who records it first (write-ahead) so
+/// that [`reclaim_own`] can remove the lock if the process dies holding it.
+///
+/// # Errors
+/// As [`acquire`].
+pub fn acquire_with_token(target: &Path, timeout: Duration, token: &str) -> Result<EffectLock, EffectLockError> {
     let lock = lock_path(target);
-    let token = uuid::Uuid::new_v4().to_string();
+    let token = token.to_owned();
     let started = Instant::now();
     let busy = |lock: &Path, started: Instant| {
         let owner = read_owner(lock);

@@ -34,3 +34,44 @@ pub fn item_with(engine: &Engine, goal: &str, status: &str) -> String {
         .unwrap_or_else(|| panic!("no {status} item in {goal}"))
         .item_id
 }
+
+/// The demo's expired lease, pinned to an hour before the fixed clock.
+pub const EXPIRED_LEASE: &str = r#"{
+  "schema_version": "task_lease_v0",
+  "goal_id": "demo-goal",
+  "todo_id": "todo_c670645b588b",
+  "owner": "codex-main-control",
+  "idempotency_key": "demo-todo_c670645b588b",
+  "write_scopes": [
+    "docs/**"
+  ],
+  "acquire_ttl_seconds": 3600,
+  "version": 2,
+  "lease_epoch": 1,
+  "acquired_at": "2026-11-29T12:00:00Z",
+  "updated_at": "2026-11-29T12:00:00Z",
+  "expires_at": "2026-11-29T13:00:00Z",
+  "status": "active"
+}
+"#;
+
+/// Pins the demo lease of `todo_c670645b588b` to [`EXPIRED_LEASE`]; returns the id of the
+/// demo-goal item it holds up and the lease as read back.
+pub fn pin_expired_lease(e: &Engine) -> (String, writegate::loopx::lease::TaskLease) {
+    use writegate::loopx::lease::{LeaseRead, lease_path, read_lease};
+    let dir = e.ws.goal_runtime_dir("demo-goal").expect("dir");
+    std::fs::write(lease_path(&dir, "todo_c670645b588b"), EXPIRED_LEASE).expect("pin lease");
+    let LeaseRead::Present(seen) = read_lease(&dir, "todo_c670645b588b") else { panic!("lease") };
+    (held_up_by_expired_lease(e).expect("an item held up by the expired lease"), seen)
+}
+
+/// The id of the demo-goal item held up by the expired lease of `todo_c670645b588b`.
+pub fn held_up_by_expired_lease(e: &Engine) -> Option<String> {
+    e.items(Some("demo-goal"))
+        .into_iter()
+        .find(|i| {
+            let c = e.prepare(i).conflict.unwrap_or_default();
+            c["reason"] == "expired" && c["todo_id"] == "todo_c670645b588b"
+        })
+        .map(|i| i.id)
+}
