@@ -185,14 +185,21 @@ impl Engine {
         reason: Option<String>,
         answer: Option<&super::adapters::Answer>,
     ) -> Result<Outcome, EngineError> {
-        let generated_at = self.unique_generated_at(&p.item.goal_id);
         let adapter = self.adapter_for(wb).kind();
-        let row = Self::writeback_run_row(p, wb, status, code, answer, &generated_at);
-        let run_result = self
-            .ws
-            .goal_runtime_dir(&p.item.goal_id)
-            .map_err(|e| e.to_string())
-            .and_then(|d| crate::loopx::runs::append_row(&d, &row).map_err(|e| e.to_string()));
+        // A run row this item's exact bytes already got (an attempt killed between the row
+        // and the result record) is not appended again: one LoopX run per decision.
+        let (generated_at, run_result) = if let Some(at) = self.earlier_run_row(p) {
+            (at, Ok(()))
+        } else {
+            let generated_at = self.unique_generated_at(&p.item.goal_id);
+            let row = Self::writeback_run_row(p, wb, status, code, answer, &generated_at);
+            let appended = self
+                .ws
+                .goal_runtime_dir(&p.item.goal_id)
+                .map_err(|e| e.to_string())
+                .and_then(|d| crate::loopx::runs::append_row(&d, &row).map_err(|e| e.to_string()));
+            (generated_at, appended)
+        };
         let mut rec: ResultRecord = self.record(p, decision, status, Some(code), reason);
         if let Some(Value::Object(m)) = rec.writeback.as_mut() {
             m.insert("adapter".into(), json!(adapter));
@@ -259,6 +266,7 @@ impl Engine {
                 "source_run_id": wb.source_run_id,
                 "source_todo_id": wb.source_todo_id,
                 "writegate_item_id": p.item.id,
+                "writegate_payload_digest": p.item.payload_digest,
             },
         });
         if let (Some(a), Some(m)) = (agent, row.as_object_mut()) {
@@ -267,6 +275,18 @@ impl Engine {
             m.insert("agent_lane".into(), json!(a));
         }
         row
+    }
+
+    /// The `generated_at` of a LoopX run row already written for this item's exact bytes
+    /// (`controlled_writeback.writegate_item_id` and `writegate_payload_digest`), if any.
+    fn earlier_run_row(&self, p: &Prepared) -> Option<String> {
+        let rows = crate::loopx::runs::read_rows(&self.ws.goal_runtime_dir(&p.item.goal_id).ok()?).ok()?;
+        rows.iter().rev().find_map(|r| {
+            let cw = r.get("controlled_writeback")?;
+            let same = cw.get("writegate_item_id").and_then(Value::as_str) == Some(p.item.id.as_str())
+                && cw.get("writegate_payload_digest").and_then(Value::as_str) == Some(p.item.payload_digest.as_str());
+            same.then(|| r.get("generated_at").and_then(Value::as_str).map(str::to_owned)).flatten()
+        })
     }
 
     /// `generated_at` in LoopX's local ISO form, with microseconds so that two rows never
