@@ -1,6 +1,6 @@
 //! User configuration at the XDG config path (`$XDG_CONFIG_HOME/writegate/config.toml`,
 //! default `~/.config/writegate/config.toml`; `writegate --print-config-path`): keymap
-//! overrides, theme, bell, polling interval. A missing file means defaults; a bad file is a
+//! overrides, theme, bell, notify command, polling interval. A missing file means defaults; a bad file is a
 //! clear error naming the line, never silently ignored.
 
 use serde::Deserialize;
@@ -22,6 +22,14 @@ pub struct Config {
     /// How long a confirmation dialog must have been visible before its confirm key (or
     /// Enter) counts, ms: keys typed or pasted on from the key that opened it never decide.
     pub confirm_arming_ms: u64,
+    /// A program run when items start waiting, as an argument vector (no shell), e.g.
+    /// `["notify-send", "writegate"]`: it gets a one-line summary as its last argument and
+    /// `WRITEGATE_WAITING_COUNT`, `WRITEGATE_WAITING_GOALS`, `WRITEGATE_OLDEST_AGE_SECONDS`
+    /// in its environment — counts, goal ids and an age, never payload text. Empty: off.
+    pub notify_command: Vec<String>,
+    /// The minimum time between two runs of `notify_command`, seconds; arrivals inside it
+    /// are told together when it ends.
+    pub notify_min_interval_s: u64,
     /// Keymap overrides: action name → keys, e.g. `apply = ["a", "ctrl-a"]`.
     pub keys: BTreeMap<String, Vec<String>>,
     /// Writeback runtime adapters: `[runtimes.<runtime_id>]` tables (README, "Writeback
@@ -45,6 +53,8 @@ impl Default for Config {
             force_poll: false,
             theme: "default".into(),
             confirm_arming_ms: 400,
+            notify_command: Vec::new(),
+            notify_min_interval_s: 60,
             keys: BTreeMap::new(),
             runtimes: BTreeMap::new(),
         }
@@ -111,6 +121,9 @@ pub fn parse(text: &str) -> Result<Config, String> {
     if cfg.poll_interval_ms < 20 {
         return Err("poll_interval_ms must be at least 20".into());
     }
+    if cfg.notify_command.first().is_some_and(String::is_empty) {
+        return Err("notify_command: the program (its first element) is empty".into());
+    }
     for (id, rt) in &cfg.runtimes {
         if !crate::engine::adapters::is_segment(id) {
             return Err(format!("[runtimes.{id}]: not a runtime id ([A-Za-z0-9._:@-])"));
@@ -132,6 +145,11 @@ mod tests {
         assert!(parse("bel = true").is_err(), "unknown keys are errors");
         assert!(parse("theme = \"neon\"").is_err());
         assert_eq!(parse("").expect("empty"), Config::default());
+        let c =
+            parse("notify_command = [\"notify-send\", \"writegate\"]\nnotify_min_interval_s = 5\n").expect("notify");
+        assert_eq!((c.notify_command.len(), c.notify_min_interval_s), (2, 5));
+        assert!(parse("notify_command = \"notify-send writegate\"").is_err(), "an argument vector, not a shell line");
+        assert!(parse("notify_command = [\"\"]").is_err());
         let c = parse("[runtimes.codex_cli_tui]\nadapter = \"command\"\nprogram = \"/bin/true\"\nwrite_classes = [\"quota_scheduler_hint\"]\n")
             .expect("runtimes");
         assert_eq!(c.runtimes["codex_cli_tui"].program.as_deref(), Some("/bin/true"));

@@ -31,6 +31,13 @@ pub(super) fn run(
             crate::demo::hold_state_lock(&registry, "docs-goal", std::time::Duration::from_secs(hold_lock))
                 .context("failed to start the demo's lock holder")?;
         }
+        // Printed before the TUI takes the screen, so it is in the scrollback while the TUI
+        // runs and after it ends.
+        eprintln!(
+            "demo workspace: {} (kept when you quit)\nfrom another terminal, propose a write as an agent would:\n  writegate --registry {} propose todo add --goal-id docs-goal --role agent --text \"[P2] Write the upgrade notes\"",
+            root.display(),
+            registry.display()
+        );
         let code = super::tui(engine, read_only)?;
         eprintln!("demo workspace kept at {}", registry.display());
         return Ok(code);

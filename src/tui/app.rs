@@ -145,6 +145,8 @@ pub enum Effect {
     ComputeView { key: String },
     /// Ring the bell.
     Bell,
+    /// Run the config's `notify_command`: items started waiting.
+    Notify(super::attention::Waiting),
     /// Leave.
     Quit,
 }
@@ -221,6 +223,12 @@ pub struct App {
     pub rung: std::collections::HashSet<String>,
     /// When the bell last rang.
     pub last_bell: Option<chrono::DateTime<chrono::Utc>>,
+    /// The minimum time between two notify commands (`None`: no `notify_command`).
+    pub notify_gap: Option<chrono::Duration>,
+    /// When the notify command last ran.
+    pub last_notify: Option<chrono::DateTime<chrono::Utc>>,
+    /// Items arrived since the last notification.
+    pub notify_due: bool,
     /// Per goal, the revision this console's own last apply wrote.
     pub own_revisions: std::collections::HashMap<String, String>,
 }
@@ -264,6 +272,9 @@ impl App {
             arming: std::time::Duration::from_millis(400),
             rung: std::collections::HashSet::new(),
             last_bell: None,
+            notify_gap: None,
+            last_notify: None,
+            notify_due: false,
             own_revisions: std::collections::HashMap::new(),
         }
     }
@@ -360,7 +371,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         }
         Msg::Tick => {
             app.now = chrono::Utc::now();
-            Vec::new()
+            super::attention::due_notification(app).into_iter().collect()
         }
         Msg::Key(_) | Msg::TimedKey(..) | Msg::Resize => Vec::new(),
         Msg::Paste(text) => super::input::on_paste(app, &text),
@@ -490,31 +501,6 @@ fn own_write_explains(app: &App, item: &QueueItem) -> bool {
     item.detail.current.as_deref().is_some_and(|t| crate::loopx::hash::revision_of_text(t) == *own)
 }
 
-/// The minimum time between two bells: a burst of arrivals rings once.
-const BELL_GAP_SECS: i64 = 2;
-
-/// True when the bell should ring for this load (issue 12 case 16): some item is new to the
-/// operator (never rung for, and readable — a half-written file rings once it is whole), the
-/// load is not quiet (the first load is), and no bell rang within [`BELL_GAP_SECS`].
-fn ring_for_arrivals(app: &mut App, quiet: bool) -> bool {
-    let fresh: Vec<String> = app
-        .items
-        .iter()
-        .filter(|i| i.predicted != crate::engine::Predicted::Invalid && !app.rung.contains(&i.key))
-        .map(|i| i.key.clone())
-        .collect();
-    if fresh.is_empty() {
-        return false;
-    }
-    app.rung.extend(fresh);
-    let spaced = app.last_bell.is_none_or(|t| (app.now - t).num_seconds() >= BELL_GAP_SECS);
-    if quiet || !app.bell || !spaced {
-        return false;
-    }
-    app.last_bell = Some(app.now);
-    true
-}
-
 fn on_loaded(
     app: &mut App,
     full: bool,
@@ -582,9 +568,7 @@ fn on_loaded(
             _ => (format!("{arrived} new item(s) arrived"), FlashKind::Info),
         });
     }
-    if ring_for_arrivals(app, quiet) {
-        fx.push(Effect::Bell);
-    }
+    fx.extend(super::attention::on_arrivals(app, quiet));
     let stale = app
         .current()
         .is_some_and(|c| app.view.as_ref().is_none_or(|v| v.key != c.key || !Arc::ptr_eq(&v.detail, &c.detail)));

@@ -1,5 +1,5 @@
 //! Keys and loads that must not decide or mislead (issue 12): the arming delay of
-//! confirmations, offering only what can succeed, one bell per burst, the console's own
+//! confirmations, offering only what can succeed, one bell per burst and notification per interval, the console's own
 //! write not blamed as a moved state.
 
 use super::tests::{goal, item, loaded_app, outcome, press, ready};
@@ -119,6 +119,66 @@ fn a_burst_of_arrivals_rings_once_and_a_half_written_file_rings_when_whole() {
     assert_eq!(rings(&load(&mut app, whole.clone())), 1, "it rings once it is whole");
     whole.push(ready("later"));
     assert_eq!(rings(&load(&mut app, whole)), 0, "not twice within the gap");
+}
+
+#[test]
+fn the_notify_command_is_told_once_per_interval_with_counts_goals_and_age_only() {
+    // Issue 12 case 16: an optional notify_command run when items start waiting.
+    let mut app = loaded_app(vec![ready("a1")]);
+    app.notify_gap = Some(chrono::Duration::seconds(60));
+    let load = |app: &mut App, items: Vec<QueueItem>| {
+        update(app, Msg::Loaded { full: false, quiet: false, last: true, goals: vec![(goal("g"), items)] })
+    };
+    let told = |fx: &[Effect]| {
+        fx.iter().filter_map(|e| if let Effect::Notify(w) = e { Some(w.clone()) } else { None }).collect::<Vec<_>>()
+    };
+    let mut items: Vec<QueueItem> =
+        std::iter::once(ready("a1")).chain((0..3).map(|n| ready(&format!("n{n}")))).collect();
+    for it in &mut items {
+        it.arrived = app.now - chrono::Duration::seconds(150);
+    }
+    let first = told(&load(&mut app, items.clone()));
+    assert_eq!(first.len(), 1, "one notification for the burst");
+    assert_eq!((first[0].count, first[0].goals.clone(), first[0].oldest_age_secs), (4, vec!["g".to_owned()], 150));
+    assert_eq!(first[0].line(), "writegate: 4 items waiting (g); oldest 3 min");
+    // Inside the interval a new arrival is held, and told when the interval ends.
+    items.push(ready("n9"));
+    app.now += chrono::Duration::seconds(10);
+    assert!(told(&load(&mut app, items.clone())).is_empty(), "not within the interval");
+    app.now += chrono::Duration::seconds(30);
+    assert!(crate::tui::attention::due_notification(&mut app).is_none());
+    app.now += chrono::Duration::seconds(30);
+    let later = crate::tui::attention::due_notification(&mut app);
+    assert!(matches!(&later, Some(Effect::Notify(w)) if w.count == 5), "told when the interval ends: {later:?}");
+    assert!(crate::tui::attention::due_notification(&mut app).is_none(), "once");
+    // Nothing new: nothing to tell; the first (quiet) load never tells.
+    app.now += chrono::Duration::seconds(120);
+    assert!(told(&load(&mut app, items)).is_empty());
+    let mut quiet = loaded_app(vec![ready("a1")]);
+    quiet.notify_gap = Some(chrono::Duration::seconds(60));
+    let fx = update(
+        &mut quiet,
+        Msg::Loaded { full: true, quiet: true, last: true, goals: vec![(goal("g"), vec![ready("z")])] },
+    );
+    assert!(told(&fx).is_empty());
+}
+
+#[test]
+fn a_notify_command_gets_the_summary_and_never_hangs_the_console() {
+    let dir = tempfile::tempdir().expect("dir");
+    let out = dir.path().join("told");
+    let script = format!(
+        "printf '%s|%s|%s|%s' \"$1\" \"$WRITEGATE_WAITING_COUNT\" \"$WRITEGATE_WAITING_GOALS\" \"$WRITEGATE_OLDEST_AGE_SECONDS\" > {}",
+        out.display()
+    );
+    let w = crate::tui::attention::Waiting { count: 2, goals: vec!["a".into(), "b".into()], oldest_age_secs: 42 };
+    let argv = vec!["sh".to_owned(), "-c".to_owned(), script, "notify".to_owned()];
+    crate::tui::attention::run_notify(&argv, &w).expect("ran");
+    assert_eq!(std::fs::read_to_string(&out).expect("told"), "writegate: 2 items waiting (a, b); oldest 42 s|2|a,b|42");
+    let failing = vec!["sh".to_owned(), "-c".to_owned(), "echo 'no \u{1b}[31mroute' >&2; exit 3".to_owned()];
+    let err = crate::tui::attention::run_notify(&failing, &w).expect_err("non-zero");
+    assert!(err.contains("exited") && !err.contains('\u{1b}'), "{err}");
+    assert!(crate::tui::attention::run_notify(&["/no/such/program".to_owned()], &w).is_err());
 }
 
 #[test]

@@ -5,6 +5,7 @@
 //! panics and error returns.
 
 pub mod app;
+pub mod attention;
 mod input;
 pub mod keymap;
 pub mod model;
@@ -69,6 +70,9 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
     let mut app =
         App::new(engine.ws.registry_path.display().to_string(), opts.read_only, color, opts.config.bell, keys);
     app.arming = Duration::from_millis(opts.config.confirm_arming_ms);
+    app.notify_gap = (!opts.config.notify_command.is_empty()).then(|| {
+        chrono::Duration::seconds(i64::try_from(opts.config.notify_min_interval_s).unwrap_or(i64::MAX / 1000))
+    });
     let mut terminal = ratatui::try_init()?;
     install_panic_hook();
     let _guard = TerminalGuard;
@@ -137,6 +141,13 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
                     Effect::Quit => quit = true,
                     Effect::Bell => {
                         let _ = execute!(std::io::stdout(), ratatui::crossterm::style::Print("\u{7}"));
+                    }
+                    Effect::Notify(waiting) => {
+                        let argv = opts.config.notify_command.clone();
+                        std::thread::spawn(move || match attention::run_notify(&argv, &waiting) {
+                            Ok(()) => tracing::info!(count = waiting.count, "notify_command ran"),
+                            Err(e) => tracing::warn!("{e}"),
+                        });
                     }
                     Effect::Reload(None) => merge(&mut reload, Job::Full),
                     Effect::Reload(Some(goals)) => {
