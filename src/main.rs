@@ -31,7 +31,12 @@ fn init_logging() {
 
 fn main() {
     init_logging();
-    let cli = Cli::parse();
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // `propose` on a LoopX 2.x goal takes LoopX 2.1.1's own flags, not the 0.5.x parser's.
+    if let Some(code) = writegate::cli::propose_loopx::try_run(&argv) {
+        std::process::exit(code);
+    }
+    let cli = Cli::parse_from(argv);
     let code = match run(cli) {
         Ok(code) => code,
         Err(e) => {

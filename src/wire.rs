@@ -137,6 +137,13 @@ pub struct ResultRecord {
     /// (what the runtime answered), `loopx_run_generated_at` (the result run appended).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub writeback: Option<serde_json::Value>,
+    /// For a LoopX 2.x command: `command`, `operation_id`, `request_sha256` (when LoopX
+    /// prints its receipt), `provider_revision_before` / `_after`, `loopx_status`,
+    /// `error_code`, `projection_delivery`, `markdown_revision_after` and
+    /// `markdown_matches_prediction` (the Markdown after equals the prediction but for the
+    /// commit stamps).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loopx: Option<serde_json::Value>,
 }
 
 /// One check of the pipeline, in order.

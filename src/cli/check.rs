@@ -81,13 +81,15 @@ pub(super) fn check(engine: &Engine, auths: &Authorities) -> Vec<Problem> {
         let marker = |e: &std::fs::DirEntry| {
             let name = e.file_name().to_string_lossy().into_owned();
             !name.starts_with('.')
-                && std::path::Path::new(&name).extension().is_some_and(|x| x == "json" || x == "release")
+                && std::path::Path::new(&name)
+                    .extension()
+                    .is_some_and(|x| x == "json" || x == "release" || x == "loopx")
         };
         if std::fs::read_dir(gate.applying()).is_ok_and(|d| d.filter_map(Result::ok).any(|e| marker(&e))) {
             add(&g.id, "applying", "an interrupted apply or lease release awaits recovery (the next decision finishes it, or holds its item when it cannot tell whether it reached the state or the lease file: inspect gate/applying)".into());
         }
         for item in engine.items(Some(&g.id)) {
-            if let (Err(e), None) = (&item.intent, &item.writeback) {
+            if let (Err(e), None, None) = (&item.intent, &item.writeback, &item.command) {
                 add(&g.id, "item", format!("{}: {e}", item.id));
             }
         }

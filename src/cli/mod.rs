@@ -7,6 +7,7 @@ mod loopx_line;
 mod output;
 mod propose;
 pub mod propose_args;
+pub mod propose_loopx;
 
 use crate::engine::{Clock, Engine};
 use crate::loopx::registry::Locator;

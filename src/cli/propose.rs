@@ -89,6 +89,10 @@ pub(super) fn run(loc: &Locator, cmd: ProposeCmd, operator: &str) -> anyhow::Res
             out(&(serde_json::to_string(&doc)? + "\n"))?;
             Ok(exit::ERROR)
         }
+        Err(ProposeError::Loopx(answer)) => {
+            out(&(serde_json::to_string(&answer)? + "\n"))?;
+            Ok(exit::ERROR)
+        }
         Err(ProposeError::Engine(e)) => Err(e).context("failed to propose"),
     }
 }

@@ -107,7 +107,9 @@ impl Engine {
         if !found.path.exists() {
             return Err(EngineError::NoSuchItem(reference.to_owned()));
         }
-        if marker_path(&gate, &item.id).exists() || super::lease_recover::release_marker_path(&gate, &item.id).exists()
+        if marker_path(&gate, &item.id).exists()
+            || super::lease_recover::release_marker_path(&gate, &item.id).exists()
+            || super::canonical::apply::run_marker_path(&gate, &item.id).exists()
         {
             return Err(EngineError::Refused(format!(
                 "an interrupted apply or lease release of {} awaits inspection in {} (recovery could not tell whether it reached the state or the lease file); nothing was done",
@@ -135,6 +137,15 @@ impl Engine {
                     });
                 }
                 self.close(&gate, &item, "reject", Status::Rejected, Some("operator_reject"), Some(reason))
+            }
+            Decision::Apply { confirm_warnings, .. } if item.command.is_some() => {
+                let cmd = item.command.clone().unwrap_or_else(|| unreachable!("checked by the guard"));
+                self.apply_loopx(&gate, &item, &cmd, *confirm_warnings)
+            }
+            Decision::Rebase { .. } | Decision::ReleaseExpiredLease { .. } if item.command.is_some() => {
+                Err(EngineError::Refused(
+                    "a LoopX 2.x command is predicted at the current head already: apply, skip or reject it".into(),
+                ))
             }
             Decision::Apply { confirm_warnings, override_idempotency } => {
                 self.apply(&gate, &item, *confirm_warnings, *override_idempotency, None)
@@ -373,6 +384,9 @@ impl Engine {
     ) -> ResultRecord {
         let intent = p.item.intent.as_ref().ok();
         let s = |f: fn(&super::item::Intent) -> &String| intent.map(|i| f(i).clone()).unwrap_or_default();
+        if let Some(cmd) = &p.item.command {
+            return self.loopx_record(p, cmd, decision, status, code, reason);
+        }
         if let Some(wb) = &p.item.writeback {
             return ResultRecord {
                 schema_version: RESULT_SCHEMA.into(),
@@ -399,6 +413,7 @@ impl Engine {
                 lease_release: None,
                 writeback: Some(serde_json::json!({"write_class": wb.write_class, "runtime_id": wb.runtime_id,
                     "session_id": wb.session_id})),
+                loopx: None,
             };
         }
         ResultRecord {
@@ -425,6 +440,7 @@ impl Engine {
             applied_scopes: Vec::new(),
             lease_release: None,
             writeback: None,
+            loopx: None,
         }
     }
 }

@@ -83,12 +83,14 @@ pub struct Item {
     pub age_seconds: u64,
     /// The file's mtime, when readable (a stable arrival order for the queue).
     pub modified: Option<std::time::SystemTime>,
-    /// `write_intent` | `writeback` | `unknown`.
+    /// `write_intent` | `writeback` | `loopx_command` | `unknown`.
     pub kind: &'static str,
     /// The parsed intent, or why it is invalid (for a parsed writeback: why it is not an intent).
     pub intent: Result<Intent, String>,
     /// A parsed writeback preview (`kind == "writeback"`).
     pub writeback: Option<super::writeback::Writeback>,
+    /// A parsed LoopX 2.x command (`kind == "loopx_command"`).
+    pub command: Option<super::canonical::LoopxCommand>,
 }
 
 impl Item {
@@ -119,6 +121,7 @@ impl Item {
             kind: "unknown",
             intent: Err(String::new()),
             writeback: None,
+            command: None,
         };
         let raw_id = item.id.clone();
         item.id = crate::gate::visible_id(&raw_id);
@@ -158,6 +161,13 @@ impl Item {
                 }
                 Err(e) => Err(e),
             },
+            "loopx_command" => match super::canonical::parse(&doc) {
+                Ok(cmd) => {
+                    item.command = Some(cmd);
+                    Err("a LoopX 2.x command, not a write intent".into())
+                }
+                Err(e) => Err(e),
+            },
             "write_intent" => parse_intent(&doc),
             _ => Err("neither a local_state_write_correctness_v0 packet nor a writeback preview".into()),
         };
@@ -168,6 +178,7 @@ impl Item {
 fn classify(doc: &Value) -> &'static str {
     match doc.get("schema_version").and_then(Value::as_str) {
         Some("session_runtime_controlled_writeback_v0") => "writeback",
+        Some(super::canonical::SCHEMA) => "loopx_command",
         Some("local_state_write_correctness_v0") => "write_intent",
         _ if doc.get("local_state_write_correctness").is_some_and(Value::is_object) => "write_intent",
         _ => "unknown",

@@ -5,6 +5,7 @@
 pub mod adapters;
 mod apply;
 mod authority_check;
+pub mod canonical;
 mod checks;
 pub mod conflict;
 pub mod item;
@@ -113,6 +114,8 @@ pub struct Engine {
     pub adapters: std::sync::Arc<adapters::Adapters>,
     /// The user's map alone (kept so a reload can re-read the workspace file under it).
     pub user_adapters: std::sync::Arc<adapters::Adapters>,
+    /// Predictions of LoopX 2.x commands, shared by every clone of this engine.
+    pub predictions: std::sync::Arc<canonical::PredictionCache>,
 }
 
 impl Engine {
@@ -123,7 +126,14 @@ impl Engine {
     pub fn open(loc: &Locator, clock: Clock, operator: String) -> Result<Self, EngineError> {
         let ws = Workspace::load(loc)?;
         let adapters = std::sync::Arc::new(adapters::Adapters::load_workspace(&ws.runtime_root));
-        Ok(Self { ws, clock, operator, adapters, user_adapters: std::sync::Arc::default() })
+        Ok(Self {
+            ws,
+            clock,
+            operator,
+            adapters,
+            user_adapters: std::sync::Arc::default(),
+            predictions: std::sync::Arc::default(),
+        })
     }
 
     /// This engine with `adapters` (the user's config) taking precedence over the

@@ -80,6 +80,8 @@ pub struct Prepared {
     pub reason_code: Option<&'static str>,
     /// The goal's authority (`markdown` | `canonical`), when the goal is known.
     pub authority: Option<&'static str>,
+    /// For a LoopX 2.x command: the prediction the proposed text comes from.
+    pub canonical: Option<std::sync::Arc<super::canonical::predict::Prediction>>,
 }
 
 impl Prepared {
@@ -87,13 +89,13 @@ impl Prepared {
     #[must_use]
     pub fn unchecked(item: &Item) -> Self {
         let mut p = Self::new(item);
-        if let (Err(reason), None) = (&item.intent, &item.writeback) {
+        if let (Err(reason), None, None) = (&item.intent, &item.writeback, &item.command) {
             p.invalid_reason = Some(reason.clone());
         }
         p
     }
 
-    fn new(item: &Item) -> Self {
+    pub(super) fn new(item: &Item) -> Self {
         Self {
             item: item.clone(),
             checks: Vec::new(),
@@ -111,6 +113,7 @@ impl Prepared {
             failures: Vec::new(),
             reason_code: None,
             authority: None,
+            canonical: None,
         }
     }
 
@@ -122,6 +125,29 @@ impl Prepared {
             }
             self.failures.push((name.to_owned(), p));
         }
+    }
+
+    /// Notes for the Diff tab beyond line endings: for a LoopX 2.x command, which lines of the
+    /// predicted text hold stamps LoopX sets when it commits (commit times, region digests).
+    #[must_use]
+    pub fn extra_diff_notes(&self) -> Vec<String> {
+        let Some(pr) = &self.canonical else { return Vec::new() };
+        let ranges = super::canonical::predict::stamps(&pr.after, &pr.before, pr.window);
+        if ranges.is_empty() {
+            return Vec::new();
+        }
+        let named: Vec<String> = ranges
+            .iter()
+            .map(|r| {
+                let line = pr.after[..r.start].matches('\n').count() + 1;
+                let before = &pr.after[..r.start];
+                let name = before.rsplit([' ', '\n']).next().unwrap_or("").trim_end_matches(['=', ':', ' ']);
+                if name.is_empty() { format!("line {line}") } else { format!("line {line} {name}") }
+            })
+            .collect();
+        let shown = named.iter().take(8).cloned().collect::<Vec<_>>().join(", ");
+        let more = if named.len() > 8 { format!(" and {} more", named.len() - 8) } else { String::new() };
+        vec![format!("stamped at apply (LoopX sets these when it commits): {shown}{more}")]
     }
 
     /// True when some finding has severity `warn` (apply then needs a typed confirmation).
@@ -140,6 +166,21 @@ impl Prepared {
                 goal_id: self.item.goal_id.clone(),
                 kind: self.item.kind.into(),
                 write_class: wb.write_class.clone(),
+                agent_id: agent.clone(),
+                writer_id: agent,
+                predicted_status: self.predicted.name().into(),
+                authority: self.authority.unwrap_or_default().into(),
+                reason_code: self.reason_code.map(str::to_owned),
+                age_seconds: self.item.age_seconds,
+            };
+        }
+        if let Some(cmd) = &self.item.command {
+            let agent = cmd.agent_id.clone().unwrap_or_default();
+            return ListRow {
+                item_id: self.item.id.clone(),
+                goal_id: self.item.goal_id.clone(),
+                kind: self.item.kind.into(),
+                write_class: cmd.argv.verb.write_class().into(),
                 agent_id: agent.clone(),
                 writer_id: agent,
                 predicted_status: self.predicted.name().into(),
@@ -177,6 +218,7 @@ impl Prepared {
             (Some(a), Some(b)) => crate::diff::unified_for_reader(a, b, label),
             _ => (Vec::new(), String::new()),
         };
+        let diff_notes: Vec<String> = diff_notes.into_iter().chain(self.extra_diff_notes()).collect();
         Preview {
             schema_version: PREVIEW_SCHEMA.into(),
             row: self.row(),
@@ -238,6 +280,9 @@ impl Engine {
         }
         if let Some(wb) = &item.writeback {
             return self.prepare_writeback(item, wb, snap);
+        }
+        if let Some(cmd) = &item.command {
+            return self.prepare_canonical(item, cmd, snap);
         }
         let mut p = Prepared::new(item);
         p.authority = snap.authority.as_deref().map(|a| a.kind.as_str());

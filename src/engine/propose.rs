@@ -16,6 +16,9 @@ pub enum ProposeError {
     /// it (reason code `canonical_authority`; the message says what to do instead).
     #[error("{0}")]
     Canonical(String),
+    /// LoopX 2.x refused the command's dry run: its JSON answer (`error`, `error_code`).
+    #[error("{}", .0.get("error").and_then(serde_json::Value::as_str).unwrap_or("LoopX refused the command"))]
+    Loopx(serde_json::Value),
     /// Workspace or I/O problems.
     #[error(transparent)]
     Engine(#[from] EngineError),

@@ -46,6 +46,7 @@ impl Engine {
             notes.push(self.recover_marker(&gate, &goal, &records, &path, &marker)?);
         }
         notes.extend(self.recover_releases(&gate, goal_id, &records)?);
+        notes.extend(self.recover_loopx_runs(&gate, goal_id, &records)?);
         notes.extend(Self::finish_interrupted_closes(&gate, goal_id, &records)?);
         for n in &notes {
             tracing::warn!(goal = goal_id, "{n}");

@@ -361,6 +361,7 @@ impl Engine {
                 EngineError::Refused(format!("LoopX would refuse the blocker todo: {r}"))
             }
             super::ProposeError::Canonical(why) => EngineError::Refused(format!("cannot record a blocker todo: {why}")),
+            e @ super::ProposeError::Loopx(_) => EngineError::Refused(format!("LoopX refused the blocker todo: {e}")),
         })?;
         self.decide(
             &format!("{}/{}", item.goal_id, item.id),

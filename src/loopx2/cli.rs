@@ -78,7 +78,32 @@ pub fn leases_from_status(status: &Value, goal_id: &str) -> Vec<CanonicalLease> 
 }
 
 fn run(registry: &Path, runtime_root: &Path, args: &[&str]) -> Result<Value, String> {
-    let program = std::env::var_os("WRITEGATE_LOOPX").filter(|v| !v.is_empty()).unwrap_or_else(|| "loopx".into());
+    let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
+    let value = run_json(registry, runtime_root, &args, TIMEOUT)?;
+    if value.get("ok").and_then(Value::as_bool) == Some(false) {
+        let why = value.get("error").and_then(Value::as_str).unwrap_or("failed");
+        return Err(format!("`loopx {}`: {why}", args.join(" ")));
+    }
+    Ok(value)
+}
+
+/// The `loopx` program: `$WRITEGATE_LOOPX`, else `loopx` on `PATH`.
+#[must_use]
+pub fn program() -> std::ffi::OsString {
+    std::env::var_os("WRITEGATE_LOOPX").filter(|v| !v.is_empty()).unwrap_or_else(|| "loopx".into())
+}
+
+/// Runs `loopx --registry R --runtime-root RT --format json ARGS` (stdin closed, in the
+/// registry's project folder) and returns the JSON it printed, whether it says `ok: true`
+/// or not: LoopX prints its refusals as JSON too (`error`, `error_code`). Waits at most
+/// `timeout`, then kills it.
+///
+/// # Errors
+/// A message when `loopx` cannot be started, times out, or prints no JSON object (with the
+/// first line of its standard error).
+pub fn run_json(registry: &Path, runtime_root: &Path, args: &[String], timeout: Duration) -> Result<Value, String> {
+    let program = program();
+    let cwd = crate::loopx::registry::registry_project_root(registry);
     let mut child = Command::new(&program)
         .arg("--registry")
         .arg(registry)
@@ -86,36 +111,53 @@ fn run(registry: &Path, runtime_root: &Path, args: &[&str]) -> Result<Value, Str
         .arg(runtime_root)
         .args(["--format", "json"])
         .args(args)
+        .current_dir(if cwd.is_dir() { cwd.as_path() } else { Path::new("/") })
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot run {} (set WRITEGATE_LOOPX): {e}", program.to_string_lossy()))?;
-    // Drain stdout while waiting: a status document is larger than a pipe buffer.
-    let mut stdout = child.stdout.take().ok_or("no stdout pipe")?;
-    let reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        std::io::Read::read_to_end(&mut stdout, &mut buf).map(|_| buf)
-    });
+    // Drain both pipes while waiting: a status document is larger than a pipe buffer.
+    let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let stdout = drain(child.stdout.take().map(|p| Box::new(p) as Box<dyn std::io::Read + Send>));
+    let stderr = drain(child.stderr.take().map(|p| Box::new(p) as Box<dyn std::io::Read + Send>));
     let started = Instant::now();
+    let shown = args.first().map_or(String::new(), |a| format!("{a} {}", args.get(1).map_or("", String::as_str)));
     loop {
         match child.try_wait() {
             Ok(Some(_)) => break,
-            Ok(None) if started.elapsed() > TIMEOUT => {
+            Ok(None) if started.elapsed() > timeout => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(format!("`loopx {}` took longer than {} s", args.join(" "), TIMEOUT.as_secs()));
+                return Err(format!("`loopx {}` took longer than {} s", shown.trim(), timeout.as_secs()));
             }
-            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
             Err(e) => return Err(e.to_string()),
         }
     }
-    let stdout = reader.join().map_err(|_| "stdout reader failed")?.map_err(|e| e.to_string())?;
-    let value: Value =
-        serde_json::from_slice(&stdout).map_err(|e| format!("`loopx {}` printed no JSON ({e})", args.join(" ")))?;
-    if value.get("ok").and_then(Value::as_bool) == Some(false) {
-        let why = value.get("error").and_then(Value::as_str).unwrap_or("failed");
-        return Err(format!("`loopx {}`: {why}", args.join(" ")));
+    let out = stdout.join().map_err(|_| "stdout reader failed")?;
+    let err = stderr.join().map_err(|_| "stderr reader failed")?;
+    match serde_json::from_slice::<Value>(&out) {
+        Ok(v) if v.is_object() => Ok(v),
+        _ => {
+            let first = String::from_utf8_lossy(&err).lines().find(|l| !l.trim().is_empty()).unwrap_or("").to_owned();
+            Err(format!(
+                "`loopx {}` printed no JSON{}",
+                shown.trim(),
+                if first.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", crate::textsafe::sanitize(&first, false))
+                }
+            ))
+        }
     }
-    Ok(value)
 }

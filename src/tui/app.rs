@@ -231,6 +231,10 @@ pub struct App {
     pub notify_due: bool,
     /// Per goal, the revision this console's own last apply wrote.
     pub own_revisions: std::collections::HashMap<String, String>,
+    /// Items this console decided and moved, until a load no longer lists them: a load
+    /// read while the decision ran (a LoopX 2.x command takes a second) must not bring one
+    /// back, nor blame its departure on someone else.
+    pub just_decided: std::collections::HashSet<String>,
 }
 
 impl App {
@@ -276,6 +280,7 @@ impl App {
             last_notify: None,
             notify_due: false,
             own_revisions: std::collections::HashMap::new(),
+            just_decided: std::collections::HashSet::new(),
         }
     }
 
@@ -468,6 +473,7 @@ fn on_decided(app: &mut App, key: &str, result: Result<Outcome, String>) -> Vec<
             }
             app.flash = Some(flash.clone());
             if out.item_moved {
+                app.just_decided.insert(key.to_owned());
                 // Select the next item now; the reload drops the decided one.
                 let pos = app.selected_pos().unwrap_or(0);
                 app.visible.retain(|&i| app.items[i].key != key);
@@ -519,8 +525,10 @@ fn on_loaded(
         app.items.retain(|i| !touched.contains(&i.goal_id));
     }
     for (g, items) in loaded {
+        let listed: BTreeSet<&str> = items.iter().map(|i| i.key.as_str()).collect();
+        app.just_decided.retain(|k| !k.starts_with(&format!("{}/", g.id)) || listed.contains(k.as_str()));
         app.goals.push(g);
-        app.items.extend(items);
+        app.items.extend(items.into_iter().filter(|i| !app.just_decided.contains(&i.key)));
     }
     app.goals.sort_by(|a, b| a.id.cmp(&b.id));
     app.items.sort_by(|a, b| (&a.goal_id, a.arrived, &a.item_id).cmp(&(&b.goal_id, b.arrived, &b.item_id)));

@@ -28,6 +28,8 @@ pub(crate) fn item(goal: &str, id: &str, predicted: Predicted, scan: ScanMark) -
             proposed: Some(Arc::new("b\n".into())),
             conflict: None,
             invalid_reason: None,
+            notes: Vec::new(),
+            command_line: None,
             history: Arc::new(Vec::new()),
             rebase: None,
         }),

@@ -230,3 +230,22 @@ fn the_consoles_own_apply_is_not_blamed_as_a_state_that_moved() {
     );
     assert!(app.banner.as_ref().is_some_and(|b| b.contains("state moved")), "another writer's change still warns");
 }
+
+#[test]
+fn a_load_read_while_the_decision_ran_never_brings_the_decided_item_back() {
+    // Tried on LoopX 2.1.1: a LoopX command takes a second; a reload read meanwhile listed
+    // the item, selected it again, and the next reload blamed its departure on someone else.
+    let mut app = loaded_app(vec![ready("a1")]);
+    app.busy = Some("g/a1".into());
+    update(&mut app, Msg::Decided { key: "g/a1".into(), result: Ok(outcome(Status::Applied, true, "applied")) });
+    let load = |app: &mut App, items: Vec<QueueItem>| {
+        update(app, Msg::Loaded { full: false, quiet: false, last: true, goals: vec![(goal("g"), items)] })
+    };
+    load(&mut app, vec![ready("a1")]);
+    assert!(app.items.is_empty() && app.current().is_none(), "the stale listing is not shown again");
+    load(&mut app, vec![]);
+    assert_eq!(app.banner, None, "no banner for the console's own decision");
+    assert!(app.just_decided.is_empty());
+    load(&mut app, vec![ready("a1")]);
+    assert_eq!(app.items.len(), 1, "a file of that name dropped again later is shown");
+}

@@ -72,6 +72,10 @@ pub struct Detail {
     pub conflict: Option<Value>,
     /// Why invalid.
     pub invalid_reason: Option<String>,
+    /// Diff notes beyond line endings (a LoopX 2.x prediction's stamped lines).
+    pub notes: Vec<String>,
+    /// For a LoopX 2.x command item: the command line apply runs (`loopx todo add …`).
+    pub command_line: Option<String>,
     /// Results of this goal, newest first.
     pub history: Arc<Vec<ResultRecord>>,
     /// For a stale item: `Ok((revision to rebase onto, diff of the diffs))` when `R` may
@@ -145,7 +149,7 @@ pub fn quick_goal(engine: &Engine, goal_id: &str) -> (GoalRow, Vec<QueueItem>) {
         .map(|p| {
             let item = crate::engine::Item::read(p, goal_id);
             let mut prepared = crate::engine::Prepared::unchecked(&item);
-            let understood = item.intent.is_ok() || item.writeback.is_some();
+            let understood = item.intent.is_ok() || item.writeback.is_some() || item.command.is_some();
             prepared.predicted = if understood { Predicted::Ready } else { Predicted::Invalid };
             let mut q = queue_item(&prepared, &history);
             q.checking = understood;
@@ -296,6 +300,8 @@ fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>) -> QueueItem {
             proposed: p.proposed_text.clone().map(Arc::new),
             conflict: p.conflict.clone(),
             invalid_reason: p.invalid_reason.clone(),
+            notes: p.extra_diff_notes(),
+            command_line: p.item.command.as_ref().map(|c| c.argv.command_line()),
             history: history.clone(),
             rebase: rebase_of(p),
         }),

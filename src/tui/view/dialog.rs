@@ -67,8 +67,13 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         Mode::ConfirmApply(_) => {
             let what = match item.predicted {
                 Predicted::Status(Status::SkippedDuplicate) if item.kind == "writeback" => "the runtime already holds this key and payload: it will be recorded as skipped (already reflected); nothing is re-sent".to_owned(),
+                Predicted::Status(Status::SkippedDuplicate) if item.kind == "loopx_command" => "LoopX already holds this command: it will be recorded as skipped_duplicate; nothing runs".to_owned(),
                 Predicted::Status(Status::SkippedDuplicate) => "already applied with the same key and effect: it will be recorded as skipped_duplicate; nothing is written".to_owned(),
                 Predicted::Status(Status::AlreadyApplied) => "the state already holds this change: it will be recorded as already_applied; nothing is written".to_owned(),
+                Predicted::Ready if item.kind == "loopx_command" => format!(
+                    "run  {}  — LoopX checks the revision, the lease and the operation id itself, then commits and writes the Markdown; it is compared with the prediction and recorded.",
+                    item.detail.command_line.as_deref().map_or_else(String::new, safe)
+                ),
                 Predicted::Ready if item.kind == "writeback" => {
                     let target = item.detail.checks.iter().find(|c| c.name.starts_with("entry.3")).map_or_else(String::new, |c| c.detail.clone());
                     format!("send the compact reflection (see Diff) — {target}; every criterion runs again first, the runtime dry-runs it, then applies. Its answer (applied / skipped / rejected / failed) is recorded with a LoopX result run in runs/index.jsonl.")

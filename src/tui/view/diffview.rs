@@ -97,6 +97,9 @@ pub(super) fn lines(app: &App, item: &QueueItem, h: usize, w: usize, theme: Them
     for n in &m.notes {
         out.push(Line::styled(format!("⚠ {}", safe(n)), theme.warn()));
     }
+    for n in &item.detail.notes {
+        out.push(Line::styled(format!("◷ {}", safe(n)), theme.dim()));
+    }
     if m.rows.is_empty() {
         out.push(Line::styled("no change: the state already holds this write", theme.dim()));
     }

@@ -1,0 +1,321 @@
+//! The LoopX 2.x backend: how a write to a canonical goal (LOOPX2.md §1) is proposed,
+//! previewed and applied. On such a goal the authority is LoopX's SQLite store, so the only
+//! writer is LoopX itself: writegate gates the real `loopx` command line.
+//!
+//! - [`argv`]: the LoopX 2.1.1 command lines accepted, checked flag by flag.
+//! - `propose` ([`Engine::propose_loopx`]): the agent's command line, an operation id fixed
+//!   for it, the head provider revision it was proposed against and LoopX's own
+//!   `--dry-run` answer, kept in a `writegate_loopx_command_v1` inbox item.
+//! - [`predict`]: the exact Markdown it would write, from running it on a scratch copy.
+//! - `prepare` (here): the checks — LoopX's answer on the copy (revision, lease, replay,
+//!   identity), the head against the proposed revision, the lease proof, projection
+//!   health, the state lock holder, the boundary scan of its texts and added lines.
+//! - [`apply`]: the real command under the gate lock, its answer mapped to writegate's
+//!   statuses, the record, and crash recovery through LoopX's receipts.
+//!
+//! Statuses, records, keys and views are the same as for the 0.5.x Markdown writer.
+
+pub mod apply;
+pub mod argv;
+pub mod predict;
+mod propose;
+
+use super::preview::{GoalSnapshot, Predicted, Prepared};
+use super::{Engine, Item};
+use crate::wire::Status;
+use argv::LoopxArgv;
+use serde_json::Value;
+use std::sync::{Arc, Mutex};
+
+pub use propose::LoopxProposed;
+
+/// `schema_version` of a LoopX 2.x command item.
+pub const SCHEMA: &str = "writegate_loopx_command_v1";
+
+/// A parsed LoopX 2.x command item.
+#[derive(Debug, Clone)]
+pub struct LoopxCommand {
+    /// The command line (checked again on every read: a hand-written item gets no more
+    /// than `propose` would accept).
+    pub argv: LoopxArgv,
+    /// The acting agent (`--agent-id`, else `--claimed-by`), if any.
+    pub agent_id: Option<String>,
+    /// The head provider revision the command was proposed against.
+    pub proposed_head: String,
+    /// LoopX's `--dry-run` answer at propose time.
+    pub dry_run: Value,
+    /// The document (what the scan reads).
+    pub payload: Value,
+}
+
+/// Parses a [`SCHEMA`] document.
+///
+/// # Errors
+/// A message naming the field that is missing or refused.
+pub fn parse(doc: &Value) -> Result<LoopxCommand, String> {
+    let words: Vec<String> = doc
+        .get("argv")
+        .and_then(Value::as_array)
+        .ok_or("argv is missing")?
+        .iter()
+        .map(|w| w.as_str().map(str::to_owned).ok_or("argv holds a non-string"))
+        .collect::<Result<_, _>>()?;
+    let argv = LoopxArgv::parse(&words)?;
+    if argv.verb.operation_flag().is_some() && argv.operation_id().is_none() {
+        return Err(format!(
+            "{} is missing: propose fixes one for every item",
+            argv.verb.operation_flag().unwrap_or("")
+        ));
+    }
+    let proposed_head = doc
+        .get("proposed_provider_revision")
+        .and_then(Value::as_str)
+        .ok_or("proposed_provider_revision is missing")?
+        .to_owned();
+    let agent_id = argv.value("--agent-id").or_else(|| argv.value("--claimed-by")).map(str::to_owned);
+    Ok(LoopxCommand {
+        argv,
+        agent_id,
+        proposed_head,
+        dry_run: doc.get("dry_run").cloned().unwrap_or(Value::Null),
+        payload: doc.clone(),
+    })
+}
+
+/// A prediction or why there is none, shared between the cache and its readers.
+pub type SharedPrediction = Arc<Result<predict::Prediction, String>>;
+
+/// Predictions kept per item, its bytes, the head and the Markdown they were made on:
+/// one LoopX run per item and head, whoever asks.
+#[derive(Debug, Default)]
+pub struct PredictionCache {
+    entries: Mutex<std::collections::HashMap<String, (String, SharedPrediction)>>,
+}
+
+impl PredictionCache {
+    fn get_or(
+        &self,
+        item: &Item,
+        key: String,
+        make: impl FnOnce() -> Result<predict::Prediction, String>,
+    ) -> Arc<Result<predict::Prediction, String>> {
+        let slot = format!("{}/{}", item.goal_id, item.id);
+        if let Ok(map) = self.entries.lock()
+            && let Some((k, p)) = map.get(&slot)
+            && *k == key
+        {
+            return p.clone();
+        }
+        let fresh = Arc::new(make());
+        if let Ok(mut map) = self.entries.lock() {
+            map.insert(slot, (key, fresh.clone()));
+        }
+        fresh
+    }
+}
+
+/// writegate's status for a LoopX error code (LOOPX2.md §3), with the check it fails.
+#[must_use]
+pub fn status_for_error(code: &str) -> (Status, &'static str) {
+    match code {
+        "provider_revision_mismatch" => (Status::RevisionConflict, "revision"),
+        "coordination_operation_identity_mismatch" => (Status::IdempotencyConflict, "idempotency"),
+        "lock_acquire_timeout" => (Status::LockBusy, "lock"),
+        c if c.contains("lease") || matches!(c, "version_mismatch" | "claim_owner_mismatch") => {
+            (Status::LeaseConflict, "lease")
+        }
+        _ => (Status::Failed, "loopx"),
+    }
+}
+
+/// True when LoopX answered that the command was already applied (a replay: no commit).
+#[must_use]
+pub fn is_replay(answer: &Value) -> bool {
+    answer.get("status").and_then(Value::as_str) == Some("replayed")
+        || answer.get("idempotent_replay").and_then(Value::as_bool) == Some(true)
+}
+
+impl Engine {
+    /// The checks of a LoopX 2.x command item (module docs); runs at most one LoopX command
+    /// (the prediction), cached per item, head and Markdown.
+    pub(super) fn prepare_canonical(&self, item: &Item, cmd: &LoopxCommand, snap: &GoalSnapshot) -> Prepared {
+        let mut p = Prepared::new(item);
+        p.authority = snap.authority.as_deref().map(|a| a.kind.as_str());
+        p.check("schema", true, format!("{SCHEMA}: loopx {}", cmd.argv.verb.words().join(" ")), None);
+        let fail_goal = |p: &mut Prepared, why: String, status: Predicted| {
+            p.check("goal", false, why.clone(), Some(status));
+            p.invalid_reason = Some(why);
+        };
+        let goal = match &snap.goal {
+            Ok(g) if cmd.argv.goal_id() == item.goal_id => g.clone(),
+            Ok(_) => {
+                let why =
+                    format!("--goal-id {} is not the goal whose inbox holds it ({})", cmd.argv.goal_id(), item.goal_id);
+                fail_goal(&mut p, why, Predicted::Invalid);
+                return p;
+            }
+            Err(e) => {
+                fail_goal(&mut p, e.clone(), Predicted::Invalid);
+                return p;
+            }
+        };
+        let current = match &snap.state {
+            Ok(t) => t.clone(),
+            Err(e) => {
+                fail_goal(&mut p, e.clone(), Predicted::Status(Status::Failed));
+                return p;
+            }
+        };
+        let Some(auth) = snap.authority.as_deref().filter(|a| a.is_canonical()) else {
+            let why = format!("goal {} is not a LoopX 2.x goal: a LoopX 2.x command item cannot apply to it", goal.id);
+            fail_goal(&mut p, why, Predicted::Status(Status::Failed));
+            return p;
+        };
+        p.check("goal", true, format!("{} → {} (LoopX 2.x)", goal.id, goal.state_file_rel), None);
+        p.current_text = Some(current.clone());
+        let head = auth.head().map(|h| h.provider_revision.clone()).unwrap_or_default();
+        let key = format!("{}|{}|{}", item.payload_digest, head, snap.revision.clone().unwrap_or_default());
+        let root = auth.authority_root.clone();
+        let prediction = self.predictions.get_or(item, key, || predict::predict(&self.ws, &root, &goal, &cmd.argv));
+        let prediction = match prediction.as_ref() {
+            Ok(pr) if pr.before == current => pr.clone(),
+            Ok(_) => {
+                p.check(
+                    "loopx",
+                    false,
+                    "the state changed while it was predicted; it is predicted again on the next load",
+                    Some(Predicted::Status(Status::Failed)),
+                );
+                return p;
+            }
+            Err(e) => {
+                p.check("loopx", false, format!("no prediction: {e}"), Some(Predicted::Status(Status::Failed)));
+                return p;
+            }
+        };
+        self.judge_answer(&mut p, cmd, &prediction, &head);
+        check_lease_proof(&mut p, cmd, auth, self.clock.now().with_timezone(&chrono::Utc));
+        match auth.projection.as_ref().map(|(h, _)| *h) {
+            Some(crate::loopx2::Projection::Broken) => p.check(
+                "projection",
+                false,
+                "LoopX cannot render this goal's Markdown (see `writegate check`); fix the file first",
+                Some(Predicted::Status(Status::Failed)),
+            ),
+            Some(crate::loopx2::Projection::Pending) => {
+                p.check("projection", true, "pending: this commit redelivers it", None);
+            }
+            _ => p.check("projection", true, "current", None),
+        }
+        super::checks::check_lock(&mut p, &goal.state_file);
+        p.proposed_text = Some(prediction.after.clone());
+        p.added = crate::diff::added_lines(&current, &prediction.after);
+        check_scan(&mut p, cmd, snap.allowlist.as_deref().unwrap_or_default());
+        p.canonical = Some(Arc::new(prediction));
+        p
+    }
+
+    /// Reads LoopX's answer on the copy into the revision / idempotency / lease checks.
+    fn judge_answer(&self, p: &mut Prepared, cmd: &LoopxCommand, pr: &predict::Prediction, head: &str) {
+        let _ = self;
+        let moved = if head == cmd.proposed_head || cmd.proposed_head.is_empty() {
+            format!("proposed at {head}, the head")
+        } else {
+            format!("moved since: proposed at {}, head now {head}; predicted at the head", cmd.proposed_head)
+        };
+        let ok = pr.answer.get("ok").and_then(Value::as_bool) == Some(true);
+        if ok && is_replay(&pr.answer) {
+            p.check("revision", true, moved, None);
+            let op = cmd.argv.operation_id().unwrap_or("its derived operation id");
+            p.check(
+                "idempotency",
+                false,
+                format!("LoopX already holds this command ({op}): applying replays it, no second commit"),
+                Some(Predicted::Status(Status::SkippedDuplicate)),
+            );
+            return;
+        }
+        if ok {
+            p.check("revision", true, moved, None);
+            p.check(
+                "idempotency",
+                true,
+                cmd.argv.operation_id().map_or("no operation id (LoopX derives or keeps none)".into(), |o| {
+                    format!("operation id {o} not committed yet")
+                }),
+                None,
+            );
+            p.check(
+                "loopx",
+                true,
+                format!("LoopX on a copy: {}", pr.answer.get("status").and_then(Value::as_str).unwrap_or("ok")),
+                None,
+            );
+            return;
+        }
+        let code = pr
+            .answer
+            .get("error_code")
+            .or_else(|| pr.answer.get("reason_code"))
+            .and_then(Value::as_str)
+            .unwrap_or("failed");
+        let error = pr.answer.get("error").and_then(Value::as_str).unwrap_or("LoopX refused the command");
+        let (status, check) = status_for_error(code);
+        if check != "revision" {
+            p.check("revision", true, moved, None);
+        }
+        p.check(check, false, format!("LoopX: {code}: {error}"), Some(Predicted::Status(status)));
+        p.conflict = Some(serde_json::json!({"kind": status.as_str(), "loopx_error_code": code, "loopx_error": error}));
+    }
+}
+
+/// The lease proof (`--task-lease-idempotency-key` + `--task-lease-expected-version`)
+/// against the authority's lease of the todo: owner, version and expiry.
+fn check_lease_proof(
+    p: &mut Prepared,
+    cmd: &LoopxCommand,
+    auth: &crate::loopx2::GoalAuthority,
+    now: chrono::DateTime<chrono::Utc>,
+) {
+    let (Some(todo), Some(version)) = (cmd.argv.value("--todo-id"), cmd.argv.value("--task-lease-expected-version"))
+    else {
+        return;
+    };
+    let lease = auth.active_leases(now).into_iter().find(|(l, _)| l.todo_id == todo);
+    let Some((lease, expired)) = lease else {
+        p.check(
+            "lease",
+            false,
+            format!("no hard lease on {todo} for version {version}"),
+            Some(Predicted::Status(Status::LeaseConflict)),
+        );
+        return;
+    };
+    let left = chrono::DateTime::parse_from_rfc3339(&lease.expires_at).map(|t| t.with_timezone(&chrono::Utc) - now);
+    let countdown = match left {
+        Ok(d) if d.num_seconds() > 0 => format!("expires in {} min", (d.num_seconds() + 59) / 60),
+        _ => "expired".to_owned(),
+    };
+    let ok = lease.version.to_string() == version && !expired;
+    let detail = format!("{} v{} (proof v{version}), {countdown}", lease.owner, lease.version);
+    p.check("lease", ok, detail, Some(Predicted::Status(Status::LeaseConflict)));
+}
+
+/// The boundary scan of the command's texts and the predicted added lines.
+fn check_scan(p: &mut Prepared, cmd: &LoopxCommand, allow: &[crate::gate::allowlist::AllowEntry]) {
+    let mut findings = Vec::new();
+    let texts: serde_json::Map<String, Value> =
+        cmd.argv.texts().into_iter().map(|(n, v)| (n.to_owned(), Value::String(v.to_owned()))).collect();
+    crate::scan::scan_json(&Value::Object(texts), "/argv", crate::scan::Policy::Local, &mut findings);
+    crate::scan::scan_lines(&p.added, crate::scan::Policy::Local, &mut findings);
+    crate::gate::allowlist::apply(&mut findings, allow);
+    let blocks = findings.iter().filter(|f| f.severity == "block").count();
+    let warns = findings.iter().filter(|f| f.severity == "warn").count();
+    p.findings = findings;
+    p.check(
+        "boundary",
+        blocks == 0,
+        format!("{blocks} block, {warns} warn finding(s) (policy local)"),
+        Some(Predicted::Status(Status::BoundaryRejected)),
+    );
+}
