@@ -10,115 +10,13 @@
 //! by 2.1.1 is still gated exactly as before (issue 11).
 
 mod common;
-use common::loopx_venv::{self, Loopx};
+use common::loopx2_world::{World, json_of, loopx};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::OnceLock;
+use std::process::Command;
 use writegate::engine::{Clock, Decision, Engine};
 use writegate::loopx::registry::Locator;
 use writegate::wire::Status;
-
-fn loopx() -> Option<&'static Loopx> {
-    static L: OnceLock<Result<Loopx, String>> = OnceLock::new();
-    let lx = L.get_or_init(|| loopx_venv::install("2.1.1", "24.19.0", "WRITEGATE_LOOPX2_VENV", "loopx-2.1.1-venv"));
-    loopx_venv::or_skip(lx, "2.1.1")
-}
-
-/// A scratch world as a new user has it: HOME (LoopX 2.x keeps its runtime root at
-/// `~/.loopx`), TMPDIR and a project folder that is the working directory.
-struct World {
-    _dir: tempfile::TempDir,
-    root: PathBuf,
-    lx: &'static Loopx,
-}
-
-impl World {
-    fn new(lx: &'static Loopx) -> Self {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let root = std::fs::canonicalize(dir.path()).expect("canon");
-        for d in ["home", "tmp", "project"] {
-            std::fs::create_dir_all(root.join(d)).expect("mkdir");
-        }
-        Self { _dir: dir, root, lx }
-    }
-    fn project(&self) -> PathBuf {
-        self.root.join("project")
-    }
-    fn state_file(&self) -> PathBuf {
-        self.project().join(".loopx/goals/demo-goal/ACTIVE_GOAL_STATE.md")
-    }
-    fn state(&self) -> String {
-        std::fs::read_to_string(self.state_file()).expect("state")
-    }
-    fn env(&self, cmd: &mut Command) {
-        loopx_venv::scratch_env(cmd, self.lx, &self.root);
-        cmd.env("XDG_STATE_HOME", self.root.join("home/state"));
-        cmd.current_dir(self.project());
-    }
-    /// `loopx --format json ARGS` in the project folder, as a user types it.
-    fn loopx(&self, args: &[&str]) -> Output {
-        let mut cmd = Command::new(self.lx.venv.join("bin/loopx"));
-        self.env(&mut cmd);
-        cmd.args(["--format", "json"]).args(args).output().expect("run loopx")
-    }
-    fn ok(&self, args: &[&str]) -> Value {
-        let out = self.loopx(args);
-        let v = json_of(&out);
-        assert!(out.status.success() && v["ok"] != false, "loopx {args:?}: {v}");
-        v
-    }
-    /// `writegate ARGS` in the project folder, with no flags: discovery as a user has it.
-    fn writegate(&self, args: &[&str]) -> Output {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_writegate"));
-        self.env(&mut cmd);
-        cmd.args(args).output().expect("run writegate")
-    }
-    fn engine(&self) -> Engine {
-        let loc = Locator {
-            registry: Some(self.project().join(".loopx/registry.json")),
-            cwd: self.project(),
-            home: Some(self.root.join("home")),
-            ..Locator::from_env(None, None)
-        };
-        Engine::open(&loc, Clock::System, "interop".into()).expect("engine")
-    }
-    fn runtime_root(&self) -> PathBuf {
-        self.root.join("home/.loopx")
-    }
-    fn bootstrap(&self) {
-        self.ok(&["bootstrap", "--project", ".", "--goal-id", "demo-goal", "--objective", "Ship the demo"]);
-        self.ok(&[
-            "register-agent",
-            "--goal-id",
-            "demo-goal",
-            "--agent-id",
-            "agent-a",
-            "--agent-id",
-            "agent-b",
-            "--execute",
-        ]);
-    }
-    /// `loopx todo add` of an agent todo with operation id `op`: LoopX's answer.
-    fn add(&self, text: &str, op: &str) -> Value {
-        self.ok(&["todo", "add", "--goal-id", "demo-goal", "--role", "agent", "--text", text, "--operation-id", op])
-    }
-    fn add_id(&self, text: &str, op: &str) -> String {
-        self.add(text, op)["todo_id"].as_str().expect("todo_id").to_owned()
-    }
-}
-
-impl Drop for World {
-    fn drop(&mut self) {
-        loopx_venv::stop_effect_runtimes(&self.root.join("tmp"));
-    }
-}
-
-fn json_of(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!("not JSON ({e}): {}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
-    })
-}
 
 fn status_row(w: &World) -> Value {
     let out = w.writegate(&["status", "--json"]);

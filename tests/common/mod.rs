@@ -1,6 +1,7 @@
 //! Shared test helpers: demo workspaces in temp dirs and engines with a fixed clock.
 #![allow(dead_code)]
 
+pub mod loopx2_world;
 pub mod loopx_venv;
 
 use std::path::{Path, PathBuf};

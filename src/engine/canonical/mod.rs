@@ -245,12 +245,7 @@ impl Engine {
                 }),
                 None,
             );
-            p.check(
-                "loopx",
-                true,
-                format!("LoopX on a copy: {}", pr.answer.get("status").and_then(Value::as_str).unwrap_or("ok")),
-                None,
-            );
+            p.check("loopx", true, format!("LoopX on a copy: {}", answer_summary(&pr.answer)), None);
             return;
         }
         let code = pr
@@ -267,6 +262,32 @@ impl Engine {
         p.check(check, false, format!("LoopX: {code}: {error}"), Some(Predicted::Status(status)));
         p.conflict = Some(serde_json::json!({"kind": status.as_str(), "loopx_error_code": code, "loopx_error": error}));
     }
+}
+
+/// One line of what LoopX's answer on the copy says it did: its status, the todo, a lease it
+/// holds or releases, a terminal transition, a run it appends.
+#[must_use]
+pub fn answer_summary(answer: &Value) -> String {
+    let s = |p: &str| answer.pointer(p).and_then(Value::as_str);
+    let mut parts = vec![s("/status").unwrap_or("ok").to_owned()];
+    if let Some(t) = s("/todo_id") {
+        parts.push(format!("todo {t}"));
+    }
+    if let (Some(owner), Some(v)) = (s("/lease/owner"), answer.pointer("/lease/version").and_then(Value::as_i64)) {
+        parts.push(format!("hard lease {owner} v{v} until {}", s("/lease/expires_at").unwrap_or("?")));
+    }
+    if let Some(next) = s("/terminal_decision/next_todo_status") {
+        let lease = s("/terminal_decision/next_lease/status").map_or(String::new(), |l| format!(", lease {l}"));
+        parts.push(format!("todo → {next}{lease}"));
+    }
+    if answer.get("appended").and_then(Value::as_bool) == Some(true) {
+        parts.push(format!(
+            "appends a LoopX run ({}, recommended action {:?}); LoopX 2.1.1 leaves the Markdown as it is",
+            s("/classification").unwrap_or("run"),
+            s("/recommended_action").unwrap_or("")
+        ));
+    }
+    parts.join("; ")
 }
 
 /// The lease proof (`--task-lease-idempotency-key` + `--task-lease-expected-version`)

@@ -1,0 +1,390 @@
+//! Gated writes on LoopX 2.1.1 goals through LoopX's own CLI (issue 13), against the real
+//! LoopX 2.1.1 installed by the test (LOOPX2.md §0; skipped loudly only when PyPI cannot be
+//! reached). Agents propose with LoopX's own flags (`writegate propose todo …`), the
+//! preview predicts the Markdown on a scratch copy, and the operator's apply runs the real
+//! command: LoopX's `todo list` then holds the change, the Markdown equals the prediction
+//! but for the commit stamps, replays make no second commit, and conflicts and crashes end
+//! recorded once.
+
+mod common;
+use common::loopx2_world::{World, json_of, loopx};
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+use writegate::engine::Decision;
+
+/// Child half: decides `WG_CHILD_ITEM` (`apply` or `skip`, from `WG_CHILD_DECISION`) on
+/// `WG_CHILD_REGISTRY` in the scratch world's environment, prints the outcome as JSON.
+#[test]
+#[ignore = "run as a child process by the tests below"]
+fn child_decide() {
+    let (Ok(reg), Ok(item)) = (std::env::var("WG_CHILD_REGISTRY"), std::env::var("WG_CHILD_ITEM")) else {
+        return;
+    };
+    let loc = writegate::loopx::registry::Locator {
+        registry: Some(reg.into()),
+        ..writegate::loopx::registry::Locator::from_env(None, None)
+    };
+    let e = writegate::engine::Engine::open(&loc, writegate::engine::Clock::System, "operator".into()).expect("engine");
+    let d = match std::env::var("WG_CHILD_DECISION").as_deref() {
+        Ok("skip") => Decision::Skip,
+        _ => Decision::Apply { confirm_warnings: false, override_idempotency: false },
+    };
+    let out = match e.decide(&item, &d, None) {
+        Ok(o) => serde_json::json!({"status": o.status.as_str(), "message": o.message, "record": o.record,
+            "moved": o.item_moved}),
+        Err(err) => serde_json::json!({"error": err.to_string()}),
+    };
+    println!("CHILD-OUTCOME {out}");
+}
+
+/// Decides `item` in a child process with the world's environment (LoopX on its PATH);
+/// `failpoint` aborts it there.
+fn decide(w: &World, item: &str, failpoint: Option<&str>) -> Value {
+    let mut cmd = Command::new(std::env::current_exe().expect("exe"));
+    w.env(&mut cmd);
+    cmd.args(["--exact", "child_decide", "--ignored", "--nocapture", "--test-threads=1"])
+        .env("WG_CHILD_REGISTRY", w.project().join(".loopx/registry.json"))
+        .env("WG_CHILD_ITEM", format!("demo-goal/{item}"));
+    if let Some(fp) = failpoint {
+        cmd.env(writegate::gate::fsutil::FAILPOINT_ENV, fp);
+    }
+    let out = cmd.output().expect("child");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let found = text.lines().find_map(|l| l.split_once("CHILD-OUTCOME ").map(|(_, j)| j));
+    found.map_or_else(
+        || {
+            eprintln!("child printed no outcome:\n{text}\n{}", String::from_utf8_lossy(&out.stderr));
+            Value::Null
+        },
+        |j| serde_json::from_str(j).expect("outcome json"),
+    )
+}
+
+/// `writegate propose ARGS`: the item id (panics when it was refused).
+fn propose(w: &World, args: &[&str]) -> String {
+    let mut all = vec!["propose"];
+    all.extend_from_slice(args);
+    let out = w.writegate(&all);
+    let stdout = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    assert!(out.status.success(), "propose {args:?}: {stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    stdout
+}
+
+fn preview(w: &World, item: &str) -> Value {
+    json_of(&w.writegate(&["preview", "--json", item]))
+}
+
+fn head(w: &World) -> String {
+    w.ok(&["todo", "list", "--goal-id", "demo-goal"])["authority_read"]["provider_revision"]
+        .as_str()
+        .expect("revision")
+        .to_owned()
+}
+
+fn todo<'a>(list: &'a Value, id: &str) -> &'a Value {
+    list["todos"].as_array().expect("todos").iter().find(|t| t["todo_id"] == id).unwrap_or(&Value::Null)
+}
+
+/// Proposes `args`, checks the preview is ready and shows `shows`, applies, and checks the
+/// record: applied, the Markdown equal to the prediction. Returns the record.
+fn propose_preview_apply(w: &World, args: &[&str], shows: &str) -> Value {
+    let id = propose(w, args);
+    let p = preview(w, &id);
+    assert_eq!(p["predicted_status"], "ready", "{args:?}: {p:#}");
+    assert_eq!(p["kind"], "loopx_command");
+    assert!(
+        p["diff"].as_str().unwrap_or_default().contains(shows),
+        "{args:?}: the diff shows {shows:?}: {}",
+        p["diff"]
+    );
+    let out = decide(w, &id, None);
+    assert_eq!(out["status"], "applied", "{args:?}: {out:#}");
+    assert_eq!(out["moved"], true);
+    let loopx = &out["record"]["loopx"];
+    assert_eq!(loopx["markdown_matches_prediction"], true, "{args:?}: {out:#}");
+    assert_eq!(loopx["provider_revision_after"].as_str(), Some(head(w).as_str()), "{args:?}");
+    out["record"].clone()
+}
+
+#[test]
+fn every_todo_write_and_refresh_state_applies_exactly_as_previewed() {
+    let Some(lx) = loopx() else { return };
+    let w = World::new(lx);
+    w.bootstrap();
+    // add, then the same add again: a replay, recorded as a duplicate, no second commit.
+    let add =
+        ["todo", "add", "--goal-id", "demo-goal", "--role", "agent", "--text", "Write the parser", "--priority", "P1"];
+    let rec = propose_preview_apply(&w, &add, "[P1] Write the parser");
+    let op = rec["loopx"]["operation_id"].as_str().expect("operation id").to_owned();
+    assert!(op.starts_with("writegate-"), "writegate fixed an operation id: {op}");
+    let list = w.ok(&["todo", "list", "--goal-id", "demo-goal"]);
+    let parser = list["todos"].as_array().expect("todos").iter().find(|t| t["title"] == "Write the parser");
+    let parser = parser.expect("LoopX holds the todo")["todo_id"].as_str().expect("id").to_owned();
+    let before_replay = head(&w);
+    let again = propose(&w, &add);
+    assert_eq!(preview(&w, &again)["predicted_status"], "skipped_duplicate");
+    let out = decide(&w, &again, None);
+    assert_eq!(out["status"], "skipped_duplicate", "{out:#}");
+    assert_eq!(head(&w), before_replay, "no second commit");
+
+    // update a note against the head, block another todo with a reason.
+    let docs = w.add_id("Write the docs", "op-docs");
+    let rev = head(&w);
+    propose_preview_apply(
+        &w,
+        &[
+            "todo",
+            "update",
+            "--goal-id",
+            "demo-goal",
+            "--todo-id",
+            &parser,
+            "--agent-id",
+            "agent-a",
+            "--note",
+            "Grammar drafted",
+            "--update-expected-provider-revision",
+            &rev,
+        ],
+        "",
+    );
+    assert!(todo(&w.ok(&["todo", "list", "--goal-id", "demo-goal"]), &parser).to_string().contains("Grammar drafted"));
+    propose_preview_apply(
+        &w,
+        &[
+            "todo",
+            "update",
+            "--goal-id",
+            "demo-goal",
+            "--todo-id",
+            &docs,
+            "--agent-id",
+            "agent-b",
+            "--status",
+            "blocked",
+            "--reason",
+            "waiting for the parser",
+        ],
+        "status=blocked",
+    );
+
+    // claim with a hard lease, complete with a wrong fence (a lease conflict), then the right one.
+    propose_preview_apply(
+        &w,
+        &[
+            "todo",
+            "claim",
+            "--goal-id",
+            "demo-goal",
+            "--todo-id",
+            &parser,
+            "--agent-id",
+            "agent-a",
+            "--claimed-by",
+            "agent-a",
+            "--task-lease-idempotency-key",
+            "lease-a-parser",
+        ],
+        "claimed_by=agent-a",
+    );
+    // A wrong fence is refused at propose (LoopX's dry run), with LoopX's error and exit 2.
+    let complete = |version: &'static str| -> Vec<String> {
+        [
+            "todo",
+            "complete",
+            "--goal-id",
+            "demo-goal",
+            "--todo-id",
+            &parser,
+            "--agent-id",
+            "agent-a",
+            "--evidence",
+            "tests pass",
+            "--task-lease-idempotency-key",
+            "lease-a-parser",
+            "--task-lease-expected-version",
+            version,
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect()
+    };
+    let wrong = complete("7");
+    let out = w.writegate(&std::iter::once("propose").chain(wrong.iter().map(String::as_str)).collect::<Vec<_>>());
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(json_of(&out)["error_code"], "version_mismatch");
+    // A complete proposed with the right fence, then the lease renewed: a lease conflict.
+    let right = complete("1");
+    let stale = propose(&w, &right.iter().map(String::as_str).collect::<Vec<_>>());
+    w.ok(&[
+        "task-lease",
+        "renew",
+        "--goal-id",
+        "demo-goal",
+        "--todo-id",
+        &parser,
+        "--owner",
+        "agent-a",
+        "--idempotency-key",
+        "lease-a-parser",
+        "--expected-version",
+        "1",
+    ]);
+    assert_eq!(preview(&w, &stale)["predicted_status"], "lease_conflict");
+    let out = decide(&w, &stale, None);
+    assert_eq!((out["status"].as_str(), out["moved"].as_bool()), (Some("lease_conflict"), Some(false)), "{out:#}");
+    let c2 = complete("2");
+    let c2: Vec<&str> = c2.iter().map(String::as_str).collect();
+    propose_preview_apply(&w, &c2, "[x]");
+    assert_eq!(todo(&w.ok(&["todo", "list", "--goal-id", "demo-goal"]), &parser)["status"], "done");
+
+    // supersede, archive the completed, refresh the Next Action.
+    let bench = w.add_id("Benchmark the scan", "op-bench");
+    w.ok(&[
+        "todo",
+        "claim",
+        "--goal-id",
+        "demo-goal",
+        "--todo-id",
+        &bench,
+        "--agent-id",
+        "agent-b",
+        "--claimed-by",
+        "agent-b",
+        "--task-lease-idempotency-key",
+        "lease-b-bench",
+    ]);
+    propose_preview_apply(
+        &w,
+        &[
+            "todo",
+            "supersede",
+            "--goal-id",
+            "demo-goal",
+            "--todo-id",
+            &bench,
+            "--agent-id",
+            "agent-b",
+            "--reason",
+            "covered by the parser tests",
+            "--task-lease-idempotency-key",
+            "lease-b-bench",
+            "--task-lease-expected-version",
+            "1",
+        ],
+        "",
+    );
+    propose_preview_apply(&w, &["todo", "archive-completed", "--goal-id", "demo-goal", "--max-active-done", "0"], "");
+    // refresh-state: LoopX 2.1.1 appends a run and leaves the Markdown as it is.
+    w.add_id("Review the parser PR", "op-review");
+    let runs = w.runtime_root().join("goals/demo-goal/runs/index.jsonl");
+    let rows_before = std::fs::read_to_string(&runs).unwrap_or_default().lines().count();
+    let id = propose(
+        &w,
+        &["refresh-state", "--goal-id", "demo-goal", "--agent-id", "agent-a", "--next-action", "Review the parser PR"],
+    );
+    let p = preview(&w, &id);
+    let loopx_check =
+        p["checks"].as_array().expect("checks").iter().find(|c| c["name"] == "loopx").expect("loopx check");
+    assert!(loopx_check["detail"].as_str().is_some_and(|d| d.contains("appends a LoopX run")), "{loopx_check}");
+    let out = decide(&w, &id, None);
+    assert_eq!(out["status"], "applied", "{out:#}");
+    let index = std::fs::read_to_string(&runs).expect("runs index");
+    assert_eq!(index.lines().count(), rows_before + 1, "one run appended");
+    assert!(index.lines().last().is_some_and(|l| l.contains("Review the parser PR")));
+    let log = json_of(&w.writegate(&["log", "--json", "--goal", "demo-goal"]));
+    let rows = log["items"].as_array().expect("log rows");
+    assert!(rows.iter().all(|r| r["kind"] == "loopx_command"), "{log:#}");
+}
+
+#[test]
+fn a_stale_update_is_a_revision_conflict_and_refusals_print_loopxs_error() {
+    let Some(lx) = loopx() else { return };
+    let w = World::new(lx);
+    w.bootstrap();
+    let t = w.add_id("Write the parser", "op-parser");
+    let rev = head(&w);
+    let id = propose(
+        &w,
+        &[
+            "todo",
+            "update",
+            "--goal-id",
+            "demo-goal",
+            "--todo-id",
+            &t,
+            "--agent-id",
+            "agent-a",
+            "--note",
+            "Again",
+            "--update-expected-provider-revision",
+            &rev,
+        ],
+    );
+    w.add_id("Another todo moves the head", "op-other");
+    assert_eq!(preview(&w, &id)["predicted_status"], "revision_conflict");
+    let out = decide(&w, &id, None);
+    assert_eq!(out["status"], "revision_conflict", "{out:#}");
+    assert!(!todo(&w.ok(&["todo", "list", "--goal-id", "demo-goal"]), &t).to_string().contains("Again"));
+
+    // LoopX's own refusal of the dry run: exit 2 with its JSON; a path flag: refused by writegate.
+    let out = w.writegate(&[
+        "propose",
+        "todo",
+        "update",
+        "--goal-id",
+        "demo-goal",
+        "--todo-id",
+        "todo_nope",
+        "--agent-id",
+        "agent-a",
+        "--note",
+        "x",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(json_of(&out)["ok"], false);
+    let out = w.writegate(&[
+        "propose",
+        "todo",
+        "add",
+        "--goal-id",
+        "demo-goal",
+        "--role",
+        "agent",
+        "--text",
+        "x",
+        "--result-file",
+        "/etc/hostname",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("local path"), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn a_crash_between_the_command_and_the_record_recovers_through_the_receipt() {
+    let Some(lx) = loopx() else { return };
+    let w = World::new(lx);
+    w.bootstrap();
+    let id = propose(&w, &["todo", "add", "--goal-id", "demo-goal", "--role", "agent", "--text", "Survive the crash"]);
+    let out = decide(&w, &id, Some("after_loopx_run"));
+    assert_eq!(out, Value::Null, "the child aborted before it could print");
+    let gate = w.runtime_root().join("goals/demo-goal/gate");
+    assert!(gate.join(format!("applying/{id}.loopx")).exists(), "the marker stays");
+    let committed = head(&w);
+    // The next decision recovers first: LoopX's receipt says it committed; nothing runs again.
+    let next = propose(&w, &["todo", "add", "--goal-id", "demo-goal", "--role", "agent", "--text", "After the crash"]);
+    let out = decide(&w, &next, None);
+    assert_eq!(out["status"], "applied", "{out:#}");
+    let log = json_of(&w.writegate(&["log", "--json", "--goal", "demo-goal"]));
+    let mine: Vec<&Value> =
+        log["items"].as_array().expect("rows").iter().filter(|r| r["item_id"] == id.as_str()).collect();
+    assert_eq!(mine.len(), 1, "recorded once: {log:#}");
+    assert_eq!(mine[0]["reason_code"], "recovered_after_interrupted_loopx_run");
+    let list = w.ok(&["todo", "list", "--goal-id", "demo-goal"]);
+    let n = list["todos"].as_array().expect("todos").iter().filter(|t| t["title"] == "Survive the crash").count();
+    assert_eq!(n, 1, "one commit");
+    assert_ne!(head(&w), committed, "the second item committed after the recovery");
+    assert!(!Path::new(&gate.join(format!("applying/{id}.loopx"))).exists());
+    assert!(!gate.join(format!("inbox/{id}.json")).exists(), "the recovered item moved to decided/");
+}
