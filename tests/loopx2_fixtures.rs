@@ -249,7 +249,7 @@ fn every_0_5_style_todo_item_on_a_canonical_goal_is_refused_and_recorded_with_th
         assert_eq!(out.status, Status::Failed, "{op}");
         let rec = out.record.expect("recorded");
         assert_eq!(rec.reason_code.as_deref(), Some("canonical_authority"), "{op}");
-        assert!(out.message.contains("run the agent's `loopx` command"), "{op}: {}", out.message);
+        assert!(out.message.contains("propose the agent's `loopx` command"), "{op}: {}", out.message);
     }
     assert_eq!(state_of(&project), before, "nothing was written");
     assert_eq!(e.list(None).len(), ops.len(), "the items stay pending");

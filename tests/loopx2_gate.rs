@@ -388,3 +388,76 @@ fn a_crash_between_the_command_and_the_record_recovers_through_the_receipt() {
     assert!(!Path::new(&gate.join(format!("applying/{id}.loopx"))).exists());
     assert!(!gate.join(format!("inbox/{id}.json")).exists(), "the recovered item moved to decided/");
 }
+
+#[test]
+fn a_held_state_lock_is_recorded_as_committed_with_the_display_pending_and_redelivers() {
+    let Some(lx) = loopx() else { return };
+    let w = World::new(lx);
+    w.bootstrap();
+    let id = propose(&w, &["todo", "add", "--goal-id", "demo-goal", "--role", "agent", "--text", "While locked"]);
+    let lock = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(format!("{}.lock", w.state_file().display()))
+        .expect("lock file");
+    lock.lock().expect("flock");
+    // LoopX commits, waits its 5 s for the Markdown lock, and leaves the display pending.
+    let out = decide(&w, &id, None);
+    lock.unlock().expect("unlock");
+    assert_eq!(out["status"], "applied", "{out:#}");
+    assert_eq!(out["record"]["reason_code"], "committed_display_pending", "{out:#}");
+    assert_eq!(out["record"]["loopx"]["projection_delivery"], "pending");
+    assert_eq!(out["record"]["loopx"]["markdown_matches_prediction"], false, "the Markdown is not the prediction yet");
+    let message = out["message"].as_str().expect("message");
+    assert!(message.contains("todo project-markdown") && message.contains("--execute"), "{message}");
+    assert!(!w.state().contains("While locked"));
+    // The redelivery LoopX names puts the committed todo on the page.
+    let head = out["record"]["loopx"]["provider_revision_after"].as_str().expect("head").to_owned();
+    w.ok(&["todo", "project-markdown", "--goal-id", "demo-goal", "--provider-revision", &head, "--execute"]);
+    assert!(w.state().contains("While locked"));
+}
+
+#[test]
+fn the_tui_applies_a_loopx_command_on_a_goal_loopx_bootstrapped() {
+    let Some(lx) = loopx() else { return };
+    if Command::new("tmux").arg("-V").output().is_err() {
+        eprintln!(
+            "\n!!!!!!!! SKIPPING the LoopX 2.1.1 tmux test: tmux is not installed (.ci/run installs it) !!!!!!!!\n"
+        );
+        return;
+    }
+    let w = World::new(lx);
+    w.bootstrap();
+    let id = propose(
+        &w,
+        &["todo", "add", "--goal-id", "demo-goal", "--role", "agent", "--text", "Typed in the TUI", "--priority", "P2"],
+    );
+    let tmux = common::tmux::Tmux { socket: format!("wg-lx2-{}", std::process::id()) };
+    let r = w.root.display();
+    let cmd = format!(
+        "env -i HOME={r}/home TMPDIR={r}/tmp CODEX_HOME={r}/home/.codex LOOPX_USAGE_PING=0 DO_NOT_TRACK=1 PATH={}:{}:/usr/bin:/bin XDG_STATE_HOME={r}/home/state XDG_CONFIG_HOME={r}/config TERM=xterm-256color sh -c 'cd {} && exec {}'; echo WRITEGATE-EXITED; sleep 30",
+        lx.node_dir.display(),
+        lx.venv.join("bin").display(),
+        w.project().display(),
+        env!("CARGO_BIN_EXE_writegate"),
+    );
+    let out = tmux.run(&["new-session", "-d", "-s", "wg", "-x", "140", "-y", "40", &cmd]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let screen = tmux.wait_for("✓ ready", 40);
+    assert!(screen.contains("[2.x]") && screen.contains("todo_add"), "{screen}");
+    tmux.wait_for("+ - [ ] [P2] Typed in the TUI", 20);
+    tmux.keys(&["a"]);
+    let dialog = tmux.wait_for("apply?", 5);
+    assert!(dialog.contains("run  loopx todo add"), "the dialog names the command it runs: {dialog}");
+    tmux.confirm(&["y"]);
+    tmux.wait_for("applied — applied by LoopX", 30);
+    tmux.keys(&["q"]);
+    tmux.wait_for("WRITEGATE-EXITED", 10);
+    let list = w.ok(&["todo", "list", "--goal-id", "demo-goal"]);
+    assert!(list["todos"].as_array().expect("todos").iter().any(|t| t["title"] == "Typed in the TUI"), "{list}");
+    let log = json_of(&w.writegate(&["log", "--json", "--goal", "demo-goal"]));
+    let rec = log["items"].as_array().expect("rows").iter().find(|r| r["item_id"] == id.as_str()).cloned();
+    assert_eq!(rec.expect("recorded")["loopx"]["markdown_matches_prediction"], true);
+}

@@ -3,51 +3,11 @@
 //! `gate/results.jsonl`, drop a new inbox file and see it arrive, quit with `q` and check
 //! the terminal was restored. `.ci/run` installs tmux when it is missing.
 
+mod common;
+use common::tmux::Tmux;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::{Duration, Instant};
-
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new("tmux").arg("-L").arg(&self.socket).args(args).output().expect("run tmux")
-    }
-    fn screen(&self) -> String {
-        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "wg"]).stdout).into_owned()
-    }
-    fn keys(&self, keys: &[&str]) {
-        for k in keys {
-            self.run(&["send-keys", "-t", "wg", k]);
-            std::thread::sleep(Duration::from_millis(60));
-        }
-    }
-    /// Presses a confirming key as a person does: after reading the dialog for longer than
-    /// the arming delay (400 ms), so the key counts.
-    fn confirm(&self, keys: &[&str]) {
-        std::thread::sleep(Duration::from_millis(600));
-        self.keys(keys);
-    }
-    fn wait_for(&self, what: &str, secs: u64) -> String {
-        let start = Instant::now();
-        loop {
-            let s = self.screen();
-            if s.contains(what) {
-                return s;
-            }
-            assert!(start.elapsed() < Duration::from_secs(secs), "timed out waiting for {what:?}; screen:\n{s}");
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.run(&["kill-server"]);
-    }
-}
 
 fn results(ws: &Path) -> Vec<serde_json::Value> {
     let mut out = Vec::new();

@@ -358,7 +358,7 @@ pub fn projection_health(doc: &RegionDoc<'_>, head: &CanonicalHead) -> (Projecti
 
 /// The words every refused 0.5.x-style write on a canonical goal carries (reason code
 /// `canonical_authority`).
-pub const CANONICAL_REFUSAL: &str = "this goal's todos live in LoopX 2.x's canonical authority, so writegate does not write them (an edit made in the Markdown would be lost or break the goal); run the agent's `loopx` command instead, or propose a narrative edit that leaves every todo region unchanged (`writegate propose replace`)";
+pub const CANONICAL_REFUSAL: &str = "this goal's todos live in LoopX 2.x's canonical authority, so writegate does not edit them in the Markdown (the edit would be lost or break the goal); propose the agent's `loopx` command instead, with LoopX 2.1.1's own flags (`writegate propose todo …`: apply runs the real command), or a narrative edit that leaves every todo region unchanged (`writegate propose replace`)";
 
 /// The refusal of a 0.5.x-computed op on a canonical goal: `canonical authority: <op> is
 /// computed as LoopX 0.5.x writes the Markdown; ` + [`CANONICAL_REFUSAL`].

@@ -3,6 +3,7 @@
 
 pub mod loopx2_world;
 pub mod loopx_venv;
+pub mod tmux;
 
 use std::path::{Path, PathBuf};
 use writegate::engine::{Clock, Engine};

@@ -188,7 +188,7 @@ impl Engine {
             durable_move(&item.path, &Self::decided_path(gate, item)).map_err(io("move item to decided/".into()))?;
         }
         std::fs::remove_file(&marker_path).map_err(io("remove the LoopX run marker".into()))?;
-        let message = run_message(status, code.as_deref(), &answer, matches);
+        let message = run_message(&item.goal_id, status, code.as_deref(), &answer, matches);
         Ok(Outcome { status, message, record: Some(rec), item_moved: final_, lock: None, conflict: p.conflict.clone() })
     }
 
@@ -392,10 +392,10 @@ fn loopx_fields(cmd: &LoopxCommand, head_before: &str, answer: &Value, after: &s
     })
 }
 
-fn run_message(status: Status, code: Option<&str>, answer: &Value, matches: bool) -> String {
+fn run_message(goal_id: &str, status: Status, code: Option<&str>, answer: &Value, matches: bool) -> String {
     match (status, code) {
         (Status::Applied, Some("committed_display_pending")) => format!(
-            "committed by LoopX; the Markdown display is pending (its state lock was busy): `loopx todo project-markdown --goal-id … --provider-revision {} --execute` redelivers it",
+            "committed by LoopX; the Markdown display is pending (its state lock was busy): `loopx todo project-markdown --goal-id {goal_id} --provider-revision {} --execute` redelivers it (so does LoopX's next todo commit)",
             answer.get("provider_revision").and_then(Value::as_str).unwrap_or("<head>")
         ),
         (Status::Applied, _) if matches => "applied by LoopX; the Markdown is the prediction (commit stamps aside)".into(),
