@@ -75,6 +75,7 @@ fn world(step: &str) -> (tempfile::TempDir, PathBuf, PathBuf, PathBuf) {
         .replace("<project>", &project.display().to_string())
         .replace("<runtime-root>", &runtime.display().to_string());
     std::fs::write(&reg, text).expect("write registry");
+    write_keeping_loopx(&root);
     (dir, reg, project, runtime)
 }
 
@@ -93,9 +94,29 @@ fn observed_at(step: &str) -> Clock {
     Clock::Fixed(chrono::DateTime::parse_from_rfc3339(&at).expect("observed_at"))
 }
 
+/// A stand-in `loopx` (at `<root>/bin/loopx`) whose `todo project-markdown --dry-run` says
+/// the Markdown parses and is kept, as the real one says for a narrative edit (the live
+/// tests check the real answer); every other command fails.
+fn write_keeping_loopx(root: &Path) {
+    let bin = root.join("bin/loopx");
+    std::fs::create_dir_all(bin.parent().expect("dir")).expect("mkdir");
+    std::fs::write(
+        &bin,
+        "#!/bin/sh\ncase \"$*\" in *'todo project-markdown'*) echo '{\"ok\": true, \"changed\": false, \"status\": \"planned\"}' ;; *) exit 2 ;; esac\n",
+    )
+    .expect("write");
+    std::fs::set_permissions(&bin, std::os::unix::fs::PermissionsExt::from_mode(0o755)).expect("chmod");
+}
+
+/// The stand-in `loopx` of the world holding `reg`.
+fn keeping_loopx(reg: &Path) -> PathBuf {
+    writegate::loopx::registry::registry_project_root(reg).parent().expect("root").join("bin/loopx")
+}
+
 fn engine(reg: &Path, clock: Clock) -> Engine {
     let loc = Locator { registry: Some(reg.to_owned()), ..Locator::from_env(None, None) };
-    Engine::open(&loc, clock, "tester".into()).expect("engine")
+    let runner = writegate::loopx2::cli::Runner { program: keeping_loopx(reg).into(), env: None };
+    Engine::open(&loc, clock, "tester".into()).expect("engine").with_loopx(runner)
 }
 
 #[test]
@@ -356,24 +377,58 @@ fn check_reports_pending_and_broken_projections_and_a_runtime_root_without_the_s
 }
 
 #[test]
-fn propose_on_a_canonical_goal_refuses_with_exit_2_and_the_reason() {
+fn propose_on_a_canonical_goal_takes_loopx_flags_and_drops_nothing_without_loopxs_dry_run() {
+    // On a LoopX 2.x goal `propose` takes LoopX 2.1.1's own flags (`--priority`,
+    // `--operation-id` are not 0.5.x flags) and needs LoopX's dry run: with no LoopX to run,
+    // nothing is dropped (the live tests in loopx2_gate cover the real CLI).
     let (_g, reg, project, _) = world("07-lease-takeover");
     let before = state_of(&project);
     for args in [
-        vec!["todo", "add", "--goal-id", "demo-goal", "--role", "agent", "--text", "Never here"],
+        vec![
+            "todo",
+            "add",
+            "--goal-id",
+            "demo-goal",
+            "--role",
+            "agent",
+            "--text",
+            "Never here",
+            "--priority",
+            "P1",
+            "--operation-id",
+            "op-x",
+        ],
         vec!["refresh-state", "--goal-id", "demo-goal", "--next-action", "Ship"],
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_writegate"))
             .args(["--registry", &reg.display().to_string(), "propose"])
             .args(&args)
             .env("XDG_STATE_HOME", project.join("state"))
+            .env("WRITEGATE_LOOPX", project.join("no-such-loopx"))
             .output()
             .expect("run");
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let doc: Value = serde_json::from_slice(&out.stdout).expect("json");
-        assert_eq!(doc["reason_code"], "canonical_authority");
-        assert!(doc["error"].as_str().expect("error").contains("canonical authority"));
+        assert_eq!(doc["ok"], false);
+        assert!(doc["error"].as_str().expect("error").contains("cannot run"), "{doc}");
     }
+    let out = Command::new(env!("CARGO_BIN_EXE_writegate"))
+        .args([
+            "--registry",
+            &reg.display().to_string(),
+            "propose",
+            "todo",
+            "add",
+            "--goal-id",
+            "demo-goal",
+            "--oper",
+            "x",
+        ])
+        .env("XDG_STATE_HOME", project.join("state"))
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--oper: not a flag of `loopx todo add`"));
     assert_eq!(state_of(&project), before);
     assert!(!project.parent().expect("root").join("runtime/goals/demo-goal/gate/inbox").exists());
 }
@@ -593,6 +648,7 @@ fn propose_replace_drops_a_narrative_edit_once_and_refuses_a_region_edit() {
             .args(["--registry", &reg.display().to_string(), "propose", "replace", "--goal-id", "demo-goal"])
             .args(["--file", &file.display().to_string(), "--agent-id", "agent-a"])
             .env("XDG_STATE_HOME", project.join("state"))
+            .env("WRITEGATE_LOOPX", keeping_loopx(&reg))
             .output()
             .expect("run");
         (
@@ -610,7 +666,7 @@ fn propose_replace_drops_a_narrative_edit_once_and_refuses_a_region_edit() {
     let (code, out, _) = run(&before.replacen("Write the docs", "Write the manual", 1));
     assert_eq!(code, Some(2), "a region edit can never apply on a 2.x goal: refused like a todo edit");
     assert!(out.contains("canonical_authority") && out.contains("writes inside a generated todo region"), "{out}");
-    let rows = writegate_json(&reg, &project, &["list", "--json"], None);
+    let rows = writegate_json(&reg, &project, &["list", "--json"], Some(&keeping_loopx(&reg)));
     assert_eq!(rows["items"].as_array().expect("items").len(), 1, "nothing dropped for the refused edit");
     assert_eq!(rows["items"][0]["item_id"], id.as_str());
     assert_eq!(rows["items"][0]["predicted_status"], "ready");

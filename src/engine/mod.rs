@@ -116,6 +116,9 @@ pub struct Engine {
     pub user_adapters: std::sync::Arc<adapters::Adapters>,
     /// Predictions of LoopX 2.x commands, shared by every clone of this engine.
     pub predictions: std::sync::Arc<canonical::PredictionCache>,
+    /// How `loopx` is run for LoopX 2.x goals (default: `$WRITEGATE_LOOPX` or `loopx` on
+    /// `PATH`, with the operator's environment).
+    pub loopx: std::sync::Arc<crate::loopx2::cli::Runner>,
 }
 
 impl Engine {
@@ -133,7 +136,15 @@ impl Engine {
             adapters,
             user_adapters: std::sync::Arc::default(),
             predictions: std::sync::Arc::default(),
+            loopx: std::sync::Arc::default(),
         })
+    }
+
+    /// This engine running `loopx` with `runner` (LoopX 2.x goals).
+    #[must_use]
+    pub fn with_loopx(mut self, runner: crate::loopx2::cli::Runner) -> Self {
+        self.loopx = std::sync::Arc::new(runner);
+        self
     }
 
     /// This engine with `adapters` (the user's config) taking precedence over the

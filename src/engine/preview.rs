@@ -328,6 +328,14 @@ impl Engine {
             check_boundary(&mut p, &intent, snap.allowlist.as_deref().unwrap_or_default());
             return p;
         }
+        if let Some(auth) = snap.authority.as_deref().filter(|a| a.is_canonical())
+            && !matches!(intent.proposal, Proposal::TodoOp(_))
+            && revision_of_text(&current) == intent.expected_revision
+            && p.failures.is_empty()
+            && let Ok(after) = super::checks::raw_text(&intent.proposal, &current)
+        {
+            self.check_loopx_keeps(&mut p, &goal, auth, &after);
+        }
         Self::check_idempotency(&mut p, &intent, &snap.results);
         self.add_prior_proposal(&mut p, &intent);
         let current_rev = snap.revision.clone().unwrap_or_else(|| revision_of_text(&current));

@@ -79,7 +79,7 @@ pub fn leases_from_status(status: &Value, goal_id: &str) -> Vec<CanonicalLease> 
 
 fn run(registry: &Path, runtime_root: &Path, args: &[&str]) -> Result<Value, String> {
     let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
-    let value = run_json(registry, runtime_root, &args, TIMEOUT)?;
+    let value = run_json(&Runner::default(), registry, runtime_root, &args, TIMEOUT)?;
     if value.get("ok").and_then(Value::as_bool) == Some(false) {
         let why = value.get("error").and_then(Value::as_str).unwrap_or("failed");
         return Err(format!("`loopx {}`: {why}", args.join(" ")));
@@ -93,7 +93,25 @@ pub fn program() -> std::ffi::OsString {
     std::env::var_os("WRITEGATE_LOOPX").filter(|v| !v.is_empty()).unwrap_or_else(|| "loopx".into())
 }
 
-/// Runs `loopx --registry R --runtime-root RT --format json ARGS` (stdin closed, in the
+/// How `loopx` is run: the program and, when set, the whole environment it gets (else the
+/// operator's own). The engine carries one, so an embedding (a test, a service) can point it
+/// at a LoopX install without touching the process environment.
+#[derive(Debug, Clone)]
+pub struct Runner {
+    /// The program.
+    pub program: std::ffi::OsString,
+    /// `Some`: the child's environment is exactly these variables.
+    pub env: Option<Vec<(std::ffi::OsString, std::ffi::OsString)>>,
+}
+
+impl Default for Runner {
+    /// [`program`] with the operator's environment.
+    fn default() -> Self {
+        Self { program: program(), env: None }
+    }
+}
+
+/// Runs `loopx --registry R --runtime-root RT --format json ARGS` with `runner` (stdin closed, in the
 /// registry's project folder) and returns the JSON it printed, whether it says `ok: true`
 /// or not: LoopX prints its refusals as JSON too (`error`, `error_code`). Waits at most
 /// `timeout`, then kills it.
@@ -101,10 +119,20 @@ pub fn program() -> std::ffi::OsString {
 /// # Errors
 /// A message when `loopx` cannot be started, times out, or prints no JSON object (with the
 /// first line of its standard error).
-pub fn run_json(registry: &Path, runtime_root: &Path, args: &[String], timeout: Duration) -> Result<Value, String> {
-    let program = program();
+pub fn run_json(
+    runner: &Runner,
+    registry: &Path,
+    runtime_root: &Path,
+    args: &[String],
+    timeout: Duration,
+) -> Result<Value, String> {
+    let program = &runner.program;
     let cwd = crate::loopx::registry::registry_project_root(registry);
-    let mut child = Command::new(&program)
+    let mut cmd = Command::new(program);
+    if let Some(env) = &runner.env {
+        cmd.env_clear().envs(env.iter().cloned());
+    }
+    let mut child = cmd
         .arg("--registry")
         .arg(registry)
         .arg("--runtime-root")

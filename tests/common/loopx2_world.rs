@@ -75,7 +75,11 @@ impl World {
             home: Some(self.root.join("home")),
             ..Locator::from_env(None, None)
         };
-        Engine::open(&loc, Clock::System, "interop".into()).expect("engine")
+        let runner = writegate::loopx2::cli::Runner {
+            program: self.lx.venv.join("bin/loopx").into(),
+            env: Some(loopx_venv::scratch_vars(self.lx, &self.root)),
+        };
+        Engine::open(&loc, Clock::System, "interop".into()).expect("engine").with_loopx(runner)
     }
     pub fn runtime_root(&self) -> PathBuf {
         self.root.join("home/.loopx")

@@ -88,12 +88,21 @@ pub fn stop_effect_runtimes(tmp: &Path) {
 /// A clean environment for LoopX under the scratch `root` (LOOPX2.md §0): `HOME`, `TMPDIR`,
 /// `CODEX_HOME` inside it, no usage ping, and the wheel's `node` first on `PATH`.
 pub fn scratch_env(cmd: &mut Command, lx: &Loopx, root: &Path) {
+    cmd.env_clear().envs(scratch_vars(lx, root));
+}
+
+/// The variables of [`scratch_env`].
+pub fn scratch_vars(lx: &Loopx, root: &Path) -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
     let path = format!("{}:{}:/usr/local/bin:/usr/bin:/bin", lx.node_dir.display(), lx.venv.join("bin").display());
-    cmd.env_clear()
-        .env("HOME", root.join("home"))
-        .env("TMPDIR", root.join("tmp"))
-        .env("CODEX_HOME", root.join("home/.codex"))
-        .env("LOOPX_USAGE_PING", "0")
-        .env("DO_NOT_TRACK", "1")
-        .env("PATH", path);
+    [
+        ("HOME", root.join("home").into_os_string()),
+        ("TMPDIR", root.join("tmp").into_os_string()),
+        ("CODEX_HOME", root.join("home/.codex").into_os_string()),
+        ("LOOPX_USAGE_PING", "0".into()),
+        ("DO_NOT_TRACK", "1".into()),
+        ("PATH", path.into()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.into(), v))
+    .collect()
 }

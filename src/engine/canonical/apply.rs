@@ -161,7 +161,7 @@ impl Engine {
         let marker_path = run_marker_path(gate, &item.id);
         write_run_marker(&marker_path, &marker)?;
         failpoint("after_loopx_marker");
-        let answer = crate::loopx2::cli::run_json(&self.ws.registry_path, &root, &words, RUN_TIMEOUT).map_err(|e| {
+        let answer = crate::loopx2::cli::run_json(&self.loopx, &self.ws.registry_path, &root, &words, RUN_TIMEOUT).map_err(|e| {
             EngineError::Refused(format!(
                 "the outcome of `loopx {}` is unknown ({e}); the next decision on this goal asks LoopX before anything runs again",
                 cmd.argv.verb.words().join(" ")
@@ -322,7 +322,7 @@ impl Engine {
         .ok_or("the marker names no LoopX command")?;
         if let Some(op) = &marker.operation_id {
             let args = ["todo", "receipt", "--goal-id", &goal.id, "--operation-id", op].map(str::to_owned);
-            let answer = crate::loopx2::cli::run_json(&self.ws.registry_path, &root, &args, RUN_TIMEOUT)?;
+            let answer = crate::loopx2::cli::run_json(&self.loopx, &self.ws.registry_path, &root, &args, RUN_TIMEOUT)?;
             return match answer.get("status").and_then(Value::as_str) {
                 Some("found") => Ok(true),
                 Some("missing") => Ok(false),
@@ -332,7 +332,7 @@ impl Engine {
         if matches!(verb, Verb::TodoComplete | Verb::TodoSupersede) {
             let mut args = marker.words.clone();
             args.push("--dry-run".into());
-            let answer = crate::loopx2::cli::run_json(&self.ws.registry_path, &root, &args, RUN_TIMEOUT)?;
+            let answer = crate::loopx2::cli::run_json(&self.loopx, &self.ws.registry_path, &root, &args, RUN_TIMEOUT)?;
             if answer.get("ok").and_then(Value::as_bool) != Some(true) {
                 return Err(format!(
                     "its dry run is refused now: {}",

@@ -176,7 +176,8 @@ impl Engine {
         let head = auth.head().map(|h| h.provider_revision.clone()).unwrap_or_default();
         let key = format!("{}|{}|{}", item.payload_digest, head, snap.revision.clone().unwrap_or_default());
         let root = auth.authority_root.clone();
-        let prediction = self.predictions.get_or(item, key, || predict::predict(&self.ws, &root, &goal, &cmd.argv));
+        let prediction =
+            self.predictions.get_or(item, key, || predict::predict(&self.loopx, &self.ws, &root, &goal, &cmd.argv));
         let prediction = match prediction.as_ref() {
             Ok(pr) if pr.before == current => pr.clone(),
             Ok(_) => {
@@ -261,6 +262,44 @@ impl Engine {
         }
         p.check(check, false, format!("LoopX: {code}: {error}"), Some(Predicted::Status(status)));
         p.conflict = Some(serde_json::json!({"kind": status.as_str(), "loopx_error_code": code, "loopx_error": error}));
+    }
+}
+
+impl Engine {
+    /// For a narrative edit of a canonical goal that passed the region rule: LoopX must still
+    /// parse the result and keep it (`todo project-markdown --dry-run` on a scratch copy
+    /// holding it: no error, `changed: false`), else `failed`. Cached like a prediction.
+    pub(super) fn check_loopx_keeps(
+        &self,
+        p: &mut Prepared,
+        goal: &crate::loopx::registry::Goal,
+        auth: &crate::loopx2::GoalAuthority,
+        after: &str,
+    ) {
+        let head = auth.head().map(|h| h.provider_revision.clone()).unwrap_or_default();
+        let key = format!("narrative|{}|{head}|{}", p.item.payload_digest, crate::loopx::hash::revision_of_text(after));
+        let root = auth.authority_root.clone();
+        let verdict = self.predictions.get_or(&p.item, key, || {
+            let answer = predict::project_dry_run(&self.loopx, &self.ws, &root, goal, after)?;
+            Ok(predict::Prediction {
+                before: String::new(),
+                after: String::new(),
+                answer,
+                head: head.clone(),
+                window: (chrono::Utc::now(), chrono::Utc::now()),
+            })
+        });
+        let (ok, detail) = match verdict.as_ref() {
+            Ok(v) if v.answer.get("ok").and_then(Value::as_bool) == Some(true) && v.answer.get("changed").and_then(Value::as_bool) == Some(false) => {
+                (true, "LoopX parses the edited Markdown and its next commit keeps it (todo project-markdown --dry-run on a copy)".to_owned())
+            }
+            Ok(v) if v.answer.get("ok").and_then(Value::as_bool) == Some(true) => {
+                (false, "LoopX would re-render the todo regions of the edited Markdown (todo project-markdown --dry-run on a copy: changed)".to_owned())
+            }
+            Ok(v) => (false, format!("LoopX cannot project into the edited Markdown: {}", v.answer.get("error").and_then(Value::as_str).unwrap_or("refused"))),
+            Err(e) => (false, format!("LoopX's check of the edited Markdown could not run: {e}")),
+        };
+        p.check("loopx", ok, detail, Some(Predicted::Status(Status::Failed)));
     }
 }
 

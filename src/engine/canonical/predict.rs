@@ -178,13 +178,19 @@ pub fn run_extras(verb: Verb) -> Vec<String> {
     if verb == Verb::TodoArchiveCompleted { vec!["--execute".to_owned()] } else { Vec::new() }
 }
 
-/// Runs `argv` on a scratch copy of `goal`, whose authority files are under
+/// Runs `argv` with `runner` on a scratch copy of `goal`, whose authority files are under
 /// `runtime_root`, and returns the prediction.
 ///
 /// # Errors
 /// A message when the copy cannot be made, LoopX cannot run, or prints no JSON. A refusal
 /// by LoopX is not an error: it is the prediction's `answer`.
-pub fn predict(ws: &Workspace, runtime_root: &Path, goal: &Goal, argv: &LoopxArgv) -> Result<Prediction, String> {
+pub fn predict(
+    runner: &crate::loopx2::cli::Runner,
+    ws: &Workspace,
+    runtime_root: &Path,
+    goal: &Goal,
+    argv: &LoopxArgv,
+) -> Result<Prediction, String> {
     let scratch = make_scratch(ws, runtime_root, goal)?;
     let before = std::fs::read_to_string(&scratch.state_file).map_err(io("cannot read", &scratch.state_file))?;
     let head = crate::loopx2::store::read_sqlite(
@@ -194,11 +200,44 @@ pub fn predict(ws: &Workspace, runtime_root: &Path, goal: &Goal, argv: &LoopxArg
     .map(|h| h.provider_revision)
     .unwrap_or_default();
     let start = Utc::now();
-    let answer =
-        crate::loopx2::cli::run_json(&scratch.registry, &scratch.runtime_root, &scratch_words(argv), RUN_TIMEOUT)?;
+    let answer = crate::loopx2::cli::run_json(
+        runner,
+        &scratch.registry,
+        &scratch.runtime_root,
+        &scratch_words(argv),
+        RUN_TIMEOUT,
+    )?;
     let end = Utc::now();
     let after = std::fs::read_to_string(&scratch.state_file).map_err(io("cannot read", &scratch.state_file))?;
     Ok(Prediction { before, after, answer, head, window: (start, end) })
+}
+
+/// LoopX's own verdict on `text` as `goal`'s Markdown: `todo project-markdown --dry-run` at
+/// the head, on a scratch copy whose state file is `text` (LOOPX2.md §2). `ok: true` with
+/// `changed: false` means LoopX parses it and its next commit keeps it as it is.
+///
+/// # Errors
+/// A message when the copy cannot be made or LoopX cannot run.
+pub fn project_dry_run(
+    runner: &crate::loopx2::cli::Runner,
+    ws: &Workspace,
+    runtime_root: &Path,
+    goal: &Goal,
+    text: &str,
+) -> Result<Value, String> {
+    let scratch = make_scratch(ws, runtime_root, goal)?;
+    std::fs::write(&scratch.state_file, text).map_err(io("cannot write", &scratch.state_file))?;
+    let head = crate::loopx2::store::read_sqlite(
+        &crate::loopx2::AuthorityFiles::new(&scratch.runtime_root, &goal.id).sqlite,
+        &goal.id,
+    )
+    .map(|h| h.provider_revision)
+    .map_err(|e| format!("cannot read the copied authority: {e}"))?;
+    let words: Vec<String> =
+        ["todo", "project-markdown", "--goal-id", &goal.id, "--provider-revision", &head, "--dry-run"]
+            .map(str::to_owned)
+            .into();
+    crate::loopx2::cli::run_json(runner, &scratch.registry, &scratch.runtime_root, &words, RUN_TIMEOUT)
 }
 
 /// Byte ranges of `text` that LoopX stamps at commit time: ISO-8601 UTC timestamps

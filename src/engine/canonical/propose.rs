@@ -55,8 +55,9 @@ impl Engine {
         let head = auth.head().map(|h| h.provider_revision.clone()).unwrap_or_default();
         let mut dry = argv.words();
         dry.push("--dry-run".into());
-        let answer = crate::loopx2::cli::run_json(&self.ws.registry_path, &auth.authority_root, &dry, RUN_TIMEOUT)
-            .map_err(ProposeError::Canonical)?;
+        let answer =
+            crate::loopx2::cli::run_json(&self.loopx, &self.ws.registry_path, &auth.authority_root, &dry, RUN_TIMEOUT)
+                .map_err(ProposeError::Canonical)?;
         if answer.get("ok").and_then(Value::as_bool) != Some(true) && !is_committed_identity(&answer) {
             return Err(ProposeError::Loopx(answer));
         }
