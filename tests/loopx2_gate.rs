@@ -322,8 +322,25 @@ fn a_stale_update_is_a_revision_conflict_and_refusals_print_loopxs_error() {
             &rev,
         ],
     );
+    let plain = propose(
+        &w,
+        &["todo", "add", "--goal-id", "demo-goal", "--role", "agent", "--text", "Proposed before the move"],
+    );
     w.add_id("Another todo moves the head", "op-other");
     assert_eq!(preview(&w, &id)["predicted_status"], "revision_conflict");
+    // Where LoopX enforces no revision, the item stays ready, predicted at the new head, and
+    // the Conflict tab says the head moved and how the change moved with it.
+    let p = preview(&w, &plain);
+    assert_eq!(p["predicted_status"], "ready", "{p:#}");
+    assert_eq!(p["conflict"]["kind"], "moved_since", "{p:#}");
+    assert_eq!(p["conflict"]["provider_revision"].as_str(), Some(head(&w).as_str()));
+    assert!(p["conflict"]["moved_diff"].is_string(), "{p:#}");
+    assert!(
+        p["diff"]
+            .as_str()
+            .is_some_and(|d| d.contains("Proposed before the move") && d.contains("Another todo moves the head"))
+    );
+    assert_eq!(decide(&w, &plain, None)["record"]["loopx"]["markdown_matches_prediction"], true);
     let out = decide(&w, &id, None);
     assert_eq!(out["status"], "revision_conflict", "{out:#}");
     assert!(!todo(&w.ok(&["todo", "list", "--goal-id", "demo-goal"]), &t).to_string().contains("Again"));

@@ -44,6 +44,8 @@ pub struct LoopxCommand {
     pub proposed_head: String,
     /// LoopX's `--dry-run` answer at propose time.
     pub dry_run: Value,
+    /// The change predicted at propose time (stamps blanked), if it was.
+    pub proposed_change: Option<String>,
     /// The document (what the scan reads).
     pub payload: Value,
 }
@@ -78,6 +80,7 @@ pub fn parse(doc: &Value) -> Result<LoopxCommand, String> {
         agent_id,
         proposed_head,
         dry_run: doc.get("dry_run").cloned().unwrap_or(Value::Null),
+        proposed_change: doc.get("proposed_change").and_then(Value::as_str).map(str::to_owned),
         payload: doc.clone(),
     })
 }
@@ -212,6 +215,9 @@ impl Engine {
         p.proposed_text = Some(prediction.after.clone());
         p.added = crate::diff::added_lines(&current, &prediction.after);
         check_scan(&mut p, cmd, snap.allowlist.as_deref().unwrap_or_default());
+        if p.conflict.is_none() && !cmd.proposed_head.is_empty() && head != cmd.proposed_head {
+            p.conflict = Some(moved_since(cmd, &head, &prediction));
+        }
         p.canonical = Some(Arc::new(prediction));
         p
     }
@@ -301,6 +307,21 @@ impl Engine {
         };
         p.check("loopx", ok, detail, Some(Predicted::Status(Status::Failed)));
     }
+}
+
+/// What moved since a command was proposed: the head, and how its change moved with it
+/// (`moved_diff`: the change predicted at propose time → the change predicted now, both
+/// with their commit stamps blanked; empty when it is the same change).
+fn moved_since(cmd: &LoopxCommand, head: &str, now: &predict::Prediction) -> Value {
+    let current = predict::change_text(now);
+    let moved = cmd.proposed_change.as_deref().map(|then| crate::diff::unified(then, &current, "change"));
+    serde_json::json!({
+        "kind": "moved_since",
+        "proposed_provider_revision": cmd.proposed_head,
+        "provider_revision": head,
+        "same_change": moved.as_deref().map(str::is_empty),
+        "moved_diff": moved,
+    })
 }
 
 /// One line of what LoopX's answer on the copy says it did: its status, the todo, a lease it

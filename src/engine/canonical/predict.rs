@@ -263,6 +263,14 @@ pub fn stamps(text: &str, base: &str, window: (DateTime<Utc>, DateTime<Utc>)) ->
     out
 }
 
+/// The predicted change as a unified diff of the Markdown, its commit stamps blanked
+/// (`‹stamp›`): what stays the same when only the head it is predicted at moves.
+#[must_use]
+pub fn change_text(p: &Prediction) -> String {
+    let after = without_stamps(&p.after, &stamps(&p.after, &p.before, p.window));
+    crate::diff::unified(&p.before, &after, "ACTIVE_GOAL_STATE.md")
+}
+
 /// `text` with each stamp range replaced by `‹stamp›`.
 #[must_use]
 pub fn without_stamps(text: &str, ranges: &[std::ops::Range<usize>]) -> String {

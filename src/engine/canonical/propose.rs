@@ -61,8 +61,14 @@ impl Engine {
         if answer.get("ok").and_then(Value::as_bool) != Some(true) && !is_committed_identity(&answer) {
             return Err(ProposeError::Loopx(answer));
         }
+        // The change as predicted now, kept so a later preview at a moved head can show how
+        // the change itself moved (the Conflict tab's diff of the diffs).
+        let proposed_change = super::predict::predict(&self.loopx, &self.ws, &auth.authority_root, &goal, &argv)
+            .ok()
+            .map(|p| super::predict::change_text(&p));
         let doc = json!({
             "schema_version": SCHEMA,
+            "proposed_change": proposed_change,
             "goal_id": goal.id,
             "argv": argv.words(),
             "operation_id": argv.operation_id(),

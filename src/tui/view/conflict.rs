@@ -178,6 +178,18 @@ pub(super) fn lines(app: &crate::tui::app::App, item: &QueueItem, theme: Theme) 
             };
             out.push((theme.dim(), next));
         }
+        if kind == "moved_since" {
+            let note = match c["same_change"].as_bool() {
+                Some(true) => "the head moved since the agent proposed this, but the change LoopX would make is the same".to_owned(),
+                Some(false) => "the head moved since the agent proposed this, and the change LoopX would make now differs (below); a applies the change as it is predicted now".to_owned(),
+                None => "the head moved since the agent proposed this; the Diff tab shows the change as it is predicted now".to_owned(),
+            };
+            out.push((theme.dim(), note));
+        }
+        if let Some(d) = c["moved_diff"].as_str().filter(|d| !d.is_empty()) {
+            out.push((theme.title(), "── the change as proposed → as predicted at the head now".into()));
+            out.extend(diff_lines(d, &[], theme));
+        }
         if let Some(d) = c["proposal_diff"].as_str() {
             out.push((theme.title(), "── the earlier applied proposal → this one (same key, different effect)".into()));
             out.extend(diff_lines(d, &[], theme));
