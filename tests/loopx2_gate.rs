@@ -28,6 +28,7 @@ fn child_decide() {
     let e = writegate::engine::Engine::open(&loc, writegate::engine::Clock::System, "operator".into()).expect("engine");
     let d = match std::env::var("WG_CHILD_DECISION").as_deref() {
         Ok("skip") => Decision::Skip,
+        Ok("apply-confirmed") => Decision::Apply { confirm_warnings: true, override_idempotency: false },
         _ => Decision::Apply { confirm_warnings: false, override_idempotency: false },
     };
     let out = match e.decide(&item, &d, None) {
@@ -41,8 +42,13 @@ fn child_decide() {
 /// Decides `item` in a child process with the world's environment (LoopX on its PATH);
 /// `failpoint` aborts it there.
 fn decide(w: &World, item: &str, failpoint: Option<&str>) -> Value {
+    decide_as(w, item, failpoint, "apply")
+}
+
+fn decide_as(w: &World, item: &str, failpoint: Option<&str>, decision: &str) -> Value {
     let mut cmd = Command::new(std::env::current_exe().expect("exe"));
     w.env(&mut cmd);
+    cmd.env("WG_CHILD_DECISION", decision);
     cmd.args(["--exact", "child_decide", "--ignored", "--nocapture", "--test-threads=1"])
         .env("WG_CHILD_REGISTRY", w.project().join(".loopx/registry.json"))
         .env("WG_CHILD_ITEM", format!("demo-goal/{item}"));
@@ -376,6 +382,22 @@ fn a_stale_update_is_a_revision_conflict_and_refusals_print_loopxs_error() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("local path"), "{}", String::from_utf8_lossy(&out.stderr));
+    // A workspace flag inside the command never redirects the item (found by a new-user trial).
+    let out = w.writegate(&[
+        "propose",
+        "todo",
+        "add",
+        "--goal-id",
+        "demo-goal",
+        "--role",
+        "agent",
+        "--text",
+        "x",
+        "--runtime-root=/tmp/elsewhere",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("leave it out"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!Path::new("/tmp/elsewhere/goals/demo-goal").exists());
 }
 
 #[test]
@@ -477,4 +499,81 @@ fn the_tui_applies_a_loopx_command_on_a_goal_loopx_bootstrapped() {
     let log = json_of(&w.writegate(&["log", "--json", "--goal", "demo-goal"]));
     let rec = log["items"].as_array().expect("rows").iter().find(|r| r["item_id"] == id.as_str()).cloned();
     assert_eq!(rec.expect("recorded")["loopx"]["markdown_matches_prediction"], true);
+}
+
+#[test]
+fn a_todo_with_a_validation_command_is_never_completed_on_a_copy_and_the_validator_runs_only_at_apply() {
+    // Found by a new-user trial: the prediction ran the todo's validation command (a real
+    // `complete` on the copy runs it), at propose, at every preview and every reload.
+    let Some(lx) = loopx() else { return };
+    let w = World::new(lx);
+    w.bootstrap();
+    let ran = w.root.join("validator-ran");
+    let validator = format!("touch {}", ran.display());
+    let t = w.ok(&[
+        "todo",
+        "add",
+        "--goal-id",
+        "demo-goal",
+        "--role",
+        "agent",
+        "--text",
+        "Validated",
+        "--validation-command",
+        &validator,
+        "--operation-id",
+        "op-v",
+    ])["todo_id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    w.ok(&[
+        "todo",
+        "claim",
+        "--goal-id",
+        "demo-goal",
+        "--todo-id",
+        &t,
+        "--agent-id",
+        "agent-a",
+        "--claimed-by",
+        "agent-a",
+        "--task-lease-idempotency-key",
+        "lease-v",
+    ]);
+    let id = propose(
+        &w,
+        &[
+            "todo",
+            "complete",
+            "--goal-id",
+            "demo-goal",
+            "--todo-id",
+            &t,
+            "--agent-id",
+            "agent-a",
+            "--evidence",
+            "done",
+            "--task-lease-idempotency-key",
+            "lease-v",
+            "--task-lease-expected-version",
+            "1",
+        ],
+    );
+    let p = preview(&w, &id);
+    assert!(!ran.exists(), "neither propose nor preview ran the validator");
+    assert_eq!(p["predicted_status"], "ready", "{p:#}");
+    assert!(
+        p["findings"].as_array().expect("findings").iter().any(|f| f["rule_id"] == "runs_validation_command"),
+        "{p:#}"
+    );
+    assert_eq!(p["diff"], "", "no Markdown is predicted for it");
+    let out = decide(&w, &id, None);
+    assert!(out["error"].as_str().is_some_and(|e| e.contains("typed confirmation")), "{out:#}");
+    assert!(!ran.exists());
+    let out = decide_as(&w, &id, None, "apply-confirmed");
+    assert_eq!(out["status"], "applied", "{out:#}");
+    assert_eq!(out["record"]["loopx"]["markdown_matches_prediction"], Value::Null);
+    assert!(ran.exists(), "LoopX ran the validator at apply, as it does for the agent");
+    assert_eq!(todo(&w.ok(&["todo", "list", "--goal-id", "demo-goal"]), &t)["status"], "done");
 }

@@ -229,12 +229,14 @@ pub(super) fn print_check(problems: &[Problem], goals: &[AuthorityInfo], as_json
         let how = match (g.authority.as_str(), g.read_via, &g.fallback) {
             ("markdown", ..) => "markdown (LoopX 0.5.x): gated and written by writegate".to_owned(),
             (_, Some(via @ ("sqlite" | "file_store")), _) => format!(
-                "canonical (LoopX 2.x): read from the {} at {}, projection {}; monitored, not written",
+                "canonical (LoopX 2.x): read from the {} at {}, projection {}; todo writes gated and run by LoopX's own CLI",
                 if via == "sqlite" { "SQLite store" } else { "file provider's journal" },
                 g.provider_revision.as_deref().unwrap_or("?"),
                 g.projection.unwrap_or("unknown")
             ),
-            (_, Some(_), Some(why)) => format!("canonical (LoopX 2.x): {why}; monitored, not written"),
+            (_, Some(_), Some(why)) => {
+                format!("canonical (LoopX 2.x): {why}; todo writes gated and run by LoopX's own CLI")
+            }
             _ => "canonical (LoopX 2.x): authority unreadable; nothing is written".to_owned(),
         };
         s += &format!("{:<20} {:<12} {}\n", clean(&g.goal_id), "authority", clean(&how));

@@ -39,8 +39,11 @@ impl Globals {
     }
 }
 
-/// The LoopX words of a `propose todo …` / `propose refresh-state …` command line with
-/// writegate's globals taken out; `None` for any other command line, or one asking for help.
+/// The LoopX words of a `propose todo …` / `propose refresh-state …` command line and
+/// writegate's globals given before `propose`; `None` for any other command line, or one
+/// asking for help. After `propose` every word is LoopX's: a `--registry` or
+/// `--runtime-root` there is refused with the command (it would point writegate at another
+/// workspace, where the operator's console never looks).
 fn split(argv: &[OsString]) -> Option<(Globals, Vec<String>)> {
     let words: Vec<String> = argv.iter().skip(1).map(|w| w.to_str().map(str::to_owned)).collect::<Option<_>>()?;
     let mut globals = Globals::default();
@@ -54,14 +57,9 @@ fn split(argv: &[OsString]) -> Option<(Globals, Vec<String>)> {
             return None;
         }
     }
-    let mut loopx = Vec::new();
-    while let Some(w) = rest.next() {
-        if matches!(w.as_str(), "-h" | "--help") {
-            return None;
-        }
-        if !globals.take(w, &mut rest) {
-            loopx.push(w.clone());
-        }
+    let loopx: Vec<String> = rest.cloned().collect();
+    if loopx.iter().any(|w| matches!(w.as_str(), "-h" | "--help")) {
+        return None;
     }
     matches!(loopx.first().map(String::as_str), Some("todo" | "refresh-state")).then_some((globals, loopx))
 }
@@ -149,18 +147,24 @@ mod tests {
             "writegate",
             "--registry",
             "r.json",
+            "--runtime-root=/rt",
             "propose",
             "todo",
             "add",
             "--goal-id",
             "g",
-            "--runtime-root=/rt",
             "--priority",
             "P1",
         ]))
         .expect("a propose");
         assert_eq!((g.registry, g.runtime_root), (Some("r.json".into()), Some("/rt".into())));
         assert_eq!(w, ["todo", "add", "--goal-id", "g", "--priority", "P1"]);
+        // After `propose`, a workspace flag is the command's, and the command refuses it.
+        let (g, words) =
+            split(&os(&["writegate", "propose", "todo", "add", "--goal-id", "g", "--runtime-root=/elsewhere"]))
+                .expect("a propose");
+        assert_eq!(g.runtime_root, None);
+        assert!(crate::engine::canonical::argv::LoopxArgv::parse(&words).is_err());
         assert_eq!(goal_id(&w).as_deref(), Some("g"));
         assert!(split(&os(&["writegate", "status"])).is_none());
         assert!(split(&os(&["writegate", "propose", "replace", "--goal-id", "g"])).is_none());

@@ -314,6 +314,9 @@ fn rebase_of(p: &crate::engine::Prepared) -> Option<Result<(String, String), Str
     if p.predicted != Predicted::Status(crate::wire::Status::RevisionConflict) {
         return None;
     }
+    if p.item.command.is_some() {
+        return Some(Err("a LoopX 2.x command is not rebased: LoopX refused it at the head; reject it so the agent proposes it again against the new head".into()));
+    }
     Some(crate::engine::conflict::rebase_check(p).and_then(|()| {
         let (Some(current), Some(proposed), Some(view)) = (&p.current_text, &p.proposed_text, &p.three_way) else {
             return Err("no rebased text".into());

@@ -171,8 +171,10 @@ impl Engine {
         failpoint("after_loopx_run");
         let after = super::super::read_state(&goal.state_file).unwrap_or_default();
         let (status, code) = answer_status(&answer);
-        let matches =
-            status == Status::Applied && predict::same_but_stamps(&prediction, &after, &before, (started_at, finished));
+        // `None` where the Markdown was not predicted (the command runs a validator).
+        let matches = prediction.exact.then(|| {
+            status == Status::Applied && predict::same_but_stamps(&prediction, &after, &before, (started_at, finished))
+        });
         let mut rec = marker.record.clone();
         rec.status = status;
         rec.reason_code.clone_from(&code);
@@ -376,7 +378,7 @@ fn answer_status(answer: &Value) -> (Status, Option<String>) {
 }
 
 /// The record's `loopx` object.
-fn loopx_fields(cmd: &LoopxCommand, head_before: &str, answer: &Value, after: &str, matches: bool) -> Value {
+fn loopx_fields(cmd: &LoopxCommand, head_before: &str, answer: &Value, after: &str, matches: Option<bool>) -> Value {
     let request = answer.pointer("/original_receipt/request_sha256").cloned().unwrap_or(Value::Null);
     json!({
         "command": cmd.argv.verb.words().join(" "),
@@ -392,13 +394,18 @@ fn loopx_fields(cmd: &LoopxCommand, head_before: &str, answer: &Value, after: &s
     })
 }
 
-fn run_message(goal_id: &str, status: Status, code: Option<&str>, answer: &Value, matches: bool) -> String {
+fn run_message(goal_id: &str, status: Status, code: Option<&str>, answer: &Value, matches: Option<bool>) -> String {
     match (status, code) {
         (Status::Applied, Some("committed_display_pending")) => format!(
             "committed by LoopX; the Markdown display is pending (its state lock was busy): `loopx todo project-markdown --goal-id {goal_id} --provider-revision {} --execute` redelivers it (so does LoopX's next todo commit)",
             answer.get("provider_revision").and_then(Value::as_str).unwrap_or("<head>")
         ),
-        (Status::Applied, _) if matches => "applied by LoopX; the Markdown is the prediction (commit stamps aside)".into(),
+        (Status::Applied, _) if matches == Some(true) => {
+            "applied by LoopX; the Markdown is the prediction (commit stamps aside)".into()
+        }
+        (Status::Applied, _) if matches.is_none() => {
+            "applied by LoopX (its validation command ran; the Markdown was not predicted)".into()
+        }
         (Status::Applied, _) => "applied by LoopX, but the Markdown differs from the prediction: the state moved during the run (see the Log tab)".into(),
         (Status::AlreadyApplied, _) => "LoopX replayed it: already applied, no second commit".into(),
         (s, c) => format!(

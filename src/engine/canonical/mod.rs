@@ -179,16 +179,24 @@ impl Engine {
         let head = auth.head().map(|h| h.provider_revision.clone()).unwrap_or_default();
         let key = format!("{}|{}|{}", item.payload_digest, head, snap.revision.clone().unwrap_or_default());
         let root = auth.authority_root.clone();
-        let prediction =
-            self.predictions.get_or(item, key, || predict::predict(&self.loopx, &self.ws, &root, &goal, &cmd.argv));
+        let runs_validation = runs_validation(&cmd.argv, auth);
+        let prediction = self.predictions.get_or(item, key, || {
+            if runs_validation {
+                predict::dry_run_only(&self.loopx, &self.ws, &root, &goal, &cmd.argv, &head)
+            } else {
+                predict::predict(&self.loopx, &self.ws, &root, &goal, &cmd.argv)
+            }
+        });
         let prediction = match prediction.as_ref() {
             Ok(pr) if pr.before == current => pr.clone(),
             Ok(_) => {
+                // LoopX (or someone) was writing the goal while it was read and copied: a
+                // passing state, like a held lock, not a failure of the item.
                 p.check(
                     "loopx",
                     false,
-                    "the state changed while it was predicted; it is predicted again on the next load",
-                    Some(Predicted::Status(Status::Failed)),
+                    "the goal changed while it was predicted (LoopX is writing it); it is predicted again when the write ends",
+                    Some(Predicted::Status(Status::LockBusy)),
                 );
                 return p;
             }
@@ -212,9 +220,23 @@ impl Engine {
             _ => p.check("projection", true, "current", None),
         }
         super::checks::check_lock(&mut p, &goal.state_file);
-        p.proposed_text = Some(prediction.after.clone());
-        p.added = crate::diff::added_lines(&current, &prediction.after);
-        check_scan(&mut p, cmd, snap.allowlist.as_deref().unwrap_or_default());
+        if prediction.exact {
+            p.proposed_text = Some(prediction.after.clone());
+            p.added = crate::diff::added_lines(&current, &prediction.after);
+        }
+        let mut extra = Vec::new();
+        if !prediction.exact {
+            extra.push(crate::wire::Finding {
+                rule_id: "runs_validation_command".into(),
+                category: "structure".into(),
+                severity: "warn".into(),
+                location: "/argv".into(),
+                sample_masked: cmd.argv.value("--todo-id").unwrap_or_default().to_owned(),
+                reason: "LoopX runs the todo's validation command when this command completes it, on the live project: the Markdown is not predicted (the command would run outside a copy); LoopX's dry run admits it, and apply runs the real command, validator included".into(),
+                fingerprint: "runs_validation_command".into(),
+            });
+        }
+        check_scan(&mut p, cmd, snap.allowlist.as_deref().unwrap_or_default(), extra);
         if p.conflict.is_none() && !cmd.proposed_head.is_empty() && head != cmd.proposed_head {
             p.conflict = Some(moved_since(cmd, &head, &prediction));
         }
@@ -293,6 +315,7 @@ impl Engine {
                 answer,
                 head: head.clone(),
                 window: (chrono::Utc::now(), chrono::Utc::now()),
+                exact: true,
             })
         });
         let (ok, detail) = match verdict.as_ref() {
@@ -307,6 +330,20 @@ impl Engine {
         };
         p.check("loopx", ok, detail, Some(Predicted::Status(Status::Failed)));
     }
+}
+
+/// True when running `argv` for real would run a validation command (see
+/// [`predict::runs_validation`]), judged on the authority's record of its todo.
+fn runs_validation(argv: &LoopxArgv, auth: &crate::loopx2::GoalAuthority) -> bool {
+    let validated = argv.value("--todo-id").is_some_and(|t| {
+        auth.head().is_some_and(|h| {
+            h.todos.iter().any(|todo| {
+                todo.todo_id == t
+                    && todo.record.get("completion_validation_required").and_then(Value::as_bool) == Some(true)
+            })
+        })
+    });
+    predict::runs_validation(argv, validated)
 }
 
 /// What moved since a command was proposed: the head, and how its change moved with it
@@ -383,8 +420,12 @@ fn check_lease_proof(
 }
 
 /// The boundary scan of the command's texts and the predicted added lines.
-fn check_scan(p: &mut Prepared, cmd: &LoopxCommand, allow: &[crate::gate::allowlist::AllowEntry]) {
-    let mut findings = Vec::new();
+fn check_scan(
+    p: &mut Prepared,
+    cmd: &LoopxCommand,
+    allow: &[crate::gate::allowlist::AllowEntry],
+    mut findings: Vec<crate::wire::Finding>,
+) {
     let texts: serde_json::Map<String, Value> =
         cmd.argv.texts().into_iter().map(|(n, v)| (n.to_owned(), Value::String(v.to_owned()))).collect();
     crate::scan::scan_json(&Value::Object(texts), "/argv", crate::scan::Policy::Local, &mut findings);

@@ -39,6 +39,9 @@ pub struct Prediction {
     pub head: String,
     /// The UTC window the run took place in (stamps inside it are LoopX's commit stamps).
     pub window: (DateTime<Utc>, DateTime<Utc>),
+    /// False when the command was not run on a copy (it would run a validation command):
+    /// `answer` is then LoopX's dry run on the live workspace and `after` is `before`.
+    pub exact: bool,
 }
 
 /// A scratch copy of one goal; the folder is removed on drop.
@@ -57,8 +60,28 @@ impl Drop for Scratch {
     }
 }
 
+/// Removes the copies (`writegate-predict-<pid>-<uuid>`) of writegate processes that no
+/// longer run: one that quit or died mid-prediction could not remove its own. Once per
+/// process.
+fn remove_dead_copies() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let Ok(rd) = std::fs::read_dir(std::env::temp_dir()) else { return };
+        for e in rd.filter_map(Result::ok) {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let Some(pid) = name.strip_prefix("writegate-predict-").and_then(|r| r.split('-').next()) else { continue };
+            let dead =
+                pid.parse::<u32>().is_ok_and(|p| p != std::process::id() && !Path::new(&format!("/proc/{p}")).exists());
+            if dead && e.file_type().is_ok_and(|t| t.is_dir()) {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    });
+}
+
 fn new_dir() -> Result<PathBuf, String> {
     use std::os::unix::fs::DirBuilderExt as _;
+    remove_dead_copies();
     let dir = std::env::temp_dir().join(format!("writegate-predict-{}-{}", std::process::id(), uuid::Uuid::new_v4()));
     std::fs::DirBuilder::new().mode(0o700).create(&dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
     Ok(dir)
@@ -209,7 +232,43 @@ pub fn predict(
     )?;
     let end = Utc::now();
     let after = std::fs::read_to_string(&scratch.state_file).map_err(io("cannot read", &scratch.state_file))?;
-    Ok(Prediction { before, after, answer, head, window: (start, end) })
+    Ok(Prediction { before, after, answer, head, window: (start, end), exact: true })
+}
+
+/// LoopX's dry run of `argv` on the live workspace (an admission check that writes nothing
+/// and runs no validation command), as a [`Prediction`] that is not exact: used where a real
+/// run on a copy would run a todo's validation command, which acts outside the copy.
+///
+/// # Errors
+/// A message when the state cannot be read or LoopX cannot run.
+pub fn dry_run_only(
+    runner: &crate::loopx2::cli::Runner,
+    ws: &Workspace,
+    runtime_root: &Path,
+    goal: &Goal,
+    argv: &LoopxArgv,
+    head: &str,
+) -> Result<Prediction, String> {
+    let before = crate::engine::read_state(&goal.state_file)?;
+    let mut words = argv.words();
+    words.push("--dry-run".into());
+    let start = Utc::now();
+    let answer = crate::loopx2::cli::run_json(runner, &ws.registry_path, runtime_root, &words, RUN_TIMEOUT)?;
+    let window = (start, Utc::now());
+    Ok(Prediction { after: before.clone(), before, answer, head: head.to_owned(), window, exact: false })
+}
+
+/// True when running `argv` for real runs a validation command (LoopX runs a todo's
+/// `--validation-command` when the todo is completed, and one given to the terminal verb
+/// itself): `validated` says whether the target todo's record has
+/// `completion_validation_required`.
+#[must_use]
+pub fn runs_validation(argv: &LoopxArgv, validated: bool) -> bool {
+    let terminal = matches!(argv.verb, Verb::TodoComplete | Verb::TodoSupersede)
+        || (argv.verb == Verb::TodoUpdate && argv.value("--status") == Some("done"));
+    let own = argv.verb != Verb::TodoAdd
+        && argv.flags.iter().any(|(n, _)| n == "--validation-command" || n == "--validation-command-json");
+    own || (terminal && validated)
 }
 
 /// LoopX's own verdict on `text` as `goal`'s Markdown: `todo project-markdown --dry-run` at

@@ -63,8 +63,10 @@ impl Engine {
         }
         // The change as predicted now, kept so a later preview at a moved head can show how
         // the change itself moved (the Conflict tab's diff of the diffs).
-        let proposed_change = super::predict::predict(&self.loopx, &self.ws, &auth.authority_root, &goal, &argv)
-            .ok()
+        // Never for a command that runs a validation command: that would act outside the copy.
+        let proposed_change = (!super::runs_validation(&argv, &auth))
+            .then(|| super::predict::predict(&self.loopx, &self.ws, &auth.authority_root, &goal, &argv).ok())
+            .flatten()
             .map(|p| super::predict::change_text(&p));
         let doc = json!({
             "schema_version": SCHEMA,

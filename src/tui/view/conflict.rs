@@ -151,7 +151,8 @@ pub(super) fn lines(app: &crate::tui::app::App, item: &QueueItem, theme: Theme) 
     };
     let kind = c["kind"].as_str().unwrap_or("conflict");
     out.push((theme.warn(), kind.replace('_', " ")));
-    if kind != "revision_conflict" {
+    // A LoopX 2.x command's conflicts are LoopX's answers: shown field by field.
+    if kind != "revision_conflict" || c.get("loopx_error_code").is_some() {
         for (k, v) in c.as_object().into_iter().flatten().filter(|(k, _)| k.as_str() != "kind" && !k.ends_with("_diff"))
         {
             push_field(&mut out, k, v, 1);

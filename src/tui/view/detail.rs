@@ -194,8 +194,10 @@ fn scan_lines(item: &crate::tui::model::QueueItem, theme: Theme) -> Vec<(Style, 
     }
     if d.findings.iter().any(|f| f.severity == "block") {
         out.push((theme.error(), "apply is unavailable while a block finding stands; reject the item".into()));
-    } else {
+    } else if d.findings.iter().any(|f| f.severity == "warn") {
         out.push((theme.warn(), "warn findings: apply asks you to type the item id's first 6 characters".into()));
+    } else {
+        out.push((theme.dim(), "info findings only: nothing here holds up apply".into()));
     }
     out
 }

@@ -18,9 +18,31 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
     Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h }
 }
 
-/// Rows `lines` take when wrapped at `width` columns.
+/// Rows `lines` take when word-wrapped at `width` columns (greedy, as the paragraph wraps:
+/// a word moves to the next row when it does not fit; a word wider than a row is split).
 fn wrapped_height(lines: &[Line], width: usize) -> u16 {
-    let rows: usize = lines.iter().map(|l| l.width().div_ceil(width.max(1)).max(1)).sum();
+    let width = width.max(1);
+    let rows: usize = lines
+        .iter()
+        .map(|l| {
+            let text: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
+            let (mut rows, mut used) = (1usize, 0usize);
+            for word in text.split(' ') {
+                let w = unicode_width::UnicodeWidthStr::width(word);
+                let need = if used == 0 { w } else { used + 1 + w };
+                if need <= width {
+                    used = need;
+                } else if w <= width {
+                    rows += 1;
+                    used = w;
+                } else {
+                    rows += usize::from(used > 0) + (w - 1) / width;
+                    used = (w - 1) % width + 1;
+                }
+            }
+            rows
+        })
+        .sum();
     u16::try_from(rows).unwrap_or(u16::MAX)
 }
 
@@ -71,7 +93,7 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
                 Predicted::Status(Status::SkippedDuplicate) => "already applied with the same key and effect: it will be recorded as skipped_duplicate; nothing is written".to_owned(),
                 Predicted::Status(Status::AlreadyApplied) => "the state already holds this change: it will be recorded as already_applied; nothing is written".to_owned(),
                 Predicted::Ready if item.kind == "loopx_command" => format!(
-                    "run  {}  — LoopX checks the revision, the lease and the operation id itself, then commits and writes the Markdown; it is compared with the prediction and recorded.",
+                    "run  {}  — LoopX checks the revision, the lease and the operation id itself, then commits; the Markdown it writes is compared with the prediction and recorded.",
                     item.detail.command_line.as_deref().map_or_else(String::new, safe)
                 ),
                 Predicted::Ready if item.kind == "writeback" => {
@@ -134,7 +156,10 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
             (
                 "apply — typed confirmation",
                 vec![
-                    Line::raw(format!("{why} Write {stats} at revision {before}.")),
+                    Line::raw(match item.detail.command_line.as_deref() {
+                        Some(cmd) => format!("{why} Run  {}  (LoopX commits it).", safe(cmd)),
+                        None => format!("{why} Write {stats} at revision {before}."),
+                    }),
                     Line::raw(format!("type {want} then Enter to apply · Esc cancels")),
                     Line::from(vec![Span::styled("> ", theme.title()), Span::raw(safe(typed)), Span::raw("▏")]),
                 ],

@@ -101,7 +101,12 @@ pub(super) fn lines(app: &App, item: &QueueItem, h: usize, w: usize, theme: Them
         out.push(Line::styled(format!("◷ {}", safe(n)), theme.dim()));
     }
     if m.rows.is_empty() {
-        out.push(Line::styled("no change: the state already holds this write", theme.dim()));
+        let why = if item.detail.command_line.is_some() {
+            "no Markdown change: this LoopX command changes none here (see the Checks tab's loopx line)"
+        } else {
+            "no change: the state already holds this write"
+        };
+        out.push(Line::styled(why, theme.dim()));
     }
     let (y, x) = (usize::from(app.scroll.0), usize::from(app.scroll.1));
     let body: Vec<Line<'static>> = match app.diff_mode {
