@@ -698,3 +698,41 @@ fn propose_replace_against_an_older_revision_is_a_revision_conflict_not_a_silent
     let rows = writegate_json(&reg, &project, &["list", "--json"], None);
     assert_eq!(rows["items"][0]["predicted_status"], "revision_conflict", "{rows}");
 }
+
+#[test]
+fn a_writeback_names_a_todo_loopx_holds_even_while_the_markdown_does_not_show_it_yet() {
+    // Issue 13 item 6: on a LoopX 2.x goal entry criterion 2 reads the authority, not the
+    // Markdown (here a pending projection: the todo committed while the lock was held).
+    let (_g, reg, _project, runtime) = world("08-projection-pending");
+    let added: Value = serde_json::from_slice(
+        &std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/loopx2/outputs/add-while-locked.json"))
+            .expect("output"),
+    )
+    .expect("json");
+    let todo = added["todo_id"].as_str().expect("todo id");
+    let inbox = runtime.join("goals/demo-goal/gate/inbox");
+    std::fs::create_dir_all(&inbox).expect("inbox");
+    for (name, id) in [("named", todo), ("unknown", "todo_000000000000000000000000")] {
+        let doc = json!({"schema_version": "session_runtime_controlled_writeback_v0", "goal_id": "demo-goal", "agent_id": "agent-a",
+            "runtime": {"runtime_id": "codex_cli_tui", "session_id": "public-safe-session-handle"},
+            "loopx_source": {"source_todo_id": id, "source_event_class": "handoff_packet"},
+            "writeback": {"write_class": "handoff_packet_pointer", "mode": "dry_run", "idempotency_key": format!("demo-goal:{name}"),
+                "payload": {"decision_label": "approved_next_action", "summary": "continue", "evidence_pointer_count": 1}},
+            "boundary": {"raw_transcripts_copied": false, "raw_tool_outputs_copied": false, "credentials_copied": false,
+                "private_paths_copied": false, "launch_authority_granted": false},
+            "result": {"status": "previewed", "runtime_event_id": null, "loopx_writeback_run_id": null}});
+        std::fs::write(inbox.join(format!("{name}.json")), serde_json::to_vec(&doc).expect("json")).expect("write");
+    }
+    let state = std::fs::read_to_string(reg.parent().expect("dir").join("goals/demo-goal/ACTIVE_GOAL_STATE.md"))
+        .expect("state");
+    assert!(!state.contains(todo), "the Markdown does not show the todo yet");
+    let e = engine(&reg, observed_at("08-projection-pending"));
+    let source = |id: &str| {
+        let item = e.find_item(id).expect("item");
+        e.prepare(&item).checks.into_iter().find(|c| c.name.starts_with("entry.2")).expect("entry.2")
+    };
+    let named = source("named");
+    assert!(named.ok && named.detail.contains("in LoopX's authority"), "{named:?}");
+    let unknown = source("unknown");
+    assert!(!unknown.ok && unknown.detail.contains("not in LoopX's authority"), "{unknown:?}");
+}

@@ -577,3 +577,48 @@ fn a_todo_with_a_validation_command_is_never_completed_on_a_copy_and_the_validat
     assert!(ran.exists(), "LoopX ran the validator at apply, as it does for the agent");
     assert_eq!(todo(&w.ok(&["todo", "list", "--goal-id", "demo-goal"]), &t)["status"], "done");
 }
+
+#[test]
+fn writebacks_on_a_loopx_2_goal_check_its_authority_and_their_result_runs_are_read_by_loopx_history() {
+    // Issue 13 item 6, on the real 2.1.1: entry criterion 2 finds the run and the todo, and
+    // the result runs writegate appends are read by `loopx history` and `loopx status`.
+    let Some(lx) = loopx() else { return };
+    let w = World::new(lx);
+    w.bootstrap();
+    let todo = w.add_id("Hand me off", "op-handoff");
+    w.ok(&["refresh-state", "--goal-id", "demo-goal", "--agent-id", "agent-a", "--next-action", "Hand off"]);
+    let e = w.engine();
+    let rows = writegate::loopx::runs::read_rows(&e.ws.goal_runtime_dir("demo-goal").expect("dir")).expect("rows");
+    let run = writegate::loopx::runs::run_file_stem(rows[0]["generated_at"].as_str().expect("generated_at"));
+    let doc = serde_json::json!({"schema_version": "session_runtime_controlled_writeback_v0", "goal_id": "demo-goal",
+        "agent_id": "agent-a", "runtime": {"runtime_id": "codex_cli_tui", "session_id": "s-1"},
+        "loopx_source": {"source_run_id": run, "source_todo_id": todo, "source_event_class": "handoff_packet"},
+        "writeback": {"write_class": "handoff_packet_pointer", "mode": "dry_run", "idempotency_key": "k",
+            "payload": {"decision_label": "approved_next_action", "summary": "continue the validated next action", "evidence_pointer_count": 1}},
+        "boundary": {"raw_transcripts_copied": false, "raw_tool_outputs_copied": false, "credentials_copied": false,
+            "private_paths_copied": false, "launch_authority_granted": false}});
+    let gate = e.gate("demo-goal").expect("gate");
+    std::fs::create_dir_all(gate.inbox()).expect("inbox");
+    for (name, key) in [("wb-apply", "a"), ("wb-skip", "b")] {
+        let mut d = doc.clone();
+        d["writeback"]["idempotency_key"] = Value::String(format!("demo-goal:{run}:{key}"));
+        std::fs::write(gate.inbox().join(format!("{name}.json")), d.to_string()).expect("drop");
+    }
+    let item = e.find_item("wb-apply").expect("item");
+    let source = e.prepare(&item).checks.into_iter().find(|c| c.name.starts_with("entry.2")).expect("entry.2");
+    assert!(source.ok && source.detail.contains("in LoopX's authority"), "{source:?}");
+    let apply = Decision::Apply { confirm_warnings: false, override_idempotency: false };
+    assert_eq!(e.decide("wb-apply", &apply, None).expect("apply").status.as_str(), "applied");
+    assert_eq!(e.decide("wb-skip", &Decision::Skip, None).expect("skip").status.as_str(), "skipped");
+    let history = w.ok(&["history", "--goal-id", "demo-goal", "--limit", "10"]);
+    let text = history.to_string();
+    let runs: Vec<&Value> = history["runs"]
+        .as_array()
+        .or_else(|| history["goals"][0]["runs"].as_array())
+        .unwrap_or_else(|| panic!("no runs list in loopx history: {text}"))
+        .iter()
+        .filter(|r| r["classification"] == "controlled_writeback")
+        .collect();
+    assert_eq!(runs.len(), 2, "both result runs: {text}");
+    w.ok(&["status", "--goal-id", "demo-goal"]);
+}

@@ -230,7 +230,19 @@ impl Engine {
                 },
             }
         }
-        if let Some(todo) = &wb.source_todo_id {
+        // On a LoopX 2.x goal the authority holds the todos; its Markdown may lag (a pending
+        // projection) or be broken.
+        let canonical = snap.authority.as_deref().filter(|a| a.is_canonical());
+        if let (Some(todo), Some(auth)) = (&wb.source_todo_id, canonical) {
+            match auth.head_read() {
+                Some(Ok(h)) => match h.todos.iter().find(|t| &t.todo_id == todo) {
+                    Some(t) => found.push(format!("todo {todo} ({}, in LoopX's authority)", t.status)),
+                    None => why.push(format!("todo {todo} is not in LoopX's authority for this goal")),
+                },
+                Some(Err(e)) => why.push(format!("LoopX's authority cannot be read: {e}")),
+                None => why.push("LoopX's authority cannot be read".into()),
+            }
+        } else if let Some(todo) = &wb.source_todo_id {
             match snap.parsed.as_ref().map(|s| s.find_todo(todo).map(|t| t.status.clone())) {
                 Some(Some(status)) => found.push(format!("todo {todo} ({status})")),
                 Some(None) => why.push(format!("todo {todo} is not in the goal's state")),
