@@ -108,7 +108,7 @@ impl Engine {
             return Err(EngineError::NoSuchItem(reference.to_owned()));
         }
         if marker_path(&gate, &item.id).exists()
-            || super::lease_recover::release_marker_path(&gate, &item.id).exists()
+            || super::lease::release_marker_path(&gate, &item.id).exists()
             || super::canonical::apply::run_marker_path(&gate, &item.id).exists()
         {
             return Err(EngineError::Refused(format!(
@@ -178,26 +178,7 @@ impl Engine {
         let state_lock = match lock::acquire(&req) {
             Ok(g) => g,
             Err(LockError::Busy { holder, incident, incident_recorded, waited_ms, .. }) => {
-                let p = self.prepare(item);
-                let mut rec = self.record(&p, "apply", Status::LockBusy, Some("lock_acquire_timeout"), None);
-                rec.base_revision = p.current_text.as_deref().map(revision_of_text);
-                gate.results().append(&rec)?;
-                return Ok(Outcome {
-                    status: Status::LockBusy,
-                    message: format!(
-                        "the state file lock stayed busy for {waited_ms} ms ({}); inspect the holder, then retry — never delete the lock file",
-                        match (holder.get("pid"), holder.get("released_at")) {
-                            (Some(pid), Some(_)) =>
-                                format!("the current holder wrote no record; the last one, pid {pid}, says it released"),
-                            (Some(pid), None) => format!("holder pid {pid}"),
-                            (None, _) => "no holder record".to_owned(),
-                        }
-                    ),
-                    record: Some(rec),
-                    item_moved: false,
-                    lock: Some(json!({"holder": holder, "incident": incident, "incident_recorded": incident_recorded})),
-                    conflict: None,
-                });
+                return self.record_lock_busy(gate, item, &holder, &incident, incident_recorded, waited_ms);
             }
             Err(e @ LockError::Io { .. }) => {
                 return Err(EngineError::Io {
@@ -242,64 +223,19 @@ impl Engine {
         }
         let base = p.current_text.as_deref().map(revision_of_text);
         if status != Status::Applied {
-            let final_ = matches!(status, Status::SkippedDuplicate | Status::AlreadyApplied);
-            let code = p.reason_code.unwrap_or(status.as_str());
-            let mut rec = self.record(&p, "apply", status, Some(code), None);
-            rec.base_revision = base;
-            gate.results().append(&rec)?;
-            failpoint("after_result");
-            if final_ {
-                durable_move(&item.path, &Self::decided_path(gate, item))
-                    .map_err(|source| EngineError::Io { what: "move item to decided/".into(), source })?;
-            }
+            let out = self.record_not_applied(gate, item, &p, status, base);
             drop(state_lock);
-            return Ok(Outcome {
-                status,
-                message: next_step(status, &p),
-                record: Some(rec),
-                item_moved: final_,
-                lock: None,
-                conflict: p.conflict.clone(),
-            });
+            return out;
         }
         let new_text = p.proposed_text.clone().unwrap_or_default();
-        let applied = revision_of_text(&new_text);
-        let mut rec = self.record(&p, "apply", Status::Applied, None, None);
-        rec.base_revision.clone_from(&base);
-        rec.applied_revision = Some(applied.clone());
-        rec.applied_scopes = vec!["active_state".into()];
-        if p.predicted == Predicted::Status(Status::IdempotencyConflict) {
-            rec.reason_code = Some("idempotency_override".into());
-            rec.override_of_effect_digest.clone_from(&p.prior_effect_digest);
-        }
-        if rebase_onto.is_some() {
-            rec.reason_code = Some("rebased".into());
-        }
+        let rec = self.applied_record(&p, base.clone(), &new_text, rebase_onto.is_some());
         let marker = Marker {
             item_id: item.id.clone(),
             base_revision: base.unwrap_or_default(),
-            applied_revision: applied,
+            applied_revision: revision_of_text(&new_text),
             record: rec.clone(),
         };
-        let (state_dir, state_name) = Self::state_target(&goal, p.current_text.as_deref())?;
-        let marker_path = marker_path(gate, &item.id);
-        // Both texts are kept before the state is written: recovery judges an interrupted
-        // apply by them when a later write moved the state on (issue 12 case 8).
-        let kept: Vec<&str> = p.current_text.as_deref().into_iter().chain([new_text.as_str()]).collect();
-        super::keep_snapshots(gate, &kept);
-        write_marker(&marker_path, &marker)?;
-        failpoint("after_marker");
-        state_dir
-            .replace(&state_name, new_text.as_bytes(), Some("before_state_rename"))
-            .map_err(|source| EngineError::Io { what: format!("write {}", goal.state_file.display()), source })?;
-        failpoint("after_state_write");
-        gate.results().append(&rec)?;
-        failpoint("after_result");
-        durable_move(&item.path, &Self::decided_path(gate, item))
-            .map_err(|source| EngineError::Io { what: "move item to decided/".into(), source })?;
-        failpoint("after_move");
-        std::fs::remove_file(&marker_path)
-            .map_err(|source| EngineError::Io { what: "remove apply marker".into(), source })?;
+        Self::write_and_record(gate, item, &goal, &p, &new_text, &marker)?;
         drop(state_lock);
         let kept: Vec<&str> = p.current_text.as_deref().into_iter().chain([new_text.as_str()]).collect();
         super::keep_snapshots(gate, &kept);
@@ -314,6 +250,120 @@ impl Engine {
             item_moved: true,
             lock: None,
             conflict: None,
+        })
+    }
+
+    /// The record of an apply that writes `new_text` over the state at `base`: the override
+    /// of an idempotency conflict and a rebase say so in `reason_code`.
+    fn applied_record(&self, p: &Prepared, base: Option<String>, new_text: &str, rebased: bool) -> ResultRecord {
+        let mut rec = self.record(p, "apply", Status::Applied, None, None);
+        rec.base_revision = base;
+        rec.applied_revision = Some(revision_of_text(new_text));
+        rec.applied_scopes = vec!["active_state".into()];
+        if p.predicted == Predicted::Status(Status::IdempotencyConflict) {
+            rec.reason_code = Some("idempotency_override".into());
+            rec.override_of_effect_digest.clone_from(&p.prior_effect_digest);
+        }
+        if rebased {
+            rec.reason_code = Some("rebased".into());
+        }
+        rec
+    }
+
+    /// The durable steps of an apply, under the state lock the caller holds (DESIGN.md §4):
+    /// both texts kept, the write-ahead marker, the state written (no symlink followed),
+    /// the record, the item moved, the marker removed. A crash between any two leaves what
+    /// recovery finishes or unwinds.
+    fn write_and_record(
+        gate: &GateDir,
+        item: &Item,
+        goal: &crate::loopx::registry::Goal,
+        p: &Prepared,
+        new_text: &str,
+        marker: &Marker,
+    ) -> Result<(), EngineError> {
+        let (state_dir, state_name) = Self::state_target(goal, p.current_text.as_deref())?;
+        let marker_path = marker_path(gate, &item.id);
+        // Both texts are kept before the state is written: recovery judges an interrupted
+        // apply by them when a later write moved the state on (issue 12 case 8).
+        let kept: Vec<&str> = p.current_text.as_deref().into_iter().chain([new_text]).collect();
+        super::keep_snapshots(gate, &kept);
+        write_marker(&marker_path, marker)?;
+        failpoint("after_marker");
+        state_dir
+            .replace(&state_name, new_text.as_bytes(), Some("before_state_rename"))
+            .map_err(|source| EngineError::Io { what: format!("write {}", goal.state_file.display()), source })?;
+        failpoint("after_state_write");
+        gate.results().append(&marker.record)?;
+        failpoint("after_result");
+        durable_move(&item.path, &Self::decided_path(gate, item))
+            .map_err(|source| EngineError::Io { what: "move item to decided/".into(), source })?;
+        failpoint("after_move");
+        std::fs::remove_file(&marker_path)
+            .map_err(|source| EngineError::Io { what: "remove apply marker".into(), source })
+    }
+
+    /// A `lock_busy` outcome: LoopX's state lock stayed held for the whole bounded wait.
+    /// Recorded, with the holder and the incident LoopX's protocol wrote; nothing written.
+    fn record_lock_busy(
+        &self,
+        gate: &GateDir,
+        item: &Item,
+        holder: &serde_json::Value,
+        incident: &serde_json::Value,
+        incident_recorded: bool,
+        waited_ms: u128,
+    ) -> Result<Outcome, EngineError> {
+        let p = self.prepare(item);
+        let mut rec = self.record(&p, "apply", Status::LockBusy, Some("lock_acquire_timeout"), None);
+        rec.base_revision = p.current_text.as_deref().map(revision_of_text);
+        gate.results().append(&rec)?;
+        Ok(Outcome {
+            status: Status::LockBusy,
+            message: format!(
+                "the state file lock stayed busy for {waited_ms} ms ({}); inspect the holder, then retry — never delete the lock file",
+                match (holder.get("pid"), holder.get("released_at")) {
+                    (Some(pid), Some(_)) =>
+                        format!("the current holder wrote no record; the last one, pid {pid}, says it released"),
+                    (Some(pid), None) => format!("holder pid {pid}"),
+                    (None, _) => "no holder record".to_owned(),
+                }
+            ),
+            record: Some(rec),
+            item_moved: false,
+            lock: Some(json!({"holder": holder, "incident": incident, "incident_recorded": incident_recorded})),
+            conflict: None,
+        })
+    }
+
+    /// An apply whose checks gave another status (a conflict, a duplicate, a failure):
+    /// recorded under the state lock the caller holds; a duplicate or an already applied
+    /// item moves to `decided/`. Nothing is written to the state.
+    fn record_not_applied(
+        &self,
+        gate: &GateDir,
+        item: &Item,
+        p: &Prepared,
+        status: Status,
+        base: Option<String>,
+    ) -> Result<Outcome, EngineError> {
+        let final_ = matches!(status, Status::SkippedDuplicate | Status::AlreadyApplied);
+        let code = p.reason_code.unwrap_or(status.as_str());
+        let mut rec = self.record(p, "apply", status, Some(code), None);
+        rec.base_revision = base;
+        gate.results().append(&rec)?;
+        failpoint("after_result");
+        if final_ {
+            durable_move(&item.path, &Self::decided_path(gate, item))
+                .map_err(|source| EngineError::Io { what: "move item to decided/".into(), source })?;
+        }
+        Ok(Outcome {
+            status,
+            message: next_step(status, p),
+            record: Some(rec),
+            item_moved: final_,
+            lock: None,
+            conflict: p.conflict.clone(),
         })
     }
 

@@ -1,6 +1,20 @@
 //! The one place decisions happen: prepare → preview → decide → apply → record, shared by
 //! the CLI and the TUI (DESIGN.md §4). Preview is pure; apply runs only on a [`Decision`],
 //! under the LoopX-compatible state-file lock, re-running every check on a fresh read.
+//!
+//! Where things are:
+//! - the pipeline every item goes through: `item` (what an inbox file is), `snapshot` (one
+//!   read of a goal), `preview` (the checks and the predicted status), `apply` (`decide`:
+//!   the dispatch under the gate lock, the records), `status`;
+//! - LoopX 0.5.x goals, where writegate writes the Markdown itself: `propose`,
+//!   `propose_replace`, `checks`, `patch`, `conflict` (the stale / lease / key-reuse views
+//!   and rebase), `recover` (the apply marker), `authority_check` (what may apply on a 2.x
+//!   goal);
+//! - LoopX 2.x goals, where LoopX writes: [`canonical`] — propose, the prediction on a
+//!   scratch copy, the apply through the real CLI and its recovery, in one folder;
+//! - writeback previews to host runtimes: [`writeback`] (shape, entry criteria, apply flow)
+//!   and [`adapters`];
+//! - operator releases of expired 0.5.x hard leases: `lease`.
 
 pub mod adapters;
 mod apply;
@@ -9,8 +23,7 @@ pub mod canonical;
 mod checks;
 pub mod conflict;
 pub mod item;
-mod lease_recover;
-mod lease_release;
+mod lease;
 pub mod patch;
 mod preview;
 mod propose;
@@ -19,8 +32,6 @@ mod recover;
 mod snapshot;
 mod status;
 pub mod writeback;
-mod writeback_criteria;
-mod writeback_flow;
 
 pub use apply::{Decision, Outcome};
 pub use item::{Item, Proposal};

@@ -11,9 +11,9 @@
 //! recorded in the goal's results log (`decision: "release_lease"`, status
 //! `lease_released`, with the lease identity and the file's SHA-256 before and after).
 
-use super::apply::Outcome;
-use super::lease_recover::{ReleaseMarker, release_marker_path, remove_release_marker};
-use super::{Engine, EngineError, Item};
+use super::super::apply::Outcome;
+use super::super::{Engine, EngineError, Item};
+use super::recover::{ReleaseMarker, release_marker_path, remove_release_marker};
 use crate::gate::fsutil::failpoint;
 use crate::loopx::effect_lock;
 use crate::loopx::hash::sha256_hex;
@@ -31,7 +31,7 @@ impl Engine {
     #[allow(clippy::too_many_arguments)]
     fn release_record(
         &self,
-        p: &super::Prepared,
+        p: &super::super::Prepared,
         todo_id: &str,
         seen: &TaskLease,
         reason: &str,
@@ -40,7 +40,7 @@ impl Engine {
         after: &[u8],
     ) -> crate::wire::ResultRecord {
         let mut rec = self.record(p, "release_lease", Status::LeaseReleased, Some("expired_lease_released"), {
-            let r = super::apply::sanitize_reason(reason);
+            let r = super::super::apply::sanitize_reason(reason);
             (!r.is_empty()).then_some(r)
         });
         rec.lease_release = Some(json!({
@@ -58,7 +58,7 @@ impl Engine {
     }
 
     /// Marks the expired hard lease of `todo_id` released, for `item`, whose lease check
-    /// failed because of it: [`Engine::decide`] with [`super::Decision::ReleaseExpiredLease`]
+    /// failed because of it: [`Engine::decide`] with [`super::super::Decision::ReleaseExpiredLease`]
     /// (so the item must be unchanged since it was read). `seen` is the lease as the operator
     /// saw it; under the lock the file must still be exactly that lease (owner, version,
     /// epoch, key, expiry), still `active`, and expired by the engine clock. `reason` is the
@@ -78,7 +78,7 @@ impl Engine {
         seen: &TaskLease,
         reason: &str,
     ) -> Result<Outcome, EngineError> {
-        let decision = super::Decision::ReleaseExpiredLease {
+        let decision = super::super::Decision::ReleaseExpiredLease {
             todo_id: todo_id.to_owned(),
             seen: seen.clone(),
             reason: reason.to_owned(),
@@ -89,7 +89,7 @@ impl Engine {
     /// The release, called by `decide` under the gate lock. Order: LoopX task-lease lock
     /// (5 s wait) → read, check, atomic write → result record. The lease file's bytes before
     /// and after are kept in `gate/revisions/`.
-    pub(super) fn release_lease_locked(
+    pub(in crate::engine) fn release_lease_locked(
         &self,
         gate: &crate::gate::GateDir,
         item: &Item,
@@ -106,7 +106,7 @@ impl Engine {
                 item.goal_id
             )));
         }
-        let held_by = p.conflict.as_ref().and_then(super::conflict::expired_lease);
+        let held_by = p.conflict.as_ref().and_then(super::super::conflict::expired_lease);
         if held_by.as_ref().is_none_or(|(todo, _)| todo != todo_id) {
             let now = p
                 .checks

@@ -6,6 +6,9 @@
 //! carries raw evidence, and fails closed: an unknown field, a field that would mean what
 //! the table forbids, or a payload over the size bound is refused with the reason.
 
+mod criteria;
+mod flow;
+
 use crate::loopx::hash::{canonical_json, sha256_hex};
 use serde_json::{Map, Value, json};
 
@@ -516,5 +519,4 @@ pub fn reflection(wb: &Writeback, recorded_at: &str) -> Value {
 }
 
 #[cfg(test)]
-#[path = "writeback_tests.rs"]
 mod tests;

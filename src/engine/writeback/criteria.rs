@@ -2,11 +2,11 @@
 //! checks with their evidence, the idempotency check, and the source-event consistency
 //! rules. Preview only: nothing here writes.
 
-use super::Engine;
-use super::adapters::Adapter;
-use super::item::Item;
-use super::preview::{GoalSnapshot, Predicted, Prepared};
-use super::writeback::{Writeback, judge_boundary, judge_payload};
+use super::super::Engine;
+use super::super::adapters::Adapter;
+use super::super::item::Item;
+use super::super::preview::{GoalSnapshot, Predicted, Prepared};
+use super::{Writeback, judge_boundary, judge_payload};
 use crate::scan::{self, Policy};
 use crate::wire::Status;
 use serde_json::{Value, json};
@@ -89,21 +89,21 @@ fn source_consistency(class: Option<&str>, row: &Value, run: &str, wb: &Writebac
 
 impl Engine {
     /// The adapter serving `wb`'s runtime.
-    pub(super) fn adapter_for(&self, wb: &Writeback) -> Adapter {
+    pub(in crate::engine) fn adapter_for(&self, wb: &Writeback) -> Adapter {
         self.adapters.resolve(&self.ws.runtime_root, wb.runtime_id.as_deref().unwrap_or(""))
     }
 
     /// Prepares a writeback preview: schema, the five entry criteria with their evidence,
     /// idempotency, and the reflection an apply would send (as the "diff": nothing → the
     /// metadata line). Writes nothing.
-    pub(super) fn prepare_writeback(&self, item: &Item, wb: &Writeback, snap: &GoalSnapshot) -> Prepared {
+    pub(in crate::engine) fn prepare_writeback(&self, item: &Item, wb: &Writeback, snap: &GoalSnapshot) -> Prepared {
         let mut p = Prepared::unchecked(item);
-        p.check("schema", true, format!("{} (dry_run), class {}", super::writeback::SCHEMA, wb.write_class), None);
+        p.check("schema", true, format!("{} (dry_run), class {}", super::SCHEMA, wb.write_class), None);
         Self::criterion_ids(&mut p, item, wb, snap);
         self.criterion_source(&mut p, wb, snap);
         let adapter = self.adapter_for(wb);
         let caps = adapter.capabilities(wb.runtime_id.as_deref().unwrap_or(""), wb.session_id.as_deref().unwrap_or(""));
-        let class_known = super::writeback::class(&wb.write_class).is_some();
+        let class_known = super::class(&wb.write_class).is_some();
         let supported = class_known && caps.write_classes.contains(&wb.write_class);
         let detail = match (supported, caps.dry_run) {
             _ if caps.kind == "none" => caps.reports.clone().err().unwrap_or_default(),
@@ -127,7 +127,7 @@ impl Engine {
             Err(why) => p.check(CRITERIA[4], false, why.clone(), READ_ONLY),
         }
         Self::writeback_idempotency(&mut p, wb, snap, &adapter);
-        let reflection = super::writeback::reflection(wb, "<at apply>");
+        let reflection = super::reflection(wb, "<at apply>");
         let mut text = serde_json::to_string_pretty(&reflection).unwrap_or_default();
         text.push('\n');
         p.current_text = Some(String::new());
@@ -163,7 +163,9 @@ impl Engine {
         for (name, v) in [("runtime.runtime_id", &wb.runtime_id), ("runtime.session_id", &wb.session_id)] {
             match v {
                 None => why.push(format!("{name} missing")),
-                Some(s) if !super::adapters::is_segment(s) => why.push(format!("{name} is not a public-safe handle")),
+                Some(s) if !super::super::adapters::is_segment(s) => {
+                    why.push(format!("{name} is not a public-safe handle"));
+                }
                 Some(_) => {}
             }
         }
@@ -201,7 +203,7 @@ impl Engine {
     }
 
     fn criterion_source(&self, p: &mut Prepared, wb: &Writeback, snap: &GoalSnapshot) {
-        let class = super::writeback::class(&wb.write_class);
+        let class = super::class(&wb.write_class);
         let mut why = Vec::new();
         let mut found = Vec::new();
         if let (Some(c), Some(declared)) = (class, &wb.source_event_class)
@@ -291,7 +293,7 @@ impl Engine {
     }
 
     fn writeback_idempotency(p: &mut Prepared, wb: &Writeback, snap: &GoalSnapshot, adapter: &Adapter) {
-        let Some(records) = super::preview::readable_results(p, &snap.results) else { return };
+        let Some(records) = super::super::preview::readable_results(p, &snap.results) else { return };
         let prior = records.iter().rev().find(|r| {
             r.kind == "writeback"
                 && r.idempotency_key == wb.idempotency_key
@@ -300,13 +302,13 @@ impl Engine {
         });
         // The inbox adapter is a file read; a command adapter is asked only at apply.
         let in_runtime = adapter
-            .inbox_metadata(&super::writeback::reflection(wb, ""))
+            .inbox_metadata(&super::reflection(wb, ""))
             .and_then(|path| {
                 let cached = snap.runtime_keys.lock().ok().and_then(|m| m.get(&path).cloned());
                 let index = if let Some(index) = cached {
                     index
                 } else {
-                    let index = std::sync::Arc::new(super::adapters::inbox_key_index(&path).ok()?);
+                    let index = std::sync::Arc::new(super::super::adapters::inbox_key_index(&path).ok()?);
                     if let Ok(mut m) = snap.runtime_keys.lock() {
                         m.insert(path, index.clone());
                     }

@@ -1,5 +1,5 @@
 //! Deciding writeback previews (session-runtime seed, "Flow", "Failure Semantics"): the
-//! entry criteria again under the gate lock (`writeback_criteria`), the idempotency rules,
+//! entry criteria again under the gate lock (`criteria`), the idempotency rules,
 //! the adapter calls, and the compact LoopX result run appended to `runs/index.jsonl` after
 //! every decision.
 //!
@@ -8,21 +8,21 @@
 //! new pending write intent in the same goal (LoopX 0.5.4 refuses a *user* todo with that
 //! class: user todos take only `user_gate` / `user_action`).
 
-use super::apply::{Decision, Outcome};
-use super::item::Item;
-use super::preview::{Predicted, Prepared};
-use super::writeback::Writeback;
-use super::{Engine, EngineError};
+use super::super::apply::{Decision, Outcome};
+use super::super::item::Item;
+use super::super::preview::{Predicted, Prepared};
+use super::super::{Engine, EngineError};
+use super::Writeback;
 use crate::gate::GateDir;
 use crate::loopx::edit::{TodoArgs, TodoOp};
 use crate::wire::{ResultRecord, Status};
 use serde_json::{Value, json};
 
-use super::writeback_criteria::CRITERIA;
+use super::criteria::CRITERIA;
 
 impl Engine {
     /// Decides a writeback under the gate lock (called by `decide`).
-    pub(super) fn decide_writeback(
+    pub(in crate::engine) fn decide_writeback(
         &self,
         gate: &GateDir,
         item: &Item,
@@ -37,7 +37,7 @@ impl Engine {
             )),
             Decision::Skip => self.close_writeback(gate, &p, wb, "skip", Status::Skipped, "operator_skip", None, None),
             Decision::Reject { reason } => {
-                let reason = super::apply::sanitize_reason(reason);
+                let reason = super::super::apply::sanitize_reason(reason);
                 if reason.is_empty() {
                     return Err(EngineError::Refused("a reject needs a reason".into()));
                 }
@@ -89,7 +89,7 @@ impl Engine {
             }
         }
         let adapter = self.adapter_for(wb);
-        let reflection = super::writeback::reflection(wb, &self.clock.utc_stamp());
+        let reflection = super::reflection(wb, &self.clock.utc_stamp());
         match adapter.has_key(&reflection) {
             Ok(Some(d)) if d == wb.payload_digest => {
                 return self.close_writeback(gate, p, wb, "apply", Status::Skipped, "already_reflected", None, None);
@@ -183,7 +183,7 @@ impl Engine {
         status: Status,
         code: &str,
         reason: Option<String>,
-        answer: Option<&super::adapters::Answer>,
+        answer: Option<&super::super::adapters::Answer>,
     ) -> Result<Outcome, EngineError> {
         let adapter = self.adapter_for(wb).kind();
         // A run row this item's exact bytes already got (an attempt killed between the row
@@ -240,7 +240,7 @@ impl Engine {
         wb: &Writeback,
         status: Status,
         code: &str,
-        answer: Option<&super::adapters::Answer>,
+        answer: Option<&super::super::adapters::Answer>,
         generated_at: &str,
     ) -> Value {
         let agent = wb.agent_id.clone().filter(|a| crate::loopx::lease::is_agent_id(a));
@@ -250,8 +250,8 @@ impl Engine {
             "classification": "controlled_writeback",
             "health_check": format!("controlled_writeback {}; {} {}", wb.write_class, status.as_str(), code),
             "controlled_writeback": {
-                "schema_version": super::writeback::SCHEMA,
-                "write_class": super::writeback::class(&wb.write_class).map(|c| c.name),
+                "schema_version": super::SCHEMA,
+                "write_class": super::class(&wb.write_class).map(|c| c.name),
                 "status": match status {
                     Status::Applied => "applied",
                     Status::Skipped | Status::SkippedDuplicate => "skipped",
@@ -260,8 +260,8 @@ impl Engine {
                 },
                 "reason_code": code,
                 "idempotency_key": wb.idempotency_key,
-                "runtime_id": wb.runtime_id.as_deref().filter(|s| super::adapters::is_segment(s)),
-                "session_id": wb.session_id.as_deref().filter(|s| super::adapters::is_segment(s)),
+                "runtime_id": wb.runtime_id.as_deref().filter(|s| super::super::adapters::is_segment(s)),
+                "session_id": wb.session_id.as_deref().filter(|s| super::super::adapters::is_segment(s)),
                 "runtime_event_id": answer.and_then(|a| a.runtime_event_id.clone()),
                 "source_run_id": wb.source_run_id,
                 "source_todo_id": wb.source_todo_id,
@@ -303,8 +303,8 @@ impl Engine {
             .filter_map(|r| r.get("generated_at").and_then(Value::as_str).map(str::to_owned))
             .collect();
         let mut t = match self.clock {
-            super::Clock::System => chrono::Local::now().fixed_offset(),
-            super::Clock::Fixed(t) => t,
+            super::super::Clock::System => chrono::Local::now().fixed_offset(),
+            super::super::Clock::Fixed(t) => t,
         };
         loop {
             let s = t.format("%Y-%m-%dT%H:%M:%S%.6f%:z").to_string();
@@ -342,8 +342,9 @@ impl Engine {
         if failed.is_empty() {
             return Err(EngineError::Refused("every entry criterion passes: apply, skip or reject it instead".into()));
         }
-        let class = super::writeback::class(&wb.write_class).map_or("unknown-class", |c| c.name);
-        let runtime = wb.runtime_id.as_deref().filter(|s| super::adapters::is_segment(s)).unwrap_or("unknown-runtime");
+        let class = super::class(&wb.write_class).map_or("unknown-class", |c| c.name);
+        let runtime =
+            wb.runtime_id.as_deref().filter(|s| super::super::adapters::is_segment(s)).unwrap_or("unknown-runtime");
         let text = format!(
             "[P1] Writeback blocked: {class} to {runtime} failed entry criteria {} (writegate item {})",
             failed.join(", "),
@@ -356,12 +357,16 @@ impl Engine {
             ..TodoArgs::default()
         });
         let proposed = self.propose(&item.goal_id, &op).map_err(|e| match e {
-            super::ProposeError::Engine(e) => e,
-            super::ProposeError::Refused(r) => {
+            super::super::ProposeError::Engine(e) => e,
+            super::super::ProposeError::Refused(r) => {
                 EngineError::Refused(format!("LoopX would refuse the blocker todo: {r}"))
             }
-            super::ProposeError::Canonical(why) => EngineError::Refused(format!("cannot record a blocker todo: {why}")),
-            e @ super::ProposeError::Loopx(_) => EngineError::Refused(format!("LoopX refused the blocker todo: {e}")),
+            super::super::ProposeError::Canonical(why) => {
+                EngineError::Refused(format!("cannot record a blocker todo: {why}"))
+            }
+            e @ super::super::ProposeError::Loopx(_) => {
+                EngineError::Refused(format!("LoopX refused the blocker todo: {e}"))
+            }
         })?;
         self.decide(
             &format!("{}/{}", item.goal_id, item.id),

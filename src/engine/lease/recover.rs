@@ -8,7 +8,7 @@
 //! with `before_sha256`, `after_sha256` and the full result `record` (before the lease file
 //! is written). The marker is removed last, after the record and the lock release.
 
-use super::{Engine, EngineError};
+use super::super::{Engine, EngineError};
 use crate::gate::GateDir;
 use crate::loopx::hash::sha256_hex;
 use crate::wire::ResultRecord;
@@ -17,22 +17,22 @@ use std::path::{Path, PathBuf};
 
 /// The write-ahead marker of one lease release.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub(super) struct ReleaseMarker {
-    pub(super) item_id: String,
-    pub(super) todo_id: String,
+pub(in crate::engine) struct ReleaseMarker {
+    pub(in crate::engine) item_id: String,
+    pub(in crate::engine) todo_id: String,
     /// The token the task-lease lock is (or was about to be) taken with.
-    pub(super) lock_token: String,
+    pub(in crate::engine) lock_token: String,
     /// SHA-256 of the lease file before the release (second phase only).
-    pub(super) before_sha256: Option<String>,
+    pub(in crate::engine) before_sha256: Option<String>,
     /// SHA-256 of the released lease file (second phase only).
-    pub(super) after_sha256: Option<String>,
+    pub(in crate::engine) after_sha256: Option<String>,
     /// The record to append once the lease file holds `after_sha256`.
-    pub(super) record: Option<ResultRecord>,
+    pub(in crate::engine) record: Option<ResultRecord>,
 }
 
 impl ReleaseMarker {
     /// A first-phase marker with a new lock token.
-    pub(super) fn new(item_id: &str, todo_id: &str) -> Self {
+    pub(in crate::engine) fn new(item_id: &str, todo_id: &str) -> Self {
         Self {
             item_id: item_id.to_owned(),
             todo_id: todo_id.to_owned(),
@@ -44,7 +44,7 @@ impl ReleaseMarker {
     }
 
     /// Writes the marker atomically (temp file, fsync, rename, fsync the folder).
-    pub(super) fn write(&self, path: &Path) -> Result<(), EngineError> {
+    pub(in crate::engine) fn write(&self, path: &Path) -> Result<(), EngineError> {
         let io = |source| EngineError::Io { what: format!("write lease release marker {}", path.display()), source };
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(io)?;
@@ -55,12 +55,12 @@ impl ReleaseMarker {
 }
 
 /// `gate/applying/<item>.release`.
-pub(super) fn release_marker_path(gate: &GateDir, item_id: &str) -> PathBuf {
+pub(in crate::engine) fn release_marker_path(gate: &GateDir, item_id: &str) -> PathBuf {
     gate.applying().join(format!("{item_id}.release"))
 }
 
 /// Removes a release marker and makes the removal durable.
-pub(super) fn remove_release_marker(path: &Path) -> Result<(), EngineError> {
+pub(in crate::engine) fn remove_release_marker(path: &Path) -> Result<(), EngineError> {
     let io = |source| EngineError::Io { what: format!("remove lease release marker {}", path.display()), source };
     std::fs::remove_file(path).map_err(io)?;
     path.parent().map_or(Ok(()), crate::gate::fsutil::sync_dir).map_err(io)
@@ -92,7 +92,7 @@ impl Engine {
     ///
     /// # Errors
     /// [`EngineError`] on I/O failure or an unparseable marker (which is kept).
-    pub(super) fn recover_releases(
+    pub(in crate::engine) fn recover_releases(
         &self,
         gate: &GateDir,
         goal_id: &str,
