@@ -40,8 +40,7 @@ impl Engine {
             notes.push(format!("removed {stale} temp file(s) left by an interrupted write"));
         }
         let records = gate.results().read_all(true)?;
-        let markers = std::fs::read_dir(gate.applying()).into_iter().flatten().filter_map(Result::ok);
-        for path in markers.map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "json")) {
+        for path in gate.markers("json") {
             let marker = read_marker(&path)?;
             notes.push(self.recover_marker(&gate, &goal, &records, &path, &marker)?);
         }

@@ -83,6 +83,21 @@ impl GateDir {
         results::ResultsLog::new(self.root.join("results.jsonl"))
     }
 
+    /// Write-ahead markers in `applying/` with extension `ext` (`json`: applies, `release`:
+    /// lease releases, `loopx`: LoopX 2.x commands), sorted; temp dot-files are not markers.
+    #[must_use]
+    pub fn markers(&self, ext: &str) -> Vec<PathBuf> {
+        let Ok(rd) = std::fs::read_dir(self.applying()) else { return Vec::new() };
+        let mut out: Vec<PathBuf> = rd
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == ext))
+            .filter(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
+            .collect();
+        out.sort();
+        out
+    }
+
     /// Pending item files: `inbox/*.json`, skipping dot-files and temp files (agents write
     /// `.<name>.tmp` then rename). Sorted by name.
     #[must_use]

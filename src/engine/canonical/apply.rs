@@ -245,15 +245,7 @@ impl Engine {
         records: &[ResultRecord],
     ) -> Result<Vec<String>, EngineError> {
         let mut notes = Vec::new();
-        let Ok(rd) = std::fs::read_dir(gate.applying()) else { return Ok(notes) };
-        let mut paths: Vec<PathBuf> = rd
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "loopx"))
-            .filter(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
-            .collect();
-        paths.sort();
-        for path in paths {
+        for path in gate.markers("loopx") {
             let marker = read_run_marker(&path)?;
             notes.push(self.recover_run(gate, goal_id, records, &path, &marker)?);
         }
