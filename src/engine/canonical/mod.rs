@@ -177,16 +177,7 @@ impl Engine {
         p.check("goal", true, format!("{} → {} (LoopX 2.x)", goal.id, goal.state_file_rel), None);
         p.current_text = Some(current.clone());
         let head = auth.head().map(|h| h.provider_revision.clone()).unwrap_or_default();
-        let key = format!("{}|{}|{}", item.payload_digest, head, snap.revision.clone().unwrap_or_default());
-        let root = auth.authority_root.clone();
-        let runs_validation = runs_validation(&cmd.argv, auth);
-        let prediction = self.predictions.get_or(item, key, || {
-            if runs_validation {
-                predict::dry_run_only(&self.loopx, &self.ws, &root, &goal, &cmd.argv, &head)
-            } else {
-                predict::predict(&self.loopx, &self.ws, &root, &goal, &cmd.argv)
-            }
-        });
+        let prediction = self.prediction_for(item, cmd, &goal, auth, &head, snap.revision.as_deref());
         let prediction = match prediction.as_ref() {
             Ok(pr) if pr.before == current => pr.clone(),
             Ok(_) => {
@@ -224,24 +215,38 @@ impl Engine {
             p.proposed_text = Some(prediction.after.clone());
             p.added = crate::diff::added_lines(&current, &prediction.after);
         }
-        let mut extra = Vec::new();
-        if !prediction.exact {
-            extra.push(crate::wire::Finding {
-                rule_id: "runs_validation_command".into(),
-                category: "structure".into(),
-                severity: "warn".into(),
-                location: "/argv".into(),
-                sample_masked: cmd.argv.value("--todo-id").unwrap_or_default().to_owned(),
-                reason: "LoopX runs the todo's validation command when this command completes it, on the live project: the Markdown is not predicted (the command would run outside a copy); LoopX's dry run admits it, and apply runs the real command, validator included".into(),
-                fingerprint: "runs_validation_command".into(),
-            });
-        }
+        let extra: Vec<crate::wire::Finding> =
+            (!prediction.exact).then(|| validator_finding(cmd)).into_iter().collect();
         check_scan(&mut p, cmd, snap.allowlist.as_deref().unwrap_or_default(), extra);
         if p.conflict.is_none() && !cmd.proposed_head.is_empty() && head != cmd.proposed_head {
             p.conflict = Some(moved_since(cmd, &head, &prediction));
         }
         p.canonical = Some(Arc::new(prediction));
         p
+    }
+
+    /// The cached prediction of `cmd` at `head` and the Markdown revision `md` (made now if
+    /// there is none): a real run on a scratch copy, or LoopX's live dry run for a command
+    /// that would run a validation command.
+    fn prediction_for(
+        &self,
+        item: &Item,
+        cmd: &LoopxCommand,
+        goal: &crate::loopx::registry::Goal,
+        auth: &crate::loopx2::GoalAuthority,
+        head: &str,
+        md: Option<&str>,
+    ) -> SharedPrediction {
+        let key = format!("{}|{head}|{}", item.payload_digest, md.unwrap_or_default());
+        let root = auth.authority_root.clone();
+        let runs_validation = runs_validation(&cmd.argv, auth);
+        self.predictions.get_or(item, key, || {
+            if runs_validation {
+                predict::dry_run_only(&self.loopx, &self.ws, &root, goal, &cmd.argv, head)
+            } else {
+                predict::predict(&self.loopx, &self.ws, &root, goal, &cmd.argv)
+            }
+        })
     }
 
     /// Reads LoopX's answer on the copy into the revision / idempotency / lease checks.
@@ -344,6 +349,20 @@ fn runs_validation(argv: &LoopxArgv, auth: &crate::loopx2::GoalAuthority) -> boo
         })
     });
     predict::runs_validation(argv, validated)
+}
+
+/// The `warn` finding of a command whose Markdown is not predicted because it would run a
+/// validation command.
+fn validator_finding(cmd: &LoopxCommand) -> crate::wire::Finding {
+    crate::wire::Finding {
+        rule_id: "runs_validation_command".into(),
+        category: "structure".into(),
+        severity: "warn".into(),
+        location: "/argv".into(),
+        sample_masked: cmd.argv.value("--todo-id").unwrap_or_default().to_owned(),
+        reason: "LoopX runs the todo's validation command when this command completes it, on the live project: the Markdown is not predicted (the command would run outside a copy); LoopX's dry run admits it, and apply runs the real command, validator included".into(),
+        fingerprint: "runs_validation_command".into(),
+    }
 }
 
 /// What moved since a command was proposed: the head, and how its change moved with it

@@ -26,6 +26,36 @@ fn refused(msg: impl Into<String>) -> EngineError {
     EngineError::Refused(msg.into())
 }
 
+/// Refuses a release the item's current checks do not call for: a LoopX 2.x goal (its
+/// hard leases live in LoopX's authority, LOOPX2.md §3), an item not held up by an expired
+/// hard lease on `todo_id`, or a `todo_id` that is not a task-lease todo id.
+fn release_allowed(p: &super::super::Prepared, item: &Item, todo_id: &str) -> Result<(), EngineError> {
+    if p.authority == Some(crate::loopx2::AuthorityKind::Canonical.as_str()) {
+        // LoopX 2.x keeps hard leases in its authority and has no operator release
+        // (LOOPX2.md §3): a 0.5.x lease file there is not the lease.
+        return Err(refused(format!(
+            "goal {} is a LoopX 2.x goal: its hard leases live in LoopX's authority, which writegate does not write; an expired lease there can be acquired by another agent directly (loopx task-lease acquire)",
+            item.goal_id
+        )));
+    }
+    let held_by = p.conflict.as_ref().and_then(super::super::conflict::expired_lease);
+    if held_by.as_ref().is_none_or(|(todo, _)| todo != todo_id) {
+        let now = p
+            .checks
+            .iter()
+            .find(|c| c.name == "lease")
+            .map_or_else(String::new, |c| format!(" (lease check now: {})", c.detail));
+        return Err(refused(format!(
+            "item {} is not held up by an expired hard lease on {todo_id}{now}; nothing released",
+            item.id
+        )));
+    }
+    if !crate::loopx::lease::is_lease_todo_id(todo_id) {
+        return Err(refused(format!("{todo_id:?} is not a task-lease todo id")));
+    }
+    Ok(())
+}
+
 impl Engine {
     /// The result record of a release of `todo_id`'s lease from `before` to `after` bytes.
     #[allow(clippy::too_many_arguments)]
@@ -98,29 +128,7 @@ impl Engine {
         reason: &str,
     ) -> Result<Outcome, EngineError> {
         let p = self.prepare(item);
-        if p.authority == Some(crate::loopx2::AuthorityKind::Canonical.as_str()) {
-            // LoopX 2.x keeps hard leases in its authority and has no operator release
-            // (LOOPX2.md §3): a 0.5.x lease file there is not the lease.
-            return Err(refused(format!(
-                "goal {} is a LoopX 2.x goal: its hard leases live in LoopX's authority, which writegate does not write; an expired lease there can be acquired by another agent directly (loopx task-lease acquire)",
-                item.goal_id
-            )));
-        }
-        let held_by = p.conflict.as_ref().and_then(super::super::conflict::expired_lease);
-        if held_by.as_ref().is_none_or(|(todo, _)| todo != todo_id) {
-            let now = p
-                .checks
-                .iter()
-                .find(|c| c.name == "lease")
-                .map_or_else(String::new, |c| format!(" (lease check now: {})", c.detail));
-            return Err(refused(format!(
-                "item {} is not held up by an expired hard lease on {todo_id}{now}; nothing released",
-                item.id
-            )));
-        }
-        if !crate::loopx::lease::is_lease_todo_id(todo_id) {
-            return Err(refused(format!("{todo_id:?} is not a task-lease todo id")));
-        }
+        release_allowed(&p, item, todo_id)?;
         let dir = self.ws.goal_runtime_dir(&item.goal_id)?;
         let path = lease_path(&dir, todo_id);
         crate::loopx::registry::ensure_inside(&path, &self.ws.runtime_root, "task lease file")?;
