@@ -236,6 +236,10 @@ pub struct Preview {
     /// Line-ending and BOM changes the diff does not show line by line.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub diff_notes: Vec<String>,
+    /// For a LoopX 2.x command item: the command line apply runs (display form; apply runs
+    /// its words without a shell).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loopx_command: Option<String>,
     /// Conflict details (`kind`, revisions, lease fields, holder), if any.
     pub conflict: Option<Value>,
 }

@@ -147,6 +147,9 @@ pub(super) fn print_preview(p: &Preview, as_json: bool) -> anyhow::Result<()> {
     if let Some(r) = &p.invalid_reason {
         s += &format!("reason: {}\n", clean(r));
     }
+    if let Some(cmd) = &p.loopx_command {
+        s += &format!("runs: {}\n", clean(cmd));
+    }
     s += "checks:\n";
     for c in &p.checks {
         s += &format!("  [{}] {:<12} {}\n", if c.ok { "ok" } else { "!!" }, c.name, clean(&c.detail));

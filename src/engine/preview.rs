@@ -219,19 +219,31 @@ impl Prepared {
             _ => (Vec::new(), String::new()),
         };
         let diff_notes: Vec<String> = diff_notes.into_iter().chain(self.extra_diff_notes()).collect();
+        let cmd = self.item.command.as_ref();
         Preview {
             schema_version: PREVIEW_SCHEMA.into(),
             row: self.row(),
             invalid_reason: self.invalid_reason.as_deref().map(|r| crate::scan::mask_secrets(r).0),
-            expected_revision: intent.map(|i| i.expected_revision.clone()),
-            current_revision: self.current_text.as_deref().filter(|_| intent.is_some()).map(revision_of_text),
+            // For a LoopX 2.x command: the provider revision it was proposed at and the head.
+            expected_revision: intent
+                .map(|i| i.expected_revision.clone())
+                .or_else(|| cmd.map(|c| c.proposed_head.clone())),
+            current_revision: self
+                .current_text
+                .as_deref()
+                .filter(|_| intent.is_some())
+                .map(revision_of_text)
+                .or_else(|| self.canonical.as_ref().map(|p| p.head.clone())),
             proposed_revision: self.proposed_text.as_deref().filter(|_| intent.is_some()).map(revision_of_text),
             idempotency_key: intent
                 .map(|i| i.idempotency_key.clone())
-                .or_else(|| self.item.writeback.as_ref().map(|w| w.idempotency_key.clone())),
+                .or_else(|| self.item.writeback.as_ref().map(|w| w.idempotency_key.clone()))
+                .or_else(|| cmd.map(super::canonical::LoopxCommand::idempotency_key)),
             effect_digest: intent
                 .map(|i| i.effect_digest.clone())
-                .or_else(|| self.item.writeback.as_ref().map(|w| w.payload_digest.clone())),
+                .or_else(|| self.item.writeback.as_ref().map(|w| w.payload_digest.clone()))
+                .or_else(|| cmd.map(super::canonical::LoopxCommand::effect_digest)),
+            loopx_command: cmd.map(|c| crate::scan::mask_secrets(&c.argv.command_line()).0),
             checks: self
                 .checks
                 .iter()

@@ -74,11 +74,6 @@ impl Engine {
         code: Option<&str>,
         reason: Option<String>,
     ) -> ResultRecord {
-        let words = cmd.argv.words();
-        let key = cmd.argv.operation_id().map_or_else(
-            || format!("loopx-command:{}", crate::loopx::hash::sha256_hex(words.join("\0").as_bytes())),
-            |op| format!("loopx-operation:{op}"),
-        );
         ResultRecord {
             schema_version: crate::wire::RESULT_SCHEMA.into(),
             recorded_at: self.clock.utc_stamp(),
@@ -88,7 +83,7 @@ impl Engine {
             write_class: cmd.argv.verb.write_class().into(),
             writer_id: cmd.agent_id.clone().unwrap_or_default(),
             write_id: p.item.id.clone(),
-            idempotency_key: key,
+            idempotency_key: cmd.idempotency_key(),
             decision: decision.into(),
             status,
             reason_code: code.map(str::to_owned),
@@ -97,7 +92,7 @@ impl Engine {
             expected_revision: Some(cmd.proposed_head.clone()),
             base_revision: p.current_text.as_deref().map(revision_of_text),
             applied_revision: None,
-            effect_digest: format!("sha256:{}", crate::loopx::hash::sha256_hex(words.join("\0").as_bytes())),
+            effect_digest: cmd.effect_digest(),
             payload_digest: p.item.payload_digest.clone(),
             override_of_effect_digest: None,
             applied_scopes: Vec::new(),

@@ -50,6 +50,24 @@ pub struct LoopxCommand {
     pub payload: Value,
 }
 
+impl LoopxCommand {
+    /// The idempotency key recorded for it: `loopx-operation:<operation id>`, else
+    /// `loopx-command:<sha256 of its words>`.
+    #[must_use]
+    pub fn idempotency_key(&self) -> String {
+        self.argv.operation_id().map_or_else(
+            || format!("loopx-command:{}", crate::loopx::hash::sha256_hex(self.argv.words().join("\0").as_bytes())),
+            |op| format!("loopx-operation:{op}"),
+        )
+    }
+
+    /// The effect digest: `sha256:` of its words.
+    #[must_use]
+    pub fn effect_digest(&self) -> String {
+        format!("sha256:{}", crate::loopx::hash::sha256_hex(self.argv.words().join("\0").as_bytes()))
+    }
+}
+
 /// Parses a [`SCHEMA`] document.
 ///
 /// # Errors
