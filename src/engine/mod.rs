@@ -38,6 +38,10 @@ pub use item::{Item, Proposal};
 pub use preview::{GoalSnapshot, Predicted, Prepared, is_conflict_name};
 pub use propose::{ProposeError, Proposed};
 
+/// How many LoopX 2.x predictions one goal's load runs at once (each is a LoopX process;
+/// the machine this was sized on has 2 cores).
+pub const PREDICTIONS_AT_ONCE: usize = 3;
+
 /// The largest text `propose replace` takes, bytes: an item (at most
 /// [`item::MAX_ITEM_BYTES`]) holds it JSON-escaped beside the packet.
 pub const MAX_REPLACE_BYTES: u64 = item::MAX_ITEM_BYTES / 2;
@@ -261,9 +265,39 @@ impl Engine {
                 continue;
             }
             let snap = self.goal_snapshot(&g.id);
-            out.extend(files.iter().map(|p| self.prepare_in(&Item::read(p, &g.id), &snap)));
+            let items: Vec<Item> = files.iter().map(|p| Item::read(p, &g.id)).collect();
+            out.extend(self.prepare_all(&items, &snap));
         }
         out
+    }
+
+    /// [`Engine::prepare_in`] for every item of one goal, in order. LoopX 2.x command items
+    /// are prepared [`PREDICTIONS_AT_ONCE`] at a time: each may run one LoopX command on a
+    /// scratch copy (about 0.5–1 s), and the copies are independent.
+    #[must_use]
+    pub fn prepare_all(&self, items: &[Item], snap: &GoalSnapshot) -> Vec<Prepared> {
+        let slow: Vec<usize> = (0..items.len()).filter(|&i| items[i].command.is_some()).collect();
+        let mut out: Vec<Option<Prepared>> = vec![None; items.len()];
+        if slow.len() > 1 {
+            let next = std::sync::atomic::AtomicUsize::new(0);
+            let done = std::sync::Mutex::new(Vec::new());
+            std::thread::scope(|s| {
+                for _ in 0..PREDICTIONS_AT_ONCE.min(slow.len()) {
+                    s.spawn(|| {
+                        while let Some(&i) = slow.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
+                            let p = self.prepare_in(&items[i], snap);
+                            if let Ok(mut d) = done.lock() {
+                                d.push((i, p));
+                            }
+                        }
+                    });
+                }
+            });
+            for (i, p) in done.into_inner().unwrap_or_default() {
+                out[i] = Some(p);
+            }
+        }
+        items.iter().zip(out).map(|(item, p)| p.unwrap_or_else(|| self.prepare_in(item, snap))).collect()
     }
 
     /// `writegate list` rows (each goal read once).
@@ -276,7 +310,8 @@ impl Engine {
     #[must_use]
     pub fn prepared_in_snapshot(&self, goal_id: &str, snap: &GoalSnapshot) -> Vec<Prepared> {
         let Ok(gate) = self.gate(goal_id) else { return Vec::new() };
-        gate.pending_files().iter().map(|p| self.prepare_in(&Item::read(p, goal_id), snap)).collect()
+        let items: Vec<Item> = gate.pending_files().iter().map(|p| Item::read(p, goal_id)).collect();
+        self.prepare_all(&items, snap)
     }
 
     /// Result records, newest first (all goals, or one). A damaged log is an error.

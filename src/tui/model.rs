@@ -171,14 +171,8 @@ pub fn load_goal(engine: &Engine, goal_id: &str) -> (GoalRow, Vec<QueueItem>) {
         Arc::new(snap.results.as_ref().map(|r| r.iter().rev().cloned().collect()).unwrap_or_default());
     let row = goal_row(engine, goal_id, snap.state.as_ref().map(String::as_str), snap.authority.as_deref());
     let files = engine.gate(goal_id).map(|g| g.pending_files()).unwrap_or_default();
-    let items = files
-        .iter()
-        .map(|p| {
-            let item = crate::engine::Item::read(p, goal_id);
-            let prepared = engine.prepare_in(&item, &snap);
-            queue_item(&prepared, &history)
-        })
-        .collect();
+    let items: Vec<crate::engine::Item> = files.iter().map(|p| crate::engine::Item::read(p, goal_id)).collect();
+    let items = engine.prepare_all(&items, &snap).iter().map(|p| queue_item(p, &history)).collect();
     (row, items)
 }
 
