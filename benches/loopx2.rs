@@ -49,6 +49,23 @@ fn timed(f: impl FnOnce()) -> Duration {
     t.elapsed()
 }
 
+/// Runs one pair, A first in even pairs and B first in odd ones, pushing each duration.
+fn pair(
+    k: usize,
+    a: &mut Vec<Duration>,
+    b: &mut Vec<Duration>,
+    run_a: impl FnOnce() -> Duration,
+    run_b: impl FnOnce() -> Duration,
+) {
+    if k.is_multiple_of(2) {
+        a.push(run_a());
+        b.push(run_b());
+    } else {
+        b.push(run_b());
+        a.push(run_a());
+    }
+}
+
 fn main() {
     let venv = std::env::var_os("WRITEGATE_LOOPX2_VENV")
         .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/tmp/loopx-2.1.1-venv"), PathBuf::from);
@@ -116,13 +133,7 @@ fn main() {
                 "--dry-run",
             ]);
         };
-        if k % 2 == 0 {
-            a.push(timed(run_a));
-            b.push(timed(run_b));
-        } else {
-            b.push(timed(run_b));
-            a.push(timed(run_a));
-        }
+        pair(k, &mut a, &mut b, || timed(run_a), || timed(run_b));
     }
     let (pa, pb) = (median(&mut a), median(&mut b));
     println!(
@@ -177,13 +188,7 @@ fn main() {
                 .success()
             );
         };
-        if k % 2 == 0 {
-            a.push(run_a());
-            b.push(timed(run_b));
-        } else {
-            b.push(timed(run_b));
-            a.push(run_a());
-        }
+        pair(k, &mut a, &mut b, run_a, || timed(run_b));
     }
     let (aa, ab) = (median(&mut a), median(&mut b));
     println!(

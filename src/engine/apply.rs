@@ -78,6 +78,20 @@ pub struct Outcome {
     pub conflict: Option<Value>,
 }
 
+impl Outcome {
+    /// The outcome of deciding an invalid item: `failed`, nothing recorded or written.
+    pub(super) fn invalid(p: &Prepared) -> Self {
+        Self {
+            status: Status::Failed,
+            record: None,
+            item_moved: false,
+            message: format!("invalid item: {}", p.invalid_reason.clone().unwrap_or_default()),
+            lock: None,
+            conflict: None,
+        }
+    }
+}
+
 impl Engine {
     /// Decides one pending item. `seen_digest` is the item's `payload_digest` as the operator
     /// reviewed it; if the file changed since, nothing happens ([`EngineError::ItemChanged`]).
@@ -191,16 +205,7 @@ impl Engine {
         let p = self.prepare(item);
         let mut status = match &p.predicted {
             Predicted::Ready => Status::Applied,
-            Predicted::Invalid => {
-                return Ok(Outcome {
-                    status: Status::Failed,
-                    record: None,
-                    item_moved: false,
-                    message: format!("invalid item: {}", p.invalid_reason.clone().unwrap_or_default()),
-                    lock: None,
-                    conflict: None,
-                });
-            }
+            Predicted::Invalid => return Ok(Outcome::invalid(&p)),
             Predicted::Status(s) => *s,
         };
         if status == Status::IdempotencyConflict && override_idem {

@@ -118,16 +118,7 @@ impl Engine {
         let p = self.prepare(item);
         let status = match &p.predicted {
             Predicted::Ready => Status::Applied,
-            Predicted::Invalid => {
-                return Ok(Outcome {
-                    status: Status::Failed,
-                    record: None,
-                    item_moved: false,
-                    message: format!("invalid item: {}", p.invalid_reason.clone().unwrap_or_default()),
-                    lock: None,
-                    conflict: None,
-                });
-            }
+            Predicted::Invalid => return Ok(Outcome::invalid(&p)),
             Predicted::Status(s) => *s,
         };
         if status != Status::Applied {

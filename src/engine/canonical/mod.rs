@@ -163,35 +163,7 @@ impl Engine {
         let mut p = Prepared::new(item);
         p.authority = snap.authority.as_deref().map(|a| a.kind.as_str());
         p.check("schema", true, format!("{SCHEMA}: loopx {}", cmd.argv.verb.words().join(" ")), None);
-        let fail_goal = |p: &mut Prepared, why: String, status: Predicted| {
-            p.check("goal", false, why.clone(), Some(status));
-            p.invalid_reason = Some(why);
-        };
-        let goal = match &snap.goal {
-            Ok(g) if cmd.argv.goal_id() == item.goal_id => g.clone(),
-            Ok(_) => {
-                let why =
-                    format!("--goal-id {} is not the goal whose inbox holds it ({})", cmd.argv.goal_id(), item.goal_id);
-                fail_goal(&mut p, why, Predicted::Invalid);
-                return p;
-            }
-            Err(e) => {
-                fail_goal(&mut p, e.clone(), Predicted::Invalid);
-                return p;
-            }
-        };
-        let current = match &snap.state {
-            Ok(t) => t.clone(),
-            Err(e) => {
-                fail_goal(&mut p, e.clone(), Predicted::Status(Status::Failed));
-                return p;
-            }
-        };
-        let Some(auth) = snap.authority.as_deref().filter(|a| a.is_canonical()) else {
-            let why = format!("goal {} is not a LoopX 2.x goal: a LoopX 2.x command item cannot apply to it", goal.id);
-            fail_goal(&mut p, why, Predicted::Status(Status::Failed));
-            return p;
-        };
+        let Some((goal, current, auth)) = goal_of(&mut p, item, cmd, snap) else { return p };
         p.check("goal", true, format!("{} → {} (LoopX 2.x)", goal.id, goal.state_file_rel), None);
         p.current_text = Some(current.clone());
         let head = auth.head().map(|h| h.provider_revision.clone()).unwrap_or_default();
@@ -214,7 +186,7 @@ impl Engine {
                 return p;
             }
         };
-        self.judge_answer(&mut p, cmd, &prediction, &head);
+        Self::judge_answer(&mut p, cmd, &prediction, &head);
         check_lease_proof(&mut p, cmd, auth, self.clock.now().with_timezone(&chrono::Utc));
         match auth.projection.as_ref().map(|(h, _)| *h) {
             Some(crate::loopx2::Projection::Broken) => p.check(
@@ -268,8 +240,7 @@ impl Engine {
     }
 
     /// Reads LoopX's answer on the copy into the revision / idempotency / lease checks.
-    fn judge_answer(&self, p: &mut Prepared, cmd: &LoopxCommand, pr: &predict::Prediction, head: &str) {
-        let _ = self;
+    fn judge_answer(p: &mut Prepared, cmd: &LoopxCommand, pr: &predict::Prediction, head: &str) {
         let moved = if head == cmd.proposed_head || cmd.proposed_head.is_empty() {
             format!("proposed at {head}, the head")
         } else {
@@ -422,6 +393,47 @@ pub fn answer_summary(answer: &Value) -> String {
         ));
     }
     parts.join("; ")
+}
+
+/// The goal, its Markdown and its (canonical) authority for a command item, or `None`
+/// after the failing `goal` check: another goal's command, an unknown goal, an unreadable
+/// state, or a goal that is not a LoopX 2.x goal.
+fn goal_of<'s>(
+    p: &mut Prepared,
+    item: &Item,
+    cmd: &LoopxCommand,
+    snap: &'s GoalSnapshot,
+) -> Option<(crate::loopx::registry::Goal, String, &'s crate::loopx2::GoalAuthority)> {
+    let fail = |p: &mut Prepared, why: String, status: Predicted| {
+        p.check("goal", false, why.clone(), Some(status));
+        p.invalid_reason = Some(why);
+    };
+    let goal = match &snap.goal {
+        Ok(g) if cmd.argv.goal_id() == item.goal_id => g.clone(),
+        Ok(_) => {
+            let why =
+                format!("--goal-id {} is not the goal whose inbox holds it ({})", cmd.argv.goal_id(), item.goal_id);
+            fail(p, why, Predicted::Invalid);
+            return None;
+        }
+        Err(e) => {
+            fail(p, e.clone(), Predicted::Invalid);
+            return None;
+        }
+    };
+    let current = match &snap.state {
+        Ok(t) => t.clone(),
+        Err(e) => {
+            fail(p, e.clone(), Predicted::Status(Status::Failed));
+            return None;
+        }
+    };
+    let Some(auth) = snap.authority.as_deref().filter(|a| a.is_canonical()) else {
+        let why = format!("goal {} is not a LoopX 2.x goal: a LoopX 2.x command item cannot apply to it", goal.id);
+        fail(p, why, Predicted::Status(Status::Failed));
+        return None;
+    };
+    Some((goal, current, auth))
 }
 
 /// The lease proof (`--task-lease-idempotency-key` + `--task-lease-expected-version`)

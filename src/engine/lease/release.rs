@@ -56,6 +56,10 @@ fn release_allowed(p: &super::super::Prepared, item: &Item, todo_id: &str) -> Re
     Ok(())
 }
 
+/// The task-lease lock held, the lease file's bytes before and after the release, and the
+/// release time.
+type Locked = (effect_lock::EffectLock, Vec<u8>, Vec<u8>, chrono::DateTime<chrono::Utc>);
+
 impl Engine {
     /// The result record of a release of `todo_id`'s lease from `before` to `after` bytes.
     #[allow(clippy::too_many_arguments)]
@@ -116,6 +120,55 @@ impl Engine {
         self.decide(&format!("{}/{}", item.goal_id, item.id), &decision, Some(&item.payload_digest))
     }
 
+    /// Takes LoopX's task-lease lock with the marker's token, reads the lease file and
+    /// computes the released bytes at the engine clock's now. On any failure the lock is
+    /// let go and the marker removed: nothing was written.
+    #[allow(clippy::too_many_arguments)]
+    fn lock_and_release_bytes(
+        &self,
+        marker: &ReleaseMarker,
+        marker_path: &std::path::Path,
+        dir: &std::path::Path,
+        lease_dir: &crate::gate::safedir::SafeDir,
+        lease_name: &std::ffi::OsStr,
+        item: &Item,
+        todo_id: &str,
+        seen: &TaskLease,
+    ) -> Result<Locked, EngineError> {
+        let lock = match effect_lock::acquire_with_token(
+            &dir.join("task-leases/.task-leases"),
+            effect_lock::TIMEOUT,
+            &marker.lock_token,
+        ) {
+            Ok(lock) => lock,
+            Err(e) => {
+                remove_release_marker(marker_path)?;
+                return Err(refused(format!("task-lease lock: {e}")));
+            }
+        };
+        failpoint("after_lease_lock");
+        let computed = lease_dir
+            .read(lease_name, crate::gate::fsutil::limits::RECORD)
+            .map_err(|source| EngineError::Io {
+                what: format!("cannot read task lease {}", lease_path(dir, todo_id).display()),
+                source,
+            })
+            .and_then(|before| {
+                let now = self.clock.now().with_timezone(&chrono::Utc);
+                let after = released_bytes(&before, &item.goal_id, todo_id, seen, now)
+                    .map_err(|why| refused(format!("{why}; nothing released")))?;
+                Ok((before, after, now))
+            });
+        match computed {
+            Ok((before, after, now)) => Ok((lock, before, after, now)),
+            Err(e) => {
+                drop(lock);
+                remove_release_marker(marker_path)?;
+                Err(e)
+            }
+        }
+    }
+
     /// The release, called by `decide` under the gate lock. Order: LoopX task-lease lock
     /// (5 s wait) → read, check, atomic write → result record. The lease file's bytes before
     /// and after are kept in `gate/revisions/`.
@@ -145,42 +198,10 @@ impl Engine {
         let marker_path = release_marker_path(gate, &item.id);
         marker.write(&marker_path)?;
         failpoint("after_release_marker");
-        let lock = match effect_lock::acquire_with_token(
-            &dir.join("task-leases/.task-leases"),
-            effect_lock::TIMEOUT,
-            &marker.lock_token,
-        ) {
-            Ok(lock) => lock,
-            Err(e) => {
-                remove_release_marker(&marker_path)?;
-                return Err(refused(format!("task-lease lock: {e}")));
-            }
-        };
-        failpoint("after_lease_lock");
-        let prepared = lease_dir
-            .read(&lease_name, crate::gate::fsutil::limits::RECORD)
-            .map_err(io("cannot read task lease"))
-            .and_then(|before| {
-                let now = self.clock.now().with_timezone(&chrono::Utc);
-                let after = released_bytes(&before, &item.goal_id, todo_id, seen, now)
-                    .map_err(|why| refused(format!("{why}; nothing released")))?;
-                Ok((before, after, now))
-            });
-        let (before, after, now) = match prepared {
-            Ok(v) => v,
-            Err(e) => {
-                drop(lock);
-                remove_release_marker(&marker_path)?;
-                return Err(e);
-            }
-        };
-        for bytes in [&before, &after] {
-            if let Ok(text) = std::str::from_utf8(bytes)
-                && let Err(e) = gate.revisions().keep(text)
-            {
-                tracing::warn!(error = %e, "could not keep the lease file in revisions");
-            }
-        }
+        let (lock, before, after, now) =
+            self.lock_and_release_bytes(&marker, &marker_path, &dir, &lease_dir, &lease_name, item, todo_id, seen)?;
+        let texts: Vec<&str> = [&before, &after].iter().filter_map(|b| std::str::from_utf8(b).ok()).collect();
+        super::super::keep_snapshots(gate, &texts);
         let rec = self.release_record(&p, todo_id, seen, reason, now, &before, &after);
         marker.before_sha256 = Some(sha256_hex(&before));
         marker.after_sha256 = Some(sha256_hex(&after));
