@@ -160,7 +160,7 @@ fn main() {
         )
         .trim()
         .to_owned();
-        let apply = Decision::Apply { confirm_warnings: false, override_idempotency: false };
+        let apply = Decision::apply();
         // The prediction is made (untimed) right before the decide, at the head the decide
         // sees, as the TUI has it on screen when the operator presses the key.
         let run_a = || {

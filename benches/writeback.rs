@@ -51,7 +51,7 @@ fn main() {
         })
         .collect();
     println!("one writeback preview (median of 200):            {:>8.3} ms", ms(median(singles)));
-    let apply = Decision::Apply { confirm_warnings: false, override_idempotency: false };
+    let apply = Decision::apply();
     let mut times = Vec::new();
     for i in wb.iter().take(APPLIES) {
         let s = Instant::now();

@@ -135,11 +135,24 @@ pub fn unified_and_ranges(old: &str, new: &str, label: &str) -> (String, Vec<(us
 /// The lines a change adds, with their 1-based line numbers in the new text.
 #[must_use]
 pub fn added_lines(old: &str, new: &str) -> Vec<(usize, String)> {
-    line_diff(old, new)
-        .iter_all_changes()
-        .filter(|c| c.tag() == ChangeTag::Insert)
-        .map(|c| (c.new_index().map_or(0, |i| i + 1), c.value().trim_end_matches(['\n', '\r']).to_owned()))
-        .collect()
+    added_and_removed(old, new).0
+}
+
+/// [`added_lines`], and how many lines the change removes (one line diff for both).
+#[must_use]
+pub fn added_and_removed(old: &str, new: &str) -> (Vec<(usize, String)>, usize) {
+    let mut removed = 0;
+    let mut added = Vec::new();
+    for c in line_diff(old, new).iter_all_changes() {
+        match c.tag() {
+            ChangeTag::Insert => {
+                added.push((c.new_index().map_or(0, |i| i + 1), c.value().trim_end_matches(['\n', '\r']).to_owned()));
+            }
+            ChangeTag::Delete => removed += 1,
+            ChangeTag::Equal => {}
+        }
+    }
+    (added, removed)
 }
 
 /// One row of a display diff.

@@ -144,6 +144,14 @@ pub struct ResultRecord {
     /// commit stamps).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loopx: Option<serde_json::Value>,
+    /// The operator's note with an apply (issue 14 item 6), sanitised, secrets masked, at
+    /// most 200 characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// For the apply of a revert item (issue 14 item 5): the id of the applied item whose
+    /// change it undoes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reverts: Option<String>,
 }
 
 /// One check of the pipeline, in order.
@@ -204,6 +212,9 @@ pub struct ListRow {
     pub reason_code: Option<String>,
     /// Seconds since the file was written.
     pub age_seconds: u64,
+    /// What the item does, one line (`add agent todo [P1] …`, `update todo_cc1c…: note`;
+    /// [`crate::engine::summary::summary`]).
+    pub summary: String,
 }
 
 /// `writegate preview` document.

@@ -37,9 +37,7 @@ fn child_worker() {
     });
     for _ in 0..200 {
         let id = e.propose("demo-goal", &op).expect("propose").item_id;
-        let out = e
-            .decide(&id, &Decision::Apply { confirm_warnings: false, override_idempotency: false }, None)
-            .expect("decide");
+        let out = e.decide(&id, &Decision::apply(), None).expect("decide");
         match out.status {
             Status::Applied => return,
             Status::RevisionConflict | Status::LockBusy => {

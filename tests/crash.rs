@@ -21,7 +21,7 @@ const FAILPOINTS: &[&str] = &[
     "after_result",
     "after_move",
 ];
-const APPLY: Decision = Decision::Apply { confirm_warnings: false, override_idempotency: false };
+const APPLY: Decision = Decision::apply();
 
 /// Child half: applies `WG_CHILD_ITEM` on `WG_CHILD_REGISTRY`; run by the parent only.
 #[test]

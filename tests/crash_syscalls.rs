@@ -119,7 +119,7 @@ fn state(e: &Engine, goal: &str) -> String {
 /// The decision a kind makes, on `e`.
 fn decide(e: &Engine, kind: &str, item: &str) -> Result<Status, String> {
     let d = match kind {
-        "apply" | "duplicate" | "writeback" => Decision::Apply { confirm_warnings: false, override_idempotency: false },
+        "apply" | "duplicate" | "writeback" => Decision::apply(),
         "skip" => Decision::Skip,
         "reject" => Decision::Reject { reason: "crash suite".into() },
         "release" => {

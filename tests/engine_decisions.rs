@@ -3,11 +3,11 @@
 
 mod common;
 use common::{EXPIRED_LEASE, demo, engine, item_with};
-use writegate::engine::{Decision, EngineError};
+use writegate::engine::{Approval, Decision, EngineError};
 use writegate::loopx::hash::revision_of_text;
 use writegate::wire::Status;
 
-const APPLY: Decision = Decision::Apply { confirm_warnings: false, override_idempotency: false };
+const APPLY: Decision = Decision::apply();
 
 fn state(engine: &writegate::engine::Engine, goal: &str) -> String {
     std::fs::read_to_string(&engine.goal(goal).expect("goal").state_file).expect("state")
@@ -72,8 +72,9 @@ fn revision_snapshots_are_pruned_but_current_and_pending_bases_stay() {
 fn conflicts_are_recorded_but_never_write_and_the_item_stays() {
     let (_d, reg) = demo();
     let e = engine(&reg);
+    let stale = common::stale_item(&e);
     for status in ["revision_conflict", "lease_conflict", "boundary_rejected"] {
-        let id = item_with(&e, "demo-goal", status);
+        let id = if status == "revision_conflict" { stale.clone() } else { item_with(&e, "demo-goal", status) };
         let before = state(&e, "demo-goal");
         let out = e.decide(&id, &APPLY, None).expect("decide");
         assert_eq!(out.status.as_str(), status);
@@ -108,7 +109,11 @@ fn idempotency_conflict_needs_an_explicit_override_that_records_both_digests() {
     let out = e.decide(&id, &APPLY, None).expect("decide");
     assert_eq!(out.status, Status::IdempotencyConflict);
     let out = e
-        .decide(&id, &Decision::Apply { confirm_warnings: false, override_idempotency: true }, None)
+        .decide(
+            &id,
+            &Decision::Apply(Approval { confirm_warnings: false, override_idempotency: true, ..Approval::default() }),
+            None,
+        )
         .expect("override");
     assert_eq!(out.status, Status::Applied, "{}", out.message);
     let rec = out.record.expect("record");
@@ -127,9 +132,7 @@ fn warnings_need_confirmation() {
         .expect("warn item")
         .item_id;
     assert!(e.decide(&id, &APPLY, None).is_err());
-    let out = e
-        .decide(&id, &Decision::Apply { confirm_warnings: true, override_idempotency: false }, None)
-        .expect("confirmed");
+    let out = e.decide(&id, &Decision::apply_confirmed(), None).expect("confirmed");
     assert_eq!(out.status, Status::Applied);
 }
 
@@ -137,8 +140,8 @@ fn warnings_need_confirmation() {
 fn skip_and_reject_record_and_move_without_writing() {
     let (_d, reg) = demo();
     let e = engine(&reg);
+    let a = common::stale_item(&e);
     let before = state(&e, "demo-goal");
-    let a = item_with(&e, "demo-goal", "revision_conflict");
     assert_eq!(e.decide(&a, &Decision::Skip, None).expect("skip").status, Status::Skipped);
     let b = item_with(&e, "demo-goal", "boundary_rejected");
     assert!(
@@ -256,7 +259,7 @@ fn the_operator_allowlist_downgrades_by_fingerprint_and_bad_files_allow_nothing(
 }
 
 #[test]
-fn a_revision_conflict_shows_base_current_and_the_proposal_on_the_base() {
+fn a_stale_item_shows_base_current_and_the_proposal_on_the_base() {
     use writegate::loopx::edit::{TodoArgs, TodoOp};
     use writegate::loopx::state::ActiveState;
     let (_d, reg) = demo();
@@ -272,10 +275,11 @@ fn a_revision_conflict_shows_base_current_and_the_proposal_on_the_base() {
     });
     let id = e.propose("demo-goal", &op).expect("propose").item_id;
 
-    // Someone else appends a line at the end: a conflict, but not an overlapping one.
+    // Someone else appends a line at the end: stale, but not overlapping, so recomputed.
     std::fs::write(&path, format!("{base}\nAn operator's note.\n")).expect("edit");
     let p = e.prepare(&e.find_item(&id).expect("item"));
-    assert_eq!(p.predicted.name(), "revision_conflict");
+    assert_eq!(p.predicted.name(), "ready");
+    assert_eq!(p.recomputed.as_ref().map(|r| r.moved.clone()), Some(vec!["## Progress Ledger changed".to_owned()]));
     let view = p.three_way.as_ref().expect("base kept at propose");
     assert_eq!(view.base, base);
     assert!(view.proposed.as_ref().expect("applies to the base").contains("note=measured%20twice"));
@@ -301,6 +305,7 @@ fn a_revision_conflict_shows_base_current_and_the_proposal_on_the_base() {
         .collect();
     std::fs::write(&path, &edited).expect("edit");
     let p = e.prepare(&e.find_item(&id).expect("item"));
+    assert_eq!(p.predicted.name(), "revision_conflict");
     let view = p.three_way.as_ref().expect("view");
     let line = todo.line + 1;
     assert!(
@@ -363,25 +368,28 @@ fn stale_update(other_same_todo: bool) -> (tempfile::TempDir, writegate::engine:
 }
 
 #[test]
-fn a_stale_update_is_rebased_only_explicitly_and_written_with_the_right_bytes() {
+fn a_stale_update_of_another_todo_is_recomputed_and_applied_with_the_normal_key() {
     use writegate::loopx::edit::{EditContext, apply_op};
     let (_d, e, id) = stale_update(false);
     let item = e.find_item(&id).expect("item");
     let p = e.prepare(&item);
-    assert_eq!(p.predicted.name(), "revision_conflict");
-    writegate::engine::conflict::rebase_check(&p).expect("eligible");
-    // A plain apply still refuses.
-    assert_eq!(e.decide(&id, &APPLY, None).expect("apply").status, Status::RevisionConflict);
+    assert_eq!(p.predicted.name(), "ready", "{:?}", p.stale_reason);
+    let r = p.recomputed.clone().expect("recomputed");
     let current = state(&e, "demo-goal");
-    // The rebase pins the revision the operator saw: a stale pin is refused.
-    let stale_pin = Decision::Rebase {
-        onto: item.intent.as_ref().expect("intent").expected_revision.clone(),
-        confirm_warnings: false,
-    };
-    assert!(e.decide(&id, &stale_pin, None).is_err());
+    assert_eq!(r.onto, revision_of_text(&current));
+    assert_eq!(r.moved.len(), 1, "{:?}", r.moved);
+    assert!(r.moved[0].ends_with(" changed"), "{:?}", r.moved);
+    assert_eq!(p.conflict.as_ref().map(|c| c["kind"].clone()), Some("recomputed".into()));
+    assert!(p.to_wire().diff_notes.iter().any(|n| n.starts_with("recomputed on the current state")));
+    // An apply pinned to the state the operator reviewed it on refuses once it moved.
+    let stale_pin = Decision::Apply(Approval {
+        on_revision: Some(item.intent.as_ref().expect("intent").expected_revision.clone()),
+        ..Approval::default()
+    });
+    assert!(e.decide(&id, &stale_pin, None).is_err_and(|e| e.to_string().contains("review it again")));
     assert_eq!(state(&e, "demo-goal"), current, "nothing written");
-    let onto = revision_of_text(&current);
-    let out = e.decide(&id, &Decision::Rebase { onto: onto.clone(), confirm_warnings: false }, None).expect("rebase");
+    let pinned = Decision::Apply(Approval { on_revision: Some(r.onto.clone()), ..Approval::default() });
+    let out = e.decide(&id, &pinned, None).expect("apply");
     assert_eq!(out.status, Status::Applied, "{}", out.message);
     // The bytes: exactly what LoopX's update does on the current state.
     let op = match &item.intent.as_ref().expect("intent").proposal {
@@ -397,28 +405,27 @@ fn a_stale_update_is_rebased_only_explicitly_and_written_with_the_right_bytes() 
     assert!(state(&e, "demo-goal").contains("note=rebase%20me") && state(&e, "demo-goal").contains("note=meanwhile"));
     let rec = out.record.expect("record");
     assert_eq!(rec.reason_code.as_deref(), Some("rebased"));
-    assert_eq!(rec.base_revision.as_deref(), Some(onto.as_str()));
+    assert_eq!(rec.base_revision.as_deref(), Some(r.onto.as_str()));
     let intent = item.intent.expect("intent");
     assert_eq!(rec.expected_revision, Some(intent.expected_revision));
     assert_eq!(rec.idempotency_key, intent.idempotency_key);
 }
 
 #[test]
-fn an_overlapping_change_is_never_rebased() {
+fn an_update_whose_todo_changed_since_the_base_stays_stale() {
     let (_d, e, id) = stale_update(true);
     let p = e.prepare(&e.find_item(&id).expect("item"));
     assert_eq!(p.predicted.name(), "revision_conflict");
-    let why = writegate::engine::conflict::rebase_check(&p).expect_err("overlap");
-    assert!(why.contains("same lines"), "{why}");
+    let why = p.stale_reason.clone().expect("why");
+    assert!(why.contains("changed since the agent's base"), "{why}");
     let before = state(&e, "demo-goal");
-    let onto = revision_of_text(&before);
-    assert!(e.decide(&id, &Decision::Rebase { onto, confirm_warnings: false }, None).is_err());
+    assert_eq!(e.decide(&id, &APPLY, None).expect("apply").status, Status::RevisionConflict);
     assert_eq!(state(&e, "demo-goal"), before);
     assert!(e.find_item(&id).is_ok(), "the item stays pending");
 }
 
 #[test]
-fn replace_and_unknown_base_are_never_rebased() {
+fn replace_and_unknown_base_are_never_recomputed() {
     let (_d, e, id) = stale_update(false);
     let item = e.find_item(&id).expect("item");
     let expected = item.intent.as_ref().expect("intent").expected_revision.clone();
@@ -430,11 +437,11 @@ fn replace_and_unknown_base_are_never_rebased() {
     std::fs::write(item.path.with_file_name("raw-stale.json"), serde_json::to_vec(&doc).expect("json")).expect("write");
     let p = e.prepare(&e.find_item("raw-stale").expect("item"));
     assert_eq!(p.predicted.name(), "revision_conflict");
-    assert!(writegate::engine::conflict::rebase_check(&p).expect_err("raw").contains("never rebased"));
+    assert!(p.stale_reason.expect("raw").contains("never recomputed"));
     // Without the kept base the todo op is not rebased either.
     std::fs::remove_file(e.gate("demo-goal").expect("gate").revisions().dir().join(&expected[7..])).expect("rm");
     let p = e.prepare(&e.find_item(&id).expect("item"));
-    assert!(writegate::engine::conflict::rebase_check(&p).expect_err("unknown base").contains("not kept"));
+    assert!(p.stale_reason.expect("unknown base").contains("not kept"));
 }
 
 #[test]
@@ -475,7 +482,7 @@ fn an_item_may_carry_its_base_text_which_must_be_its_expected_revision() {
     let p = e.prepare(&e.find_item(&id).expect("item"));
     let c = p.conflict.clone().expect("conflict");
     assert_eq!((c["base_known"].as_bool(), c["base_source"].as_str()), (Some(true), Some("item")), "{c}");
-    writegate::engine::conflict::rebase_check(&p).expect("eligible from the item's base");
+    assert!(p.recomputed.is_some(), "recomputed from the item's base: {:?}", p.stale_reason);
     // Text that is not the expected revision is refused.
     doc["base_text"] = serde_json::json!(format!("{base}tampered\n"));
     std::fs::write(&item.path, serde_json::to_vec(&doc).expect("json")).expect("write");
@@ -483,7 +490,7 @@ fn an_item_may_carry_its_base_text_which_must_be_its_expected_revision() {
     let c = p.conflict.clone().expect("conflict");
     assert_eq!(c["base_known"], false);
     assert!(c["base_error"].as_str().is_some_and(|s| s.contains("base_text")), "{c}");
-    assert!(writegate::engine::conflict::rebase_check(&p).is_err());
+    assert!(p.recomputed.is_none() && p.stale_reason.is_some());
     // A base_text that is not a string makes the item invalid (never guessed).
     doc["base_text"] = serde_json::json!(42);
     std::fs::write(&item.path, serde_json::to_vec(&doc).expect("json")).expect("write");
@@ -611,7 +618,7 @@ fn an_override_answers_the_key_reuse_only_and_a_stale_item_keeps_its_lease_resol
     let reuse = item_with(&e, "docs-goal", "idempotency_conflict");
     let ready = item_with(&e, "docs-goal", "ready");
     assert_eq!(e.decide(&ready, &APPLY, None).expect("apply").status, Status::Applied);
-    let over = Decision::Apply { confirm_warnings: true, override_idempotency: true };
+    let over = Decision::Apply(Approval { confirm_warnings: true, override_idempotency: true, ..Approval::default() });
     let out = e.decide(&reuse, &over, None).expect("override");
     assert_eq!(out.status, Status::RevisionConflict, "{}", out.message);
 
@@ -630,19 +637,20 @@ fn an_override_answers_the_key_reuse_only_and_a_stale_item_keeps_its_lease_resol
         .find(|r| r.predicted_status == "ready" && r.kind == "write_intent")
         .expect("a ready write intent")
         .item_id;
-    let confirmed = Decision::Apply { confirm_warnings: true, override_idempotency: false };
+    let confirmed = Decision::apply_confirmed();
     assert_eq!(e.decide(&ready, &confirmed, None).expect("apply").status, Status::Applied);
+    // Recomputed on the new state, it is held up by the lease alone, which leads.
     let c = e.prepare(&e.find_item(&held.id).expect("item")).conflict.expect("conflict");
-    assert_eq!(c["kind"], "revision_conflict");
-    assert_eq!(
-        (c["lease_conflict"]["reason"].as_str(), c["lease_conflict"]["todo_id"].as_str()),
-        (Some("expired"), Some("todo_c670645b588b"))
-    );
+    assert_eq!(c["kind"], "lease_conflict", "{c}");
+    assert_eq!((c["reason"].as_str(), c["todo_id"].as_str()), (Some("expired"), Some("todo_c670645b588b")));
+    assert!(c["recomputed"]["recomputed_on"].as_str().is_some(), "{c}");
     let LeaseRead::Present(seen) = read_lease(&dir, "todo_c670645b588b") else { panic!("lease") };
     let item = e.find_item(&held.id).expect("item");
     let out = e.release_expired_lease(&item, "todo_c670645b588b", &seen, "").expect("release");
     assert_eq!(out.status, Status::LeaseReleased);
-    assert_eq!(e.prepare(&e.find_item(&held.id).expect("item")).predicted.name(), "revision_conflict");
+    let p = e.prepare(&e.find_item(&held.id).expect("item"));
+    assert_eq!(p.predicted.name(), "ready", "released, the recomputed supersede applies");
+    assert!(p.recomputed.is_some());
 }
 
 #[test]
@@ -755,7 +763,7 @@ fn a_decision_recorded_but_not_moved_is_finished_never_offered_again() {
     std::fs::rename(&decided, &item.path).expect("undo the move");
     let row = e.list(Some("docs-goal")).into_iter().find(|r| r.item_id == ready).expect("listed");
     assert_eq!(row.predicted_status, "rejected", "never offered as ready again");
-    let err = e.decide(&ready, &Decision::Apply { confirm_warnings: true, override_idempotency: false }, None);
+    let err = e.decide(&ready, &Decision::apply_confirmed(), None);
     assert!(matches!(err, Err(EngineError::NoSuchItem(_))), "recovery finished the move first: {err:?}");
     assert!(!item.path.exists());
     assert_eq!(state(&e, "docs-goal"), before, "nothing applied");

@@ -204,7 +204,7 @@ fn a_state_file_or_folder_swapped_for_a_symlink_out_of_the_repo_is_never_written
         let outside = d.path().join("outside");
         let victim = swap_state_for_outside_copy(&e, &outside, whole_folder);
         let before = std::fs::read(&victim).expect("victim");
-        let apply = Decision::Apply { confirm_warnings: false, override_idempotency: false };
+        let apply = Decision::apply();
         let err = e.decide(&id, &apply, None).expect_err("refused");
         let msg = err.to_string();
         assert!(msg.contains("nothing was written") && msg.contains("outside"), "{msg}");
@@ -224,7 +224,7 @@ fn a_state_file_symlinked_inside_the_repo_is_written_through_as_loopx_does() {
     std::fs::rename(&goal.state_file, &real).expect("move");
     std::os::unix::fs::symlink(&real, &goal.state_file).expect("symlink");
     let expected = e.prepare(&e.find_item(&id).expect("item")).proposed_text.expect("proposed");
-    let apply = Decision::Apply { confirm_warnings: false, override_idempotency: false };
+    let apply = Decision::apply();
     let out = e.decide(&id, &apply, None).expect("decide");
     assert_eq!(out.status.as_str(), "applied", "{}", out.message);
     assert!(std::fs::symlink_metadata(&goal.state_file).expect("meta").file_type().is_symlink());

@@ -13,7 +13,7 @@ use serde_json::Value;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
-use writegate::engine::{Clock, Decision, Engine};
+use writegate::engine::{Approval, Clock, Decision, Engine};
 use writegate::loopx::registry::Locator;
 use writegate::loopx::state::ActiveState;
 use writegate::wire::Status;
@@ -175,12 +175,19 @@ fn compare(w: &World, args: &[&str]) {
 }
 
 fn apply_and_compare(w: &World, e: &Engine, id: &str, args: &[&str], before: &[u8], label: &str) {
-    let mut out =
-        e.decide(id, &Decision::Apply { confirm_warnings: true, override_idempotency: false }, None).expect("decide");
+    let mut out = e.decide(id, &Decision::apply_confirmed(), None).expect("decide");
     if out.status == Status::IdempotencyConflict {
         // LoopX 0.5.4 gives different updates of one todo the same key (FORMATS.md §0.3).
         out = e
-            .decide(id, &Decision::Apply { confirm_warnings: true, override_idempotency: true }, None)
+            .decide(
+                id,
+                &Decision::Apply(Approval {
+                    confirm_warnings: true,
+                    override_idempotency: true,
+                    ..Approval::default()
+                }),
+                None,
+            )
             .expect("override");
     }
     let ours = match out.status {
@@ -430,10 +437,7 @@ fn writegate_reports_lock_busy_while_a_loopx_process_holds_the_lock() {
         .expect("read");
     assert_eq!(line.trim(), "held");
     let before = std::fs::read(w.state_file()).expect("state");
-    let outcome = w
-        .engine()
-        .decide(&id, &Decision::Apply { confirm_warnings: false, override_idempotency: false }, None)
-        .expect("decide");
+    let outcome = w.engine().decide(&id, &Decision::apply(), None).expect("decide");
     assert_eq!(outcome.status, Status::LockBusy, "{}", outcome.message);
     let lock = outcome.lock.expect("lock details");
     assert_eq!(lock["holder"]["pid"], holder.id());
@@ -443,10 +447,7 @@ fn writegate_reports_lock_busy_while_a_loopx_process_holds_the_lock() {
     let _ = holder.kill();
     let _ = holder.wait();
     assert!(writegate::loopx::lock::lock_path(&w.state_file()).exists(), "lock file never deleted");
-    let out = w
-        .engine()
-        .decide(&id, &Decision::Apply { confirm_warnings: false, override_idempotency: false }, None)
-        .expect("retry");
+    let out = w.engine().decide(&id, &Decision::apply(), None).expect("retry");
     assert_eq!(out.status, Status::Applied);
 }
 
@@ -584,7 +585,7 @@ fn an_operator_release_of_an_expired_lease_is_what_loopx_writes_and_reads() {
     let takeover = json_of(&w.task_lease("acquire", by_operator, "codex-peer-b", "peer-b-1", &[]));
     assert_eq!(takeover["acquired"], true, "{takeover}");
     assert_eq!((takeover["lease"]["version"].as_i64(), takeover["lease"]["lease_epoch"].as_i64()), (Some(2), Some(2)));
-    let out = e.decide(item_id, &Decision::Apply { confirm_warnings: true, override_idempotency: false }, None);
+    let out = e.decide(item_id, &Decision::apply_confirmed(), None);
     assert_eq!(out.expect("decide").status, Status::Applied, "the peer now holds the lease and writes");
     eprintln!("interop ok: inspect says released, owner's release replays, takeover v2 e2, item applied");
 }
@@ -617,7 +618,7 @@ fn writeback_result_runs_are_read_by_loopx_history() {
         d["writeback"]["idempotency_key"] = Value::String(format!("demo-goal:{run}:{key}"));
         std::fs::write(gate.inbox().join(format!("{name}.json")), d.to_string()).expect("drop");
     }
-    let apply = Decision::Apply { confirm_warnings: false, override_idempotency: false };
+    let apply = Decision::apply();
     assert_eq!(e.decide("wb-apply", &apply, None).expect("apply").status, Status::Applied);
     assert_eq!(e.decide("wb-skip", &Decision::Skip, None).expect("skip").status, Status::Skipped);
 

@@ -14,7 +14,7 @@ use common::loopx2_world::{World, json_of, loopx};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use writegate::engine::{Clock, Decision, Engine};
+use writegate::engine::{Approval, Clock, Decision, Engine};
 use writegate::loopx::registry::Locator;
 use writegate::wire::Status;
 
@@ -47,7 +47,7 @@ fn drop_replace(w: &World, name: &str, text: &str, new_text: &str) {
 }
 
 fn apply(e: &Engine, id: &str) -> writegate::engine::Outcome {
-    e.decide(id, &Decision::Apply { confirm_warnings: true, override_idempotency: false }, None).expect("decide")
+    e.decide(id, &Decision::apply_confirmed(), None).expect("decide")
 }
 
 #[test]
@@ -306,7 +306,15 @@ fn a_0_5_4_goal_opened_by_2_1_1_is_still_gated_exactly_as_before() {
     let mut out = apply(&e, &id);
     if out.status == Status::IdempotencyConflict {
         out = e
-            .decide(&id, &Decision::Apply { confirm_warnings: true, override_idempotency: true }, None)
+            .decide(
+                &id,
+                &Decision::Apply(Approval {
+                    confirm_warnings: true,
+                    override_idempotency: true,
+                    ..Approval::default()
+                }),
+                None,
+            )
             .expect("override");
     }
     assert_eq!(out.status, Status::Applied, "{}", out.message);

@@ -7,7 +7,7 @@ mod common;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use writegate::engine::{Clock, Decision, Engine};
+use writegate::engine::{Approval, Clock, Decision, Engine};
 use writegate::loopx::registry::Locator;
 use writegate::wire::Status;
 
@@ -265,7 +265,15 @@ fn every_0_5_style_todo_item_on_a_canonical_goal_is_refused_and_recorded_with_th
     }
     for (op, _) in &ops {
         let out = e
-            .decide(op, &Decision::Apply { confirm_warnings: true, override_idempotency: true }, None)
+            .decide(
+                op,
+                &Decision::Apply(Approval {
+                    confirm_warnings: true,
+                    override_idempotency: true,
+                    ..Approval::default()
+                }),
+                None,
+            )
             .expect("decide");
         assert_eq!(out.status, Status::Failed, "{op}");
         let rec = out.record.expect("recorded");
@@ -304,16 +312,12 @@ fn a_narrative_replace_applies_and_a_region_writing_or_ghost_adding_replace_is_r
             ("failed", Some("canonical_authority")),
             "{id}"
         );
-        let out = e
-            .decide(id, &Decision::Apply { confirm_warnings: true, override_idempotency: false }, None)
-            .expect("decide");
+        let out = e.decide(id, &Decision::apply_confirmed(), None).expect("decide");
         assert_eq!(out.status, Status::Failed, "{id}");
     }
     assert_eq!(state_of(&project), before);
     assert_eq!(status_of("narrative").predicted_status, "ready");
-    let out = e
-        .decide("narrative", &Decision::Apply { confirm_warnings: true, override_idempotency: false }, None)
-        .expect("decide");
+    let out = e.decide("narrative", &Decision::apply_confirmed(), None).expect("decide");
     assert_eq!(out.status, Status::Applied, "{}", out.message);
     assert_eq!(state_of(&project), narrative);
     let row = e.status().remove(0);

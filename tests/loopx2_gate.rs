@@ -28,8 +28,8 @@ fn child_decide() {
     let e = writegate::engine::Engine::open(&loc, writegate::engine::Clock::System, "operator".into()).expect("engine");
     let d = match std::env::var("WG_CHILD_DECISION").as_deref() {
         Ok("skip") => Decision::Skip,
-        Ok("apply-confirmed") => Decision::Apply { confirm_warnings: true, override_idempotency: false },
-        _ => Decision::Apply { confirm_warnings: false, override_idempotency: false },
+        Ok("apply-confirmed") => Decision::apply_confirmed(),
+        _ => Decision::apply(),
     };
     let out = match e.decide(&item, &d, None) {
         Ok(o) => serde_json::json!({"status": o.status.as_str(), "message": o.message, "record": o.record,
@@ -607,7 +607,7 @@ fn writebacks_on_a_loopx_2_goal_check_its_authority_and_their_result_runs_are_re
     let item = e.find_item("wb-apply").expect("item");
     let source = e.prepare(&item).checks.into_iter().find(|c| c.name.starts_with("entry.2")).expect("entry.2");
     assert!(source.ok && source.detail.contains("in LoopX's authority"), "{source:?}");
-    let apply = Decision::Apply { confirm_warnings: false, override_idempotency: false };
+    let apply = Decision::apply();
     assert_eq!(e.decide("wb-apply", &apply, None).expect("apply").status.as_str(), "applied");
     assert_eq!(e.decide("wb-skip", &Decision::Skip, None).expect("skip").status.as_str(), "skipped");
     let history = w.ok(&["history", "--goal-id", "demo-goal", "--limit", "10"]);

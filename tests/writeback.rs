@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use writegate::engine::{Decision, Engine, EngineError};
 use writegate::wire::Status;
 
-const APPLY: Decision = Decision::Apply { confirm_warnings: false, override_idempotency: false };
+const APPLY: Decision = Decision::apply();
 
 fn runtime(e: &Engine) -> PathBuf {
     e.ws.runtime_root.clone()

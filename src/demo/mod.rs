@@ -106,7 +106,7 @@ pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
 
     let loc = Locator { registry: Some(registry.clone()), ..Locator::from_env(None, None) };
     let engine = Engine::open(&loc, Clock::System, operator.to_owned())?;
-    let apply = Decision::Apply { confirm_warnings: false, override_idempotency: false };
+    let apply = Decision::apply();
     // History: a claim applied through the engine; then the same item again (duplicate).
     let claim = engine.propose(
         "demo-goal",

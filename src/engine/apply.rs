@@ -13,27 +13,32 @@ use crate::loopx::lock::{self, LockError, LockRequest, MUTATION_TIMEOUT};
 use crate::wire::{RESULT_SCHEMA, ResultRecord, Status};
 use serde_json::{Value, json};
 
+/// How the operator approved an apply.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Approval {
+    /// The operator typed the confirmation that `warn` findings (and an earlier rejection of
+    /// the same key or effect) require.
+    pub confirm_warnings: bool,
+    /// Explicitly apply despite an idempotency conflict (recorded with both digests).
+    pub override_idempotency: bool,
+    /// The operator's note, kept in the result record (`reason`), sanitised and bounded
+    /// like a reject reason; `None` or empty for none.
+    pub note: Option<String>,
+    /// The state revision (`sha256:<hex>`) the operator reviewed a recomputed item against:
+    /// when the item is recomputed (issue 14) and the state is elsewhere now, nothing is
+    /// written and the operator reviews it again. `None` (scripts, batches) accepts the
+    /// change recomputed under the lock, which the recompute rule holds to the same effect.
+    pub on_revision: Option<String>,
+}
+
 /// The operator's decision on one item.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Decision {
-    /// Apply it.
-    Apply {
-        /// The operator typed the confirmation that `warn` findings require.
-        confirm_warnings: bool,
-        /// Explicitly apply despite an idempotency conflict (recorded with both digests).
-        override_idempotency: bool,
-    },
-    /// Apply a stale item recomputed on the current state (issue 6): allowed only when
-    /// [`super::conflict::rebase_check`] passes under the lock and the state is still at
-    /// `onto`, the revision the operator reviewed the rebased preview against. Recorded as
-    /// `applied` with `reason_code` `rebased`: `expected_revision` is the agent's,
-    /// `base_revision` the one it was rebased onto, the idempotency key the original.
-    Rebase {
-        /// `sha256:<hex>` the rebased preview was computed on.
-        onto: String,
-        /// The operator typed the confirmation that `warn` findings require.
-        confirm_warnings: bool,
-    },
+    /// Apply it. A stale item that [`super::recompute::recompute_check`] accepts under the
+    /// lock is applied recomputed on the current state and recorded `applied` with
+    /// `reason_code` `rebased`: `expected_revision` is the agent's, `base_revision` the one it
+    /// was recomputed on, the idempotency key the original.
+    Apply(Approval),
     /// Skip it (recorded, item moved to `decided/`).
     Skip,
     /// Reject it with a reason (recorded, item moved to `decided/`).
@@ -76,6 +81,20 @@ pub struct Outcome {
     pub lock: Option<Value>,
     /// Conflict details.
     pub conflict: Option<Value>,
+}
+
+impl Decision {
+    /// A plain apply: no typed confirmation, no override, no note.
+    #[must_use]
+    pub const fn apply() -> Self {
+        Self::Apply(Approval { confirm_warnings: false, override_idempotency: false, note: None, on_revision: None })
+    }
+
+    /// An apply with the typed confirmation that `warn` findings require.
+    #[must_use]
+    pub const fn apply_confirmed() -> Self {
+        Self::Apply(Approval { confirm_warnings: true, override_idempotency: false, note: None, on_revision: None })
+    }
 }
 
 impl Outcome {
@@ -152,35 +171,21 @@ impl Engine {
                 }
                 self.close(&gate, &item, "reject", Status::Rejected, Some("operator_reject"), Some(reason))
             }
-            Decision::Apply { confirm_warnings, .. } if item.command.is_some() => {
+            Decision::Apply(a) if item.command.is_some() => {
                 let cmd = item.command.clone().unwrap_or_else(|| unreachable!("checked by the guard"));
-                self.apply_loopx(&gate, &item, &cmd, *confirm_warnings)
+                self.apply_loopx(&gate, &item, &cmd, a)
             }
-            Decision::Rebase { .. } | Decision::ReleaseExpiredLease { .. } if item.command.is_some() => {
-                Err(EngineError::Refused(
-                    "a LoopX 2.x command is predicted at the current head already: apply, skip or reject it".into(),
-                ))
-            }
-            Decision::Apply { confirm_warnings, override_idempotency } => {
-                self.apply(&gate, &item, *confirm_warnings, *override_idempotency, None)
-            }
-            Decision::Rebase { onto, confirm_warnings } => {
-                self.apply(&gate, &item, *confirm_warnings, false, Some(onto))
-            }
+            Decision::ReleaseExpiredLease { .. } if item.command.is_some() => Err(EngineError::Refused(
+                "a LoopX 2.x command's leases are LoopX's: apply, skip or reject the command".into(),
+            )),
+            Decision::Apply(a) => self.apply(&gate, &item, a),
             Decision::ReleaseExpiredLease { todo_id, seen, reason } => {
                 self.release_lease_locked(&gate, &item, todo_id, seen, reason)
             }
         }
     }
 
-    fn apply(
-        &self,
-        gate: &GateDir,
-        item: &Item,
-        confirm: bool,
-        override_idem: bool,
-        rebase_onto: Option<&str>,
-    ) -> Result<Outcome, EngineError> {
+    fn apply(&self, gate: &GateDir, item: &Item, approval: &Approval) -> Result<Outcome, EngineError> {
         let goal = self.goal(&item.goal_id)?.clone();
         let class = item.intent.as_ref().map_or("unknown", |i| i.write_class.as_str());
         let req = LockRequest {
@@ -208,23 +213,12 @@ impl Engine {
             Predicted::Invalid => return Ok(Outcome::invalid(&p)),
             Predicted::Status(s) => *s,
         };
-        if status == Status::IdempotencyConflict && override_idem {
+        if status == Status::IdempotencyConflict && approval.override_idempotency {
             // The override answers the key reuse only; whatever else fails decides.
             status = if only_idempotency_failed(&p) { Status::Applied } else { next_failure(&p) };
         }
-        if let Some(onto) = rebase_onto {
-            let refuse = |why: String| EngineError::Io { what: "rebase".into(), source: std::io::Error::other(why) };
-            super::conflict::rebase_check(&p).map_err(refuse)?;
-            if p.current_text.as_deref().map(revision_of_text).as_deref() != Some(onto) {
-                return Err(refuse("the state moved since the rebased preview was shown; review it again".into()));
-            }
-            status = Status::Applied;
-        }
-        if status == Status::Applied && p.has_warnings() && !confirm {
-            return Err(EngineError::Io {
-                what: "apply".into(),
-                source: std::io::Error::other("warn findings need a typed confirmation"),
-            });
+        if status == Status::Applied {
+            check_approval(&p, approval)?;
         }
         let base = p.current_text.as_deref().map(revision_of_text);
         if status != Status::Applied {
@@ -233,7 +227,8 @@ impl Engine {
             return out;
         }
         let new_text = p.proposed_text.clone().unwrap_or_default();
-        let rec = self.applied_record(&p, base.clone(), &new_text, rebase_onto.is_some());
+        let mut rec = self.applied_record(&p, base.clone(), &new_text);
+        rec.note = note_of(approval);
         let marker = Marker {
             item_id: item.id.clone(),
             base_revision: base.unwrap_or_default(),
@@ -248,7 +243,7 @@ impl Engine {
             status: Status::Applied,
             message: format!(
                 "{}written; the state is now at {}",
-                if rebase_onto.is_some() { "rebased onto the current state and " } else { "" },
+                if p.recomputed.is_some() { "recomputed on the current state and " } else { "" },
                 rec.applied_revision.as_deref().unwrap_or("")
             ),
             record: Some(rec),
@@ -260,7 +255,7 @@ impl Engine {
 
     /// The record of an apply that writes `new_text` over the state at `base`: the override
     /// of an idempotency conflict and a rebase say so in `reason_code`.
-    fn applied_record(&self, p: &Prepared, base: Option<String>, new_text: &str, rebased: bool) -> ResultRecord {
+    fn applied_record(&self, p: &Prepared, base: Option<String>, new_text: &str) -> ResultRecord {
         let mut rec = self.record(p, "apply", Status::Applied, None, None);
         rec.base_revision = base;
         rec.applied_revision = Some(revision_of_text(new_text));
@@ -269,7 +264,7 @@ impl Engine {
             rec.reason_code = Some("idempotency_override".into());
             rec.override_of_effect_digest.clone_from(&p.prior_effect_digest);
         }
-        if rebased {
+        if p.recomputed.is_some() {
             rec.reason_code = Some("rebased".into());
         }
         rec
@@ -469,6 +464,8 @@ impl Engine {
                 writeback: Some(serde_json::json!({"write_class": wb.write_class, "runtime_id": wb.runtime_id,
                     "session_id": wb.session_id})),
                 loopx: None,
+                note: None,
+                reverts: None,
             };
         }
         ResultRecord {
@@ -496,8 +493,42 @@ impl Engine {
             lease_release: None,
             writeback: None,
             loopx: None,
+            note: None,
+            reverts: intent.and_then(|i| i.reverts.clone()),
         }
     }
+}
+
+/// What an apply needs from the operator beyond the checks, judged on the preview made under
+/// the lock: the typed confirmation for `warn` findings and for an earlier rejection of the
+/// same key or effect; for a recomputed item, the state the operator reviewed it on.
+///
+/// # Errors
+/// [`EngineError::Refused`] saying what is missing; nothing was written.
+pub(super) fn check_approval(p: &Prepared, approval: &Approval) -> Result<(), EngineError> {
+    if let (Some(r), Some(seen)) = (&p.recomputed, &approval.on_revision)
+        && r.onto != *seen
+    {
+        return Err(EngineError::Refused(format!(
+            "the state moved since you reviewed {}: it is recomputed on {} now; review it again (nothing was written)",
+            p.item.id, r.onto
+        )));
+    }
+    if approval.confirm_warnings {
+        return Ok(());
+    }
+    if p.has_warnings() {
+        return Err(EngineError::Refused("warn findings need a typed confirmation".into()));
+    }
+    if let Some(r) = &p.rejected_before {
+        return Err(EngineError::Refused(format!("{}; applying it needs a typed confirmation", r.line())));
+    }
+    Ok(())
+}
+
+/// The operator's note of an apply, sanitised like a reject reason; `None` when empty.
+pub(super) fn note_of(approval: &Approval) -> Option<String> {
+    approval.note.as_deref().map(sanitize_reason).filter(|n| !n.is_empty())
 }
 
 /// The status of the first failing check after idempotency (for an override).

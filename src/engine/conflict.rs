@@ -4,14 +4,11 @@
 //! the base line ranges both sides change, and the earlier proposal of a reused key. Pure over
 //! texts and the gate's snapshots; nothing here writes.
 
-use super::checks::{consistent, raw_text, touched_todos};
+use super::checks::{consistent, raw_text};
 use super::item::{Intent, Proposal};
-use super::preview::{Predicted, Prepared};
-use crate::loopx::edit::TodoOp;
+use super::preview::Prepared;
 use crate::loopx::edit::{EditContext, apply_op};
 use crate::loopx::hash::revision_of_text;
-use crate::loopx::state::ActiveState;
-use crate::wire::Status;
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -93,48 +90,6 @@ pub(super) fn proposed_on(base: &str, intent: &Intent, ctx: &EditContext) -> Res
         }
         raw => raw_text(raw, base),
     }
-}
-
-/// Whether a stale item may be rebased onto the current state (issue 6; the seed's
-/// narrower-lock rule): only the revision check fails; the proposal is a `todo_update` or
-/// `todo_claim` (one todo, no order); the base is kept, the proposal applies there with a
-/// matching packet, and no base line is changed on both sides; on the current state it
-/// changes that one todo's block and nothing else but the frontmatter `updated_at`.
-///
-/// # Errors
-/// Why not, in one sentence for the operator.
-pub fn rebase_check(p: &Prepared) -> Result<(), String> {
-    if p.predicted != Predicted::Status(Status::RevisionConflict) {
-        return Err(format!("only a stale item can be rebased; this one is {}", p.predicted.name()));
-    }
-    if let Some(c) = p.checks.iter().find(|c| !c.ok && c.name != "revision" && c.name != "lock") {
-        return Err(format!("the {} check fails too: {}", c.name, c.detail));
-    }
-    let Ok(intent) = &p.item.intent else { return Err("the item is invalid".into()) };
-    let todo_id = match &intent.proposal {
-        Proposal::TodoOp(TodoOp::TodoUpdate(a) | TodoOp::TodoClaim(a)) => a.todo_id.clone().unwrap_or_default(),
-        Proposal::TodoOp(op) => {
-            return Err(format!("{} can touch more than one todo or depends on order; reject or skip it", op.name()));
-        }
-        _ => return Err("raw replace and diff proposals are never rebased; reject or skip it".into()),
-    };
-    let Some(view) = &p.three_way else {
-        return Err("the base the agent read is not kept, so what changed since cannot be shown".into());
-    };
-    if let Err(e) = &view.proposed {
-        return Err(e.clone());
-    }
-    if !view.overlaps.is_empty() {
-        return Err("the state changed the same lines the agent changes".into());
-    }
-    let (Some(current), Some(proposed)) = (&p.current_text, &p.proposed_text) else {
-        return Err("no rebased text".into());
-    };
-    let (touched, elsewhere) = touched_todos(&ActiveState::parse(current), &ActiveState::parse(proposed));
-    if elsewhere || touched.len() != 1 || !touched.contains(&todo_id) {
-        return Err(format!("rebased, it would change more than {todo_id}"));
-    }
-    Ok(())
 }
 
 /// Changed (`+`/`-`) lines of a unified diff, hunk headers and context left out: what a

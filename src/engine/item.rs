@@ -66,6 +66,9 @@ pub struct Intent {
     /// when `gate/revisions/` does not hold it. Used only if its revision is the packet's
     /// `expected_revision`; never written, shown masked.
     pub base_text: Option<String>,
+    /// Optional top-level `reverts`: the id of the applied item whose change this one undoes
+    /// (`writegate` drops it for a revert, issue 14 item 5); recorded with the decision.
+    pub reverts: Option<String>,
 }
 
 /// One inbox file.
@@ -221,6 +224,11 @@ fn parse_intent(doc: &Value) -> Result<Intent, String> {
         Some(Value::String(t)) => Some(t.clone()),
         Some(_) => return Err("base_text must be a string (the state text the agent read)".into()),
     };
+    let reverts = match doc.get("reverts") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(id)) if crate::gate::is_safe_id(id) => Some(id.clone()),
+        Some(_) => return Err("reverts must be the id of an applied item".into()),
+    };
     let mut payload = doc.clone();
     if let Some(map) = payload.as_object_mut() {
         for key in LOCATOR_FIELDS {
@@ -245,6 +253,7 @@ fn parse_intent(doc: &Value) -> Result<Intent, String> {
         proposal,
         payload,
         base_text,
+        reverts,
         packet,
     })
 }

@@ -28,12 +28,16 @@ pub mod patch;
 mod preview;
 mod propose;
 mod propose_replace;
+pub mod recompute;
 mod recover;
+pub mod rejections;
+pub mod revert;
 mod snapshot;
 mod status;
+pub mod summary;
 pub mod writeback;
 
-pub use apply::{Decision, Outcome};
+pub use apply::{Approval, Decision, Outcome};
 pub use item::{Item, Proposal};
 pub use preview::{GoalSnapshot, Predicted, Prepared, is_conflict_name};
 pub use propose::{ProposeError, Proposed};

@@ -66,6 +66,8 @@ pub struct Prepared {
     pub outcome: Option<EditOutcome>,
     /// Lines the change adds (1-based line number in the proposed text, text).
     pub added: Vec<(usize, String)>,
+    /// How many lines the change removes.
+    pub removed: usize,
     /// Holder of the lease that conflicts, if the lease check failed (even when an earlier
     /// check decided the predicted status).
     pub lease_holder: Option<String>,
@@ -82,6 +84,13 @@ pub struct Prepared {
     pub authority: Option<&'static str>,
     /// For a LoopX 2.x command: the prediction the proposed text comes from.
     pub canonical: Option<std::sync::Arc<super::canonical::predict::Prediction>>,
+    /// For a stale item recomputed on the current state (issue 14): the revisions and what
+    /// moved since the agent's base. `proposed_text` is then the recomputed text.
+    pub recomputed: Option<super::recompute::Recomputed>,
+    /// For an item that stays `revision_conflict`: why it is not recomputed.
+    pub stale_reason: Option<String>,
+    /// An operator rejected this idempotency key or effect before (issue 14 item 4).
+    pub rejected_before: Option<super::rejections::RejectedBefore>,
 }
 
 impl Prepared {
@@ -108,12 +117,16 @@ impl Prepared {
             prior_effect_digest: None,
             outcome: None,
             added: Vec::new(),
+            removed: 0,
             lease_holder: None,
             three_way: None,
             failures: Vec::new(),
             reason_code: None,
             authority: None,
             canonical: None,
+            recomputed: None,
+            stale_reason: None,
+            rejected_before: None,
         }
     }
 
@@ -127,10 +140,14 @@ impl Prepared {
         }
     }
 
-    /// Notes for the Diff tab beyond line endings: for a LoopX 2.x command, which lines of the
-    /// predicted text hold stamps LoopX sets when it commits (commit times, region digests).
+    /// Notes for the Diff tab beyond line endings: for a recomputed item, what moved since the
+    /// agent's base; for a LoopX 2.x command, which lines of the predicted text hold stamps
+    /// LoopX sets when it commits (commit times, region digests).
     #[must_use]
     pub fn extra_diff_notes(&self) -> Vec<String> {
+        if let Some(r) = &self.recomputed {
+            return vec![r.line()];
+        }
         let Some(pr) = &self.canonical else { return Vec::new() };
         let ranges = super::canonical::predict::stamps(&pr.after, &pr.before, pr.window);
         if ranges.is_empty() {
@@ -172,6 +189,7 @@ impl Prepared {
                 authority: self.authority.unwrap_or_default().into(),
                 reason_code: self.reason_code.map(str::to_owned),
                 age_seconds: self.item.age_seconds,
+                summary: super::summary::summary(self),
             };
         }
         if let Some(cmd) = &self.item.command {
@@ -187,6 +205,7 @@ impl Prepared {
                 authority: self.authority.unwrap_or_default().into(),
                 reason_code: self.reason_code.map(str::to_owned),
                 age_seconds: self.item.age_seconds,
+                summary: super::summary::summary(self),
             };
         }
         let intent = self.item.intent.as_ref().ok();
@@ -206,7 +225,25 @@ impl Prepared {
             authority: self.authority.unwrap_or_default().into(),
             reason_code: self.reason_code.map(str::to_owned),
             age_seconds: self.item.age_seconds,
+            summary: super::summary::summary(self),
         }
+    }
+
+    /// The idempotency key and effect digest, whatever the item kind (a packet's, a
+    /// writeback's, a LoopX command's).
+    #[must_use]
+    pub fn key_and_effect(&self) -> (Option<String>, Option<String>) {
+        let intent = self.item.intent.as_ref().ok();
+        let (wb, cmd) = (self.item.writeback.as_ref(), self.item.command.as_ref());
+        let key = intent
+            .map(|i| i.idempotency_key.clone())
+            .or_else(|| wb.map(|w| w.idempotency_key.clone()))
+            .or_else(|| cmd.map(super::canonical::LoopxCommand::idempotency_key));
+        let effect = intent
+            .map(|i| i.effect_digest.clone())
+            .or_else(|| wb.map(|w| w.payload_digest.clone()))
+            .or_else(|| cmd.map(super::canonical::LoopxCommand::effect_digest));
+        (key, effect)
     }
 
     /// The `writegate preview` document.
@@ -220,6 +257,7 @@ impl Prepared {
         };
         let diff_notes: Vec<String> = diff_notes.into_iter().chain(self.extra_diff_notes()).collect();
         let cmd = self.item.command.as_ref();
+        let (idempotency_key, effect_digest) = self.key_and_effect();
         Preview {
             schema_version: PREVIEW_SCHEMA.into(),
             row: self.row(),
@@ -235,14 +273,8 @@ impl Prepared {
                 .map(revision_of_text)
                 .or_else(|| self.canonical.as_ref().map(|p| p.head.clone())),
             proposed_revision: self.proposed_text.as_deref().filter(|_| intent.is_some()).map(revision_of_text),
-            idempotency_key: intent
-                .map(|i| i.idempotency_key.clone())
-                .or_else(|| self.item.writeback.as_ref().map(|w| w.idempotency_key.clone()))
-                .or_else(|| cmd.map(super::canonical::LoopxCommand::idempotency_key)),
-            effect_digest: intent
-                .map(|i| i.effect_digest.clone())
-                .or_else(|| self.item.writeback.as_ref().map(|w| w.payload_digest.clone()))
-                .or_else(|| cmd.map(super::canonical::LoopxCommand::effect_digest)),
+            idempotency_key,
+            effect_digest,
             loopx_command: cmd.map(|c| crate::scan::mask_secrets(&c.argv.command_line()).0),
             checks: self
                 .checks
@@ -290,12 +322,19 @@ impl Engine {
         if let Some(p) = decided_preview(item, snap) {
             return p;
         }
-        if let Some(wb) = &item.writeback {
-            return self.prepare_writeback(item, wb, snap);
-        }
-        if let Some(cmd) = &item.command {
-            return self.prepare_canonical(item, cmd, snap);
-        }
+        let mut p = if let Some(wb) = &item.writeback {
+            self.prepare_writeback(item, wb, snap)
+        } else if let Some(cmd) = &item.command {
+            self.prepare_canonical(item, cmd, snap)
+        } else {
+            self.prepare_intent(item, snap)
+        };
+        super::rejections::mark(&mut p, &snap.results);
+        p
+    }
+
+    /// The checks of a write intent (a LoopX 0.5.x packet with writegate's proposal).
+    fn prepare_intent(&self, item: &Item, snap: &GoalSnapshot) -> Prepared {
         let mut p = Prepared::new(item);
         p.authority = snap.authority.as_deref().map(|a| a.kind.as_str());
         let intent = match &item.intent {
@@ -376,6 +415,7 @@ impl Engine {
         p.current_text = Some(current);
         check_boundary(&mut p, &intent, snap.allowlist.as_deref().unwrap_or_default());
         check_lock(&mut p, &goal.state_file);
+        p.stale_reason = super::recompute::recompute_if_eligible(&mut p);
         p
     }
 
@@ -526,7 +566,7 @@ impl Engine {
                 p.proposed_text = Some(text);
             }
             Ok(text) => {
-                p.added = crate::diff::added_lines(current, &text);
+                (p.added, p.removed) = crate::diff::added_and_removed(current, &text);
                 let added = p.added.len();
                 p.check("edit", true, format!("{} would add or change {added} line(s)", intent.proposal.kind()), None);
                 p.proposed_text = Some(text);

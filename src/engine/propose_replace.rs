@@ -26,6 +26,19 @@ impl Engine {
         writer_id: &str,
         expected_revision: Option<&str>,
     ) -> Result<Proposed, ProposeError> {
+        self.propose_text(goal_id, text, writer_id, expected_revision, None)
+    }
+
+    /// [`Engine::propose_replace`], or with `reverts` (an applied item's id) the revert of
+    /// that item: `write_class` `revert`, the item's top-level `reverts` naming it.
+    pub(super) fn propose_text(
+        &self,
+        goal_id: &str,
+        text: &str,
+        writer_id: &str,
+        expected_revision: Option<&str>,
+        reverts: Option<&str>,
+    ) -> Result<Proposed, ProposeError> {
         let refuse = |why: String| ProposeError::Refused(crate::loopx::edit::EditRefused(why));
         let goal = self.goal(goal_id)?;
         let current = read_state(&goal.state_file)
@@ -54,27 +67,34 @@ impl Engine {
             None => current_rev,
         };
         let seed = sha256_hex(format!("{goal_id}\n{base}\n{}", revision_of_text(text)).as_bytes());
-        let doc = json!({
+        let (class, summary) = match reverts {
+            Some(id) => ("revert", format!("revert the change item {id} applied")),
+            None => ("replace", "replace the state text (narrative edit)".to_owned()),
+        };
+        let mut doc = json!({
             "local_state_write_correctness": {
                 "schema_version": "local_state_write_correctness_v0",
                 "write_intent": {
-                    "write_id": format!("write_replace_{}", &seed[..16]),
+                    "write_id": format!("write_{class}_{}", &seed[..16]),
                     "goal_id": goal_id,
                     "writer_id": writer_id,
-                    "write_class": "replace",
+                    "write_class": class,
                     "target_refs": {"state_file_ref": "registry.goal.state_file"},
-                    "idempotency_key": format!("{goal_id}:replace:{}", &seed[..32]),
+                    "idempotency_key": format!("{goal_id}:{class}:{}", &seed[..32]),
                     "expected_revision": {"kind": "active_state_revision", "value": base},
                     "lease_ref": null
                 },
                 "lock_boundary": {"kind": "per_goal", "lock_key": format!("goal:{goal_id}"),
                     "narrower_lock_allowed": "none"},
-                "preview": {"mode": "dry_run", "patch_summary": "replace the state text (narrative edit)",
+                "preview": {"mode": "dry_run", "patch_summary": summary,
                     "non_destructive": true, "expected_write_scopes": ["active_state"]},
                 "apply_result": {"status": "preview_only", "applied_revision": null, "duplicate_of": null, "conflict": null}
             },
             "proposal": {"kind": "replace", "text": text}
         });
+        if let (Some(id), Some(map)) = (reverts, doc.as_object_mut()) {
+            map.insert("reverts".into(), json!(id));
+        }
         let size = serde_json::to_vec_pretty(&doc).map_or(u64::MAX, |b| b.len() as u64);
         if size > super::item::MAX_ITEM_BYTES {
             return Err(refuse(format!(
@@ -86,6 +106,6 @@ impl Engine {
         let existing = self.items(Some(goal_id)).into_iter().find(|i| {
             i.intent.as_ref().is_ok_and(|it| Some(json!(it.idempotency_key)) == key && it.expected_revision == base)
         });
-        self.drop_or_reuse(goal_id, existing, &doc, &current, "replace")
+        self.drop_or_reuse(goal_id, existing, &doc, &current, class)
     }
 }

@@ -331,17 +331,16 @@ impl ActiveState {
     #[must_use]
     pub fn todo_block_lines(&self) -> std::collections::BTreeSet<usize> {
         let lines = self.lines();
-        let mut out = std::collections::BTreeSet::new();
-        for t in &self.todos {
-            out.insert(t.line);
-            for (i, l) in lines.iter().enumerate().skip(t.line + 1) {
-                if !l.starts_with([' ', '\t']) || TODO_TASK_RE.is_match(l) {
-                    break;
-                }
-                out.insert(i);
-            }
-        }
-        out
+        self.todos.iter().flat_map(|t| block_range(&lines, t.line)).collect()
+    }
+
+    /// The lines of `todo`'s block: its checkbox line and the indented lines (continuations,
+    /// metadata) directly under it, exactly as they are in the text (`todo` is one of
+    /// `self.todos`).
+    #[must_use]
+    pub fn todo_block<'a>(&'a self, todo: &Todo) -> Vec<&'a str> {
+        let lines = self.lines();
+        block_range(&lines, todo.line).filter_map(|i| lines.get(i).copied()).collect()
     }
 
     /// Ids that appear on more than one active todo (an error in LoopX's projection).
@@ -353,6 +352,13 @@ impl ActiveState {
         }
         seen.into_iter().filter(|(_, n)| *n > 1).map(|(k, _)| k.to_owned()).collect()
     }
+}
+
+/// Line indexes `[checkbox, last indented line]` of the block starting at `first`.
+fn block_range(lines: &[&str], first: usize) -> std::ops::Range<usize> {
+    let len =
+        lines.iter().skip(first + 1).take_while(|l| l.starts_with([' ', '\t']) && !TODO_TASK_RE.is_match(l)).count();
+    first..first + 1 + len
 }
 
 fn finish_todo(todo: &mut Todo) {

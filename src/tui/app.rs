@@ -51,16 +51,90 @@ pub enum Mode {
     Filter,
     /// Help overlay.
     Help,
-    /// `y` applies the item.
-    ConfirmApply(String),
-    /// Type the first 6 characters of the item id, Enter: do what `purpose` says.
-    TypedConfirm { key: String, typed: String, purpose: Typed },
+    /// `y` applies the item; Tab moves typing to the optional note.
+    ConfirmApply { key: String, note: NoteField },
+    /// Type the first 6 characters of the item id, Enter: do what `purpose` says (Tab moves
+    /// typing to the note of an apply).
+    TypedConfirm { key: String, typed: String, purpose: Typed, note: NoteField },
     /// `y` skips the item.
     ConfirmSkip(String),
     /// Type a reason (or 1–4), Enter rejects.
     Reject { key: String, typed: String },
     /// `y` records a blocker todo for a read-only writeback (and closes it as rejected).
     ConfirmBlocker(String),
+    /// A decision over the marked items: (a reason, for a reject, then) their count, Enter.
+    Batch(Batch),
+    /// The outcomes of the last batch, one row each; any key closes it.
+    BatchReport(Vec<BatchRow>),
+}
+
+/// The optional note of an apply dialog (issue 14 item 6), kept in the result record.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NoteField {
+    /// What was typed (sanitised by the engine when recorded).
+    pub text: String,
+    /// Typing goes to the note (Tab toggles).
+    pub focused: bool,
+}
+
+impl NoteField {
+    /// The note for the decision (`None` when empty).
+    #[must_use]
+    pub fn value(&self) -> Option<String> {
+        let t = self.text.trim();
+        (!t.is_empty()).then(|| t.to_owned())
+    }
+}
+
+/// What a batch does to each of its items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BatchAction {
+    /// Apply (never with warn findings, an override, a rejection before, or a read-only
+    /// writeback: those are left marked with the reason).
+    Apply,
+    /// Skip.
+    Skip,
+    /// Reject, all with one reason.
+    Reject,
+}
+
+impl BatchAction {
+    /// `apply` / `skip` / `reject`.
+    #[must_use]
+    pub fn verb(self) -> &'static str {
+        match self {
+            Self::Apply => "apply",
+            Self::Skip => "skip",
+            Self::Reject => "reject",
+        }
+    }
+}
+
+/// One row of a batch dialog or report: item key, summary or outcome, and how it reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BatchRow {
+    /// `goal/item`.
+    pub key: String,
+    /// The summary with its line counts (dialog) or the outcome (report).
+    pub text: String,
+    /// Colour.
+    pub kind: FlashKind,
+}
+
+/// An open batch dialog: exactly the items it will decide, in queue order, captured when it
+/// opened (later arrivals and marks do not join it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Batch {
+    /// What it does.
+    pub action: BatchAction,
+    /// The items it decides: key, payload digest as shown, and the dialog row.
+    pub items: Vec<(String, String, BatchRow)>,
+    /// Marked items it leaves out, with the reason.
+    pub excluded: Vec<BatchRow>,
+    /// The typed count (or, for a reject before `reason` is set, the reason).
+    pub typed: String,
+    /// The reject reason, once entered.
+    pub reason: Option<String>,
 }
 
 /// What a typed confirmation confirms.
@@ -70,8 +144,6 @@ pub enum Typed {
     Warnings,
     /// Apply with the idempotency override (recorded with both effect digests).
     OverrideIdempotency,
-    /// Apply the change rebased onto this revision.
-    Rebase(String),
     /// Mark this expired hard lease released, as LoopX writes a release (the item stays).
     ReleaseLease {
         /// The todo whose lease it is.
@@ -127,6 +199,10 @@ pub enum Msg {
     ViewReady(ViewCache),
     /// A decision finished.
     Decided { key: String, result: Result<Outcome, String> },
+    /// A revert was proposed (`Ok`: what to tell the operator) or refused.
+    Reverted { goal: String, result: Result<String, String> },
+    /// A batch finished: each item's outcome, in the order decided.
+    BatchDone { action: BatchAction, outcomes: Vec<(String, Result<Outcome, String>)> },
     /// The watcher spoke.
     Watch(WatchMsg),
     /// SIGTERM, SIGINT or SIGHUP arrived: quit as `q` does (a decision in flight completes
@@ -139,6 +215,11 @@ pub enum Msg {
 pub enum Effect {
     /// Decide an item (through the engine, off the UI thread).
     Decide { key: String, digest: String, decision: Decision },
+    /// Propose the revert of applied item `item_id` of `goal` (a new pending item).
+    Revert { goal: String, item_id: String },
+    /// Decide these items one after another, each through the engine with its own checks
+    /// under the lock (`(key, payload digest as shown, decision)`), then report.
+    DecideBatch { action: BatchAction, items: Vec<(String, String, Decision)> },
     /// Reload these goals (`None`: everything).
     Reload(Option<Vec<String>>),
     /// Build the view cache for an item.
@@ -235,6 +316,10 @@ pub struct App {
     /// read while the decision ran (a LoopX 2.x command takes a second) must not bring one
     /// back, nor blame its departure on someone else.
     pub just_decided: std::collections::HashSet<String>,
+    /// Items marked for a batch decision (keys).
+    pub marked: BTreeSet<String>,
+    /// The record under the Log tab's cursor (index into the goal's history, newest first).
+    pub log_cursor: usize,
 }
 
 impl App {
@@ -281,6 +366,8 @@ impl App {
             notify_due: false,
             own_revisions: std::collections::HashMap::new(),
             just_decided: std::collections::HashSet::new(),
+            marked: BTreeSet::new(),
+            log_cursor: 0,
         }
     }
 
@@ -347,6 +434,7 @@ impl App {
         self.banner = None;
         self.flash = None;
         self.scroll = (0, 0);
+        self.log_cursor = 0;
         vec![Effect::ComputeView { key }]
     }
 
@@ -388,6 +476,8 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Decided { key, result } => on_decided(app, &key, result),
+        Msg::BatchDone { action, outcomes } => super::batch::on_done(app, action, outcomes),
+        Msg::Reverted { goal, result } => super::revert::on_done(app, goal, result),
         Msg::Watch(w) => on_watch(app, w),
         Msg::Signal(sig) => {
             tracing::info!(signal = sig, "signal: quitting");
@@ -423,8 +513,7 @@ pub fn apply_unavailable(item: &QueueItem) -> Option<String> {
     }
     match &item.predicted {
         Predicted::Invalid => Some(format!("apply is unavailable: the item is invalid ({}); reject it", item.detail.invalid_reason.clone().unwrap_or_default())),
-        Predicted::Status(Status::RevisionConflict) if matches!(item.detail.rebase, Some(Ok(_))) => Some("revision conflict: the state moved since the agent read it; R rebases it onto the current state (see Conflict), or skip / reject".into()),
-        Predicted::Status(Status::RevisionConflict) => Some("revision conflict: the state moved since the agent read it; reject or skip, or ask the agent to propose again".into()),
+        Predicted::Status(Status::RevisionConflict) => Some(format!("revision conflict: the state moved since the agent read it and the change cannot be recomputed ({}); reject or skip, and the agent proposes again", item.detail.stale_reason.as_deref().unwrap_or("see Conflict"))),
         Predicted::Status(Status::LeaseConflict) if super::input::expired_lease(item).is_some() => Some("lease conflict: the todo's hard lease expired but still stands (see Conflict); L marks it released as LoopX would (typed confirmation), then apply — or skip / reject".into()),
         Predicted::Status(Status::LeaseConflict) => Some("lease conflict: another agent holds this todo (see Conflict); nothing is taken from it — reject, skip, or wait".into()),
         Predicted::Status(Status::Failed) => Some(format!("apply would fail: {}", item.detail.invalid_reason.clone().unwrap_or_default())),
@@ -445,6 +534,20 @@ pub fn apply_unavailable(item: &QueueItem) -> Option<String> {
     }
 }
 
+/// How an outcome reads on the status line.
+pub(crate) fn outcome_kind(status: Status) -> FlashKind {
+    match status {
+        Status::Applied
+        | Status::Skipped
+        | Status::Rejected
+        | Status::SkippedDuplicate
+        | Status::AlreadyApplied
+        | Status::LeaseReleased => FlashKind::Success,
+        s if s.is_conflict() || s == Status::BoundaryRejected => FlashKind::Conflict,
+        _ => FlashKind::Error,
+    }
+}
+
 fn on_decided(app: &mut App, key: &str, result: Result<Outcome, String>) -> Vec<Effect> {
     app.busy = None;
     let goal = key.split('/').next().unwrap_or("").to_owned();
@@ -454,16 +557,7 @@ fn on_decided(app: &mut App, key: &str, result: Result<Outcome, String>) -> Vec<
     }
     match result {
         Ok(out) => {
-            let kind = match out.status {
-                Status::Applied
-                | Status::Skipped
-                | Status::Rejected
-                | Status::SkippedDuplicate
-                | Status::AlreadyApplied
-                | Status::LeaseReleased => FlashKind::Success,
-                s if s.is_conflict() || s == Status::BoundaryRejected => FlashKind::Conflict,
-                _ => FlashKind::Error,
-            };
+            let kind = outcome_kind(out.status);
             let flash = (format!("{} — {}", out.status.as_str(), crate::scan::shown(&out.message, false)), kind);
             if out.status == Status::LockBusy {
                 app.lock_busy = Some((key.to_owned(), out.lock.clone().unwrap_or_default()));
@@ -474,6 +568,7 @@ fn on_decided(app: &mut App, key: &str, result: Result<Outcome, String>) -> Vec<
             app.flash = Some(flash.clone());
             if out.item_moved {
                 app.just_decided.insert(key.to_owned());
+                app.marked.remove(key);
                 // Select the next item now; the reload drops the decided one.
                 let pos = app.selected_pos().unwrap_or(0);
                 app.visible.retain(|&i| app.items[i].key != key);

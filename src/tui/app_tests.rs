@@ -1,6 +1,7 @@
 //! Keys → actions → state and effects, for every binding in the table and every dialog.
 
 use super::*;
+use crate::engine::Approval;
 use crate::tui::keymap;
 use crate::tui::model::{Detail, GoalRow, QueueItem, ScanMark};
 use ratatui::crossterm::event::{KeyCode, KeyEventState, KeyModifiers};
@@ -18,6 +19,8 @@ pub(crate) fn item(goal: &str, id: &str, predicted: Predicted, scan: ScanMark) -
             .unwrap_or_default(),
         predicted,
         scan,
+        summary: format!("update {id}: note"),
+        lines: (1, 1),
         lease: None,
         payload_digest: format!("sha256:{id}"),
         detail: Arc::new(Detail {
@@ -31,7 +34,10 @@ pub(crate) fn item(goal: &str, id: &str, predicted: Predicted, scan: ScanMark) -
             notes: Vec::new(),
             command_line: None,
             history: Arc::new(Vec::new()),
-            rebase: None,
+            recomputed: None,
+            stale_reason: None,
+            rejected_before: None,
+            plan: Vec::new(),
         }),
         checking: false,
     }
@@ -99,6 +105,8 @@ fn navigation_tabs_scroll_and_modes() {
     press(&mut app, KeyCode::BackTab);
     press(&mut app, KeyCode::BackTab);
     assert_eq!(app.tab, Tab::History);
+    press(&mut app, KeyCode::BackTab);
+    assert_eq!(app.tab, Tab::Conflict);
     press(&mut app, KeyCode::Char('J'));
     press(&mut app, KeyCode::PageDown);
     press(&mut app, KeyCode::Char('l'));
@@ -154,7 +162,7 @@ fn filter_goal_scope_and_paste() {
 fn apply_confirm_and_cancel() {
     let mut app = loaded_app(vec![ready("a1")]);
     assert!(press(&mut app, KeyCode::Char('a')).is_empty());
-    assert_eq!(app.mode, Mode::ConfirmApply("g/a1".into()));
+    assert_eq!(app.mode, Mode::ConfirmApply { key: "g/a1".into(), note: NoteField::default() });
     assert!(press(&mut app, KeyCode::Char('a')).is_empty(), "the trigger key does not confirm");
     press(&mut app, KeyCode::Char('n'));
     assert_eq!(app.mode, Mode::Normal);
@@ -165,11 +173,7 @@ fn apply_confirm_and_cancel() {
     let fx = press(&mut app, KeyCode::Char('y'));
     assert_eq!(
         fx,
-        vec![Effect::Decide {
-            key: "g/a1".into(),
-            digest: "sha256:a1".into(),
-            decision: Decision::Apply { confirm_warnings: false, override_idempotency: false }
-        }]
+        vec![Effect::Decide { key: "g/a1".into(), digest: "sha256:a1".into(), decision: Decision::apply() }]
     );
     assert_eq!(app.busy.as_deref(), Some("g/a1"));
 }
@@ -201,7 +205,10 @@ fn warnings_and_idempotency_need_the_typed_id() {
     let fx = press(&mut app, KeyCode::Enter);
     assert!(matches!(
         &fx[..],
-        [Effect::Decide { decision: Decision::Apply { confirm_warnings: true, override_idempotency: false }, .. }]
+        [Effect::Decide {
+            decision: Decision::Apply(Approval { confirm_warnings: true, override_idempotency: false, .. }),
+            ..
+        }]
     ));
 
     let mut app =
@@ -211,7 +218,10 @@ fn warnings_and_idempotency_need_the_typed_id() {
         press(&mut app, KeyCode::Char(c));
     }
     let fx = press(&mut app, KeyCode::Enter);
-    assert!(matches!(&fx[..], [Effect::Decide { decision: Decision::Apply { override_idempotency: true, .. }, .. }]));
+    assert!(matches!(
+        &fx[..],
+        [Effect::Decide { decision: Decision::Apply(Approval { override_idempotency: true, .. }), .. }]
+    ));
 }
 
 #[test]
@@ -339,33 +349,23 @@ fn arrivals_ring_and_changes_pin_the_snapshot() {
 }
 
 #[test]
-fn rebase_needs_a_stale_eligible_item_and_the_typed_id() {
-    // Not stale: R explains and opens nothing.
-    let mut app = loaded_app(vec![item("g", "ready0001", Predicted::Ready, ScanMark::Clean)]);
-    assert!(press(&mut app, KeyCode::Char('R')).is_empty());
-    assert_eq!(app.mode, Mode::Normal);
-    assert!(app.flash.as_ref().is_some_and(|(m, _)| m.contains("only a stale item")));
-    // Stale but not eligible: the reason is shown.
-    let mut stale = item("g", "stale0001", Predicted::Status(Status::RevisionConflict), ScanMark::Clean);
-    let mut d = (*stale.detail).clone();
-    d.rebase = Some(Err("the state changed the same lines the agent changes".into()));
-    stale.detail = Arc::new(d.clone());
-    let mut app = loaded_app(vec![stale.clone()]);
-    press(&mut app, KeyCode::Char('R'));
-    assert_eq!(app.mode, Mode::Normal);
-    assert!(app.flash.as_ref().is_some_and(|(m, _)| m.contains("same lines")));
-    // Eligible: typed confirmation, then a Rebase pinned to the reviewed revision.
-    d.rebase = Some(Ok(("sha256:feed".into(), String::new())));
-    stale.detail = Arc::new(d);
-    let mut app = loaded_app(vec![stale]);
-    press(&mut app, KeyCode::Char('R'));
-    assert!(matches!(&app.mode, Mode::TypedConfirm { purpose: Typed::Rebase(r), .. } if r == "sha256:feed"));
-    for c in "stale0".chars() {
-        press(&mut app, KeyCode::Char(c));
-    }
-    let fx = press(&mut app, KeyCode::Enter);
+fn a_recomputed_item_applies_with_the_normal_key_pinned_to_the_state_it_was_shown_on() {
+    let mut it = item("g", "recomp001", Predicted::Ready, ScanMark::Clean);
+    let mut d = (*it.detail).clone();
+    d.recomputed = Some(crate::engine::recompute::Recomputed {
+        base_revision: "sha256:base".into(),
+        onto: crate::loopx::hash::revision_of_text("a\n"),
+        moved: vec!["todo_x added".into()],
+        diff_of_diffs: String::new(),
+    });
+    it.detail = Arc::new(d);
+    let mut app = loaded_app(vec![it]);
+    press(&mut app, KeyCode::Char('a'));
+    assert!(matches!(app.mode, Mode::ConfirmApply { .. }), "{:?}", app.mode);
+    let fx = press(&mut app, KeyCode::Char('y'));
+    let want = crate::loopx::hash::revision_of_text("a\n");
     assert!(
-        matches!(&fx[..], [Effect::Decide { decision: Decision::Rebase { onto, confirm_warnings: true }, .. }] if onto == "sha256:feed"),
+        matches!(&fx[..], [Effect::Decide { decision: Decision::Apply(Approval { on_revision: Some(r), .. }), .. }] if *r == want),
         "{fx:?}"
     );
 }

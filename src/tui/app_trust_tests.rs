@@ -33,7 +33,7 @@ fn typed_words_and_pastes_never_decide_only_an_armed_confirmation_does() {
         .flat_map(|&(c, ms)| press_at(&mut app, c, t, ms))
         .collect();
     assert!(!decided(&okay), "typing okay decided: {okay:?}");
-    assert!(matches!(app.mode, Mode::ConfirmApply(_)), "the dialog stays open");
+    assert!(matches!(app.mode, Mode::ConfirmApply { .. }), "the dialog stays open");
     assert!(app.flash.as_ref().is_some_and(|(m, _)| m.starts_with("ignored")), "a visible hint: {:?}", app.flash);
     assert!(decided(&press_at(&mut app, 'y', t, 900)), "an armed y confirms");
 

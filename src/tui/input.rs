@@ -2,9 +2,11 @@
 //! normal mode; dialogs (confirm, typed confirmation, reject reason) and the filter read
 //! keys as text. Pasted text is only ever text.
 
-use super::app::{App, DiffMode, Effect, FlashKind, Mode, QUICK_REASONS, TABS, Typed, apply_unavailable};
+use super::app::{
+    App, BatchAction, DiffMode, Effect, FlashKind, Mode, NoteField, QUICK_REASONS, TABS, Typed, apply_unavailable,
+};
 use super::keymap::{self, Action, Scope};
-use crate::engine::{Decision, Predicted};
+use crate::engine::{Approval, Decision, Predicted};
 use crate::wire::Status;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -15,8 +17,16 @@ pub(super) fn on_paste(app: &mut App, text: &str) -> Vec<Effect> {
             app.filter.push_str(&clean);
             refilter_and_select(app)
         }
+        Mode::ConfirmApply { note, .. } | Mode::TypedConfirm { note, .. } if note.focused => {
+            note.text.push_str(&clean);
+            Vec::new()
+        }
         Mode::Reject { typed, .. } | Mode::TypedConfirm { typed, .. } => {
             typed.push_str(&clean);
+            Vec::new()
+        }
+        Mode::Batch(b) => {
+            b.typed.push_str(&clean);
             Vec::new()
         }
         _ => Vec::new(),
@@ -35,11 +45,12 @@ fn refilter_and_select(app: &mut App) -> Vec<Effect> {
 fn is_dialog(mode: &Mode) -> bool {
     matches!(
         mode,
-        Mode::ConfirmApply(_)
+        Mode::ConfirmApply { .. }
             | Mode::ConfirmSkip(_)
             | Mode::ConfirmBlocker(_)
             | Mode::TypedConfirm { .. }
             | Mode::Reject { .. }
+            | Mode::Batch(_)
     )
 }
 
@@ -72,7 +83,7 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
 }
 
 /// Refuses a confirming key that is not armed, with the hint on the status line.
-fn unarmed(app: &mut App) -> Option<Vec<Effect>> {
+pub(super) fn unarmed(app: &mut App) -> Option<Vec<Effect>> {
     armed(app).err().map(|hint| {
         app.flash = Some((hint, FlashKind::Conflict));
         Vec::new()
@@ -119,37 +130,49 @@ fn on_key_inner(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             }
             refilter_and_select(app)
         }
-        Mode::ConfirmApply(k) | Mode::ConfirmSkip(k) | Mode::ConfirmBlocker(k) => {
-            match keymap::resolve(&app.keys, Scope::Confirm, &key) {
-                Some(Action::Confirm) => {
-                    if let Some(none) = unarmed(app) {
-                        return none;
-                    }
-                    let decision = match app.mode {
-                        Mode::ConfirmSkip(_) => Decision::Skip,
-                        Mode::ConfirmBlocker(_) => Decision::RecordBlocker,
-                        _ => Decision::Apply { confirm_warnings: false, override_idempotency: false },
-                    };
-                    app.mode = Mode::Normal;
-                    decide(app, &k, decision)
-                }
-                Some(Action::Cancel) => {
-                    app.mode = Mode::Normal;
-                    app.flash = Some(("cancelled; nothing was written".into(), FlashKind::Info));
-                    Vec::new()
-                }
-                _ => Vec::new(),
-            }
+        Mode::ConfirmApply { key: k, note } => on_confirm_apply(app, k, note, key),
+        Mode::Batch(b) => super::batch::on_key(app, b, key),
+        Mode::BatchReport(_) => {
+            app.mode = Mode::Normal;
+            Vec::new()
         }
-        Mode::TypedConfirm { key: k, mut typed, purpose } => match key.code {
+        Mode::ConfirmSkip(k) | Mode::ConfirmBlocker(k) => match keymap::resolve(&app.keys, Scope::Confirm, &key) {
+            Some(Action::Confirm) => {
+                if let Some(none) = unarmed(app) {
+                    return none;
+                }
+                let decision =
+                    if matches!(app.mode, Mode::ConfirmSkip(_)) { Decision::Skip } else { Decision::RecordBlocker };
+                app.mode = Mode::Normal;
+                decide(app, &k, decision)
+            }
+            Some(Action::Cancel) => {
+                app.mode = Mode::Normal;
+                app.flash = Some(("cancelled; nothing was written".into(), FlashKind::Info));
+                Vec::new()
+            }
+            _ => Vec::new(),
+        },
+        Mode::TypedConfirm { key: k, typed, purpose, mut note }
+            if note.focused || (key.code == KeyCode::Tab && !matches!(purpose, Typed::ReleaseLease { .. })) =>
+        {
+            if key.code != KeyCode::Enter && key.code != KeyCode::Esc {
+                edit_note(&mut note, key);
+                app.mode = Mode::TypedConfirm { key: k, typed, purpose, note };
+                return Vec::new();
+            }
+            app.mode = Mode::TypedConfirm { key: k, typed, purpose, note: NoteField { focused: false, ..note } };
+            on_key_inner(app, key)
+        }
+        Mode::TypedConfirm { key: k, mut typed, purpose, note } => match key.code {
             KeyCode::Esc => cancel(app),
             KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => {
-                app.mode = Mode::TypedConfirm { key: k, typed: String::new(), purpose };
+                app.mode = Mode::TypedConfirm { key: k, typed: String::new(), purpose, note };
                 Vec::new()
             }
             KeyCode::Backspace => {
                 typed.pop();
-                app.mode = Mode::TypedConfirm { key: k, typed, purpose };
+                app.mode = Mode::TypedConfirm { key: k, typed, purpose, note };
                 Vec::new()
             }
             KeyCode::Enter => {
@@ -161,11 +184,8 @@ fn on_key_inner(app: &mut App, key: KeyEvent) -> Vec<Effect> {
                     }
                     app.mode = Mode::Normal;
                     let decision = match purpose {
-                        Typed::Warnings => Decision::Apply { confirm_warnings: true, override_idempotency: false },
-                        Typed::OverrideIdempotency => {
-                            Decision::Apply { confirm_warnings: true, override_idempotency: true }
-                        }
-                        Typed::Rebase(onto) => Decision::Rebase { onto, confirm_warnings: true },
+                        Typed::Warnings => Decision::Apply(approval(app, &k, false, &note)),
+                        Typed::OverrideIdempotency => Decision::Apply(approval(app, &k, true, &note)),
                         Typed::ReleaseLease { todo_id, seen } => {
                             Decision::ReleaseExpiredLease { todo_id, seen, reason: String::new() }
                         }
@@ -187,7 +207,7 @@ fn on_key_inner(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             }
             KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
                 typed.push(c);
-                app.mode = Mode::TypedConfirm { key: k, typed, purpose };
+                app.mode = Mode::TypedConfirm { key: k, typed, purpose, note };
                 Vec::new()
             }
             _ => Vec::new(),
@@ -227,6 +247,70 @@ fn on_key_inner(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             }
             _ => Vec::new(),
         },
+    }
+}
+
+/// Keys of the plain apply dialog: `y` applies, `n` / Esc cancel, Tab moves typing to the
+/// note (where Enter applies and Tab moves back).
+fn on_confirm_apply(app: &mut App, k: String, mut note: NoteField, key: KeyEvent) -> Vec<Effect> {
+    let action = if note.focused {
+        match key.code {
+            KeyCode::Enter => Some(Action::Confirm),
+            KeyCode::Esc => Some(Action::Cancel),
+            _ => {
+                edit_note(&mut note, key);
+                app.mode = Mode::ConfirmApply { key: k, note };
+                return Vec::new();
+            }
+        }
+    } else if key.code == KeyCode::Tab {
+        note.focused = true;
+        app.mode = Mode::ConfirmApply { key: k, note };
+        return Vec::new();
+    } else {
+        keymap::resolve(&app.keys, Scope::Confirm, &key)
+    };
+    match action {
+        Some(Action::Confirm) => {
+            if let Some(none) = unarmed(app) {
+                return none;
+            }
+            app.mode = Mode::Normal;
+            let decision = Decision::Apply(Approval { confirm_warnings: false, ..approval(app, &k, false, &note) });
+            decide(app, &k, decision)
+        }
+        Some(Action::Cancel) => cancel(app),
+        _ => Vec::new(),
+    }
+}
+
+/// Tab leaves the note; Backspace, Ctrl-U and characters edit it.
+fn edit_note(note: &mut NoteField, key: KeyEvent) {
+    match key.code {
+        KeyCode::Tab => note.focused = !note.focused,
+        KeyCode::Backspace => {
+            note.text.pop();
+        }
+        KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => note.text.clear(),
+        KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) && note.text.chars().count() < 200 => {
+            note.text.push(c);
+        }
+        _ => {}
+    }
+}
+
+/// The approval of an apply from a dialog: typed confirmation given, the note, and the state
+/// the operator reviewed the item on (a recomputed item moved since is refused, not written).
+fn approval(app: &App, key: &str, override_idempotency: bool, note: &NoteField) -> Approval {
+    let item = app.current().filter(|i| i.key == key);
+    Approval {
+        confirm_warnings: true,
+        override_idempotency,
+        note: note.value(),
+        on_revision: item
+            .and_then(|i| i.detail.current.as_deref())
+            .map(|t| crate::loopx::hash::revision_of_text(t))
+            .filter(|_| item.is_some_and(|i| i.detail.recomputed.is_some())),
     }
 }
 
@@ -276,6 +360,15 @@ fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             app.scroll = (0, 0);
             Vec::new()
         }
+        Action::ScrollDown | Action::ScrollUp if app.tab == super::app::Tab::History => {
+            let last = app.current().map_or(0, |c| c.detail.history.len().saturating_sub(1));
+            app.log_cursor = if action == Action::ScrollDown {
+                (app.log_cursor + 1).min(last)
+            } else {
+                app.log_cursor.saturating_sub(1)
+            };
+            Vec::new()
+        }
         Action::ScrollDown => scroll(app, 10, 0),
         Action::ScrollUp => scroll(app, -10, 0),
         Action::ScrollLeft => scroll(app, 0, -8),
@@ -294,7 +387,12 @@ fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             app.ensure_selection()
         }
         Action::Apply => start_apply(app),
-        Action::Rebase => start_rebase(app),
+        Action::ToggleMark => super::batch::toggle_mark(app),
+        Action::MarkAllReady => super::batch::mark_all_ready(app),
+        Action::BatchApply => super::batch::start(app, BatchAction::Apply),
+        Action::BatchSkip => super::batch::start(app, BatchAction::Skip),
+        Action::BatchReject => super::batch::start(app, BatchAction::Reject),
+        Action::Revert => super::revert::start(app),
         Action::ReleaseLease => start_release_lease(app),
         Action::RecordBlocker => start_blocker(app),
         Action::Skip | Action::Reject => {
@@ -355,27 +453,6 @@ fn item_to_decide(app: &mut App) -> Option<crate::tui::model::QueueItem> {
     Some(item)
 }
 
-fn start_rebase(app: &mut App) -> Vec<Effect> {
-    let Some(item) = item_to_decide(app) else {
-        return Vec::new();
-    };
-    let why = match (&item.detail.rebase, item.checking) {
-        (_, true) => "still checking this item".to_owned(),
-        (None, _) => "only a stale item (revision conflict) can be rebased".to_owned(),
-        (Some(Err(why)), _) => format!("cannot rebase: {why}"),
-        (Some(Ok((onto, _))), _) => {
-            app.mode = Mode::TypedConfirm {
-                key: item.key.clone(),
-                typed: String::new(),
-                purpose: Typed::Rebase(onto.clone()),
-            };
-            return Vec::new();
-        }
-    };
-    app.flash = Some((why, FlashKind::Conflict));
-    Vec::new()
-}
-
 /// The expired hard lease holding `item` up, from its conflict details: `(todo_id, lease)`.
 pub(crate) fn expired_lease(item: &crate::tui::model::QueueItem) -> Option<(String, crate::loopx::lease::TaskLease)> {
     crate::engine::conflict::expired_lease(item.detail.conflict.as_ref()?)
@@ -392,6 +469,7 @@ fn start_release_lease(app: &mut App) -> Vec<Effect> {
             key: item.key.clone(),
             typed: String::new(),
             purpose: Typed::ReleaseLease { todo_id, seen },
+            note: NoteField::default(),
         };
         return Vec::new();
     } else {
@@ -428,14 +506,15 @@ fn start_apply(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     }
     let key = item.key.clone();
+    let note = NoteField::default();
     app.mode = match item.predicted {
         Predicted::Status(Status::IdempotencyConflict) => {
-            Mode::TypedConfirm { key, typed: String::new(), purpose: Typed::OverrideIdempotency }
+            Mode::TypedConfirm { key, typed: String::new(), purpose: Typed::OverrideIdempotency, note }
         }
         _ if item.needs_typed_confirmation() => {
-            Mode::TypedConfirm { key, typed: String::new(), purpose: Typed::Warnings }
+            Mode::TypedConfirm { key, typed: String::new(), purpose: Typed::Warnings, note }
         }
-        _ => Mode::ConfirmApply(key),
+        _ => Mode::ConfirmApply { key, note },
     };
     Vec::new()
 }

@@ -48,10 +48,20 @@ pub enum Action {
     Skip,
     /// Reject the selected item (asks for a reason).
     Reject,
-    /// Rebase a stale item onto the current state (typed confirmation; issue 6).
-    Rebase,
     /// Mark the expired hard lease holding the item up released (typed confirmation; issue 6).
     ReleaseLease,
+    /// Mark or unmark the selected item for a batch decision (issue 14).
+    ToggleMark,
+    /// Mark every ready item of the filter (again: clear the marks).
+    MarkAllReady,
+    /// Apply the marked items (typed count).
+    BatchApply,
+    /// Skip the marked items (typed count).
+    BatchSkip,
+    /// Reject the marked items with one reason (typed count).
+    BatchReject,
+    /// In the History tab: propose the inverse of an applied change as a new item.
+    Revert,
     /// For a read-only writeback: propose a blocker todo and close the writeback.
     RecordBlocker,
     /// Reload the item under review after it changed on disk.
@@ -87,8 +97,13 @@ impl Action {
             Self::Apply => "apply",
             Self::Skip => "skip",
             Self::Reject => "reject",
-            Self::Rebase => "rebase",
             Self::ReleaseLease => "release_lease",
+            Self::ToggleMark => "toggle_mark",
+            Self::MarkAllReady => "mark_all_ready",
+            Self::BatchApply => "batch_apply",
+            Self::BatchSkip => "batch_skip",
+            Self::BatchReject => "batch_reject",
+            Self::Revert => "revert",
             Self::RecordBlocker => "record_blocker",
             Self::Reload => "reload",
             Self::ToggleHelp => "help",
@@ -103,7 +118,17 @@ impl Action {
     pub fn is_decision(self) -> bool {
         matches!(
             self,
-            Self::Apply | Self::Skip | Self::Reject | Self::Rebase | Self::ReleaseLease | Self::RecordBlocker
+            Self::Apply
+                | Self::Skip
+                | Self::Reject
+                | Self::ReleaseLease
+                | Self::RecordBlocker
+                | Self::ToggleMark
+                | Self::MarkAllReady
+                | Self::BatchApply
+                | Self::BatchSkip
+                | Self::BatchReject
+                | Self::Revert
         )
     }
 }
@@ -149,7 +174,12 @@ pub fn default_table() -> Vec<Binding> {
         b(&["a"], Normal, A::Apply, "apply (asks to confirm)", true),
         b(&["s"], Normal, A::Skip, "skip (asks to confirm)", true),
         b(&["r"], Normal, A::Reject, "reject with a reason", true),
-        b(&["R"], Normal, A::Rebase, "rebase a stale item onto the current state (typed confirmation)", false),
+        b(&["space"], Normal, A::ToggleMark, "mark / unmark the item for a batch", false),
+        b(&["*"], Normal, A::MarkAllReady, "mark every ready item of the filter (again: clear marks)", false),
+        b(&["A"], Normal, A::BatchApply, "apply the marked items (typed count)", false),
+        b(&["S"], Normal, A::BatchSkip, "skip the marked items (typed count)", false),
+        b(&["X"], Normal, A::BatchReject, "reject the marked items, one reason (typed count)", false),
+        b(&["U"], Normal, A::Revert, "in History: propose the inverse of an applied change", false),
         b(&["L"], Normal, A::ReleaseLease, "release an expired hard lease, as LoopX would (typed confirmation)", false),
         b(&["b"], Normal, A::RecordBlocker, "record a blocker todo for a read-only writeback (asks to confirm)", false),
         b(&["u"], Normal, A::Reload, "reload the item after it changed", false),
@@ -231,6 +261,7 @@ pub fn parse_key(text: &str) -> Option<(KeyCode, KeyModifiers)> {
         "home" => KeyCode::Home,
         "end" => KeyCode::End,
         "tab" => KeyCode::Tab,
+        "space" => KeyCode::Char(' '),
         "backtab" => KeyCode::BackTab,
         "enter" => KeyCode::Enter,
         "esc" => KeyCode::Esc,
@@ -321,9 +352,9 @@ mod tests {
     #[test]
     fn overrides_and_read_only_footer() {
         let mut o = BTreeMap::new();
-        o.insert("apply".to_owned(), vec!["A".to_owned()]);
+        o.insert("apply".to_owned(), vec!["Y".to_owned()]);
         let t = with_overrides(default_table(), &o).expect("valid");
-        assert_eq!(resolve(&t, Scope::Normal, &key(KeyCode::Char('A'), KeyModifiers::SHIFT)), Some(Action::Apply));
+        assert_eq!(resolve(&t, Scope::Normal, &key(KeyCode::Char('Y'), KeyModifiers::SHIFT)), Some(Action::Apply));
         assert_eq!(resolve(&t, Scope::Normal, &key(KeyCode::Char('a'), KeyModifiers::NONE)), None);
         o.insert("launch".to_owned(), vec!["x".to_owned()]);
         assert!(with_overrides(default_table(), &o).is_err());

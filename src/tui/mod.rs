@@ -6,9 +6,11 @@
 
 pub mod app;
 pub mod attention;
+pub mod batch;
 mod input;
 pub mod keymap;
 pub mod model;
+mod revert;
 pub mod theme;
 pub mod view;
 
@@ -157,6 +159,48 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
                         if let Some(item) = app.current().filter(|c| c.key == key) {
                             let _ = viewer.send((key, item.detail.clone()));
                         }
+                    }
+                    Effect::DecideBatch { action, items } => {
+                        let eng = current(&engine);
+                        let tx = tx.clone();
+                        deciding.push(std::thread::spawn(move || {
+                            // One after another, each with its own checks under the lock.
+                            let outcomes = items
+                                .into_iter()
+                                .map(|(key, digest, decision)| {
+                                    let r =
+                                        eng.decide(&key, &decision, Some(&digest)).map_err(|e| crate::error_chain(&e));
+                                    tracing::info!(item = key, ?r, "batch decision");
+                                    (key, r)
+                                })
+                                .collect();
+                            let _ = tx.send(Msg::BatchDone { action, outcomes });
+                        }));
+                    }
+                    Effect::Revert { goal, item_id } => {
+                        let eng = current(&engine);
+                        let tx = tx.clone();
+                        std::thread::spawn(move || {
+                            let result = eng
+                                .propose_revert(&goal, &item_id, &eng.operator)
+                                .map(|(p, basis)| {
+                                    let how = match basis {
+                                        crate::engine::revert::RevertBasis::Exact => "the text before it, byte for byte",
+                                        crate::engine::revert::RevertBasis::OnCurrent => {
+                                            "its change undone on the current state"
+                                        }
+                                    };
+                                    format!(
+                                        "revert of {item_id} proposed as {}{} ({how}; {}): review and apply it like any item",
+                                        p.item_id,
+                                        if p.reused { " (already pending)" } else { "" },
+                                        p.predicted_status
+                                    )
+                                })
+                                .map_err(|e| crate::error_chain(&e));
+                            tracing::info!(goal, item_id, ?result, "revert proposed");
+                            let _ = tx.send(Msg::Reverted { goal, result });
+                        });
                     }
                     Effect::Decide { key, digest, decision } => {
                         let eng = current(&engine);

@@ -78,9 +78,14 @@ pub struct Detail {
     pub command_line: Option<String>,
     /// Results of this goal, newest first.
     pub history: Arc<Vec<ResultRecord>>,
-    /// For a stale item: `Ok((revision to rebase onto, diff of the diffs))` when `R` may
-    /// rebase it, `Err(why not)` otherwise; `None` for items that are not stale.
-    pub rebase: Option<Result<(String, String), String>>,
+    /// For a stale item recomputed on the current state: what moved and on what.
+    pub recomputed: Option<crate::engine::recompute::Recomputed>,
+    /// For an item that stays stale: why it is not recomputed.
+    pub stale_reason: Option<String>,
+    /// An earlier operator rejection of the same key or effect.
+    pub rejected_before: Option<crate::engine::rejections::RejectedBefore>,
+    /// The plan view of a todo change (one line per changed field; empty for others).
+    pub plan: Vec<String>,
 }
 
 /// One queue row.
@@ -104,6 +109,10 @@ pub struct QueueItem {
     pub predicted: Predicted,
     /// Scan marker.
     pub scan: ScanMark,
+    /// What the item does, one line (engine-computed, masked).
+    pub summary: String,
+    /// Lines the change adds and removes (`(0, 0)` when nothing is written or not known).
+    pub lines: (usize, usize),
     /// Lease conflict holder, if any.
     pub lease: Option<String>,
     /// Digest of the file as loaded (decisions are refused if it changed since).
@@ -127,10 +136,10 @@ impl QueueItem {
         u64::try_from((now - self.arrived).num_seconds()).unwrap_or(0)
     }
 
-    /// True with `warn` findings.
+    /// True with `warn` findings, or when an operator rejected this key or effect before.
     #[must_use]
     pub fn needs_typed_confirmation(&self) -> bool {
-        self.scan == ScanMark::Warn
+        self.scan == ScanMark::Warn || self.detail.rejected_before.is_some()
     }
 }
 
@@ -284,6 +293,8 @@ fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>) -> QueueItem {
         ),
         predicted: p.predicted.clone(),
         scan,
+        summary: row.summary.clone(),
+        lines: (p.added.len(), p.removed),
         lease,
         payload_digest: p.item.payload_digest.clone(),
         detail: Arc::new(Detail {
@@ -297,30 +308,16 @@ fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>) -> QueueItem {
             notes: p.extra_diff_notes(),
             command_line: p.item.command.as_ref().map(|c| c.argv.command_line()),
             history: history.clone(),
-            rebase: rebase_of(p),
+            recomputed: p.recomputed.clone(),
+            stale_reason: p.stale_reason.clone(),
+            rejected_before: p.rejected_before.clone(),
+            plan: match (&p.current_text, &p.proposed_text, &p.item.writeback) {
+                (Some(a), Some(b), None) => crate::engine::summary::plan(a, b),
+                _ => Vec::new(),
+            },
         }),
         checking: false,
     }
-}
-
-/// Whether and how a stale item can be rebased (see [`crate::engine::conflict::rebase_check`]).
-fn rebase_of(p: &crate::engine::Prepared) -> Option<Result<(String, String), String>> {
-    if p.predicted != Predicted::Status(crate::wire::Status::RevisionConflict) {
-        return None;
-    }
-    if p.item.command.is_some() {
-        return Some(Err("a LoopX 2.x command is not rebased: LoopX refused it at the head; reject it so the agent proposes it again against the new head".into()));
-    }
-    Some(crate::engine::conflict::rebase_check(p).and_then(|()| {
-        let (Some(current), Some(proposed), Some(view)) = (&p.current_text, &p.proposed_text, &p.three_way) else {
-            return Err("no rebased text".into());
-        };
-        let dd = crate::engine::conflict::diff_of_diffs(
-            &view.proposal_diff,
-            &crate::diff::unified(current, proposed, "state"),
-        );
-        Ok((crate::loopx::hash::revision_of_text(current), dd))
-    }))
 }
 
 /// The Packet tab's lines: the item file pretty-printed, sanitised, secrets masked; or why

@@ -37,6 +37,34 @@ pub fn item_with(engine: &Engine, goal: &str, status: &str) -> String {
         .item_id
 }
 
+/// A genuinely stale item of demo-goal: an update of an open todo proposed, then that todo's
+/// checkbox line reworded in place by another writer. Returns its id.
+pub fn stale_item(e: &Engine) -> String {
+    use writegate::loopx::edit::{TodoArgs, TodoOp};
+    use writegate::loopx::state::ActiveState;
+    let path = e.goal("demo-goal").expect("goal").state_file.clone();
+    let base = std::fs::read_to_string(&path).expect("state");
+    let todo = ActiveState::parse(&base)
+        .todos
+        .into_iter()
+        .find(|t| t.status == "open" && t.claimed_by().is_none())
+        .expect("an open unclaimed todo");
+    let op = TodoOp::TodoUpdate(TodoArgs {
+        todo_id: Some(todo.todo_id.clone()),
+        agent_id: Some("codex-main-control".into()),
+        note: Some("made stale on purpose".into()),
+        ..TodoArgs::default()
+    });
+    let id = e.propose("demo-goal", &op).expect("propose").item_id;
+    let edited: String = base
+        .lines()
+        .enumerate()
+        .map(|(i, l)| if i == todo.line { format!("{l} (reworded)\n") } else { format!("{l}\n") })
+        .collect();
+    std::fs::write(&path, edited).expect("edit");
+    id
+}
+
 /// The demo's expired lease, pinned to an hour before the fixed clock.
 pub const EXPIRED_LEASE: &str = r#"{
   "schema_version": "task_lease_v0",

@@ -99,6 +99,8 @@ impl Engine {
             lease_release: None,
             writeback: None,
             loopx: Some(json!({"command": cmd.argv.verb.words().join(" "), "operation_id": cmd.argv.operation_id()})),
+            note: None,
+            reverts: None,
         }
     }
 
@@ -113,7 +115,7 @@ impl Engine {
         gate: &GateDir,
         item: &Item,
         cmd: &LoopxCommand,
-        confirm: bool,
+        approval: &crate::engine::Approval,
     ) -> Result<Outcome, EngineError> {
         let p = self.prepare(item);
         let status = match &p.predicted {
@@ -124,9 +126,7 @@ impl Engine {
         if status != Status::Applied {
             return self.record_without_running(gate, item, &p, cmd, status);
         }
-        if p.has_warnings() && !confirm {
-            return Err(EngineError::Refused("warn findings need a typed confirmation".into()));
-        }
+        crate::engine::apply::check_approval(&p, approval)?;
         let (Some(prediction), Some(before)) = (p.canonical.clone(), p.current_text.clone()) else {
             return Err(EngineError::Refused("no prediction to apply against; review the item again".into()));
         };
@@ -142,7 +142,10 @@ impl Engine {
             before_revision: revision_of_text(&before),
             predicted_unstamped_sha256: unstamped_sha(&prediction.after, &prediction.before, prediction.window),
             started_at: started_at.to_rfc3339(),
-            record: self.loopx_record(&p, cmd, "apply", Status::Applied, None, None),
+            record: crate::wire::ResultRecord {
+                note: crate::engine::apply::note_of(approval),
+                ..self.loopx_record(&p, cmd, "apply", Status::Applied, None, None)
+            },
         };
         let marker_path = run_marker_path(gate, &item.id);
         write_run_marker(&marker_path, &marker)?;

@@ -203,7 +203,7 @@ impl Engine {
         super::checks::check_lock(&mut p, &goal.state_file);
         if prediction.exact {
             p.proposed_text = Some(prediction.after.clone());
-            p.added = crate::diff::added_lines(&current, &prediction.after);
+            (p.added, p.removed) = crate::diff::added_and_removed(&current, &prediction.after);
         }
         let extra: Vec<crate::wire::Finding> =
             (!prediction.exact).then(|| validator_finding(cmd)).into_iter().collect();

@@ -53,8 +53,11 @@ impl Engine {
                 Some(format!("entry criteria failed; blocker todo proposed as item {blocker_item}")),
                 None,
             ),
-            Decision::Apply { .. } => self.apply_writeback(gate, &p, wb),
-            Decision::Rebase { .. } | Decision::ReleaseExpiredLease { .. } | Decision::RecordBlocker => {
+            Decision::Apply(a) => {
+                crate::engine::apply::check_approval(&p, a)?;
+                self.apply_writeback(gate, &p, wb)
+            }
+            Decision::ReleaseExpiredLease { .. } | Decision::RecordBlocker => {
                 Err(EngineError::Refused("not a decision for a writeback preview".into()))
             }
         }

@@ -152,7 +152,7 @@ pub(super) fn lines(app: &crate::tui::app::App, item: &QueueItem, theme: Theme) 
     let kind = c["kind"].as_str().unwrap_or("conflict");
     out.push((theme.warn(), kind.replace('_', " ")));
     // A LoopX 2.x command's conflicts are LoopX's answers: shown field by field.
-    if kind != "revision_conflict" || c.get("loopx_error_code").is_some() {
+    if !matches!(kind, "revision_conflict" | "recomputed") || c.get("loopx_error_code").is_some() {
         for (k, v) in c.as_object().into_iter().flatten().filter(|(k, _)| k.as_str() != "kind" && !k.ends_with("_diff"))
         {
             push_field(&mut out, k, v, 1);
@@ -235,7 +235,7 @@ pub(super) fn lines(app: &crate::tui::app::App, item: &QueueItem, theme: Theme) 
         );
         out.push((theme.warn(), why));
         out.push((theme.dim(), "the Diff tab shows current → the proposal applied to the current state".into()));
-        out.push((theme.dim(), "no rebase without the base: skip or reject, and the agent proposes again".into()));
+        out.push((theme.dim(), "not recomputed without the base: skip or reject, and the agent proposes again".into()));
         return out;
     }
     if c["base_source"] == "item" {
@@ -249,16 +249,24 @@ pub(super) fn lines(app: &crate::tui::app::App, item: &QueueItem, theme: Theme) 
             overlaps.iter().map(|&(a, b)| if a == b { format!("{a}") } else { format!("{a}–{b}") }).collect();
         out.push((theme.error(), format!("both sides change base line(s) {} (marked !)", list.join(", "))));
     }
-    match &item.detail.rebase {
-        Some(Ok(_)) => out.push((
+    if let Some(r) = &item.detail.recomputed {
+        out.push((
             theme.ok(),
-            "next: R rebases it — the same todo change recomputed on the current state (typed confirmation); or skip / reject"
-                .into(),
-        )),
-        Some(Err(why)) => {
-            out.push((theme.warn(), format!("next: no rebase — {why}; skip or reject, and the agent proposes again")));
+            "recomputed: the change does not depend on order and touches nothing that moved since; a applies it as the Diff tab shows (recorded as rebased)".into(),
+        ));
+        out.push((
+            theme.dim(),
+            format!("moved since the agent's base: {}", crate::tui::view::safe(&r.moved.join(", "))),
+        ));
+        if !r.diff_of_diffs.is_empty() {
+            out.push((theme.warn(), "its changed lines differ from the preview the agent saw:".into()));
+            out.extend(diff_lines(&r.diff_of_diffs, &[], theme));
         }
-        None => {}
+    } else if let Some(why) = &item.detail.stale_reason {
+        out.push((
+            theme.warn(),
+            format!("not recomputed — {}; skip or reject, and the agent proposes again", crate::tui::view::safe(why)),
+        ));
     }
     out.push((theme.title(), "── changed since the agent read it (base → current)".into()));
     out.extend(diff_lines(c["since_base_diff"].as_str().unwrap_or(""), &overlaps, theme));

@@ -82,7 +82,18 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
             Paragraph::new(lines.into_iter().map(|(st, t)| Line::styled(t, st)).collect::<Vec<_>>())
                 .scroll((app.scroll.0, 0))
         }
-        Tab::History => wrapped(history_lines(item, theme)),
+        Tab::History => {
+            let lines = history_lines(item, app.log_cursor, theme);
+            let top = app.log_cursor.saturating_sub(h.saturating_sub(2));
+            Paragraph::new(
+                lines
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(i, _)| *i == 0 || *i > top)
+                    .map(|(_, (st, t))| Line::styled(t, st))
+                    .collect::<Vec<_>>(),
+            )
+        }
     };
     f.render_widget(para, body);
 }
@@ -229,19 +240,28 @@ fn check_lines(item: &crate::tui::model::QueueItem, theme: Theme) -> Vec<(Style,
     out
 }
 
-fn history_lines(item: &crate::tui::model::QueueItem, theme: Theme) -> Vec<(Style, String)> {
+/// The Log tab: a hint line, then one line per record, newest first; the record under the
+/// cursor (`J` / `K` move it) is marked `▶` — `U` proposes its revert.
+fn history_lines(item: &crate::tui::model::QueueItem, cursor: usize, theme: Theme) -> Vec<(Style, String)> {
     let h = &item.detail.history;
     if h.is_empty() {
         return vec![(theme.dim(), "no decisions recorded for this goal yet".into())];
     }
-    h.iter()
-        .map(|r| {
+    let hint = (theme.dim(), "J / K move ▶ · U proposes the revert of an applied change as a new item".to_owned());
+    std::iter::once(hint)
+        .chain(h.iter().enumerate().map(|(i, r)| {
             let style = match r.status {
                 crate::wire::Status::Applied | crate::wire::Status::LeaseReleased => theme.ok(),
                 s if s.is_conflict() => theme.warn(),
                 _ => Style::new(),
             };
             let mut reason = r.reason.as_deref().or(r.reason_code.as_deref()).unwrap_or("").to_owned();
+            if let Some(n) = &r.note {
+                reason = format!("{reason} · note: {n}");
+            }
+            if let Some(id) = &r.reverts {
+                reason = format!("{reason} · reverts {id}");
+            }
             if let Some(l) = &r.lease_release {
                 reason = format!(
                     "{reason} · lease of {} by {} (v{} e{}) released",
@@ -251,19 +271,20 @@ fn history_lines(item: &crate::tui::model::QueueItem, theme: Theme) -> Vec<(Styl
                     l["lease_epoch"]
                 );
             }
+            let (mark, style) = if i == cursor { ("▶ ", style.patch(theme.selected())) } else { ("  ", style) };
             (
                 style,
-                format!(
-                    "{}  {:<18} {:<7} {:<12} {}  {}",
+                safe(&format!(
+                    "{mark}{}  {:<18} {:<7} {:<12} {}  {}",
                     r.recorded_at,
                     r.status.as_str(),
                     r.decision,
                     r.operator,
                     r.item_id,
                     reason
-                ),
+                )),
             )
-        })
+        }))
         .collect()
 }
 

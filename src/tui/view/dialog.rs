@@ -85,8 +85,15 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
             Span::raw(format!("{} · {} · agent {}", safe(&item.goal_id), safe(&item.write_class), safe(&item.agent))),
         ]),
     ];
+    lines.push(Line::from(vec![Span::styled("does   ", theme.dim()), Span::raw(safe(&item.summary))]));
+    if let Some(r) = &d.recomputed {
+        lines.push(Line::styled(format!("{} (see Conflict)", safe(&r.line())), theme.warn()));
+    }
+    if let Some(r) = &d.rejected_before {
+        lines.push(Line::styled(safe(&r.line()), theme.error()));
+    }
     let (title, prompt): (&str, Vec<Line>) = match &app.mode {
-        Mode::ConfirmApply(_) => {
+        Mode::ConfirmApply { note, .. } => {
             let what = match item.predicted {
                 Predicted::Status(Status::SkippedDuplicate) if item.kind == "writeback" => "the runtime already holds this key and payload: it will be recorded as skipped (already reflected); nothing is re-sent".to_owned(),
                 Predicted::Status(Status::SkippedDuplicate) if item.kind == "loopx_command" => "LoopX already holds this command: it will be recorded as skipped_duplicate; nothing runs".to_owned(),
@@ -102,56 +109,38 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
                 }
                 _ => format!("write {stats} to the state file at revision {before}; every check runs again under the lock first ({stamp})."),
             };
-            (
-                "apply?",
-                vec![
-                    Line::raw(what),
-                    Line::from(vec![
-                        Span::styled("y", theme.title()),
-                        Span::raw(" apply   "),
-                        Span::styled("n / Esc", theme.title()),
-                        Span::raw(" cancel"),
-                    ]),
-                ],
-            )
-        }
-        Mode::TypedConfirm { typed, purpose: Typed::Rebase(onto), .. } => {
-            let want: String = item.item_id.chars().take(6).collect();
-            let mut v = vec![Line::raw(format!(
-                "the agent's change, recomputed on the current state {}: write {stats}; every check runs again under the lock, and nothing is written if the state moves meanwhile.",
-                onto.chars().take(19).collect::<String>()
-            ))];
-            match item.detail.rebase.as_ref().and_then(|r| r.as_ref().ok()) {
-                Some((_, dd)) if dd.is_empty() => v.push(Line::styled(
-                    "compared with the preview the agent saw: the same change, in a new place",
-                    theme.ok(),
-                )),
-                Some((_, dd)) => {
-                    v.push(Line::styled("compared with the preview the agent saw, the change differs:", theme.warn()));
-                    let body: Vec<&str> =
-                        dd.lines().filter(|l| !l.starts_with("---") && !l.starts_with("+++")).collect();
-                    for l in body.iter().take(8) {
-                        v.push(Line::raw(format!("  {}", safe(l))));
-                    }
-                    if body.len() > 8 {
-                        v.push(Line::styled(format!("  … {} more line(s)", body.len() - 8), theme.dim()));
-                    }
-                }
-                None => {}
-            }
-            v.push(Line::raw(format!("type {want} then Enter to apply rebased · Esc cancels")));
-            v.push(Line::from(vec![Span::styled("> ", theme.title()), Span::raw(safe(typed)), Span::raw("▏")]));
-            ("rebase — typed confirmation", v)
+            let keys = if note.focused {
+                Line::from(vec![
+                    Span::styled("Enter", theme.title()),
+                    Span::raw(" apply   "),
+                    Span::styled("Tab", theme.title()),
+                    Span::raw(" leave the note   "),
+                    Span::styled("Esc", theme.title()),
+                    Span::raw(" cancel"),
+                ])
+            } else {
+                Line::from(vec![
+                    Span::styled("y", theme.title()),
+                    Span::raw(" apply   "),
+                    Span::styled("Tab", theme.title()),
+                    Span::raw(" add a note   "),
+                    Span::styled("n / Esc", theme.title()),
+                    Span::raw(" cancel"),
+                ])
+            };
+            ("apply?", vec![Line::raw(what), note_line(note, theme), keys])
         }
         Mode::TypedConfirm { typed, purpose: Typed::ReleaseLease { todo_id, seen }, .. } => {
             ("release expired lease — typed confirmation", release_prompt(item, todo_id, seen, typed, app.now, theme))
         }
-        Mode::TypedConfirm { typed, purpose, .. } => {
+        Mode::TypedConfirm { typed, purpose, note, .. } => {
             let want: String = item.item_id.chars().take(6).collect();
             let why = if *purpose == Typed::OverrideIdempotency {
                 "this idempotency key was applied before with a different effect (LoopX reuses one key per todo). Applying records an override with both effect digests."
-            } else {
+            } else if item.scan == crate::tui::model::ScanMark::Warn {
                 "the scan has warnings (see Scan)."
+            } else {
+                "an operator rejected this key or effect before (above)."
             };
             (
                 "apply — typed confirmation",
@@ -160,8 +149,13 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
                         Some(cmd) => format!("{why} Run  {}  (LoopX commits it).", safe(cmd)),
                         None => format!("{why} Write {stats} at revision {before}."),
                     }),
-                    Line::raw(format!("type {want} then Enter to apply · Esc cancels")),
-                    Line::from(vec![Span::styled("> ", theme.title()), Span::raw(safe(typed)), Span::raw("▏")]),
+                    note_line(note, theme),
+                    Line::raw(format!("type {want} then Enter to apply · Tab moves to the note · Esc cancels")),
+                    Line::from(vec![
+                        Span::styled("> ", theme.title()),
+                        Span::raw(safe(typed)),
+                        Span::raw(if note.focused { "" } else { "▏" }),
+                    ]),
                 ],
             )
         }
@@ -204,12 +198,12 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     };
     lines.push(Line::default());
     let writes_state = match &app.mode {
-        Mode::ConfirmApply(_) => item.kind != "writeback",
+        Mode::ConfirmApply { .. } => item.kind != "writeback",
         Mode::TypedConfirm { purpose, .. } => !matches!(purpose, Typed::ReleaseLease { .. }),
         _ => false,
     };
     if siblings > 0 && writes_state {
-        lines.push(Line::styled(format!("note: {siblings} other pending item(s) of this goal will need a fresh proposal (stale) after this write"), theme.warn()));
+        lines.push(Line::styled(format!("note: {siblings} other pending item(s) of this goal are checked again on the new state: order-independent todo changes are recomputed, the rest turn stale"), theme.dim()));
     }
     // On a small terminal the body gives way, never the keys and the input line at the end.
     let keep = match &app.mode {
@@ -242,6 +236,118 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     f.render_widget(Clear, rect);
     let block = Block::default().borders(Borders::ALL).title(Span::styled(format!(" {title} "), theme.warn()));
     f.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: false }), rect);
+}
+
+/// The note line of an apply dialog: what is typed, or how to add one.
+fn note_line(note: &crate::tui::app::NoteField, theme: Theme) -> Line<'static> {
+    if note.focused || !note.text.is_empty() {
+        Line::from(vec![
+            Span::styled("note   ", theme.dim()),
+            Span::raw(safe(&note.text)),
+            Span::raw(if note.focused { "▏" } else { "" }),
+        ])
+    } else {
+        Line::styled("note   none (kept in the result record when given)", theme.dim())
+    }
+}
+
+/// Draws a bordered box of `lines` titled `title` in the middle of `area`.
+fn boxed(f: &mut Frame, area: Rect, title: &str, lines: Vec<Line>, theme: Theme) {
+    let width = 96.min(area.width.saturating_sub(2));
+    let h = wrapped_height(&lines, usize::from(width.saturating_sub(2))).min(area.height.saturating_sub(4)) + 2;
+    let rect = centered(area, width, h);
+    f.render_widget(Clear, rect);
+    let block = Block::default().borders(Borders::ALL).title(Span::styled(format!(" {title} "), theme.warn()));
+    f.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: false }), rect);
+}
+
+fn kind_style(kind: crate::tui::app::FlashKind, theme: Theme) -> ratatui::style::Style {
+    match kind {
+        crate::tui::app::FlashKind::Success => theme.ok(),
+        crate::tui::app::FlashKind::Conflict => theme.warn(),
+        crate::tui::app::FlashKind::Error => theme.error(),
+        crate::tui::app::FlashKind::Info => ratatui::style::Style::new(),
+    }
+}
+
+/// The batch dialog: exactly the items it decides (summary and line counts), the marked
+/// ones it leaves out with the reason, and the typed count (a reject's reason first).
+pub(super) fn batch(f: &mut Frame, b: &crate::tui::app::Batch, area: Rect, theme: Theme) {
+    use crate::tui::app::BatchAction;
+    let n = b.items.len();
+    let mut lines = vec![Line::raw(match b.action {
+        BatchAction::Apply => format!(
+            "apply these {n} item(s) in queue order; each is checked again under the lock on the state the one before it left (order-independent todo changes are recomputed); the batch goes on past a conflict and reports every outcome"
+        ),
+        BatchAction::Skip => {
+            format!("skip these {n} item(s): each is recorded as skipped; nothing is written to the state")
+        }
+        BatchAction::Reject => {
+            format!("reject these {n} item(s), all with one reason; nothing is written to the state")
+        }
+    })];
+    // The rows give way to the prompt on a small terminal; the count says how many there are.
+    let room = usize::from(area.height.saturating_sub(12)).max(3);
+    for (_, _, row) in b.items.iter().take(room) {
+        lines.push(Line::from(vec![
+            Span::styled(format!("  {:<34} ", safe(&row.key)), theme.dim()),
+            Span::raw(safe(&row.text)),
+        ]));
+    }
+    if n > room {
+        lines.push(Line::styled(format!("  … and {} more (enlarge the terminal to see them)", n - room), theme.dim()));
+    }
+    if !b.excluded.is_empty() {
+        lines.push(Line::styled(format!("left out, still marked ({}):", b.excluded.len()), theme.warn()));
+        for row in b.excluded.iter().take(6) {
+            lines.push(Line::from(vec![
+                Span::styled(format!("  {:<34} ", safe(&row.key)), theme.dim()),
+                Span::styled(safe(&row.text), theme.warn()),
+            ]));
+        }
+        if b.excluded.len() > 6 {
+            lines.push(Line::styled(format!("  … and {} more", b.excluded.len() - 6), theme.dim()));
+        }
+    }
+    match (&b.action, &b.reason) {
+        (BatchAction::Reject, None) => {
+            lines.push(Line::raw("type the reason for all of them, then Enter · Esc cancels"));
+        }
+        (_, reason) => {
+            if let Some(r) = reason {
+                lines.push(Line::from(vec![Span::styled("reason ", theme.dim()), Span::raw(safe(r))]));
+            }
+            lines.push(Line::raw(format!(
+                "type {n} (the number of items) then Enter to {} · Esc cancels",
+                b.action.verb()
+            )));
+        }
+    }
+    lines.push(Line::from(vec![Span::styled("> ", theme.title()), Span::raw(safe(&b.typed)), Span::raw("▏")]));
+    boxed(f, area, &format!("batch {} — typed count", b.action.verb()), lines, theme);
+}
+
+/// The batch report: one row per item decided, its outcome.
+pub(super) fn batch_report(f: &mut Frame, rows: &[crate::tui::app::BatchRow], area: Rect, theme: Theme) {
+    let room = usize::from(area.height.saturating_sub(6)).max(3);
+    let mut lines: Vec<Line> = rows
+        .iter()
+        .take(room)
+        .map(|r| {
+            Line::from(vec![
+                Span::styled(format!("{:<34} ", safe(&r.key)), theme.dim()),
+                Span::styled(safe(&r.text), kind_style(r.kind, theme)),
+            ])
+        })
+        .collect();
+    if rows.len() > room {
+        lines.push(Line::styled(
+            format!("… and {} more (the Log tab of each goal has them all)", rows.len() - room),
+            theme.dim(),
+        ));
+    }
+    lines.push(Line::styled("any key closes", theme.dim()));
+    boxed(f, area, &format!("batch report — {} item(s)", rows.len()), lines, theme);
 }
 
 /// The release dialog: the lease as seen, what is written, and the typed id.

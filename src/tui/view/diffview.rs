@@ -100,6 +100,31 @@ pub(super) fn lines(app: &App, item: &QueueItem, h: usize, w: usize, theme: Them
     for n in &item.detail.notes {
         out.push(Line::styled(format!("◷ {}", safe(n)), theme.dim()));
     }
+    let plan = &item.detail.plan;
+    if !plan.is_empty() {
+        // The plan leads (one line per changed todo field, decoded); the raw diff below is
+        // exactly what is written.
+        let room = (h / 2).clamp(3, 12);
+        out.push(Line::styled("plan", theme.title()));
+        for l in plan.iter().take(room) {
+            let style = match l.chars().next() {
+                Some('+') => theme.added(),
+                Some('-') => theme.removed(),
+                _ => Style::new(),
+            };
+            out.push(Line::styled(
+                format!("  {}", safe(l).chars().take(w.saturating_sub(2)).collect::<String>()),
+                style,
+            ));
+        }
+        if plan.len() > room {
+            out.push(Line::styled(
+                format!("  … {} more plan line(s); the raw diff below has every byte", plan.len() - room),
+                theme.dim(),
+            ));
+        }
+        out.push(Line::styled("raw diff — exactly what is written", theme.title()));
+    }
     if m.rows.is_empty() {
         let why = if item.detail.command_line.is_some() {
             "no Markdown change: this LoopX command changes none here (see the Checks tab's loopx line)"

@@ -72,7 +72,9 @@ pub fn draw(f: &mut Frame, app: &App) {
     draw_footer(f, app, footer, theme);
     match &app.mode {
         Mode::Help => dialog::help(f, app, area, theme),
-        Mode::ConfirmApply(_)
+        Mode::Batch(b) => dialog::batch(f, b, area, theme),
+        Mode::BatchReport(rows) => dialog::batch_report(f, rows, area, theme),
+        Mode::ConfirmApply { .. }
         | Mode::ConfirmSkip(_)
         | Mode::ConfirmBlocker(_)
         | Mode::TypedConfirm { .. }
@@ -126,9 +128,7 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     let mut spans = Vec::new();
     // The resolution the selected item offers comes first, so it shows on narrow screens too.
     if let Some(item) = app.current().filter(|_| !app.read_only && !item_busy(app)) {
-        let offer = if matches!(item.detail.rebase, Some(Ok(_))) {
-            Some((keymap::Action::Rebase, "rebase"))
-        } else if crate::tui::input::expired_lease(item).is_some() {
+        let offer = if crate::tui::input::expired_lease(item).is_some() {
             Some((keymap::Action::ReleaseLease, "release"))
         } else if item.is_read_only_writeback() {
             Some((keymap::Action::RecordBlocker, "blocker"))

@@ -1,5 +1,7 @@
-//! The queue pane: one row per pending item — status marker and word, class, agent, age,
-//! scan marker (B block, W warn) and lease marker (L holder). Only visible rows are built.
+//! The queue pane: one row per pending item — batch mark (`▪`), status marker and word
+//! (`recomputed` for a stale item recomputed on the current state), scan marker (B block,
+//! W warn), `R` when an operator rejected the key or effect before, lease marker (L holder),
+//! age, what the item does, goal and agent. Only visible rows are built.
 
 use super::safe;
 use crate::tui::app::App;
@@ -67,28 +69,35 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         // `L` right after the scan marker so a narrow queue still shows it; the holder's name
         // follows at the end of the row when it fits.
         let lease_flag = if it.lease.is_some() { "L" } else { " " };
+        let rejected = if it.detail.rejected_before.is_some() { "R" } else { " " };
         let lease = it.lease.as_ref().map(|h| format!("L:{} ", safe(h))).unwrap_or_default();
-        let class = if it.write_class.is_empty() { it.kind.clone() } else { it.write_class.clone() };
-        let status = if it.checking { "checking" } else { crate::tui::app::status_label(it.predicted.name()) };
+        let status = if it.checking {
+            "checking"
+        } else if it.detail.recomputed.is_some() && it.predicted == crate::engine::Predicted::Ready {
+            "recomputed"
+        } else {
+            crate::tui::app::status_label(it.predicted.name())
+        };
+        let marked = if app.marked.contains(&it.key) { "▪" } else { " " };
+        // What the item does takes the room left after the fixed columns.
+        let fixed = 2 + 11 + 3 + 6 + if wide { 13 + 17 } else { 0 };
+        let room = usize::from(inner.width).saturating_sub(fixed).max(12);
+        let summary: String = safe(&it.summary).chars().take(room).collect();
         let mut spans = vec![
+            Span::styled(marked, theme.title()),
             Span::styled(format!("{mark} {status:<10} "), style),
             Span::raw(scan),
+            Span::styled(rejected, theme.error()),
             Span::styled(lease_flag, theme.warn()),
-            Span::raw(if wide {
-                format!(" {:>4} {:<22.22} ", age(it.age(app.now)), safe(&class))
-            } else {
-                format!(" {:>4} {:<14.14} ", age(it.age(app.now)), safe(&class))
-            }),
+            Span::raw(format!(" {:>4} ", age(it.age(app.now)))),
+            Span::raw(format!("{summary:<room$} ")),
         ];
         if wide {
-            // Wide panes tell look-alike rows apart by id (the detail title shows it whole).
+            // Wide panes tell look-alike rows apart by goal and id (the detail title shows it whole).
+            spans.push(Span::styled(format!("{:<12.12} ", safe(&it.goal_id)), theme.dim()));
             spans.push(Span::styled(format!("{:<16} ", short_id(&it.item_id)), theme.dim()));
         }
-        spans.extend([
-            Span::styled(format!("{:<12.12} ", safe(&it.goal_id)), theme.dim()),
-            Span::styled(lease, theme.warn()),
-            Span::raw(safe(&it.agent)),
-        ]);
+        spans.extend([Span::styled(lease, theme.warn()), Span::raw(safe(&it.agent))]);
         let mut line = Line::from(spans);
         if app.selected.as_ref() == Some(&it.key) {
             line = line.style(theme.selected());

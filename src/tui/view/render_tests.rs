@@ -184,9 +184,14 @@ fn side_by_side_diff() {
 fn dialogs_and_help() {
     let mut app = demo_app();
     let key = app.current().map(|c| c.key.clone()).unwrap_or_default();
-    app.mode = Mode::ConfirmApply(key.clone());
+    app.mode = Mode::ConfirmApply { key: key.clone(), note: crate::tui::app::NoteField::default() };
     insta::assert_snapshot!("apply_dialog", render(&app, 100, 30).backend());
-    app.mode = Mode::TypedConfirm { key: key.clone(), typed: "2026".into(), purpose: Typed::Warnings };
+    app.mode = Mode::TypedConfirm {
+        key: key.clone(),
+        typed: "2026".into(),
+        purpose: Typed::Warnings,
+        note: crate::tui::app::NoteField::default(),
+    };
     insta::assert_snapshot!("typed_dialog", render(&app, 100, 30).backend());
     app.mode = Mode::Reject { key: key.clone(), typed: "stale".into() };
     insta::assert_snapshot!("reject_dialog", render(&app, 60, 15).backend());
@@ -277,6 +282,7 @@ fn expired_lease_conflict_tab_and_release_dialog() {
         key: "g/gone0001".into(),
         typed: "gon".into(),
         purpose: Typed::ReleaseLease { todo_id, seen },
+        note: crate::tui::app::NoteField::default(),
     };
     insta::assert_snapshot!("release_lease_dialog", render(&app, 100, 30).backend());
 }

@@ -1,0 +1,282 @@
+//! Recompute instead of going stale (issue 14 item 1; seed "local state write
+//! correctness", `expected_revision` mismatch: "fail closed with revision_conflict, unless
+//! the writer can recompute a non-overlapping patch from the fresh revision").
+//!
+//! A stale todo op whose effect does not depend on order is recomputed on the current state
+//! and judged by what it changes, not by line numbers: the todo blocks and the non-todo
+//! sections it changes on the current state must be exactly those it changes on the base
+//! the agent read, changed to the same text, and none of them may be something the base →
+//! current change touched. Pure over the texts of a [`Prepared`]; nothing here writes.
+
+use super::item::Proposal;
+use super::preview::{Predicted, Prepared};
+use crate::loopx::edit::TodoOp;
+use crate::loopx::hash::revision_of_text;
+use crate::loopx::pytext::py_strip;
+use crate::loopx::state::ActiveState;
+use crate::wire::Status;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A stale item recomputed on the current state: what the operator reviews and apply
+/// records (`reason_code` `rebased`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recomputed {
+    /// `sha256:<hex>` the agent read (its `expected_revision`).
+    pub base_revision: String,
+    /// `sha256:<hex>` of the current state the change was recomputed on.
+    pub onto: String,
+    /// What moved since the agent's base, one phrase per todo or section
+    /// (`todo_ab12… added`, `## Progress Ledger changed`).
+    pub moved: Vec<String>,
+    /// The "diff of the diffs" ([`super::conflict::diff_of_diffs`]): empty when the
+    /// recomputed change has the same changed lines as the one on the base.
+    pub diff_of_diffs: String,
+}
+
+impl Recomputed {
+    /// One line for the Diff tab and the checks: `recomputed on the current state; moved
+    /// since the agent's base: …`.
+    #[must_use]
+    pub fn line(&self) -> String {
+        let shown: Vec<&str> = self.moved.iter().take(6).map(String::as_str).collect();
+        let more = self.moved.len().saturating_sub(shown.len());
+        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        format!("recomputed on the current state; moved since the agent's base: {}{more}", shown.join(", "))
+    }
+}
+
+/// What one change does, keyed by todo (`<id>` active, `archive:<id>` archived) and by
+/// section (`## <heading>`, numbered when a heading repeats; `(frontmatter)` for what comes
+/// before the first heading): the new block or section text, `None` when it is gone.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Changes {
+    todos: BTreeMap<String, Option<String>>,
+    sections: BTreeMap<String, Option<String>>,
+}
+
+impl Changes {
+    fn keys(&self) -> BTreeSet<&String> {
+        self.todos.keys().chain(self.sections.keys()).collect()
+    }
+}
+
+/// A state cut into its todo blocks and its non-todo sections.
+struct Parts {
+    todos: BTreeMap<String, String>,
+    sections: BTreeMap<String, String>,
+}
+
+/// Cuts `text` into parts; `Err` when a todo id repeats (no safe key for it).
+///
+/// Non-todo lines are kept per section without blank lines (LoopX adds or drops blank lines
+/// around an inserted block depending on what is there) and without the frontmatter
+/// `updated_at:` (every LoopX write restamps it).
+fn parts(text: &str) -> Result<Parts, String> {
+    let state = ActiveState::parse(text);
+    let mut todos = BTreeMap::new();
+    for t in &state.todos {
+        let key = if t.archived { format!("archive:{}", t.todo_id) } else { t.todo_id.clone() };
+        if todos.insert(key.clone(), state.todo_block(t).join("\n")).is_some() {
+            return Err(format!("todo id {key} appears twice"));
+        }
+    }
+    let in_blocks = state.todo_block_lines();
+    let mut sections: BTreeMap<String, String> = BTreeMap::new();
+    let mut heading = "(frontmatter)".to_owned();
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, line) in state.lines().iter().enumerate() {
+        if line.starts_with("## ") {
+            let n = seen.entry(py_strip(line).to_owned()).or_default();
+            *n += 1;
+            heading = if *n == 1 { py_strip(line).to_owned() } else { format!("{} ({n})", py_strip(line)) };
+            sections.entry(heading.clone()).or_default();
+            continue;
+        }
+        let stamp = heading == "(frontmatter)" && line.starts_with("updated_at:");
+        if in_blocks.contains(&i) || py_strip(line).is_empty() || stamp {
+            continue;
+        }
+        let s = sections.entry(heading.clone()).or_default();
+        s.push_str(line);
+        s.push('\n');
+    }
+    Ok(Parts { todos, sections })
+}
+
+fn changes(before: &Parts, after: &Parts) -> Changes {
+    fn diff(a: &BTreeMap<String, String>, b: &BTreeMap<String, String>) -> BTreeMap<String, Option<String>> {
+        let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+        keys.into_iter().filter(|k| a.get(*k) != b.get(*k)).map(|k| (k.clone(), b.get(k).cloned())).collect()
+    }
+    Changes { todos: diff(&before.todos, &after.todos), sections: diff(&before.sections, &after.sections) }
+}
+
+/// Phrases for what moved: `todo_x added`, `todo_y changed`, `todo_z removed`,
+/// `## Next Action changed`.
+fn moved_phrases(before: &Parts, since: &Changes) -> Vec<String> {
+    let todo = |k: &String, v: &Option<String>| {
+        let what = match (before.todos.contains_key(k), v) {
+            (false, _) => "added",
+            (true, None) => "removed",
+            (true, Some(_)) => "changed",
+        };
+        format!("{k} {what}")
+    };
+    let section = |k: &String, v: &Option<String>| {
+        let what = if v.is_none() {
+            "removed"
+        } else if before.sections.contains_key(k) {
+            "changed"
+        } else {
+            "added"
+        };
+        format!("{k} {what}")
+    };
+    since.todos.iter().map(|(k, v)| todo(k, v)).chain(since.sections.iter().map(|(k, v)| section(k, v))).collect()
+}
+
+/// Whether the stale item `p` may be recomputed on the current state. The rule, in order:
+/// - only the revision check fails (besides a busy lock, which apply waits out, and a lease
+///   or the boundary scan, which then decide the status);
+/// - the proposal is a todo op whose effect does not depend on order: `todo_add`,
+///   `todo_update` / `todo_claim` (block and defer are updates), `todo_complete`,
+///   `todo_supersede`, `refresh_state` — never `todo_archive_completed`, `replace` or
+///   `unified_diff`;
+/// - the base the agent read is kept, and the proposal applies there with its own packet;
+/// - on the current state it changes exactly the todo blocks and sections it changes on the
+///   base, to the same text, and none of them changed between the base and now.
+///
+/// # Errors
+/// Why not, in one sentence for the operator (the item then stays `revision_conflict`).
+pub fn recompute_check(p: &Prepared) -> Result<Recomputed, String> {
+    if p.predicted != Predicted::Status(Status::RevisionConflict) {
+        return Err(format!("only a stale item is recomputed; this one is {}", p.predicted.name()));
+    }
+    // A busy lock is waited out at apply; a lease and the boundary scan are judged on the
+    // recomputed change like on any other (a leased or blocked change stays so, recomputed
+    // or not, and says so rather than "stale").
+    if let Some(c) =
+        p.checks.iter().find(|c| !c.ok && !matches!(c.name.as_str(), "revision" | "lock" | "lease" | "boundary"))
+    {
+        return Err(format!("the {} check fails too: {}", c.name, c.detail));
+    }
+    let Ok(intent) = &p.item.intent else { return Err("the item is invalid".into()) };
+    match &intent.proposal {
+        Proposal::TodoOp(TodoOp::TodoArchiveCompleted(_)) => {
+            return Err("archive-completed moves every completed todo, so its effect depends on order".into());
+        }
+        Proposal::TodoOp(_) => {}
+        _ => return Err("raw replace and diff proposals are never recomputed".into()),
+    }
+    let Some(view) = &p.three_way else {
+        return Err("the base the agent read is not kept, so what changed since cannot be judged".into());
+    };
+    let proposed_on_base = view.proposed.as_ref().map_err(Clone::clone)?;
+    let (Some(current), Some(recomputed)) = (&p.current_text, &p.proposed_text) else {
+        return Err("LoopX would not make this change on the current state".into());
+    };
+    let (base, now) = (parts(&view.base)?, parts(current)?);
+    let (agent, since) = (changes(&base, &parts(proposed_on_base)?), changes(&base, &now));
+    let redone = changes(&now, &parts(recomputed)?);
+    let both: Vec<&String> = agent.keys().intersection(&since.keys()).copied().collect();
+    if !both.is_empty() {
+        return Err(format!(
+            "{} changed since the agent's base, and the item changes it too",
+            both.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    if redone != agent {
+        let differ: Vec<&String> = agent.keys().symmetric_difference(&redone.keys()).copied().collect();
+        return Err(if differ.is_empty() {
+            "on the current state it would write different text than on the agent's base".into()
+        } else {
+            format!(
+                "on the current state it would change {} differently than on the agent's base",
+                differ.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+            )
+        });
+    }
+    let rebased_diff = crate::diff::unified(current, recomputed, "state");
+    Ok(Recomputed {
+        base_revision: intent.expected_revision.clone(),
+        onto: revision_of_text(current),
+        moved: moved_phrases(&base, &since),
+        diff_of_diffs: super::conflict::diff_of_diffs(&view.proposal_diff, &rebased_diff),
+    })
+}
+
+/// After every check: a stale item that passes [`recompute_check`] becomes what its
+/// recomputed change gives — the revision check passes with the [`Recomputed::line`], the
+/// conflict details become kind `recomputed` (the 3-way view kept, plus `recomputed_on`,
+/// `moved_since_base` and `diff_of_diffs`), and the next failing check (the boundary scan)
+/// or `ready` decides.
+/// Any other item is left as it is; for a stale one the reason it stays stale is returned.
+pub(super) fn recompute_if_eligible(p: &mut Prepared) -> Option<String> {
+    if p.predicted != Predicted::Status(Status::RevisionConflict) {
+        return None;
+    }
+    let r = match recompute_check(p) {
+        Ok(r) => r,
+        Err(why) => return Some(why),
+    };
+    if let Some(c) = p.checks.iter_mut().find(|c| c.name == "revision") {
+        c.ok = true;
+        c.detail = format!("{}; {}", c.detail, r.line());
+    }
+    p.failures.retain(|(name, _)| name != "revision");
+    p.predicted = p.failures.first().map_or(Predicted::Ready, |(_, s)| s.clone());
+    // The 3-way details stay for the Conflict tab and `preview --json`, under their own kind.
+    if let Some(serde_json::Value::Object(c)) = p.conflict.as_mut()
+        && c.get("kind").is_some_and(|k| k == "revision_conflict")
+    {
+        c.insert("kind".into(), "recomputed".into());
+        c.insert("recomputed_on".into(), r.onto.clone().into());
+        c.insert("moved_since_base".into(), r.moved.clone().into());
+        c.insert("diff_of_diffs".into(), r.diff_of_diffs.clone().into());
+        // A lease that still holds the item up is what stands in the way now: it leads, and
+        // the recompute is noted beside it.
+        if let Some(serde_json::Value::Object(mut lease)) = c.remove("lease_conflict") {
+            lease
+                .insert("recomputed".into(), serde_json::json!({"recomputed_on": r.onto, "moved_since_base": r.moved}));
+            p.conflict = Some(serde_json::Value::Object(lease));
+        }
+    }
+    p.recomputed = Some(r);
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const STATE: &str = "---\nstatus: active\nupdated_at: 1\n---\n# Goal\n\n## Agent Todos\n\n- [ ] [P1] one\n  <!-- loopx:todo todo_id=todo_aaaaaaaaaaaa -->\n- [ ] [P2] two\n\n## Next Action\n\n- do one\n";
+
+    #[test]
+    fn parts_key_blocks_and_sections_without_blank_lines_or_the_stamp() {
+        let p = parts(STATE).expect("parts");
+        assert_eq!(p.todos.len(), 2);
+        assert!(p.todos["todo_aaaaaaaaaaaa"].starts_with("- [ ] [P1] one\n  <!-- loopx:todo"), "{:?}", p.todos);
+        assert_eq!(p.sections["(frontmatter)"], "---\nstatus: active\n---\n# Goal\n");
+        assert_eq!(p.sections["## Agent Todos"], "");
+        assert_eq!(p.sections["## Next Action"], "- do one\n");
+        let restamped = STATE.replace("updated_at: 1", "updated_at: 2").replace("two\n", "two\n\n\n");
+        assert_eq!(changes(&p, &parts(&restamped).expect("parts")), Changes::default());
+    }
+
+    #[test]
+    fn a_repeated_todo_id_has_no_safe_key() {
+        let twice = STATE.replace("- [ ] [P2] two", "- [ ] [P1] one\n  <!-- loopx:todo todo_id=todo_aaaaaaaaaaaa -->");
+        assert!(parts(&twice).is_err_and(|e| e.contains("todo_aaaaaaaaaaaa")));
+    }
+
+    #[test]
+    fn moved_names_what_was_added_changed_and_removed() {
+        let base = parts(STATE).expect("parts");
+        let now = STATE.replace("- do one", "- do two").replace("- [ ] [P2] two\n", "- [ ] [P3] three\n");
+        let since = changes(&base, &parts(&now).expect("parts"));
+        let moved = moved_phrases(&base, &since);
+        assert_eq!(moved.len(), 3, "{moved:?}");
+        assert!(moved.iter().any(|m| m == "## Next Action changed"), "{moved:?}");
+        assert!(moved.iter().any(|m| m.ends_with(" added")) && moved.iter().any(|m| m.ends_with(" removed")));
+    }
+}

@@ -1,0 +1,42 @@
+//! `U` in the Log tab (issue 14 item 5): proposes the inverse of the applied change under
+//! the Log cursor as a new pending item (the engine builds it; see
+//! [`crate::engine::revert`]). Nothing is written to the state: the revert is decided like
+//! every other item.
+
+use super::app::{App, Effect, FlashKind, Tab};
+use crate::wire::Status;
+
+/// Starts a revert of the Log record under the cursor, or says why not.
+pub(super) fn start(app: &mut App) -> Vec<Effect> {
+    if app.tab != Tab::History {
+        app.flash = Some((
+            "U works in the Log tab: pick an applied change with J / K, then press U".into(),
+            FlashKind::Conflict,
+        ));
+        return Vec::new();
+    }
+    let Some(item) = app.current() else { return Vec::new() };
+    let Some(rec) = item.detail.history.get(app.log_cursor) else {
+        app.flash = Some(("no decision recorded for this goal yet".into(), FlashKind::Conflict));
+        return Vec::new();
+    };
+    if rec.status != Status::Applied || rec.applied_revision.is_none() {
+        app.flash = Some((
+            format!("only an applied change can be reverted; this record is {}", rec.status.as_str()),
+            FlashKind::Conflict,
+        ));
+        return Vec::new();
+    }
+    let (goal, item_id) = (rec.goal_id.clone(), rec.item_id.clone());
+    app.flash = Some((format!("proposing the revert of {item_id}…"), FlashKind::Info));
+    vec![Effect::Revert { goal, item_id }]
+}
+
+/// The engine answered: the new item's id and how it was built, or why not.
+pub(super) fn on_done(app: &mut App, goal: String, result: Result<String, String>) -> Vec<Effect> {
+    app.flash = Some(match result {
+        Ok(what) => (what, FlashKind::Success),
+        Err(e) => (format!("no revert proposed: {}", crate::scan::shown(&e, false)), FlashKind::Error),
+    });
+    vec![Effect::Reload(Some(vec![goal]))]
+}
