@@ -681,3 +681,68 @@ fn a_legacy_lease_without_version_or_epoch_is_released_as_loopx_releases_it() {
     assert_eq!(twins.normalized(&ours), twins.normalized(&theirs), "legacy release bytes differ from loopx's");
     eprintln!("interop ok: a legacy lease (no version / epoch) released byte-identically to loopx");
 }
+
+/// Issue 14: agents proposing at one base — five `todo add`s, an update, a claim, a
+/// supersede, a completion and a refresh-state — are all applied one after another, each
+/// recomputed on the state the one before left (recorded `rebased`), and every write is byte
+/// for byte what the real `loopx` command writes on that state.
+#[test]
+fn stale_proposals_recomputed_on_the_current_state_write_what_loopx_writes() {
+    let Some(lx) = loopx() else { return };
+    let w = World::new(lx);
+    w.bootstrap();
+    for text in ["[P1] Update me", "[P1] Claim me", "[P2] Supersede me", "[P2] Complete me"] {
+        let out = w.loopx(&["todo", "add", "--goal-id", "demo-goal", "--role", "agent", "--text", text]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let st = ActiveState::parse(&std::fs::read_to_string(w.state_file()).expect("state"));
+    let id_of = |text: &str| st.todos.iter().find(|t| t.text.contains(text)).map(|t| t.todo_id.clone()).expect("todo");
+    let (upd, claim, sup, done) = (id_of("Update me"), id_of("Claim me"), id_of("Supersede me"), id_of("Complete me"));
+    let (g, a) = (["--goal-id", "demo-goal"], ["--agent-id", "codex-main-control"]);
+    let mut steps: Vec<Vec<&str>> = (1..=5)
+        .map(|i| {
+            let text: &'static str = Box::leak(format!("[P2] Concurrent add number {i}").into_boxed_str());
+            vec!["todo", "add", "--role", "agent", "--text", text]
+        })
+        .collect();
+    steps.extend([
+        vec!["todo", "update", "--todo-id", &upd, "--note", "noted while others wrote"],
+        vec!["todo", "claim", "--todo-id", &claim, "--claimed-by", "codex-main-control"],
+        vec!["todo", "supersede", "--todo-id", &sup, "--reason", "narrower plan", "--next-agent-todo", "Successor"],
+        vec!["todo", "complete", "--todo-id", &done, "--evidence", "checked", "--no-follow-up"],
+        vec!["refresh-state", "--progress-scope", "goal", "--next-action", "Review the concurrent adds."],
+    ]);
+    let steps: Vec<Vec<&str>> = steps
+        .into_iter()
+        .map(|mut s| {
+            let at = if s[0] == "refresh-state" { 1 } else { 2 };
+            s.splice(at..at, g);
+            if s[1] != "add" {
+                s.extend_from_slice(&a);
+            }
+            s
+        })
+        .collect();
+    // Every proposal is made at the same base, before any of them is applied.
+    let ids: Vec<String> = steps
+        .iter()
+        .map(|s| {
+            let mut prop = vec!["propose"];
+            prop.extend_from_slice(s);
+            let out = w.writegate(&prop);
+            assert!(out.status.success(), "{s:?}: {}", String::from_utf8_lossy(&out.stderr));
+            String::from_utf8_lossy(&out.stdout).trim().to_owned()
+        })
+        .collect();
+    let e = w.engine();
+    for (i, (id, s)) in ids.iter().zip(&steps).enumerate() {
+        let p = e.prepare(&e.find_item(id).expect("item"));
+        assert_eq!(p.predicted.name(), "ready", "{s:?}: {:?}", p.stale_reason);
+        assert_eq!(p.recomputed.is_some(), i > 0, "{s:?}: recomputed after the first apply");
+        let before = std::fs::read(w.state_file()).expect("state");
+        apply_and_compare(&w, &e, id, s, &before, &s.join(" "));
+    }
+    let log = e.gate("demo-goal").expect("gate").results().read_all(false).expect("log");
+    let rebased = log.iter().filter(|r| r.reason_code.as_deref() == Some("rebased")).count();
+    assert_eq!(rebased, ids.len() - 1, "every apply after the first is recorded rebased");
+}

@@ -103,6 +103,28 @@ fn parts(text: &str) -> Result<Parts, String> {
     Ok(Parts { todos, sections })
 }
 
+/// `ch` with the todos it adds (absent from `before`) keyed by their blocks rather than their
+/// ids, and those ids blanked wherever they appear (a superseded todo's successor, the Next
+/// Action naming a new todo): LoopX derives a new todo's id from its position in the section
+/// (`build_todo_id`), so the same add gets another id when other todos were added before it.
+fn by_content(ch: &Changes, before: &Parts) -> Changes {
+    let new: Vec<&String> = ch.todos.keys().filter(|k| !before.todos.contains_key(*k)).collect();
+    let blank = |text: &str| new.iter().fold(text.to_owned(), |t, id| t.replace(id.as_str(), "todo_<new>"));
+    let todos = ch
+        .todos
+        .iter()
+        .map(|(k, v)| {
+            let v = v.as_deref().map(blank);
+            match &v {
+                Some(block) if new.contains(&k) => (format!("new todo: {block}"), v),
+                _ => (k.clone(), v),
+            }
+        })
+        .collect();
+    let sections = ch.sections.iter().map(|(k, v)| (k.clone(), v.as_deref().map(blank))).collect();
+    Changes { todos, sections }
+}
+
 fn changes(before: &Parts, after: &Parts) -> Changes {
     fn diff(a: &BTreeMap<String, String>, b: &BTreeMap<String, String>) -> BTreeMap<String, Option<String>> {
         let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
@@ -178,13 +200,15 @@ pub fn recompute_check(p: &Prepared) -> Result<Recomputed, String> {
     let (base, now) = (parts(&view.base)?, parts(current)?);
     let (agent, since) = (changes(&base, &parts(proposed_on_base)?), changes(&base, &now));
     let redone = changes(&now, &parts(recomputed)?);
-    let both: Vec<&String> = agent.keys().intersection(&since.keys()).copied().collect();
+    let touched: BTreeSet<&String> = agent.keys().union(&redone.keys()).copied().collect();
+    let both: Vec<&String> = touched.intersection(&since.keys()).copied().collect();
     if !both.is_empty() {
         return Err(format!(
             "{} changed since the agent's base, and the item changes it too",
             both.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
         ));
     }
+    let (agent, redone) = (by_content(&agent, &base), by_content(&redone, &now));
     if redone != agent {
         let differ: Vec<&String> = agent.keys().symmetric_difference(&redone.keys()).copied().collect();
         return Err(if differ.is_empty() {

@@ -174,6 +174,24 @@ fn confirm(app: &mut App, b: Batch) -> Vec<Effect> {
     vec![Effect::DecideBatch { action: b.action, items }]
 }
 
+/// Runs a batch: each item decided through the engine one after another, in the order given,
+/// each with the digest it was shown with and its own checks under the lock; the batch goes
+/// on past a conflict or an error. Returns every outcome in order.
+#[must_use]
+pub fn run(
+    engine: &crate::engine::Engine,
+    items: Vec<(String, String, Decision)>,
+) -> Vec<(String, Result<Outcome, String>)> {
+    items
+        .into_iter()
+        .map(|(key, digest, decision)| {
+            let r = engine.decide(&key, &decision, Some(&digest)).map_err(|e| crate::error_chain(&e));
+            tracing::info!(item = key, ?r, "batch decision");
+            (key, r)
+        })
+        .collect()
+}
+
 /// The batch finished: decided items leave the queue and their marks, the rest stay marked;
 /// the status line counts the outcomes and the report lists each.
 pub(super) fn on_done(

@@ -164,16 +164,7 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
                         let eng = current(&engine);
                         let tx = tx.clone();
                         deciding.push(std::thread::spawn(move || {
-                            // One after another, each with its own checks under the lock.
-                            let outcomes = items
-                                .into_iter()
-                                .map(|(key, digest, decision)| {
-                                    let r =
-                                        eng.decide(&key, &decision, Some(&digest)).map_err(|e| crate::error_chain(&e));
-                                    tracing::info!(item = key, ?r, "batch decision");
-                                    (key, r)
-                                })
-                                .collect();
+                            let outcomes = batch::run(&eng, items);
                             let _ = tx.send(Msg::BatchDone { action, outcomes });
                         }));
                     }
