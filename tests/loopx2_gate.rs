@@ -305,35 +305,74 @@ fn every_todo_write_and_refresh_state_applies_exactly_as_previewed() {
 }
 
 #[test]
-fn a_stale_update_is_a_revision_conflict_and_refusals_print_loopxs_error() {
+fn a_stale_update_is_recomputed_at_the_head_unless_its_todo_moved_and_refusals_print_loopxs_error() {
     let Some(lx) = loopx() else { return };
     let w = World::new(lx);
     w.bootstrap();
     let t = w.add_id("Write the parser", "op-parser");
+    let u = w.add_id("Write the printer", "op-printer");
     let rev = head(&w);
-    let id = propose(
-        &w,
-        &[
-            "todo",
-            "update",
-            "--goal-id",
-            "demo-goal",
-            "--todo-id",
-            &t,
-            "--agent-id",
-            "agent-a",
-            "--note",
-            "Again",
-            "--update-expected-provider-revision",
-            &rev,
-        ],
-    );
+    let update = |todo: &str, note: &str| {
+        propose(
+            &w,
+            &[
+                "todo",
+                "update",
+                "--goal-id",
+                "demo-goal",
+                "--todo-id",
+                todo,
+                "--agent-id",
+                "agent-a",
+                "--note",
+                note,
+                "--update-expected-provider-revision",
+                &rev,
+            ],
+        )
+    };
+    let id = update(&t, "Again");
+    let recomputable = update(&u, "Printer note");
     let plain = propose(
         &w,
         &["todo", "add", "--goal-id", "demo-goal", "--role", "agent", "--text", "Proposed before the move"],
     );
+    // The head moves twice: another todo is added, and `t` itself is updated by LoopX.
     w.add_id("Another todo moves the head", "op-other");
-    assert_eq!(preview(&w, &id)["predicted_status"], "revision_conflict");
+    w.ok(&[
+        "todo",
+        "update",
+        "--goal-id",
+        "demo-goal",
+        "--todo-id",
+        &t,
+        "--agent-id",
+        "agent-a",
+        "--note",
+        "Meanwhile",
+    ]);
+    let stale = preview(&w, &id);
+    assert_eq!(stale["predicted_status"], "revision_conflict", "its todo changed since");
+    assert!(
+        stale["conflict"]["not_recomputed_because"].as_str().is_some_and(|w| w.contains("todo changed since")),
+        "{stale:#}"
+    );
+    // The update of the untouched todo is recomputed at the head: ready, applied with the
+    // expected revision set to the head, recorded rebased, the Markdown as predicted.
+    let p = preview(&w, &recomputable);
+    assert_eq!(p["predicted_status"], "ready", "{p:#}");
+    assert!(
+        p["diff_notes"]
+            .as_array()
+            .is_some_and(|n| n.iter().any(|n| n.as_str().is_some_and(|n| n.starts_with("recomputed")))),
+        "{p:#}"
+    );
+    let out = decide(&w, &recomputable, None);
+    assert_eq!(out["status"], "applied", "{out:#}");
+    assert_eq!(out["record"]["reason_code"], "rebased", "{out:#}");
+    assert_eq!(out["record"]["idempotency_key"], p["idempotency_key"], "the original key");
+    assert_eq!(out["record"]["loopx"]["markdown_matches_prediction"], true, "{out:#}");
+    assert!(todo(&w.ok(&["todo", "list", "--goal-id", "demo-goal"]), &u).to_string().contains("Printer note"));
     // Where LoopX enforces no revision, the item stays ready, predicted at the new head, and
     // the Conflict tab says the head moved and how the change moved with it.
     let p = preview(&w, &plain);

@@ -89,6 +89,9 @@ pub struct Prepared {
     pub recomputed: Option<super::recompute::Recomputed>,
     /// For an item that stays `revision_conflict`: why it is not recomputed.
     pub stale_reason: Option<String>,
+    /// For a LoopX 2.x command recomputed at the head: the command line apply runs (its
+    /// expected revision set to the head); `None`: the item's own.
+    pub loopx_argv: Option<super::canonical::argv::LoopxArgv>,
     /// An operator rejected this idempotency key or effect before (issue 14 item 4).
     pub rejected_before: Option<super::rejections::RejectedBefore>,
 }
@@ -127,6 +130,7 @@ impl Prepared {
             recomputed: None,
             stale_reason: None,
             rejected_before: None,
+            loopx_argv: None,
         }
     }
 
@@ -330,6 +334,9 @@ impl Engine {
             self.prepare_intent(item, snap)
         };
         super::rejections::mark(&mut p, &snap.results);
+        if let (Some(why), Some(Value::Object(c))) = (&p.stale_reason, p.conflict.as_mut()) {
+            c.insert("not_recomputed_because".into(), json!(why));
+        }
         p
     }
 

@@ -307,10 +307,7 @@ fn approval(app: &App, key: &str, override_idempotency: bool, note: &NoteField) 
         confirm_warnings: true,
         override_idempotency,
         note: note.value(),
-        on_revision: item
-            .and_then(|i| i.detail.current.as_deref())
-            .map(|t| crate::loopx::hash::revision_of_text(t))
-            .filter(|_| item.is_some_and(|i| i.detail.recomputed.is_some())),
+        on_revision: item.and_then(|i| i.detail.recomputed.as_ref()).map(|r| r.onto.clone()),
     }
 }
 

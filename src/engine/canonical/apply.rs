@@ -132,8 +132,11 @@ impl Engine {
         };
         let goal = self.goal(&item.goal_id)?.clone();
         let root = self.authority_root(&goal);
-        let mut words = cmd.argv.words();
-        words.extend(predict::run_extras(cmd.argv.verb));
+        // A command recomputed at the head runs with its expected revision set to the head
+        // (LoopX checks it again when it commits).
+        let run = LoopxCommand { argv: p.loopx_argv.clone().unwrap_or_else(|| cmd.argv.clone()), ..cmd.clone() };
+        let mut words = run.argv.words();
+        words.extend(predict::run_extras(run.argv.verb));
         let started_at = Utc::now();
         let marker = RunMarker {
             item_id: item.id.clone(),
@@ -167,11 +170,14 @@ impl Engine {
         let mut rec = marker.record.clone();
         rec.status = status;
         rec.reason_code.clone_from(&code);
+        if p.recomputed.is_some() && status == Status::Applied {
+            rec.reason_code = Some("rebased".into());
+        }
         rec.recorded_at = self.clock.utc_stamp();
         if matches!(status, Status::Applied | Status::AlreadyApplied) {
             rec.applied_revision = Some(revision_of_text(&after));
         }
-        rec.loopx = Some(loopx_fields(cmd, &prediction.head, &answer, &after, matches));
+        rec.loopx = Some(loopx_fields(&run, &prediction.head, &answer, &after, matches));
         gate.results().append(&rec)?;
         failpoint("after_loopx_result");
         let final_ = matches!(status, Status::Applied | Status::AlreadyApplied | Status::SkippedDuplicate);

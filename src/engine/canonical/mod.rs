@@ -117,10 +117,11 @@ impl PredictionCache {
     fn get_or(
         &self,
         item: &Item,
+        rebased: bool,
         key: String,
         make: impl FnOnce() -> Result<predict::Prediction, String>,
     ) -> Arc<Result<predict::Prediction, String>> {
-        let slot = format!("{}/{}", item.goal_id, item.id);
+        let slot = format!("{}/{}{}", item.goal_id, item.id, if rebased { "#rebased" } else { "" });
         if let Ok(map) = self.entries.lock()
             && let Some((k, p)) = map.get(&slot)
             && *k == key
@@ -159,7 +160,69 @@ pub fn is_replay(answer: &Value) -> bool {
 impl Engine {
     /// The checks of a LoopX 2.x command item (module docs); runs at most one LoopX command
     /// (the prediction), cached per item, head and Markdown.
+    ///
+    /// A command LoopX refuses as stale (`provider_revision_mismatch`: its
+    /// `--update-expected-provider-revision` is not the head) is recomputed at the head
+    /// (issue 14) when the change LoopX would make there is the change predicted when it was
+    /// proposed (the same changed lines, commit stamps aside): then it is predicted and
+    /// applied with the flag set to the head — LoopX still checks that revision when it
+    /// commits — and recorded `rebased`.
     pub(super) fn prepare_canonical(&self, item: &Item, cmd: &LoopxCommand, snap: &GoalSnapshot) -> Prepared {
+        let mut p = self.prepare_command(item, cmd, snap, false);
+        if p.predicted == Predicted::Status(Status::RevisionConflict) {
+            match self.recompute_command(item, cmd, snap) {
+                Ok(rebased) => return rebased,
+                Err(why) => p.stale_reason = Some(why),
+            }
+        }
+        p
+    }
+
+    /// [`Engine::prepare_canonical`] at the head for a stale `cmd`, or why not.
+    fn recompute_command(&self, item: &Item, cmd: &LoopxCommand, snap: &GoalSnapshot) -> Result<Prepared, String> {
+        const FLAG: &str = "--update-expected-provider-revision";
+        let head = snap.authority.as_deref().and_then(|a| a.head()).map(|h| h.provider_revision.clone());
+        let (Some(old), Some(head)) = (cmd.argv.value(FLAG), head) else {
+            return Err("LoopX refused it at the head; reject it so the agent proposes it again".into());
+        };
+        if old == head {
+            return Err("LoopX refused it at the very revision it names".into());
+        }
+        let Some(then) = cmd.proposed_change.as_deref() else {
+            return Err(
+                "its change was not predicted when it was proposed, so the same change cannot be checked".into()
+            );
+        };
+        let mut rebased = cmd.clone();
+        rebased.argv.set(FLAG, &head);
+        let mut p = self.prepare_command(item, &rebased, snap, true);
+        if p.predicted == Predicted::Status(Status::RevisionConflict) {
+            return Err("LoopX refuses it at the head too".into());
+        }
+        let Some(pr) = p.canonical.clone().filter(|pr| pr.exact) else {
+            return Err("its change at the head is not predicted".into());
+        };
+        if !same_change(then, &predict::change_text(&pr)) {
+            return Err(
+                "at the head it would make another change than the one proposed (its todo changed since)".into()
+            );
+        }
+        let r = super::recompute::Recomputed {
+            base_revision: cmd.proposed_head.clone(),
+            onto: head.clone(),
+            moved: vec![format!("the head {} → {head}", cmd.proposed_head)],
+            diff_of_diffs: String::new(),
+        };
+        if let Some(c) = p.checks.iter_mut().find(|c| c.name == "revision") {
+            c.detail = format!("{}; {FLAG} {old} → the head: the same change", r.line());
+        }
+        p.recomputed = Some(r);
+        p.loopx_argv = Some(rebased.argv);
+        Ok(p)
+    }
+
+    /// The checks of `cmd` as it stands (`rebased`: its expected revision set to the head).
+    fn prepare_command(&self, item: &Item, cmd: &LoopxCommand, snap: &GoalSnapshot, rebased: bool) -> Prepared {
         let mut p = Prepared::new(item);
         p.authority = snap.authority.as_deref().map(|a| a.kind.as_str());
         p.check("schema", true, format!("{SCHEMA}: loopx {}", cmd.argv.verb.words().join(" ")), None);
@@ -167,7 +230,7 @@ impl Engine {
         p.check("goal", true, format!("{} → {} (LoopX 2.x)", goal.id, goal.state_file_rel), None);
         p.current_text = Some(current.clone());
         let head = auth.head().map(|h| h.provider_revision.clone()).unwrap_or_default();
-        let prediction = self.prediction_for(item, cmd, &goal, auth, &head, snap.revision.as_deref());
+        let prediction = self.prediction_for(item, cmd, &goal, auth, (&head, snap.revision.as_deref()), rebased);
         let prediction = match prediction.as_ref() {
             Ok(pr) if pr.before == current => pr.clone(),
             Ok(_) => {
@@ -218,19 +281,21 @@ impl Engine {
     /// The cached prediction of `cmd` at `head` and the Markdown revision `md` (made now if
     /// there is none): a real run on a scratch copy, or LoopX's live dry run for a command
     /// that would run a validation command.
+    /// A rebased command's prediction has a slot of its own, so the refused one and the
+    /// rebased one do not push each other out.
     fn prediction_for(
         &self,
         item: &Item,
         cmd: &LoopxCommand,
         goal: &crate::loopx::registry::Goal,
         auth: &crate::loopx2::GoalAuthority,
-        head: &str,
-        md: Option<&str>,
+        (head, md): (&str, Option<&str>),
+        rebased: bool,
     ) -> SharedPrediction {
-        let key = format!("{}|{head}|{}", item.payload_digest, md.unwrap_or_default());
+        let key = format!("{}|{head}|{}|{}", item.payload_digest, md.unwrap_or_default(), cmd.effect_digest());
         let root = auth.authority_root.clone();
         let runs_validation = runs_validation(&cmd.argv, auth);
-        self.predictions.get_or(item, key, || {
+        self.predictions.get_or(item, rebased, key, || {
             if runs_validation {
                 predict::dry_run_only(&self.loopx, &self.ws, &root, goal, &cmd.argv, head)
             } else {
@@ -301,7 +366,7 @@ impl Engine {
         let head = auth.head().map(|h| h.provider_revision.clone()).unwrap_or_default();
         let key = format!("narrative|{}|{head}|{}", p.item.payload_digest, crate::loopx::hash::revision_of_text(after));
         let root = auth.authority_root.clone();
-        let verdict = self.predictions.get_or(&p.item, key, || {
+        let verdict = self.predictions.get_or(&p.item, false, key, || {
             let answer = predict::project_dry_run(&self.loopx, &self.ws, &root, goal, after)?;
             Ok(predict::Prediction {
                 before: String::new(),
@@ -352,6 +417,24 @@ fn validator_finding(cmd: &LoopxCommand) -> crate::wire::Finding {
         reason: "LoopX runs the todo's validation command when this command completes it, on the live project: the Markdown is not predicted (the command would run outside a copy); LoopX's dry run admits it, and apply runs the real command, validator included".into(),
         fingerprint: "runs_validation_command".into(),
     }
+}
+
+/// Whether two predicted changes (unified diffs, stamps blanked) change the same lines the
+/// same way, wherever they land. The region headers LoopX rewrites on every commit
+/// (`<!-- loopx:todo-section-projection-v0 … provider_revision=… records_sha256=… -->`,
+/// LOOPX2.md §2) are left out: they move with the head whatever the command does.
+fn same_change(then: &str, now: &str) -> bool {
+    let keep = |d: &str| -> String {
+        let mut out = String::new();
+        for l in
+            d.lines().filter(|l| !l.get(1..).is_some_and(|b| b.starts_with("<!-- loopx:todo-section-projection-v0 ")))
+        {
+            out.push_str(l);
+            out.push('\n');
+        }
+        out
+    };
+    super::conflict::diff_of_diffs(&keep(then), &keep(now)).is_empty()
 }
 
 /// What moved since a command was proposed: the head, and how its change moved with it
