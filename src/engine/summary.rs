@@ -57,12 +57,12 @@ fn op_summary(op: &TodoOp) -> String {
             format!("add {role} todo {}", a.text.as_deref().unwrap_or(""))
         }
         TodoOp::TodoUpdate(_) => {
-            let verb = match a.status.as_deref() {
-                Some("blocked") => "block",
-                Some("deferred") => "defer",
-                _ => "update",
+            let (verb, fields) = match a.status.as_deref() {
+                Some("blocked") => ("block", set_fields(&TodoArgs { status: None, ..a.clone() })),
+                Some("deferred") => ("defer", set_fields(&TodoArgs { status: None, ..a.clone() })),
+                _ => ("update", set_fields(a)),
             };
-            format!("{verb} {}: {}", todo(), set_fields(a).join(", "))
+            format!("{verb} {}: {}", todo(), fields.join(", "))
         }
         TodoOp::TodoClaim(_) => {
             format!("claim {} for {}", todo(), a.claimed_by.as_deref().or(a.agent_id.as_deref()).unwrap_or("?"))

@@ -8,6 +8,7 @@
 use super::app::{App, Batch, BatchAction, BatchRow, Effect, FlashKind, Mode, outcome_kind};
 use super::model::{QueueItem, ScanMark};
 use crate::engine::{Approval, Decision, Outcome, Predicted};
+use crate::wire::Status;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// Why `item` is left out of a batch `action`, or `None` when the batch may decide it. A
@@ -97,8 +98,10 @@ pub(super) fn start(app: &mut App, action: BatchAction) -> Vec<Effect> {
         if let Some(why) = exclusion(it, action) {
             excluded.push(BatchRow { key: it.key.clone(), text: why, kind: FlashKind::Conflict });
         } else {
-            let (plus, minus) = it.lines;
-            let text = format!("{}  (+{plus} −{minus})", it.summary);
+            let text = match it.lines {
+                (0, 0) => it.summary.clone(),
+                (plus, minus) => format!("{}  (+{plus} −{minus})", it.summary),
+            };
             let row = BatchRow { key: it.key.clone(), text, kind: FlashKind::Info };
             items.push((it.key.clone(), it.payload_digest.clone(), row));
         }
@@ -215,7 +218,12 @@ pub(super) fn on_done(
                     app.own_revisions.insert(key.split('/').next().unwrap_or("").to_owned(), rev);
                 }
                 let word = out.status.as_str().to_owned();
-                let text = format!("{word} — {}", crate::scan::shown(&out.message, false));
+                let rebased = out.record.as_ref().is_some_and(|r| r.reason_code.as_deref() == Some("rebased"));
+                let text = match out.status {
+                    Status::Applied if rebased => "applied, recomputed on the state the one before left".to_owned(),
+                    Status::Applied | Status::Skipped | Status::Rejected => word.clone(),
+                    _ => format!("{word} — {}", crate::scan::shown(&out.message, false)),
+                };
                 (word, text, outcome_kind(out.status))
             }
             Err(e) => {

@@ -9,6 +9,7 @@ use crate::tui::theme::Theme;
 use crate::wire::Status;
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
@@ -270,6 +271,17 @@ fn kind_style(kind: crate::tui::app::FlashKind, theme: Theme) -> ratatui::style:
     }
 }
 
+/// One batch row on one line of the 96-column box: goal, short item id, then the text (cut
+/// at 60 characters).
+fn row_line(row: &crate::tui::app::BatchRow, style: Style, theme: Theme) -> Line<'static> {
+    let (goal, id) = row.key.split_once('/').unwrap_or(("", row.key.as_str()));
+    let text: String = safe(&row.text).chars().take(60).collect();
+    Line::from(vec![
+        Span::styled(format!("  {:<12.12} {:<17} ", safe(goal), super::queue::short_id(id)), theme.dim()),
+        Span::styled(text, style),
+    ])
+}
+
 /// The batch dialog: exactly the items it decides (summary and line counts), the marked
 /// ones it leaves out with the reason, and the typed count (a reject's reason first).
 pub(super) fn batch(f: &mut Frame, b: &crate::tui::app::Batch, area: Rect, theme: Theme) {
@@ -289,10 +301,7 @@ pub(super) fn batch(f: &mut Frame, b: &crate::tui::app::Batch, area: Rect, theme
     // The rows give way to the prompt on a small terminal; the count says how many there are.
     let room = usize::from(area.height.saturating_sub(12)).max(3);
     for (_, _, row) in b.items.iter().take(room) {
-        lines.push(Line::from(vec![
-            Span::styled(format!("  {:<34} ", safe(&row.key)), theme.dim()),
-            Span::raw(safe(&row.text)),
-        ]));
+        lines.push(row_line(row, Style::new(), theme));
     }
     if n > room {
         lines.push(Line::styled(format!("  … and {} more (enlarge the terminal to see them)", n - room), theme.dim()));
@@ -300,10 +309,7 @@ pub(super) fn batch(f: &mut Frame, b: &crate::tui::app::Batch, area: Rect, theme
     if !b.excluded.is_empty() {
         lines.push(Line::styled(format!("left out, still marked ({}):", b.excluded.len()), theme.warn()));
         for row in b.excluded.iter().take(6) {
-            lines.push(Line::from(vec![
-                Span::styled(format!("  {:<34} ", safe(&row.key)), theme.dim()),
-                Span::styled(safe(&row.text), theme.warn()),
-            ]));
+            lines.push(row_line(row, theme.warn(), theme));
         }
         if b.excluded.len() > 6 {
             lines.push(Line::styled(format!("  … and {} more", b.excluded.len() - 6), theme.dim()));
@@ -330,16 +336,7 @@ pub(super) fn batch(f: &mut Frame, b: &crate::tui::app::Batch, area: Rect, theme
 /// The batch report: one row per item decided, its outcome.
 pub(super) fn batch_report(f: &mut Frame, rows: &[crate::tui::app::BatchRow], area: Rect, theme: Theme) {
     let room = usize::from(area.height.saturating_sub(6)).max(3);
-    let mut lines: Vec<Line> = rows
-        .iter()
-        .take(room)
-        .map(|r| {
-            Line::from(vec![
-                Span::styled(format!("{:<34} ", safe(&r.key)), theme.dim()),
-                Span::styled(safe(&r.text), kind_style(r.kind, theme)),
-            ])
-        })
-        .collect();
+    let mut lines: Vec<Line> = rows.iter().take(room).map(|r| row_line(r, kind_style(r.kind, theme), theme)).collect();
     if rows.len() > room {
         lines.push(Line::styled(
             format!("… and {} more (the Log tab of each goal has them all)", rows.len() - room),

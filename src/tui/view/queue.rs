@@ -25,7 +25,7 @@ pub fn age(secs: u64) -> String {
 
 /// An item id cut to 16 columns: `propose`'s ids keep their leading 8 hex digits and class
 /// (`5e6f7a8b-todo_upd…`), other names their start.
-fn short_id(id: &str) -> String {
+pub(super) fn short_id(id: &str) -> String {
     let clean = safe(id);
     if clean.chars().count() <= 16 { clean } else { format!("{}…", clean.chars().take(15).collect::<String>()) }
 }
