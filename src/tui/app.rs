@@ -247,7 +247,8 @@ pub struct App {
     pub pinned: Option<QueueItem>,
     /// Why the pinned snapshot differs from disk.
     pub banner: Option<String>,
-    /// Queue filter (substring over id, goal, class, agent, status).
+    /// Queue filter (substring over id, goal, class, agent, summary, status; `recomputed`
+    /// matches recomputed items).
     pub filter: String,
     /// Only this goal's items.
     pub goal_scope: Option<String>,
@@ -411,8 +412,10 @@ impl App {
                             &it.goal_id,
                             &it.write_class,
                             &it.agent,
+                            &it.summary,
                             it.predicted.name(),
                             status_label(it.predicted.name()),
+                            if it.detail.recomputed.is_some() { "recomputed" } else { "" },
                         ]
                         .iter()
                         .any(|s| s.to_lowercase().contains(&f)))

@@ -129,6 +129,10 @@ pub(super) fn lines(app: &crate::tui::app::App, item: &QueueItem, theme: Theme) 
         Some((_, lock)) => lock_lines(lock, theme),
         None => Vec::new(),
     };
+    if let Some(r) = &item.detail.rejected_before {
+        out.push((theme.error(), format!("rejected before: {}", crate::tui::view::safe(&r.line()))));
+        out.push((theme.dim(), "applying it needs the typed id: make sure what changed since the rejection".into()));
+    }
     let Some(c) = &item.detail.conflict else {
         let failed = item.predicted == crate::engine::Predicted::Status(crate::wire::Status::Failed);
         if out.is_empty() && failed {
@@ -140,7 +144,7 @@ pub(super) fn lines(app: &crate::tui::app::App, item: &QueueItem, theme: Theme) 
                 format!("apply would fail, whatever you resolve: {}", crate::tui::view::safe(why)),
             ));
             out.push((theme.dim(), "what is left: reject it with a reason the agent can act on, or skip it".into()));
-        } else if out.is_empty() {
+        } else if item.detail.rejected_before.is_none() && out.is_empty() {
             out.push((
                 theme.dim(),
                 "no conflict: no stale revision, foreign lease, busy lock or reused idempotency key stands in the way"
