@@ -613,11 +613,14 @@ fn an_override_answers_the_key_reuse_only_and_a_stale_item_keeps_its_lease_resol
     use writegate::loopx::lease::{LeaseRead, lease_path, read_lease};
     let (_d, reg) = demo();
     let e = engine(&reg);
-    // docs-goal: apply a ready item, so the key-reuse item is stale too; the override then
-    // reports the staleness, not the key reuse it already answered.
+    // docs-goal: another writer rewords the very todo the key-reuse item updates, so it is
+    // stale too (and not recomputed); the override then reports the staleness, not the key
+    // reuse it already answered.
     let reuse = item_with(&e, "docs-goal", "idempotency_conflict");
-    let ready = item_with(&e, "docs-goal", "ready");
-    assert_eq!(e.decide(&ready, &APPLY, None).expect("apply").status, Status::Applied);
+    let path = e.goal("docs-goal").expect("goal").state_file.clone();
+    let text = state(&e, "docs-goal");
+    std::fs::write(&path, text.replace("- [ ] [P1] Run the smoke suite", "- [ ] [P1] Run the smoke suite twice"))
+        .expect("reword");
     let over = Decision::Apply(Approval { confirm_warnings: true, override_idempotency: true, ..Approval::default() });
     let out = e.decide(&reuse, &over, None).expect("override");
     assert_eq!(out.status, Status::RevisionConflict, "{}", out.message);

@@ -155,17 +155,18 @@ fn a_batch_of_twenty_with_a_conflict_in_the_middle_applies_nineteen_and_reports_
     assert_eq!(app.marked.len(), 20, "every item is ready before the batch");
     key(&mut app, KeyCode::Char('A'));
     let Mode::Batch(b) = &app.mode else { panic!("no batch dialog: {:?} {:?}", app.mode, app.flash) };
-    let listed: Vec<String> = b.items.iter().map(|(k, _, _)| k.rsplit('/').next().unwrap_or("").to_owned()).collect();
+    let listed: Vec<String> =
+        b.items.iter().map(|(it, _)| it.key.rsplit('/').next().unwrap_or("").to_owned()).collect();
     assert_eq!(listed, ids, "the dialog lists exactly the marked ids, in queue order");
-    assert!(b.items.iter().all(|(_, _, row)| row.text.contains("(+")), "summaries with line counts");
+    assert!(b.items.iter().all(|(_, row)| row.text.contains("(+")), "summaries with line counts");
     typed(&mut app, "19");
     assert!(key(&mut app, KeyCode::Enter).is_empty(), "a wrong count decides nothing");
     key(&mut app, KeyCode::Backspace);
     key(&mut app, KeyCode::Backspace);
     typed(&mut app, "20");
     let fx = key(&mut app, KeyCode::Enter);
-    let [Effect::DecideBatch { action, items }] = &fx[..] else { panic!("{fx:?}") };
-    let outcomes = writegate::tui::batch::run(&e, items.clone());
+    let [Effect::DecideBatch { action, items, decision }] = &fx[..] else { panic!("{fx:?}") };
+    let outcomes = writegate::tui::batch::run(&e, items.clone(), decision);
     let conflicts: Vec<&(String, _)> =
         outcomes.iter().filter(|(_, r)| r.as_ref().map(|o| o.status) != Ok(Status::Applied)).collect();
     assert_eq!(conflicts.len(), 1, "{outcomes:?}");
@@ -195,7 +196,7 @@ fn nothing_in_a_batch_is_applied_without_its_own_recheck_and_warn_items_are_neve
     key(&mut app, KeyCode::Char('A'));
     typed(&mut app, "3");
     let fx = key(&mut app, KeyCode::Enter);
-    let [Effect::DecideBatch { items, .. }] = &fx[..] else { panic!("{fx:?}") };
+    let [Effect::DecideBatch { items, decision, .. }] = &fx[..] else { panic!("{fx:?}") };
     // After the dialog: one item's file changes, another goal state takes the same text.
     let item = e.find_item(&ids[0]).expect("item");
     let mut doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&item.path).expect("read")).expect("json");
@@ -205,10 +206,12 @@ fn nothing_in_a_batch_is_applied_without_its_own_recheck_and_warn_items_are_neve
     let taken =
         writegate::loopx::edit::apply_op(&state(&e, "docs-goal"), &add("[P4] Checked 1"), &ctx(&e)).expect("op").text;
     std::fs::write(&path, taken).expect("state");
-    let outcomes = writegate::tui::batch::run(&e, items.clone());
+    let outcomes = writegate::tui::batch::run(&e, items.clone(), decision);
     assert!(outcomes[0].1.as_ref().is_err_and(|m| m.contains("changed on disk")), "{:?}", outcomes[0]);
     assert_ne!(outcomes[1].1.as_ref().map(|o| o.status), Ok(Status::Applied), "{:?}", outcomes[1]);
-    assert_eq!(outcomes[2].1.as_ref().map(|o| o.status), Ok(Status::Applied));
+    // The third would now be recomputed on a state nobody reviewed: refused, not written.
+    assert!(outcomes[2].1.as_ref().is_err_and(|m| m.contains("review it again")), "{:?}", outcomes[2]);
+    assert!(e.find_item(&ids[2]).is_ok(), "it stays pending, to be reviewed on the new state");
     let text = state(&e, "docs-goal");
     assert!(!text.contains("Swapped after review") && text.matches("Checked 1").count() == 1);
 
@@ -277,4 +280,52 @@ fn an_apply_keeps_its_note_and_a_revert_round_trips_the_bytes() {
     assert_eq!(state(&e, "docs-goal"), before, "the bytes before the apply, exactly");
     // A revert of a revert's target that moved on is built on the current state or refused.
     assert!(e.propose_revert("docs-goal", "no-such-item", "tester").is_err());
+}
+
+#[test]
+fn a_key_reuse_made_stale_by_an_unrelated_apply_is_recomputed_and_the_override_applies_it() {
+    let (_d, reg) = demo();
+    let e = engine(&reg);
+    let reuse = common::item_with(&e, "docs-goal", "idempotency_conflict");
+    let ready = common::item_with(&e, "docs-goal", "ready");
+    assert_eq!(e.decide(&ready, &Decision::apply(), None).expect("apply").status, Status::Applied);
+    let p = e.prepare(&e.find_item(&reuse).expect("item"));
+    assert_eq!(p.predicted.name(), "idempotency_conflict", "still the key reuse, not stale: {:?}", p.stale_reason);
+    assert!(p.recomputed.is_some());
+    let over = Decision::Apply(Approval { confirm_warnings: true, override_idempotency: true, ..Approval::default() });
+    let rec = e.decide(&reuse, &over, None).expect("override").record.expect("record");
+    assert_eq!((rec.status, rec.reason_code.as_deref()), (Status::Applied, Some("idempotency_override")));
+    assert_ne!(rec.base_revision, rec.expected_revision, "recomputed on the state the other apply left");
+}
+
+#[test]
+fn a_revert_after_later_writes_undoes_only_its_todo_block_even_next_to_a_changed_one() {
+    let (_d, reg) = demo();
+    let e = engine(&reg);
+    let above = target_todo(&e, "docs-goal", "[P4] The todo above");
+    let mine = target_todo(&e, "docs-goal", "[P4] The todo to revert on");
+    let todos = ActiveState::parse(&state(&e, "docs-goal"));
+    let before_block = todos.todos.iter().find(|t| t.todo_id == mine).map(|t| todos.todo_block(t).join("\n"));
+    let note = |todo: &str, text: &str| {
+        TodoOp::TodoUpdate(TodoArgs {
+            todo_id: Some(todo.into()),
+            agent_id: Some("codex-main-control".into()),
+            note: Some(text.into()),
+            ..TodoArgs::default()
+        })
+    };
+    let id = e.propose("docs-goal", &note(&mine, "to be reverted")).expect("propose").item_id;
+    assert_eq!(e.decide(&id, &Decision::apply_confirmed(), None).expect("apply").status, Status::Applied);
+    // The todo right above it changes afterwards (inside a diff's context lines).
+    let later = e.propose("docs-goal", &note(&above, "a later write")).expect("propose").item_id;
+    assert_eq!(e.decide(&later, &Decision::apply_confirmed(), None).expect("apply").status, Status::Applied);
+    let (proposed, basis) = e.propose_revert("docs-goal", &id, "tester").expect("revert");
+    assert_eq!(basis, writegate::engine::revert::RevertBasis::OnCurrent);
+    let p = e.prepare(&e.find_item(&proposed.item_id).expect("item"));
+    assert!(writegate::engine::summary::summary(&p).starts_with(&format!("revert {id}")));
+    assert_eq!(e.decide(&proposed.item_id, &Decision::apply_confirmed(), None).expect("apply").status, Status::Applied);
+    let now = ActiveState::parse(&state(&e, "docs-goal"));
+    let block = now.todos.iter().find(|t| t.todo_id == mine).map(|t| now.todo_block(t).join("\n"));
+    assert_eq!(block, before_block, "its block is back as it was");
+    assert!(state(&e, "docs-goal").contains("note=a%20later%20write"), "the later write stays");
 }

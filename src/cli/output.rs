@@ -115,10 +115,11 @@ pub(super) fn print_list(rows: &[ListRow], as_json: bool) -> anyhow::Result<()> 
                 if r.authority.is_empty() { "-".into() } else { r.authority.clone() },
                 age(r.age_seconds),
                 clean(&r.agent_id),
+                clean(&r.summary),
             ]
         })
         .collect();
-    out(&table(&["ITEM", "GOAL", "CLASS", "PREDICTED", "AUTHORITY", "AGE", "AGENT"], &cells))
+    out(&table(&["ITEM", "GOAL", "CLASS", "PREDICTED", "AUTHORITY", "AGE", "AGENT", "DOES"], &cells))
 }
 
 fn age(secs: u64) -> String {

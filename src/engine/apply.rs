@@ -264,7 +264,9 @@ impl Engine {
             rec.reason_code = Some("idempotency_override".into());
             rec.override_of_effect_digest.clone_from(&p.prior_effect_digest);
         }
-        if p.recomputed.is_some() {
+        // An override of a reused key is the fact to find in the log; a recompute beside it
+        // shows in `base_revision` differing from `expected_revision`.
+        if p.recomputed.is_some() && rec.reason_code.is_none() {
             rec.reason_code = Some("rebased".into());
         }
         rec
@@ -545,7 +547,11 @@ fn next_failure(p: &Prepared) -> Status {
 }
 
 fn only_idempotency_failed(p: &Prepared) -> bool {
-    p.checks.iter().filter(|c| !c.ok && c.name != "lock").all(|c| c.name == "idempotency")
+    // A held lock is waited out; an earlier rejection asks for the typed confirmation only.
+    p.checks
+        .iter()
+        .filter(|c| !c.ok && !matches!(c.name.as_str(), "lock" | "rejection"))
+        .all(|c| c.name == "idempotency")
 }
 
 fn next_step(status: Status, p: &Prepared) -> String {

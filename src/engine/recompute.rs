@@ -171,16 +171,20 @@ fn moved_phrases(before: &Parts, since: &Changes) -> Vec<String> {
 /// # Errors
 /// Why not, in one sentence for the operator (the item then stays `revision_conflict`).
 pub fn recompute_check(p: &Prepared) -> Result<Recomputed, String> {
-    if p.predicted != Predicted::Status(Status::RevisionConflict) {
+    if !p.failures.iter().any(|(name, _)| name == "revision") {
         return Err(format!("only a stale item is recomputed; this one is {}", p.predicted.name()));
     }
-    // A busy lock is waited out at apply; a lease and the boundary scan are judged on the
-    // recomputed change like on any other (a leased or blocked change stays so, recomputed
-    // or not, and says so rather than "stale").
-    if let Some(c) =
-        p.checks.iter().find(|c| !c.ok && !matches!(c.name.as_str(), "revision" | "lock" | "lease" | "boundary"))
-    {
-        return Err(format!("the {} check fails too: {}", c.name, c.detail));
+    // A lease, the boundary scan and a reused key (the operator may override it) are judged
+    // on the recomputed change like on any other: such an item stays leased, blocked or a
+    // key reuse, recomputed or not, and says so rather than "stale". A duplicate, an invalid
+    // packet or a failing edit are not recomputed.
+    let judged_after = |name: &str, status: &Predicted| {
+        matches!(name, "revision" | "lease" | "boundary")
+            || (name == "idempotency" && *status == Predicted::Status(Status::IdempotencyConflict))
+    };
+    if let Some((name, _)) = p.failures.iter().find(|(name, status)| !judged_after(name, status)) {
+        let detail = p.checks.iter().find(|c| c.name == *name && !c.ok).map_or("", |c| c.detail.as_str());
+        return Err(format!("the {name} check fails too: {detail}"));
     }
     let Ok(intent) = &p.item.intent else { return Err("the item is invalid".into()) };
     match &intent.proposal {
@@ -236,7 +240,7 @@ pub fn recompute_check(p: &Prepared) -> Result<Recomputed, String> {
 /// or `ready` decides.
 /// Any other item is left as it is; for a stale one the reason it stays stale is returned.
 pub(super) fn recompute_if_eligible(p: &mut Prepared) -> Option<String> {
-    if p.predicted != Predicted::Status(Status::RevisionConflict) {
+    if !p.failures.iter().any(|(name, _)| name == "revision") {
         return None;
     }
     let r = match recompute_check(p) {
@@ -264,9 +268,57 @@ pub(super) fn recompute_if_eligible(p: &mut Prepared) -> Option<String> {
                 .insert("recomputed".into(), serde_json::json!({"recomputed_on": r.onto, "moved_since_base": r.moved}));
             p.conflict = Some(serde_json::Value::Object(lease));
         }
+    } else if let Some(serde_json::Value::Object(c)) = p.conflict.as_mut() {
+        // Another conflict leads (a reused key): the recompute is noted beside it.
+        c.insert("recomputed".into(), serde_json::json!({"recomputed_on": r.onto, "moved_since_base": r.moved}));
     }
     p.recomputed = Some(r);
     None
+}
+
+/// Undoes the change `before` → `after` on `current` block by block, when it changed todo
+/// blocks alone (the frontmatter stamp aside): each block it changed must be as it left it
+/// in `current`; a block it changed gets its text from `before` back, one it added is taken
+/// out. `Ok(None)` when the change is not of that kind (it removed a todo or changed other
+/// text); `Err` naming the todo that changed since.
+///
+/// # Errors
+/// A todo the change touched changed since, or a todo id repeats.
+pub fn undo_blocks(before: &str, after: &str, current: &str) -> Result<Option<String>, String> {
+    let (b, a, c) = (parts(before)?, parts(after)?, parts(current)?);
+    let change = changes(&b, &a);
+    if !change.sections.is_empty() || change.todos.is_empty() || change.todos.values().any(Option::is_none) {
+        return Ok(None);
+    }
+    let state = ActiveState::parse(current);
+    let lines = state.lines();
+    // (first line, line count, replacement) per touched block, bottom first.
+    let mut edits: Vec<(usize, usize, Option<&String>)> = Vec::new();
+    for key in change.todos.keys() {
+        if c.todos.get(key) != a.todos.get(key) {
+            return Err(format!("{key} changed since the change was applied"));
+        }
+        let Some(t) = state
+            .todos
+            .iter()
+            .find(|t| (if t.archived { format!("archive:{}", t.todo_id) } else { t.todo_id.clone() }) == *key)
+        else {
+            return Err(format!("{key} is not in the current state"));
+        };
+        edits.push((t.line, state.todo_block(t).len(), b.todos.get(key)));
+    }
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    let mut out: Vec<String> = lines.iter().map(|l| (*l).to_owned()).collect();
+    for (first, n, old) in edits {
+        let with: Vec<String> = old.map(|t| t.lines().map(str::to_owned).collect()).unwrap_or_default();
+        out.splice(first..first + n, with);
+    }
+    let eol = if current.contains("\r\n") { "\r\n" } else { "\n" };
+    let mut text = out.join(eol);
+    if current.ends_with('\n') {
+        text.push_str(eol);
+    }
+    Ok(Some(text))
 }
 
 #[cfg(test)]

@@ -3,9 +3,12 @@
 //! decided like every other. Built from the two texts the apply kept in `gate/revisions/`:
 //! - while the state is still at the applied revision, the text before the apply, byte for
 //!   byte;
-//! - after later writes, the applied change undone on the current state: the inverse diff
-//!   (applied → before, with the frontmatter `updated_at` left as it is now) must apply with
-//!   every context and removed line unchanged, else nothing is proposed.
+//! - after later writes, the applied change undone on the current state, frontmatter
+//!   `updated_at` stamped now as a LoopX write stamps it. A change of todo blocks alone is
+//!   undone block by block: each block it changed must be unchanged since (then it gets its
+//!   old text back; one it added is taken out). Any other change is undone by the inverse
+//!   diff (applied → before), which must apply with every context and removed line
+//!   unchanged. Otherwise nothing is proposed.
 //!
 //! Never writes the state; a LoopX 2.x command or a writeback is not reverted here.
 
@@ -41,21 +44,28 @@ fn stamp_line(text: &str) -> Option<&str> {
 /// # Errors
 /// Why the change cannot be undone on `current` (a line it changed, or one next to it,
 /// moved since).
-pub fn revert_text(before: &str, after: &str, current: &str) -> Result<(String, RevertBasis), String> {
+pub fn revert_text(before: &str, after: &str, current: &str, now: &str) -> Result<(String, RevertBasis), String> {
     if revision_of_text(current) == revision_of_text(after) {
         return Ok((before.to_owned(), RevertBasis::Exact));
     }
-    let before = match (stamp_line(before), stamp_line(after)) {
-        (Some(old), Some(new)) => before.replacen(old, new, 1),
-        _ => before.to_owned(),
+    let text = if let Some(text) = super::recompute::undo_blocks(before, after, current)? {
+        text
+    } else {
+        let before = match (stamp_line(before), stamp_line(after)) {
+            (Some(old), Some(new)) => before.replacen(old, new, 1),
+            _ => before.to_owned(),
+        };
+        let inverse = crate::diff::unified(after, &before, "state");
+        super::patch::apply(current, &inverse).map_err(|e| {
+            // Where, not the line's whole text (the status line has one row).
+            let at = e.0.split(" is ").next().unwrap_or("a line").trim_start_matches("unified diff does not apply: ");
+            format!("the lines the change touched moved since it was applied ({at} differs)")
+        })?
     };
-    let inverse = crate::diff::unified(after, &before, "state");
-    let text = super::patch::apply(current, &inverse)
-        .map_err(|e| format!("the lines the change touched moved since it was applied ({e})"))?;
     if text == current {
         return Err("the current state already has the change undone".into());
     }
-    Ok((text, RevertBasis::OnCurrent))
+    Ok((crate::loopx::edit::bump_updated_at(&text, now), RevertBasis::OnCurrent))
 }
 
 impl Engine {
@@ -89,7 +99,7 @@ impl Engine {
         let goal = self.goal(goal_id)?;
         let current = read_state(&goal.state_file)
             .map_err(|e| EngineError::Io { what: format!("read state: {e}"), source: std::io::Error::other(e) })?;
-        let (text, basis) = revert_text(&before, &after, &current).map_err(refuse)?;
+        let (text, basis) = revert_text(&before, &after, &current, &self.clock.loopx_now()).map_err(refuse)?;
         let proposed = self.propose_text(goal_id, &text, writer_id, None, Some(item_id))?;
         Ok((proposed, basis))
     }
@@ -121,22 +131,26 @@ mod tests {
     #[test]
     fn at_the_applied_revision_the_text_before_comes_back_byte_for_byte() {
         let after = BEFORE.replace("updated_at: 1", "updated_at: 2").replace("\nd\n", "\nD\n");
-        assert_eq!(revert_text(BEFORE, &after, &after), Ok((BEFORE.to_owned(), RevertBasis::Exact)));
+        assert_eq!(revert_text(BEFORE, &after, &after, "9"), Ok((BEFORE.to_owned(), RevertBasis::Exact)));
     }
 
     #[test]
     fn after_an_unrelated_write_the_change_is_undone_on_the_current_state() {
         let after = BEFORE.replace("updated_at: 1", "updated_at: 2").replace("\nd\n", "\nD\n");
         let later = after.replace("updated_at: 2", "updated_at: 3").replace("\nh\n", "\nh\nlater\n");
-        let (text, basis) = revert_text(BEFORE, &after, &later).expect("revert");
+        let (text, basis) = revert_text(BEFORE, &after, &later, "9").expect("revert");
         assert_eq!(basis, RevertBasis::OnCurrent);
-        assert_eq!(text, later.replace("\nD\n", "\nd\n"), "only the change is undone; the stamp stays");
+        assert_eq!(
+            text,
+            later.replace("\nD\n", "\nd\n").replace("updated_at: 3", "updated_at: 9"),
+            "only the change is undone, stamped now"
+        );
     }
 
     #[test]
     fn a_change_whose_lines_moved_since_is_not_reverted() {
         let after = BEFORE.replace("\nd\n", "\nD\n");
         let moved = after.replace("\nD\n", "\nD2\n");
-        assert!(revert_text(BEFORE, &after, &moved).is_err_and(|e| e.contains("moved since")));
+        assert!(revert_text(BEFORE, &after, &moved, "9").is_err_and(|e| e.contains("moved since")));
     }
 }

@@ -83,7 +83,8 @@ fn op_summary(op: &TodoOp) -> String {
 /// The item's one-line summary, at most [`SUMMARY_CHARS`] characters:
 /// `add agent todo [P1] Write the first smoke test`, `update todo_cc1c…: note, evidence`,
 /// `complete todo_ab12… (evidence: …)`, `writeback handoff_packet_pointer → codex_cli_tui`,
-/// `loopx todo add --text …`, `replace the state (+3 line(s))`, `invalid: …`.
+/// `loopx todo add --text …`, `replace of the state (+3 −1)`, `revert <item> (+1 −2)`,
+/// `invalid: …`.
 #[must_use]
 pub fn summary(p: &Prepared) -> String {
     let text = if let Some(wb) = &p.item.writeback {
@@ -97,10 +98,17 @@ pub fn summary(p: &Prepared) -> String {
             Err(why) => format!("invalid: {why}"),
             Ok(intent) => match &intent.proposal {
                 Proposal::TodoOp(op) => op_summary(op),
+                _ if intent.reverts.is_some() => format!(
+                    "revert {} (+{} −{})",
+                    intent.reverts.as_deref().unwrap_or_default(),
+                    p.added.len(),
+                    p.removed
+                ),
                 raw => format!(
-                    "{} of the state ({} line(s) added or changed)",
+                    "{} of the state (+{} −{})",
                     if matches!(raw, Proposal::Replace(_)) { "replace" } else { "diff" },
-                    p.added.len()
+                    p.added.len(),
+                    p.removed
                 ),
             },
         }

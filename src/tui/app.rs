@@ -127,8 +127,8 @@ pub struct BatchRow {
 pub struct Batch {
     /// What it does.
     pub action: BatchAction,
-    /// The items it decides: key, payload digest as shown, and the dialog row.
-    pub items: Vec<(String, String, BatchRow)>,
+    /// The items it decides, as shown, with their dialog rows.
+    pub items: Vec<(super::batch::BatchItem, BatchRow)>,
     /// Marked items it leaves out, with the reason.
     pub excluded: Vec<BatchRow>,
     /// The typed count (or, for a reject before `reason` is set, the reason).
@@ -219,7 +219,7 @@ pub enum Effect {
     Revert { goal: String, item_id: String },
     /// Decide these items one after another, each through the engine with its own checks
     /// under the lock (`(key, payload digest as shown, decision)`), then report.
-    DecideBatch { action: BatchAction, items: Vec<(String, String, Decision)> },
+    DecideBatch { action: BatchAction, items: Vec<super::batch::BatchItem>, decision: Decision },
     /// Reload these goals (`None`: everything).
     Reload(Option<Vec<String>>),
     /// Build the view cache for an item.
@@ -531,7 +531,7 @@ pub fn apply_unavailable(item: &QueueItem) -> Option<String> {
             .detail
             .checks
             .iter()
-            .find(|c| !c.ok && !matches!(c.name.as_str(), "idempotency" | "lock"))
+            .find(|c| !c.ok && !matches!(c.name.as_str(), "idempotency" | "lock" | "rejection"))
             .map(|c| format!("apply is unavailable: besides the key reuse, the {} check fails ({}); reject or skip it", c.name, c.detail)),
         _ => None,
     }

@@ -11,6 +11,18 @@ use crate::engine::{Approval, Decision, Outcome, Predicted};
 use crate::wire::Status;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+/// One item of a batch as the dialog showed it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BatchItem {
+    /// `goal/item`.
+    pub key: String,
+    /// The item file's digest as shown (a changed file is refused, not decided).
+    pub digest: String,
+    /// The state revision the item was shown against (`sha256:` of the Markdown); `None` for
+    /// a LoopX 2.x command, whose expected revision LoopX itself checks when it commits.
+    pub shown_revision: Option<String>,
+}
+
 /// Why `item` is left out of a batch `action`, or `None` when the batch may decide it. A
 /// batch never applies what needs a typed confirmation or a choice: warn findings, an
 /// idempotency override, an earlier rejection, anything not `ready`.
@@ -52,8 +64,14 @@ pub(super) fn toggle_mark(app: &mut App) -> Vec<Effect> {
     Vec::new()
 }
 
+/// `goal/item` with the item id cut to its first 8 characters.
+fn short_key(key: &str) -> String {
+    let (goal, id) = key.split_once('/').unwrap_or(("", key));
+    format!("{goal}/{}", id.chars().take(8).collect::<String>())
+}
+
 /// `*`: marks every item of the current filter a batch apply would take; when all of them
-/// are marked already, clears every mark.
+/// are marked already, clears those marks (marks outside the filter stay).
 pub(super) fn mark_all_ready(app: &mut App) -> Vec<Effect> {
     let ready: Vec<String> = app
         .visible
@@ -63,8 +81,10 @@ pub(super) fn mark_all_ready(app: &mut App) -> Vec<Effect> {
         .map(|it| it.key.clone())
         .collect();
     if !ready.is_empty() && ready.iter().all(|k| app.marked.contains(k)) {
-        app.marked.clear();
-        app.flash = Some(("marks cleared".into(), FlashKind::Info));
+        for k in &ready {
+            app.marked.remove(k);
+        }
+        app.flash = Some((format!("{} mark(s) cleared · {}", ready.len(), marked_note(app)), FlashKind::Info));
         return Vec::new();
     }
     app.marked.extend(ready);
@@ -103,16 +123,26 @@ pub(super) fn start(app: &mut App, action: BatchAction) -> Vec<Effect> {
                 (plus, minus) => format!("{}  (+{plus} −{minus})", it.summary),
             };
             let row = BatchRow { key: it.key.clone(), text, kind: FlashKind::Info };
-            items.push((it.key.clone(), it.payload_digest.clone(), row));
+            let shown_revision = it
+                .detail
+                .current
+                .as_deref()
+                .filter(|_| it.kind != "loopx_command")
+                .map(|t| crate::loopx::hash::revision_of_text(t));
+            let item = BatchItem { key: it.key.clone(), digest: it.payload_digest.clone(), shown_revision };
+            items.push((item, row));
         }
     }
     if items.is_empty() {
+        let why: Vec<String> = excluded.iter().take(3).map(|r| format!("{}: {}", short_key(&r.key), r.text)).collect();
+        let more = excluded.len().saturating_sub(3);
         app.flash = Some((
             format!(
-                "none of the {} marked item(s) can be batch-{}ed: {}",
+                "none of the {} marked item(s) can be decided in a batch {}: {}{}",
                 excluded.len(),
                 action.verb(),
-                excluded[0].text
+                why.join("; "),
+                if more > 0 { format!("; and {more} more") } else { String::new() }
             ),
             FlashKind::Conflict,
         ));
@@ -137,7 +167,12 @@ pub(super) fn on_key(app: &mut App, mut b: Batch, key: KeyEvent) -> Vec<Effect> 
         KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => b.typed.clear(),
         KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => b.typed.push(c),
         KeyCode::Enter if b.action == BatchAction::Reject && b.reason.is_none() => {
-            let reason = b.typed.trim().to_owned();
+            let mut reason = b.typed.trim().to_owned();
+            // A lone 1–4 picks a quick reason, as in the single reject dialog.
+            if let Some(q) = reason.parse::<usize>().ok().filter(|n| (1..=super::app::QUICK_REASONS.len()).contains(n))
+            {
+                super::app::QUICK_REASONS[q - 1].clone_into(&mut reason);
+            }
             if reason.is_empty() {
                 app.flash = Some(("a reject needs a reason: type one, then Enter".into(), FlashKind::Conflict));
             } else {
@@ -164,8 +199,8 @@ fn confirm(app: &mut App, b: Batch) -> Vec<Effect> {
         return none;
     }
     let decision = match b.action {
-        // No pin to a revision: each item is re-checked, and recomputed where the rule
-        // allows, on the state the one before it left.
+        // Each item is re-checked, and recomputed where the rule allows, on the state the one
+        // before it left; `run` pins each to that state (see there).
         BatchAction::Apply => Decision::Apply(Approval::default()),
         BatchAction::Skip => Decision::Skip,
         BatchAction::Reject => Decision::Reject { reason: b.reason.clone().unwrap_or_default() },
@@ -173,24 +208,44 @@ fn confirm(app: &mut App, b: Batch) -> Vec<Effect> {
     app.mode = Mode::Normal;
     app.busy = Some(format!("batch of {want}"));
     app.flash = Some((format!("batch {}: deciding {want} item(s)…", b.action.verb()), FlashKind::Info));
-    let items = b.items.into_iter().map(|(key, digest, _)| (key, digest, decision.clone())).collect();
-    vec![Effect::DecideBatch { action: b.action, items }]
+    let items = b.items.into_iter().map(|(item, _)| item).collect();
+    vec![Effect::DecideBatch { action: b.action, items, decision }]
 }
 
-/// Runs a batch: each item decided through the engine one after another, in the order given,
-/// each with the digest it was shown with and its own checks under the lock; the batch goes
-/// on past a conflict or an error. Returns every outcome in order.
+/// Runs a batch: `decision` on each item through the engine, one after another in the order
+/// given, each with the digest it was shown with and its own checks under the lock; the
+/// batch goes on past a conflict or an error. An apply is pinned to the state the item may
+/// be recomputed on: the revision the batch's last apply in its goal wrote, else the one
+/// the dialog showed — a write by anyone else meanwhile makes a recomputed item refuse
+/// (nothing written) instead of applying a change nobody reviewed. Returns every outcome in
+/// order.
 #[must_use]
 pub fn run(
     engine: &crate::engine::Engine,
-    items: Vec<(String, String, Decision)>,
+    items: Vec<BatchItem>,
+    decision: &Decision,
 ) -> Vec<(String, Result<Outcome, String>)> {
+    let mut written: std::collections::HashMap<String, String> = std::collections::HashMap::new();
     items
         .into_iter()
-        .map(|(key, digest, decision)| {
-            let r = engine.decide(&key, &decision, Some(&digest)).map_err(|e| crate::error_chain(&e));
-            tracing::info!(item = key, ?r, "batch decision");
-            (key, r)
+        .map(|item| {
+            let goal = item.key.split('/').next().unwrap_or("").to_owned();
+            let decision = match decision {
+                Decision::Apply(a) => Decision::Apply(Approval {
+                    on_revision: item.shown_revision.as_ref().map(|shown| written.get(&goal).unwrap_or(shown).clone()),
+                    ..a.clone()
+                }),
+                other => other.clone(),
+            };
+            let r = engine.decide(&item.key, &decision, Some(&item.digest)).map_err(|e| crate::error_chain(&e));
+            tracing::info!(item = item.key, ?r, "batch decision");
+            if let (Some(_), Ok(out)) = (&item.shown_revision, &r)
+                && let Some(rev) = out.record.as_ref().and_then(|r| r.applied_revision.clone())
+                && out.status == Status::Applied
+            {
+                written.insert(goal, rev);
+            }
+            (item.key, r)
         })
         .collect()
 }

@@ -64,7 +64,7 @@ fn armed(app: &App) -> Result<(), String> {
     let too_soon = [since(app.dialog_at), since(app.prev_key_at)].into_iter().flatten().any(|d| d < app.arming);
     if too_soon {
         return Err(format!(
-            "ignored: keys typed or pasted on never decide; read the dialog, pause {} ms, then press the key again",
+            "ignored: a key that comes with typing or a paste never decides; read the dialog, pause {} ms, then press the key again",
             app.arming.as_millis()
         ));
     }
@@ -256,7 +256,12 @@ fn on_confirm_apply(app: &mut App, k: String, mut note: NoteField, key: KeyEvent
     let action = if note.focused {
         match key.code {
             KeyCode::Enter => Some(Action::Confirm),
-            KeyCode::Esc => Some(Action::Cancel),
+            KeyCode::Esc => {
+                // Esc leaves the note (kept); a second Esc cancels the dialog.
+                note.focused = false;
+                app.mode = Mode::ConfirmApply { key: k, note };
+                return Vec::new();
+            }
             _ => {
                 edit_note(&mut note, key);
                 app.mode = Mode::ConfirmApply { key: k, note };

@@ -179,7 +179,7 @@ pub fn default_table() -> Vec<Binding> {
         b(&["A"], Normal, A::BatchApply, "apply the marked items (typed count)", false),
         b(&["S"], Normal, A::BatchSkip, "skip the marked items (typed count)", false),
         b(&["X"], Normal, A::BatchReject, "reject the marked items, one reason (typed count)", false),
-        b(&["U"], Normal, A::Revert, "in History: propose the inverse of an applied change", false),
+        b(&["U"], Normal, A::Revert, "in the Log tab: propose the inverse of the applied change under ▶", false),
         b(&["L"], Normal, A::ReleaseLease, "release an expired hard lease, as LoopX would (typed confirmation)", false),
         b(&["b"], Normal, A::RecordBlocker, "record a blocker todo for a read-only writeback (asks to confirm)", false),
         b(&["u"], Normal, A::Reload, "reload the item after it changed", false),

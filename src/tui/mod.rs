@@ -160,11 +160,11 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
                             let _ = viewer.send((key, item.detail.clone()));
                         }
                     }
-                    Effect::DecideBatch { action, items } => {
+                    Effect::DecideBatch { action, items, decision } => {
                         let eng = current(&engine);
                         let tx = tx.clone();
                         deciding.push(std::thread::spawn(move || {
-                            let outcomes = batch::run(&eng, items);
+                            let outcomes = batch::run(&eng, items, &decision);
                             let _ = tx.send(Msg::BatchDone { action, outcomes });
                         }));
                     }

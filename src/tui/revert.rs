@@ -20,11 +20,19 @@ pub(super) fn start(app: &mut App) -> Vec<Effect> {
         app.flash = Some(("no decision recorded for this goal yet".into(), FlashKind::Conflict));
         return Vec::new();
     };
-    if rec.status != Status::Applied || rec.applied_revision.is_none() {
-        app.flash = Some((
-            format!("only an applied change can be reverted; this record is {}", rec.status.as_str()),
-            FlashKind::Conflict,
-        ));
+    let why = match rec.kind.as_str() {
+        _ if rec.status != Status::Applied => {
+            Some(format!("only an applied change can be reverted; this record is {}", rec.status.as_str()))
+        }
+        "writeback" => Some("a writeback lives in the host runtime; writegate cannot take it back".to_owned()),
+        "loopx_command" => {
+            Some("a LoopX 2.x command is undone by another LoopX command; propose that instead".to_owned())
+        }
+        _ if rec.applied_revision.is_none() => Some("this record wrote no state revision to go back from".to_owned()),
+        _ => None,
+    };
+    if let Some(why) = why {
+        app.flash = Some((why, FlashKind::Conflict));
         return Vec::new();
     }
     let (goal, item_id) = (rec.goal_id.clone(), rec.item_id.clone());

@@ -36,7 +36,12 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         (Tab::Checks, if failing > 0 { format!("Checks!{failing}") } else { "Checks".to_owned() }),
         (
             Tab::Conflict,
-            if d.conflict.is_some() || app.lock_busy.as_ref().is_some_and(|(k, _)| *k == item.key) {
+            // Details that stand in nobody's way (a recompute, a head that moved with the same
+            // change) give no `!`.
+            if d.conflict.as_ref().is_some_and(|c| !matches!(c["kind"].as_str(), Some("recomputed" | "moved_since")))
+                || d.rejected_before.is_some()
+                || app.lock_busy.as_ref().is_some_and(|(k, _)| *k == item.key)
+            {
                 "Conflict!".to_owned()
             } else {
                 "Conflict".to_owned()
@@ -83,16 +88,17 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
                 .scroll((app.scroll.0, 0))
         }
         Tab::History => {
-            let lines = history_lines(item, app.log_cursor, theme);
-            let top = app.log_cursor.saturating_sub(h.saturating_sub(2));
-            Paragraph::new(
-                lines
-                    .into_iter()
-                    .enumerate()
-                    .filter(|(i, _)| *i == 0 || *i > top)
-                    .map(|(_, (st, t))| Line::styled(t, st))
-                    .collect::<Vec<_>>(),
-            )
+            // Records (one or two lines each) from the one that keeps the cursor in view.
+            let (hint, records) = history_lines(item, app.log_cursor, theme);
+            let per_record: Vec<usize> = records.iter().map(Vec::len).collect();
+            let mut first = app.log_cursor.min(records.len().saturating_sub(1));
+            let mut used = per_record.get(first).copied().unwrap_or(0);
+            while first > 0 && used + per_record[first - 1] < h.saturating_sub(1) {
+                first -= 1;
+                used += per_record[first];
+            }
+            let lines = std::iter::once(hint).chain(records.into_iter().skip(first).flatten());
+            Paragraph::new(lines.map(|(st, t)| Line::styled(t, st)).collect::<Vec<_>>())
         }
     };
     f.render_widget(para, body);
@@ -240,52 +246,67 @@ fn check_lines(item: &crate::tui::model::QueueItem, theme: Theme) -> Vec<(Style,
     out
 }
 
-/// The Log tab: a hint line, then one line per record, newest first; the record under the
-/// cursor (`J` / `K` move it) is marked `▶` — `U` proposes its revert.
-fn history_lines(item: &crate::tui::model::QueueItem, cursor: usize, theme: Theme) -> Vec<(Style, String)> {
+/// A line of text and its style.
+type StyledLine = (Style, String);
+
+/// The Log tab: a hint line, then each record, newest first, as one line (time, status,
+/// decision, operator, item id) and, when it has any, a second with its reason, note, what it
+/// reverts or what reverted it, and a lease released. The record under the cursor (`J` / `K`
+/// move it) is marked `▶`: `U` proposes its revert.
+fn history_lines(
+    item: &crate::tui::model::QueueItem,
+    cursor: usize,
+    theme: Theme,
+) -> (StyledLine, Vec<Vec<StyledLine>>) {
     let h = &item.detail.history;
     if h.is_empty() {
-        return vec![(theme.dim(), "no decisions recorded for this goal yet".into())];
+        return ((theme.dim(), "no decisions recorded for this goal yet".into()), Vec::new());
     }
     let hint = (theme.dim(), "J / K move ▶ · U proposes the revert of an applied change as a new item".to_owned());
-    std::iter::once(hint)
-        .chain(h.iter().enumerate().map(|(i, r)| {
+    let reverted_by: std::collections::HashMap<&str, &str> = h
+        .iter()
+        .filter(|r| r.status == crate::wire::Status::Applied)
+        .filter_map(|r| r.reverts.as_deref().map(|id| (id, r.item_id.as_str())))
+        .collect();
+    let records = h
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
             let style = match r.status {
                 crate::wire::Status::Applied | crate::wire::Status::LeaseReleased => theme.ok(),
                 s if s.is_conflict() => theme.warn(),
                 _ => Style::new(),
             };
-            let mut reason = r.reason.as_deref().or(r.reason_code.as_deref()).unwrap_or("").to_owned();
-            if let Some(n) = &r.note {
-                reason = format!("{reason} · note: {n}");
-            }
-            if let Some(id) = &r.reverts {
-                reason = format!("{reason} · reverts {id}");
-            }
+            let mut more: Vec<String> = r.reason.iter().chain(r.reason_code.iter()).cloned().collect();
+            more.extend(r.note.as_ref().map(|n| format!("note: {n}")));
+            more.extend(r.reverts.as_ref().map(|id| format!("reverts {id}")));
+            more.extend(reverted_by.get(r.item_id.as_str()).map(|by| format!("reverted by {by}")));
             if let Some(l) = &r.lease_release {
-                reason = format!(
-                    "{reason} · lease of {} by {} (v{} e{}) released",
+                more.push(format!(
+                    "lease of {} by {} (v{} e{}) released",
                     l["todo_id"].as_str().unwrap_or("?"),
                     l["owner"].as_str().unwrap_or("?"),
                     l["version"],
                     l["lease_epoch"]
-                );
+                ));
             }
             let (mark, style) = if i == cursor { ("▶ ", style.patch(theme.selected())) } else { ("  ", style) };
-            (
-                style,
-                safe(&format!(
-                    "{mark}{}  {:<18} {:<7} {:<12} {}  {}",
-                    r.recorded_at,
-                    r.status.as_str(),
-                    r.decision,
-                    r.operator,
-                    r.item_id,
-                    reason
-                )),
-            )
-        }))
-        .collect()
+            let head = format!(
+                "{mark}{}  {:<18} {:<7} {:<12} {}",
+                r.recorded_at,
+                r.status.as_str(),
+                r.decision,
+                r.operator,
+                r.item_id
+            );
+            let mut out = vec![(style, safe(&head))];
+            if !more.is_empty() {
+                out.push((theme.dim(), safe(&format!("      {}", more.join(" · ")))));
+            }
+            out
+        })
+        .collect();
+    (hint, records)
 }
 
 #[cfg(test)]

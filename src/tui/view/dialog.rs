@@ -114,10 +114,8 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
                 Line::from(vec![
                     Span::styled("Enter", theme.title()),
                     Span::raw(" apply   "),
-                    Span::styled("Tab", theme.title()),
-                    Span::raw(" leave the note   "),
-                    Span::styled("Esc", theme.title()),
-                    Span::raw(" cancel"),
+                    Span::styled("Tab / Esc", theme.title()),
+                    Span::raw(" leave the note"),
                 ])
             } else {
                 Line::from(vec![
@@ -204,7 +202,7 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         _ => false,
     };
     if siblings > 0 && writes_state {
-        lines.push(Line::styled(format!("note: {siblings} other pending item(s) of this goal are checked again on the new state: order-independent todo changes are recomputed, the rest turn stale"), theme.dim()));
+        lines.push(Line::styled(format!("also: {siblings} other pending item(s) of this goal are checked again on the new state: order-independent todo changes are recomputed, the rest turn stale"), theme.dim()));
     }
     // On a small terminal the body gives way, never the keys and the input line at the end.
     let keep = match &app.mode {
@@ -219,7 +217,7 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     let room = usize::from(area.height.saturating_sub(4));
     // First the item / goal header goes (the detail pane names the item), then body lines.
     if usize::from(wrapped_height(&lines, inner_width)) > room {
-        lines.drain(..header.min(3));
+        lines.drain(..header.min(2));
     }
     if usize::from(wrapped_height(&lines, inner_width)) > room && lines.len() > keep {
         let tail = lines.split_off(lines.len() - keep);
@@ -300,7 +298,7 @@ pub(super) fn batch(f: &mut Frame, b: &crate::tui::app::Batch, area: Rect, theme
     })];
     // The rows give way to the prompt on a small terminal; the count says how many there are.
     let room = usize::from(area.height.saturating_sub(12)).max(3);
-    for (_, _, row) in b.items.iter().take(room) {
+    for (_, row) in b.items.iter().take(room) {
         lines.push(row_line(row, Style::new(), theme));
     }
     if n > room {
@@ -396,14 +394,16 @@ pub(super) fn help(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         theme.dim(),
     ));
     lines.push(Line::styled("         pasted text is typed as text only", theme.dim()));
-    lines
-        .push(Line::styled("markers: ✓ ready  ! conflict (stale · leased · key-reuse)  ✗ blocked/failed", theme.dim()));
+    lines.push(Line::styled(
+        "markers: ✓ ready  ✓ recomputed  ! conflict (stale · leased · key-reuse)  ✗ blocked/failed",
+        theme.dim(),
+    ));
     lines.push(Line::styled(
         "         ? invalid  = duplicate/applied  ! read-only (a writeback failing an entry criterion)",
         theme.dim(),
     ));
     lines.push(Line::styled(
-        "         B block finding · W warn finding · L lease held (L:holder at the row end)",
+        "         B block finding · W warn finding · R rejected before · L lease held (L:holder at the row end) · ▪ marked",
         theme.dim(),
     ));
     let rect = centered(area, 90, u16::try_from(lines.len()).unwrap_or(30) + 2);

@@ -104,22 +104,29 @@ pub(super) fn lines(app: &App, item: &QueueItem, h: usize, w: usize, theme: Them
     if !plan.is_empty() {
         // The plan leads (one line per changed todo field, decoded); the raw diff below is
         // exactly what is written.
-        let room = (h / 2).clamp(3, 12);
+        // Wrapped, so the new value of a long field shows whole (up to half the pane).
+        let room = (h / 2).clamp(3, 16);
         out.push(Line::styled("plan", theme.title()));
-        for l in plan.iter().take(room) {
+        let (mut rows_used, mut shown) = (0, 0);
+        for l in plan {
             let style = match l.chars().next() {
                 Some('+') => theme.added(),
                 Some('-') => theme.removed(),
                 _ => Style::new(),
             };
-            out.push(Line::styled(
-                format!("  {}", safe(l).chars().take(w.saturating_sub(2)).collect::<String>()),
-                style,
-            ));
+            let rows = wrap_words(&safe(l), w.saturating_sub(4).max(20));
+            if rows_used + rows.len() > room {
+                break;
+            }
+            rows_used += rows.len();
+            for (n, row) in rows.into_iter().enumerate() {
+                out.push(Line::styled(if n == 0 { format!("  {row}") } else { format!("      {row}") }, style));
+            }
+            shown += 1;
         }
-        if plan.len() > room {
+        if plan.len() > shown {
             out.push(Line::styled(
-                format!("  … {} more plan line(s); the raw diff below has every byte", plan.len() - room),
+                format!("  … {} more plan line(s); the raw diff below has every byte", plan.len() - shown),
                 theme.dim(),
             ));
         }
