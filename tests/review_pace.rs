@@ -329,3 +329,46 @@ fn a_revert_after_later_writes_undoes_only_its_todo_block_even_next_to_a_changed
     assert_eq!(block, before_block, "its block is back as it was");
     assert!(state(&e, "docs-goal").contains("note=a%20later%20write"), "the later write stays");
 }
+
+/// Issue 14 "done when": the demo can be worked through in any order. Every item that can be
+/// applied at the start (ready, a key reuse with the override, a duplicate, a warning with
+/// the typed confirmation) is still applied, whatever order the operator takes them in: no
+/// apply is turned into a forced reject by the ones before it. 24 orders, seeded.
+#[test]
+fn the_demo_can_be_worked_through_in_any_order() {
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for round in 0..24 {
+        let (_d, reg) = demo();
+        let e = engine(&reg);
+        let mut todo: Vec<(String, String)> = e
+            .list(None)
+            .into_iter()
+            .filter(|r| r.goal_id != "release-goal")
+            .filter(|r| matches!(r.predicted_status.as_str(), "ready" | "idempotency_conflict" | "skipped_duplicate"))
+            .map(|r| (format!("{}/{}", r.goal_id, r.item_id), r.predicted_status))
+            .collect();
+        assert!(todo.len() >= 8, "{todo:?}");
+        for i in (1..todo.len()).rev() {
+            let j = usize::try_from(next() % (i as u64 + 1)).unwrap_or(0);
+            todo.swap(i, j);
+        }
+        for (key, was) in &todo {
+            let over = was == "idempotency_conflict";
+            let d =
+                Decision::Apply(Approval { confirm_warnings: true, override_idempotency: over, ..Approval::default() });
+            let out = e.decide(key, &d, None).unwrap_or_else(|err| panic!("round {round}: {key}: {err}"));
+            assert!(
+                matches!(out.status, Status::Applied | Status::SkippedDuplicate | Status::AlreadyApplied),
+                "round {round}: {key} ({was}) became {:?}: {}; order {todo:?}",
+                out.status,
+                out.message
+            );
+        }
+    }
+}
