@@ -153,65 +153,7 @@ fn on_key_inner(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             }
             _ => Vec::new(),
         },
-        Mode::TypedConfirm { key: k, typed, purpose, mut note }
-            if note.focused || (key.code == KeyCode::Tab && !matches!(purpose, Typed::ReleaseLease { .. })) =>
-        {
-            if key.code != KeyCode::Enter && key.code != KeyCode::Esc {
-                edit_note(&mut note, key);
-                app.mode = Mode::TypedConfirm { key: k, typed, purpose, note };
-                return Vec::new();
-            }
-            app.mode = Mode::TypedConfirm { key: k, typed, purpose, note: NoteField { focused: false, ..note } };
-            on_key_inner(app, key)
-        }
-        Mode::TypedConfirm { key: k, mut typed, purpose, note } => match key.code {
-            KeyCode::Esc => cancel(app),
-            KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => {
-                app.mode = Mode::TypedConfirm { key: k, typed: String::new(), purpose, note };
-                Vec::new()
-            }
-            KeyCode::Backspace => {
-                typed.pop();
-                app.mode = Mode::TypedConfirm { key: k, typed, purpose, note };
-                Vec::new()
-            }
-            KeyCode::Enter => {
-                let id = k.rsplit('/').next().unwrap_or("");
-                let want: String = id.chars().take(6).collect();
-                if typed == want {
-                    if let Some(none) = unarmed(app) {
-                        return none;
-                    }
-                    app.mode = Mode::Normal;
-                    let decision = match purpose {
-                        Typed::Warnings => Decision::Apply(approval(app, &k, false, &note)),
-                        Typed::OverrideIdempotency => Decision::Apply(approval(app, &k, true, &note)),
-                        Typed::ReleaseLease { todo_id, seen } => {
-                            Decision::ReleaseExpiredLease { todo_id, seen, reason: String::new() }
-                        }
-                    };
-                    decide(app, &k, decision)
-                } else {
-                    app.flash = Some((
-                        if typed.is_empty() {
-                            format!("type the first 6 characters of the item id ({want}) and press Enter")
-                        } else {
-                            format!(
-                                "{typed:?} does not match: type the first 6 characters of the item id ({want}) and press Enter"
-                            )
-                        },
-                        FlashKind::Conflict,
-                    ));
-                    Vec::new()
-                }
-            }
-            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
-                typed.push(c);
-                app.mode = Mode::TypedConfirm { key: k, typed, purpose, note };
-                Vec::new()
-            }
-            _ => Vec::new(),
-        },
+        Mode::TypedConfirm { key: k, typed, purpose, note } => on_typed_confirm(app, k, typed, purpose, note, key),
         Mode::Reject { key: k, mut typed } => match key.code {
             KeyCode::Esc => cancel(app),
             KeyCode::Backspace => {
@@ -247,6 +189,79 @@ fn on_key_inner(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             }
             _ => Vec::new(),
         },
+    }
+}
+
+/// Keys of a typed confirmation: the first 6 characters of the item id, then Enter; for an
+/// apply, Tab moves typing to the note and back.
+fn on_typed_confirm(
+    app: &mut App,
+    k: String,
+    mut typed: String,
+    purpose: Typed,
+    mut note: NoteField,
+    key: KeyEvent,
+) -> Vec<Effect> {
+    if note.focused || (key.code == KeyCode::Tab && !matches!(purpose, Typed::ReleaseLease { .. })) {
+        // Typing goes to the note: Tab or Esc leave it (kept), Enter confirms as below.
+        if key.code == KeyCode::Esc {
+            note.focused = false;
+        } else if key.code != KeyCode::Enter {
+            edit_note(&mut note, key);
+        }
+        if key.code != KeyCode::Enter {
+            app.mode = Mode::TypedConfirm { key: k, typed, purpose, note };
+            return Vec::new();
+        }
+        note.focused = false;
+    }
+    match key.code {
+        KeyCode::Esc => cancel(app),
+        KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+            app.mode = Mode::TypedConfirm { key: k, typed: String::new(), purpose, note };
+            Vec::new()
+        }
+        KeyCode::Backspace => {
+            typed.pop();
+            app.mode = Mode::TypedConfirm { key: k, typed, purpose, note };
+            Vec::new()
+        }
+        KeyCode::Enter => {
+            let id = k.rsplit('/').next().unwrap_or("");
+            let want: String = id.chars().take(6).collect();
+            if typed == want {
+                if let Some(none) = unarmed(app) {
+                    return none;
+                }
+                app.mode = Mode::Normal;
+                let decision = match purpose {
+                    Typed::Warnings => Decision::Apply(approval(app, &k, false, &note)),
+                    Typed::OverrideIdempotency => Decision::Apply(approval(app, &k, true, &note)),
+                    Typed::ReleaseLease { todo_id, seen } => {
+                        Decision::ReleaseExpiredLease { todo_id, seen, reason: String::new() }
+                    }
+                };
+                decide(app, &k, decision)
+            } else {
+                app.flash = Some((
+                    if typed.is_empty() {
+                        format!("type the first 6 characters of the item id ({want}) and press Enter")
+                    } else {
+                        format!(
+                            "{typed:?} does not match: type the first 6 characters of the item id ({want}) and press Enter"
+                        )
+                    },
+                    FlashKind::Conflict,
+                ));
+                Vec::new()
+            }
+        }
+        KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+            typed.push(c);
+            app.mode = Mode::TypedConfirm { key: k, typed, purpose, note };
+            Vec::new()
+        }
+        _ => Vec::new(),
     }
 }
 

@@ -169,27 +169,9 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
                         }));
                     }
                     Effect::Revert { goal, item_id } => {
-                        let eng = current(&engine);
-                        let tx = tx.clone();
+                        let (eng, tx) = (current(&engine), tx.clone());
                         std::thread::spawn(move || {
-                            let result = eng
-                                .propose_revert(&goal, &item_id, &eng.operator)
-                                .map(|(p, basis)| {
-                                    let how = match basis {
-                                        crate::engine::revert::RevertBasis::Exact => "the text before it, byte for byte",
-                                        crate::engine::revert::RevertBasis::OnCurrent => {
-                                            "its change undone on the current state"
-                                        }
-                                    };
-                                    format!(
-                                        "revert of {item_id} proposed as {}{} ({how}; {}): review and apply it like any item",
-                                        p.item_id,
-                                        if p.reused { " (already pending)" } else { "" },
-                                        p.predicted_status
-                                    )
-                                })
-                                .map_err(|e| crate::error_chain(&e));
-                            tracing::info!(goal, item_id, ?result, "revert proposed");
+                            let result = revert::propose(&eng, &goal, &item_id);
                             let _ = tx.send(Msg::Reverted { goal, result });
                         });
                     }

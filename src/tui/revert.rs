@@ -40,6 +40,28 @@ pub(super) fn start(app: &mut App) -> Vec<Effect> {
     vec![Effect::Revert { goal, item_id }]
 }
 
+/// Asks the engine for the revert item (off the UI thread): what to tell the operator, or why
+/// not.
+pub(super) fn propose(engine: &crate::engine::Engine, goal: &str, item_id: &str) -> Result<String, String> {
+    let result = engine
+        .propose_revert(goal, item_id, &engine.operator)
+        .map(|(p, basis)| {
+            let how = match basis {
+                crate::engine::revert::RevertBasis::Exact => "the text before it, byte for byte",
+                crate::engine::revert::RevertBasis::OnCurrent => "its change undone on the current state",
+            };
+            format!(
+                "revert of {item_id} proposed as {}{} ({how}; {}): review and apply it like any item",
+                p.item_id,
+                if p.reused { " (already pending)" } else { "" },
+                p.predicted_status
+            )
+        })
+        .map_err(|e| crate::error_chain(&e));
+    tracing::info!(goal, item_id, ?result, "revert proposed");
+    result
+}
+
 /// The engine answered: the new item's id and how it was built, or why not.
 pub(super) fn on_done(app: &mut App, goal: String, result: Result<String, String>) -> Vec<Effect> {
     app.flash = Some(match result {

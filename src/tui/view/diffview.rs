@@ -100,38 +100,7 @@ pub(super) fn lines(app: &App, item: &QueueItem, h: usize, w: usize, theme: Them
     for n in &item.detail.notes {
         out.push(Line::styled(format!("◷ {}", safe(n)), theme.dim()));
     }
-    let plan = &item.detail.plan;
-    if !plan.is_empty() {
-        // The plan leads (one line per changed todo field, decoded); the raw diff below is
-        // exactly what is written.
-        // Wrapped, so the new value of a long field shows whole (up to half the pane).
-        let room = (h / 2).clamp(3, 16);
-        out.push(Line::styled("plan", theme.title()));
-        let (mut rows_used, mut shown) = (0, 0);
-        for l in plan {
-            let style = match l.chars().next() {
-                Some('+') => theme.added(),
-                Some('-') => theme.removed(),
-                _ => Style::new(),
-            };
-            let rows = wrap_words(&safe(l), w.saturating_sub(4).max(20));
-            if rows_used + rows.len() > room {
-                break;
-            }
-            rows_used += rows.len();
-            for (n, row) in rows.into_iter().enumerate() {
-                out.push(Line::styled(if n == 0 { format!("  {row}") } else { format!("      {row}") }, style));
-            }
-            shown += 1;
-        }
-        if plan.len() > shown {
-            out.push(Line::styled(
-                format!("  … {} more plan line(s); the raw diff below has every byte", plan.len() - shown),
-                theme.dim(),
-            ));
-        }
-        out.push(Line::styled("raw diff — exactly what is written", theme.title()));
-    }
+    out.extend(plan_lines(&item.detail.plan, h, w, theme));
     if m.rows.is_empty() {
         let why = if item.detail.command_line.is_some() {
             "no Markdown change: this LoopX command changes none here (see the Checks tab's loopx line)"
@@ -147,6 +116,43 @@ pub(super) fn lines(app: &App, item: &QueueItem, h: usize, w: usize, theme: Them
     };
     out.extend(body);
     out.truncate(h);
+    out
+}
+
+/// The plan view leading the Diff tab of a todo change (one line per changed todo field,
+/// wrapped, at most half the pane), then the heading of the raw diff; nothing without a plan.
+fn plan_lines(plan: &[String], h: usize, w: usize, theme: Theme) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    if plan.is_empty() {
+        return out;
+    }
+    // Wrapped, so the new value of a long field shows whole.
+    let room = (h / 2).clamp(3, 16);
+    out.push(Line::styled("plan", theme.title()));
+    let (mut rows_used, mut shown) = (0, 0);
+    for l in plan {
+        let style = match l.chars().next() {
+            Some('+') => theme.added(),
+            Some('-') => theme.removed(),
+            _ => Style::new(),
+        };
+        let rows = wrap_words(&safe(l), w.saturating_sub(4).max(20));
+        if rows_used + rows.len() > room {
+            break;
+        }
+        rows_used += rows.len();
+        for (n, row) in rows.into_iter().enumerate() {
+            out.push(Line::styled(if n == 0 { format!("  {row}") } else { format!("      {row}") }, style));
+        }
+        shown += 1;
+    }
+    if plan.len() > shown {
+        out.push(Line::styled(
+            format!("  … {} more plan line(s); the raw diff below has every byte", plan.len() - shown),
+            theme.dim(),
+        ));
+    }
+    out.push(Line::styled("raw diff — exactly what is written", theme.title()));
     out
 }
 
