@@ -372,3 +372,43 @@ fn the_demo_can_be_worked_through_in_any_order() {
         }
     }
 }
+
+#[test]
+fn batch_reject_takes_one_reason_for_all_and_batch_skip_leaves_read_only_writebacks_marked() {
+    let (_d, reg) = demo();
+    let e = engine(&reg);
+    clear_queue(&e, "docs-goal");
+    let ids: Vec<String> =
+        (0..2).map(|i| propose_at(&e, "docs-goal", &add(&format!("[P4] Reject me {i}")), i)).collect();
+    let mut app = console(&e);
+    key(&mut app, KeyCode::Char('/'));
+    typed(&mut app, "docs-goal");
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Char('*'));
+    key(&mut app, KeyCode::Char('X'));
+    typed(&mut app, "1");
+    key(&mut app, KeyCode::Enter);
+    let Mode::Batch(b) = &app.mode else { panic!("{:?}", app.mode) };
+    assert_eq!(b.reason.as_deref(), Some("stale or superseded"), "a lone 1 is the first quick reason");
+    typed(&mut app, "2");
+    let fx = key(&mut app, KeyCode::Enter);
+    let [Effect::DecideBatch { items, decision, .. }] = &fx[..] else { panic!("{fx:?}") };
+    let outcomes = writegate::tui::batch::run(&e, items.clone(), decision);
+    for (id, (_, out)) in ids.iter().zip(&outcomes) {
+        let rec = out.as_ref().expect("decided").record.clone().expect("record");
+        assert_eq!(
+            (rec.item_id.as_str(), rec.status, rec.reason.as_deref()),
+            (id.as_str(), Status::Rejected, Some("stale or superseded"))
+        );
+    }
+    // A read-only writeback cannot be skipped: marked, it is left out with the reason.
+    let mut app = console(&e);
+    let ro = app.items.iter().find(|i| i.is_read_only_writeback()).expect("demo read-only writeback").key.clone();
+    let ok =
+        app.items.iter().find(|i| i.kind == "writeback" && !i.is_read_only_writeback()).expect("writeback").key.clone();
+    app.marked.extend([ro.clone(), ok.clone()]);
+    key(&mut app, KeyCode::Char('S'));
+    let Mode::Batch(b) = &app.mode else { panic!("{:?} {:?}", app.mode, app.flash) };
+    assert_eq!(b.items.iter().map(|(i, _)| i.key.clone()).collect::<Vec<_>>(), vec![ok]);
+    assert!(b.excluded.iter().any(|r| r.key == ro && r.text.contains("not skipped")), "{:?}", b.excluded);
+}
