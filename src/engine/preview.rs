@@ -92,6 +92,9 @@ pub struct Prepared {
     /// For a LoopX 2.x command recomputed at the head: the command line apply runs (its
     /// expected revision set to the head); `None`: the item's own.
     pub loopx_argv: Option<super::canonical::argv::LoopxArgv>,
+    /// The text of the existing todo the item targets, as the current state has it (for the
+    /// summary), when there is one.
+    pub target_text: Option<String>,
     /// An operator rejected this idempotency key or effect before (issue 14 item 4).
     pub rejected_before: Option<super::rejections::RejectedBefore>,
 }
@@ -131,6 +134,7 @@ impl Prepared {
             stale_reason: None,
             rejected_before: None,
             loopx_argv: None,
+            target_text: None,
         }
     }
 
@@ -414,6 +418,9 @@ impl Engine {
             );
         }
         let state = snap.parsed.clone().unwrap_or_else(|| std::sync::Arc::new(ActiveState::parse(&current)));
+        if let Proposal::TodoOp(op) = &intent.proposal {
+            p.target_text = op.todo_id().and_then(|id| state.find_todo(id)).map(|t| t.text.clone());
+        }
         self.check_lease(&mut p, &intent, &state, &current, &goal.id);
         self.check_edit(&mut p, &intent, &current, &goal.registered_agents, rev_ok);
         if !rev_ok {

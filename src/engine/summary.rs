@@ -48,7 +48,16 @@ fn set_fields(a: &TodoArgs) -> Vec<String> {
     out
 }
 
-fn op_summary(op: &TodoOp) -> String {
+fn op_summary(op: &TodoOp, target: Option<&str>) -> String {
+    let what = op_words(op);
+    // What it does first; the targeted todo's text, when the state has it, after.
+    match target {
+        Some(text) => format!("{what} · {}", shown(text, 60)),
+        None => what,
+    }
+}
+
+fn op_words(op: &TodoOp) -> String {
     let a = op.args();
     let todo = || a.todo_id.as_deref().map_or_else(|| "?".to_owned(), short_todo);
     match op {
@@ -81,7 +90,8 @@ fn op_summary(op: &TodoOp) -> String {
 }
 
 /// The item's one-line summary, at most [`SUMMARY_CHARS`] characters:
-/// `add agent todo [P1] Write the first smoke test`, `update todo_cc1c…: note, evidence`,
+/// `add agent todo [P1] Write the first smoke test`, `update todo_cc1c…: note, evidence`
+/// (then ` · ` and the todo's text when the current state has it),
 /// `complete todo_ab12… (evidence: …)`, `writeback handoff_packet_pointer → codex_cli_tui`,
 /// `loopx todo add --text …`, `replace of the state (+3 −1)`, `revert <item> (+1 −2)`,
 /// `invalid: …`.
@@ -91,13 +101,20 @@ pub fn summary(p: &Prepared) -> String {
         format!("writeback {} → {}", wb.write_class, wb.runtime_id.as_deref().unwrap_or("?"))
     } else if let Some(cmd) = &p.item.command {
         let texts = cmd.argv.texts();
-        let what = cmd.argv.value("--todo-id").map(short_todo).or_else(|| texts.first().map(|(_, t)| (*t).to_owned()));
+        let what = cmd
+            .argv
+            .value("--todo-id")
+            .map(|id| match &p.target_text {
+                Some(text) => format!("{} · {}", short_todo(id), shown(text, 60)),
+                None => short_todo(id),
+            })
+            .or_else(|| texts.first().map(|(_, t)| (*t).to_owned()));
         format!("loopx {} {}", cmd.argv.verb.words().join(" "), what.unwrap_or_default())
     } else {
         match &p.item.intent {
             Err(why) => format!("invalid: {why}"),
             Ok(intent) => match &intent.proposal {
-                Proposal::TodoOp(op) => op_summary(op),
+                Proposal::TodoOp(op) => op_summary(op, p.target_text.as_deref()),
                 _ if intent.reverts.is_some() => format!(
                     "revert {} (+{} −{})",
                     intent.reverts.as_deref().unwrap_or_default(),

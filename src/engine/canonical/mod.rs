@@ -228,6 +228,10 @@ impl Engine {
         p.check("schema", true, format!("{SCHEMA}: loopx {}", cmd.argv.verb.words().join(" ")), None);
         let Some((goal, current, auth)) = goal_of(&mut p, item, cmd, snap) else { return p };
         p.check("goal", true, format!("{} → {} (LoopX 2.x)", goal.id, goal.state_file_rel), None);
+        p.target_text = cmd
+            .argv
+            .value("--todo-id")
+            .and_then(|id| auth.head().and_then(|h| h.todos.iter().find(|t| t.todo_id == id).map(|t| t.text.clone())));
         p.current_text = Some(current.clone());
         let head = auth.head().map(|h| h.provider_revision.clone()).unwrap_or_default();
         let prediction = self.prediction_for(item, cmd, &goal, auth, (&head, snap.revision.as_deref()), rebased);

@@ -58,7 +58,10 @@ pub fn draw(f: &mut Frame, app: &App) {
         );
     }
     if body.width >= 100 {
-        let [left, right] = Layout::horizontal([Constraint::Percentage(42), Constraint::Percentage(58)]).areas(body);
+        // Wide terminals give the queue half, so what each item does fits on its row.
+        let left_pct = if body.width >= 140 { 50 } else { 42 };
+        let [left, right] =
+            Layout::horizontal([Constraint::Percentage(left_pct), Constraint::Percentage(100 - left_pct)]).areas(body);
         let goals_h = (app.goals.len() as u16 * 2 + 2).clamp(4, left.height / 3);
         let [g, q] = Layout::vertical([Constraint::Length(goals_h), Constraint::Min(3)]).areas(left);
         goals::draw(f, app, g, theme);
