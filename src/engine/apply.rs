@@ -21,13 +21,14 @@ pub struct Approval {
     pub confirm_warnings: bool,
     /// Explicitly apply despite an idempotency conflict (recorded with both digests).
     pub override_idempotency: bool,
-    /// The operator's note, kept in the result record (`reason`), sanitised and bounded
-    /// like a reject reason; `None` or empty for none.
+    /// The operator's note, kept in the result record (`note`), sanitised and bounded like a
+    /// reject reason; `None` or empty for none.
     pub note: Option<String>,
     /// The state revision (`sha256:<hex>`) the operator reviewed a recomputed item against:
     /// when the item is recomputed (issue 14) and the state is elsewhere now, nothing is
-    /// written and the operator reviews it again. `None` (scripts, batches) accepts the
-    /// change recomputed under the lock, which the recompute rule holds to the same effect.
+    /// written and the operator reviews it again. A batch pins each item to the state the one
+    /// before it left. `None` (tests, scripts) accepts the change recomputed under the lock,
+    /// which the recompute rule holds to the same effect.
     pub on_revision: Option<String>,
 }
 
@@ -36,8 +37,9 @@ pub struct Approval {
 pub enum Decision {
     /// Apply it. A stale item that [`super::recompute::recompute_check`] accepts under the
     /// lock is applied recomputed on the current state and recorded `applied` with
-    /// `reason_code` `rebased`: `expected_revision` is the agent's, `base_revision` the one it
-    /// was recomputed on, the idempotency key the original.
+    /// `reason_code` `rebased` (`idempotency_override` when it also overrides a reused key):
+    /// `expected_revision` is the agent's, `base_revision` the one it was recomputed on, the
+    /// idempotency key the original.
     Apply(Approval),
     /// Skip it (recorded, item moved to `decided/`).
     Skip,

@@ -158,8 +158,9 @@ fn moved_phrases(before: &Parts, since: &Changes) -> Vec<String> {
 }
 
 /// Whether the stale item `p` may be recomputed on the current state. The rule, in order:
-/// - only the revision check fails (besides a busy lock, which apply waits out, and a lease
-///   or the boundary scan, which then decide the status);
+/// - the revision check fails, and no check fails but a lease, the boundary scan or a
+///   reused idempotency key with another effect (these then decide the status, judged on
+///   the recomputed change; a busy lock is no failure: apply waits it out);
 /// - the proposal is a todo op whose effect does not depend on order: `todo_add`,
 ///   `todo_update` / `todo_claim` (block and defer are updates), `todo_complete`,
 ///   `todo_supersede`, `refresh_state` — never `todo_archive_completed`, `replace` or
@@ -236,8 +237,8 @@ pub fn recompute_check(p: &Prepared) -> Result<Recomputed, String> {
 /// After every check: a stale item that passes [`recompute_check`] becomes what its
 /// recomputed change gives — the revision check passes with the [`Recomputed::line`], the
 /// conflict details become kind `recomputed` (the 3-way view kept, plus `recomputed_on`,
-/// `moved_since_base` and `diff_of_diffs`), and the next failing check (the boundary scan)
-/// or `ready` decides.
+/// `moved_since_base` and `diff_of_diffs`; beside a lease or key-reuse conflict, which then
+/// leads, a `recomputed` note), and the next failing check or `ready` decides.
 /// Any other item is left as it is; for a stale one the reason it stays stale is returned.
 pub(super) fn recompute_if_eligible(p: &mut Prepared) -> Option<String> {
     if !p.failures.iter().any(|(name, _)| name == "revision") {
