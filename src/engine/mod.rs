@@ -250,7 +250,19 @@ impl Engine {
             Some((g, i)) => (Some(g), i),
             None => (None, reference),
         };
-        let mut found: Vec<Item> = self.items(goal).into_iter().filter(|i| i.id == id).collect();
+        // The file is `inbox/<id>.json` (the names `GateDir::pending_files` lists): looked up
+        // directly, not by reading every pending item.
+        let name = format!("{id}.json");
+        let listable = !id.is_empty() && !name.starts_with('.') && !id.contains(['/', '\\']);
+        let mut found: Vec<Item> = Vec::new();
+        for g in self.ws.goals.iter().filter(|g| listable && goal.is_none_or(|x| x == g.id)) {
+            if let Ok(gate) = self.gate(&g.id) {
+                let path = gate.inbox().join(&name);
+                if std::fs::symlink_metadata(&path).is_ok_and(|m| !m.is_dir()) {
+                    found.push(Item::read(&path, &g.id));
+                }
+            }
+        }
         match found.len() {
             0 => Err(EngineError::NoSuchItem(reference.to_owned())),
             1 => Ok(found.remove(0)),
