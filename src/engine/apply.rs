@@ -24,11 +24,12 @@ pub struct Approval {
     /// The operator's note, kept in the result record (`note`), sanitised and bounded like a
     /// reject reason; `None` or empty for none.
     pub note: Option<String>,
-    /// The state revision (`sha256:<hex>`) the operator reviewed a recomputed item against:
-    /// when the item is recomputed (issue 14) and the state is elsewhere now, nothing is
-    /// written and the operator reviews it again. A batch pins each item to the state the one
-    /// before it left. `None` (tests, scripts) accepts the change recomputed under the lock,
-    /// which the recompute rule holds to the same effect.
+    /// The revision the operator reviewed the item on (`sha256:<hex>` of the state; for a
+    /// LoopX 2.x command recomputed at the head, that head): when the apply would be
+    /// computed on another one — the state moved, recomputed or not, or went back — nothing
+    /// is written and the operator reviews it again. A batch pins each item to the state the
+    /// one before it left. `None` (tests, scripts) accepts the change as prepared under the
+    /// lock, which the recompute rule holds to the same effect.
     pub on_revision: Option<String>,
 }
 
@@ -510,12 +511,19 @@ impl Engine {
 /// # Errors
 /// [`EngineError::Refused`] saying what is missing; nothing was written.
 pub(super) fn check_approval(p: &Prepared, approval: &Approval) -> Result<(), EngineError> {
-    if let (Some(r), Some(seen)) = (&p.recomputed, &approval.on_revision)
-        && r.onto != *seen
+    // The revision this apply is computed on: a recomputed item's, else a write intent's
+    // current state (a LoopX 2.x command's revision is LoopX's to check when it commits).
+    let now = match &p.recomputed {
+        Some(r) => Some(r.onto.clone()),
+        None if p.item.intent.is_ok() => p.current_text.as_deref().map(revision_of_text),
+        None => None,
+    };
+    if let (Some(seen), Some(now)) = (&approval.on_revision, now)
+        && now != *seen
     {
         return Err(EngineError::Refused(format!(
-            "the state moved since you reviewed {}: it is recomputed on {} now; review it again (nothing was written)",
-            p.item.id, r.onto
+            "the state moved since you reviewed {} (it is at {now} now); review it again (nothing was written)",
+            p.item.id
         )));
     }
     if approval.confirm_warnings {

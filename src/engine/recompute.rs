@@ -31,6 +31,9 @@ pub struct Recomputed {
     /// The "diff of the diffs" ([`super::conflict::diff_of_diffs`]): empty when the
     /// recomputed change has the same changed lines as the one on the base.
     pub diff_of_diffs: String,
+    /// The base came from the item's own `base_text`, not from `gate/revisions/`: what moved
+    /// since is then as the agent tells it (the write itself is LoopX's op on the real state).
+    pub base_from_item: bool,
 }
 
 impl Recomputed {
@@ -41,7 +44,8 @@ impl Recomputed {
         let shown: Vec<&str> = self.moved.iter().take(6).map(String::as_str).collect();
         let more = self.moved.len().saturating_sub(shown.len());
         let more = if more > 0 { format!(" and {more} more") } else { String::new() };
-        format!("recomputed on the current state; moved since the agent's base: {}{more}", shown.join(", "))
+        let whose = if self.base_from_item { " (the base as the item's own base_text gives it)" } else { "" };
+        format!("recomputed on the current state; moved since the agent's base{whose}: {}{more}", shown.join(", "))
     }
 }
 
@@ -64,6 +68,10 @@ impl Changes {
 struct Parts {
     todos: BTreeMap<String, String>,
     sections: BTreeMap<String, String>,
+    /// Keys of todos without a `todo_id` of their own: LoopX computes theirs from their role,
+    /// section, position and text (`build_todo_id`), so such an id names another block once
+    /// todos above it move.
+    positional: BTreeSet<String>,
 }
 
 /// Cuts `text` into parts; `Err` when a todo id repeats (no safe key for it).
@@ -74,8 +82,12 @@ struct Parts {
 fn parts(text: &str) -> Result<Parts, String> {
     let state = ActiveState::parse(text);
     let mut todos = BTreeMap::new();
+    let mut positional = BTreeSet::new();
     for t in &state.todos {
         let key = if t.archived { format!("archive:{}", t.todo_id) } else { t.todo_id.clone() };
+        if t.todo_id_source == crate::loopx::state::IdSource::Generated {
+            positional.insert(key.clone());
+        }
         if todos.insert(key.clone(), state.todo_block(t).join("\n")).is_some() {
             return Err(format!("todo id {key} appears twice"));
         }
@@ -100,7 +112,7 @@ fn parts(text: &str) -> Result<Parts, String> {
         s.push_str(line);
         s.push('\n');
     }
-    Ok(Parts { todos, sections })
+    Ok(Parts { todos, sections, positional })
 }
 
 /// `ch` with the todos it adds (absent from `before`) keyed by their blocks rather than their
@@ -206,6 +218,11 @@ pub fn recompute_check(p: &Prepared) -> Result<Recomputed, String> {
     let (agent, since) = (changes(&base, &parts(proposed_on_base)?), changes(&base, &now));
     let redone = changes(&now, &parts(recomputed)?);
     let touched: BTreeSet<&String> = agent.keys().union(&redone.keys()).copied().collect();
+    if let Some(k) = touched.iter().find(|k| base.positional.contains(**k) || now.positional.contains(**k)) {
+        return Err(format!(
+            "{k} has no todo_id of its own (LoopX computes it from its position), so once todos moved it may name another todo"
+        ));
+    }
     let both: Vec<&String> = touched.intersection(&since.keys()).copied().collect();
     if !both.is_empty() {
         return Err(format!(
@@ -231,6 +248,7 @@ pub fn recompute_check(p: &Prepared) -> Result<Recomputed, String> {
         onto: revision_of_text(current),
         moved: moved_phrases(&base, &since),
         diff_of_diffs: super::conflict::diff_of_diffs(&view.proposal_diff, &rebased_diff),
+        base_from_item: p.conflict.as_ref().is_some_and(|c| c["base_source"] == "item"),
     })
 }
 

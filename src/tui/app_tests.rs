@@ -171,10 +171,12 @@ fn apply_confirm_and_cancel() {
     assert_eq!(app.mode, Mode::Normal);
     press(&mut app, KeyCode::Char('a'));
     let fx = press(&mut app, KeyCode::Char('y'));
-    assert_eq!(
-        fx,
-        vec![Effect::Decide { key: "g/a1".into(), digest: "sha256:a1".into(), decision: Decision::apply() }]
-    );
+    // Pinned to the state it was shown on ("a\n" in these fixtures).
+    let decision = Decision::Apply(Approval {
+        on_revision: Some(crate::loopx::hash::revision_of_text("a\n")),
+        ..Approval::default()
+    });
+    assert_eq!(fx, vec![Effect::Decide { key: "g/a1".into(), digest: "sha256:a1".into(), decision }]);
     assert_eq!(app.busy.as_deref(), Some("g/a1"));
 }
 
@@ -357,6 +359,7 @@ fn a_recomputed_item_applies_with_the_normal_key_pinned_to_the_state_it_was_show
         onto: crate::loopx::hash::revision_of_text("a\n"),
         moved: vec!["todo_x added".into()],
         diff_of_diffs: String::new(),
+        base_from_item: false,
     });
     it.detail = Arc::new(d);
     let mut app = loaded_app(vec![it]);

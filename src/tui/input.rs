@@ -320,14 +320,20 @@ fn edit_note(note: &mut NoteField, key: KeyEvent) {
 }
 
 /// The approval of an apply from a dialog: typed confirmation given, the note, and the state
-/// the operator reviewed the item on (a recomputed item moved since is refused, not written).
+/// the operator reviewed the item on (an apply computed on any other is refused, not written).
 fn approval(app: &App, key: &str, override_idempotency: bool, note: &NoteField) -> Approval {
     let item = app.current().filter(|i| i.key == key);
     Approval {
         confirm_warnings: true,
         override_idempotency,
         note: note.value(),
-        on_revision: item.and_then(|i| i.detail.recomputed.as_ref()).map(|r| r.onto.clone()),
+        on_revision: item.and_then(|i| match &i.detail.recomputed {
+            Some(r) => Some(r.onto.clone()),
+            None if i.kind == "write_intent" => {
+                i.detail.current.as_deref().map(|t| crate::loopx::hash::revision_of_text(t))
+            }
+            None => None,
+        }),
     }
 }
 

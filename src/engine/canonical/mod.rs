@@ -212,6 +212,7 @@ impl Engine {
             onto: head.clone(),
             moved: vec![format!("the head {} → {head}", cmd.proposed_head)],
             diff_of_diffs: String::new(),
+            base_from_item: false,
         };
         if let Some(c) = p.checks.iter_mut().find(|c| c.name == "revision") {
             c.detail = format!("{}; {FLAG} {old} → the head: the same change", r.line());
