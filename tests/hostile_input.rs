@@ -140,6 +140,26 @@ fn a_gate_folder_symlinked_out_of_the_runtime_root_is_refused() {
 }
 
 #[test]
+fn a_gate_subfolder_or_results_log_symlinked_out_of_the_runtime_root_is_refused() {
+    // The gate's children are checked with one lstat each when they are plain entries of a
+    // checked folder; a symlinked one still gets the full resolution, and is refused.
+    for child in ["inbox", "decided", "results.jsonl"] {
+        let (d, reg) = demo();
+        let e = engine(&reg);
+        let path = e.gate("docs-goal").expect("gate").root().join(child);
+        let outside = d.path().join(format!("elsewhere-{child}"));
+        if path.exists() {
+            std::fs::rename(&path, &outside).expect("move");
+        } else {
+            std::fs::create_dir_all(&outside).expect("mkdir");
+        }
+        std::os::unix::fs::symlink(&outside, &path).expect("symlink");
+        let e = engine(&reg);
+        assert!(e.gate("docs-goal").is_err_and(|err| err.to_string().contains("outside")), "{child}");
+    }
+}
+
+#[test]
 fn a_forged_marker_cannot_move_files_and_a_foreign_record_is_damage() {
     let (_d, reg) = demo();
     let e = engine(&reg);

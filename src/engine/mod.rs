@@ -180,8 +180,10 @@ impl Engine {
     /// # Errors
     /// Invalid goal id or a runtime dir escaping the runtime root.
     pub fn gate(&self, goal_id: &str) -> Result<GateDir, EngineError> {
-        let gate = GateDir::new(&self.ws.goal_runtime_dir(goal_id)?);
+        let dir = self.ws.goal_runtime_dir(goal_id)?;
+        let gate = GateDir::new(&dir);
         let root = &self.ws.runtime_root;
+        let mut checked = dir;
         for (what, path) in [
             ("gate folder", gate.root().to_owned()),
             ("gate inbox", gate.inbox()),
@@ -190,7 +192,18 @@ impl Engine {
             ("gate results log", gate.results().path().to_owned()),
             ("gate revisions folder", gate.revisions().dir().to_owned()),
         ] {
-            crate::loopx::registry::ensure_inside(&path, root, what)?;
+            // A child of a folder just found inside the root is inside too unless it is a
+            // symlink (absent, it resolves to that folder joined with its name): only a
+            // symlink, or a path not directly under a checked folder, needs the full walk.
+            let plain_child = path.parent() == Some(checked.as_path())
+                && std::fs::symlink_metadata(&path)
+                    .map_or_else(|e| e.kind() == std::io::ErrorKind::NotFound, |m| !m.file_type().is_symlink());
+            if !plain_child {
+                crate::loopx::registry::ensure_inside(&path, root, what)?;
+            }
+            if what == "gate folder" {
+                checked = path;
+            }
         }
         Ok(gate)
     }
@@ -233,12 +246,20 @@ impl Engine {
     #[must_use]
     pub fn items(&self, goal: Option<&str>) -> Vec<Item> {
         let mut out = Vec::new();
-        for g in self.ws.goals.iter().filter(|g| goal.is_none_or(|x| x == g.id)) {
+        for g in self.goals_named(goal) {
             if let Ok(gate) = self.gate(&g.id) {
                 out.extend(gate.pending_files().iter().map(|p| Item::read(p, &g.id)));
             }
         }
         out
+    }
+
+    /// The goal named `goal` (looked up by id), or every goal for `None`.
+    fn goals_named<'a>(&'a self, goal: Option<&str>) -> Box<dyn Iterator<Item = &'a Goal> + 'a> {
+        match goal {
+            Some(id) => Box::new(self.ws.goal(id).ok().into_iter()),
+            None => Box::new(self.ws.goals.iter()),
+        }
     }
 
     /// Finds one pending item by `item_id` or `goal_id/item_id`.
@@ -255,7 +276,7 @@ impl Engine {
         let name = format!("{id}.json");
         let listable = !id.is_empty() && !name.starts_with('.') && !id.contains(['/', '\\']);
         let mut found: Vec<Item> = Vec::new();
-        for g in self.ws.goals.iter().filter(|g| listable && goal.is_none_or(|x| x == g.id)) {
+        for g in self.goals_named(goal).filter(|_| listable) {
             if let Ok(gate) = self.gate(&g.id) {
                 let path = gate.inbox().join(&name);
                 if std::fs::symlink_metadata(&path).is_ok_and(|m| !m.is_dir()) {

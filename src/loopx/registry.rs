@@ -144,6 +144,8 @@ pub struct Workspace {
     /// where LoopX 2.x authority files are looked for too, so a goal is never judged
     /// 0.5.x just because writegate resolved another root than LoopX did.
     pub other_runtime_roots: Vec<PathBuf>,
+    /// Goal id → index into `goals` (lookups by id stay O(1) at any registry size).
+    index: std::collections::HashMap<String, usize>,
 }
 
 impl Workspace {
@@ -190,22 +192,27 @@ impl Workspace {
             }
             _ => loc.default_runtime_root(),
         };
-        let mut goals = Vec::new();
+        let mut goals: Vec<Goal> = Vec::new();
         let mut broken_goals = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut index = std::collections::HashMap::new();
         for raw in goals_raw {
             let id = raw.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
-            if goals.iter().any(|g: &Goal| g.id == id) || broken_goals.iter().any(|(b, _)| *b == id) {
+            if !seen.insert(id.clone()) {
                 broken_goals.push((id, "duplicate goal id in the registry; the first entry is used".into()));
                 continue;
             }
             match resolve_goal(raw, &project_root) {
-                Ok(goal) => goals.push(goal),
+                Ok(goal) => {
+                    index.insert(goal.id.clone(), goals.len());
+                    goals.push(goal);
+                }
                 Err(e) => broken_goals.push((id, crate::error_chain(&e))),
             }
         }
         let (current, legacy) = loc.default_roots();
         let other_runtime_roots = [current, legacy].into_iter().filter(|r| *r != runtime_root).collect();
-        Ok(Self { registry_path: path.to_owned(), runtime_root, goals, broken_goals, other_runtime_roots })
+        Ok(Self { registry_path: path.to_owned(), runtime_root, goals, broken_goals, other_runtime_roots, index })
     }
 
     /// The goal with `id`.
@@ -213,7 +220,7 @@ impl Workspace {
     /// # Errors
     /// [`RegistryError::UnknownGoal`].
     pub fn goal(&self, id: &str) -> Result<&Goal, RegistryError> {
-        self.goals.iter().find(|g| g.id == id).ok_or_else(|| RegistryError::UnknownGoal(id.to_owned()))
+        self.index.get(id).and_then(|&i| self.goals.get(i)).ok_or_else(|| RegistryError::UnknownGoal(id.to_owned()))
     }
 
     /// `<runtime_root>/goals/<goal_id>`, refused when the id is not one safe segment or
