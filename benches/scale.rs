@@ -1,0 +1,165 @@
+//! `writegate status --json` and `list --json` as users run them (the release binary, a
+//! whole process) over 1,000 and 10,000 goals, each beside a Python reference that reads and
+//! parses the same files (the registry, every state file, every results log and pending
+//! item) in the same run, paired and alternated (A B, then B A, …). Issue 15: linear in goals
+//! (≤ 11x the time for 10x the goals). Prints the medians, writegate's time per goal, the
+//! ratio to the reference and the growth from 1,000 to 10,000, with the machine load.
+//!
+//! Each goal has the demo's docs-goal state (2 KB) and one pending `todo add`.
+//! `cargo bench --bench scale` (needs `python3`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const PAIRS: usize = 5;
+
+/// What the reference reads: the same files writegate reads for `status`, parsed.
+const REFERENCE: &str = r#"
+import json, os, sys
+reg = sys.argv[1]
+doc = json.load(open(reg))
+root = os.path.dirname(os.path.dirname(reg))
+runtime = doc["common_runtime_root"]
+rows = []
+for g in doc["goals"]:
+    text = open(os.path.join(g["repo"], g["state_file"]), encoding="utf-8").read()
+    lines = text.splitlines()
+    gate = os.path.join(runtime, "goals", g["id"], "gate")
+    results = []
+    try:
+        results = [json.loads(l) for l in open(os.path.join(gate, "results.jsonl")) if l.strip()]
+    except FileNotFoundError:
+        pass
+    inbox = os.path.join(gate, "inbox")
+    items = [json.load(open(os.path.join(inbox, n))) for n in sorted(os.listdir(inbox)) if n.endswith(".json")]
+    rows.append({"goal_id": g["id"], "lines": len(lines), "open": sum(1 for l in lines if l.startswith("- [ ]")),
+                 "results": len(results), "pending": len(items)})
+json.dump({"items": rows}, sys.stdout)
+"#;
+
+fn timed(mut cmd: Command) -> Duration {
+    let t = Instant::now();
+    let out = cmd.output().expect("run");
+    let took = t.elapsed();
+    assert!(out.status.success() || out.status.code() == Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    took
+}
+
+fn median(v: &mut [Duration]) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+/// A workspace of `n` goals under `root`, built with the engine's own `propose`.
+fn workspace(root: &Path, n: usize) -> PathBuf {
+    let project = root.join("project");
+    let runtime = root.join("runtime");
+    let state = include_str!("../assets/demo/docs-goal.ACTIVE_GOAL_STATE.md");
+    let goals: Vec<serde_json::Value> = (0..n)
+        .map(|i| {
+            let id = format!("goal-{i:05}");
+            let dir = project.join(format!(".codex/goals/{id}"));
+            std::fs::create_dir_all(&dir).expect("mkdir");
+            std::fs::write(dir.join("ACTIVE_GOAL_STATE.md"), state).expect("state");
+            serde_json::json!({"id": id, "domain": "bench", "status": "active", "repo": project,
+                "state_file": format!(".codex/goals/{id}/ACTIVE_GOAL_STATE.md"),
+                "adapter": {"kind": "generic_project_goal_v0", "status": "connected"}, "authority_sources": [],
+                "coordination": {"registered_agents": ["codex-main-control"], "agent_model": "peer_v1"}})
+        })
+        .collect();
+    let registry = project.join(".loopx/registry.json");
+    std::fs::create_dir_all(registry.parent().expect("parent")).expect("mkdir");
+    let doc = serde_json::json!({"schema_version": "0.1", "updated_at": "2026-12-01", "common_runtime_root": runtime,
+        "goals": goals});
+    std::fs::write(&registry, serde_json::to_vec_pretty(&doc).expect("json")).expect("registry");
+    let loc = writegate::loopx::registry::Locator {
+        registry: Some(registry.clone()),
+        ..writegate::loopx::registry::Locator::from_env(None, None)
+    };
+    let engine =
+        writegate::engine::Engine::open(&loc, writegate::engine::Clock::System, "bench".into()).expect("engine");
+    for i in 0..n {
+        let op = writegate::loopx::edit::TodoOp::TodoAdd(writegate::loopx::edit::TodoArgs {
+            role: Some("agent".into()),
+            text: Some(format!("[P3] Bench item for goal {i}")),
+            ..Default::default()
+        });
+        engine.propose(&format!("goal-{i:05}"), &op).expect("propose");
+    }
+    registry
+}
+
+fn load() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .unwrap_or_default()
+        .split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// (writegate median, reference median) for `args` over the workspace at `registry`.
+fn measure(registry: &Path, args: &[&str], state: &Path) -> (Duration, Duration) {
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    let wg = || {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_writegate"));
+        c.arg("--registry").arg(registry).args(args).env("XDG_STATE_HOME", state);
+        c
+    };
+    let py = || {
+        let mut c = Command::new("python3");
+        c.args(["-c", REFERENCE]).arg(registry);
+        c
+    };
+    timed(wg());
+    timed(py());
+    for k in 0..PAIRS {
+        if k % 2 == 0 {
+            ours.push(timed(wg()));
+            theirs.push(timed(py()));
+        } else {
+            theirs.push(timed(py()));
+            ours.push(timed(wg()));
+        }
+    }
+    (median(&mut ours), median(&mut theirs))
+}
+
+fn main() {
+    if Command::new("python3").arg("-V").output().is_err() {
+        eprintln!("python3 is needed for the reference; skipping");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("writegate-bench-scale-{}", std::process::id()));
+    let sizes = [1_000usize, 10_000];
+    let mut rows: Vec<(usize, &str, Duration, Duration)> = Vec::new();
+    for &n in &sizes {
+        let t = Instant::now();
+        let registry = workspace(&dir.join(n.to_string()), n);
+        println!("setup: {n} goals, one pending item each, in {:.1} s", t.elapsed().as_secs_f64());
+        for (name, args) in [("status --json", &["status", "--json"][..]), ("list --json", &["list", "--json"][..])] {
+            let (ours, theirs) = measure(&registry, args, &dir.join("state"));
+            println!(
+                "{n:>6} goals  writegate {name:<14} {:>8.1} ms ({:.3} ms/goal)   python reads the same {:>8.1} ms   ratio {:.2}   load {}",
+                ours.as_secs_f64() * 1000.0,
+                ours.as_secs_f64() * 1000.0 / n as f64,
+                theirs.as_secs_f64() * 1000.0,
+                ours.as_secs_f64() / theirs.as_secs_f64(),
+                load()
+            );
+            rows.push((n, name, ours, theirs));
+        }
+    }
+    for name in ["status --json", "list --json"] {
+        let at = |n: usize| rows.iter().find(|r| r.0 == n && r.1 == name).map(|r| (r.2, r.3));
+        if let (Some((a, ra)), Some((b, rb))) = (at(sizes[0]), at(sizes[1])) {
+            println!(
+                "growth 1,000 → 10,000 goals, {name}: writegate {:.1}x, python {:.1}x (target ≤ 11x)",
+                b.as_secs_f64() / a.as_secs_f64(),
+                rb.as_secs_f64() / ra.as_secs_f64()
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
