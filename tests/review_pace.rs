@@ -52,6 +52,14 @@ fn typed(app: &mut App, text: &str) {
     }
 }
 
+/// Filters the queue to `goal` (`/`, the name, Enter) and marks its ready items (`*`).
+fn mark_ready_of(app: &mut App, goal: &str) {
+    key(app, KeyCode::Char('/'));
+    typed(app, goal);
+    key(app, KeyCode::Enter);
+    key(app, KeyCode::Char('*'));
+}
+
 /// A console loaded with every goal of `e`, as the TUI's loader fills it.
 fn console(e: &Engine) -> App {
     let mut app = App::new("reg".into(), false, false, false, writegate::tui::keymap::default_table());
@@ -148,10 +156,7 @@ fn a_batch_of_twenty_with_a_conflict_in_the_middle_applies_nineteen_and_reports_
         ids.push(propose_at(&e, "docs-goal", &op, i));
     }
     let mut app = console(&e);
-    key(&mut app, KeyCode::Char('/'));
-    typed(&mut app, "docs-goal");
-    key(&mut app, KeyCode::Enter);
-    key(&mut app, KeyCode::Char('*'));
+    mark_ready_of(&mut app, "docs-goal");
     assert_eq!(app.marked.len(), 20, "every item is ready before the batch");
     key(&mut app, KeyCode::Char('A'));
     let Mode::Batch(b) = &app.mode else { panic!("no batch dialog: {:?} {:?}", app.mode, app.flash) };
@@ -189,10 +194,7 @@ fn nothing_in_a_batch_is_applied_without_its_own_recheck_and_warn_items_are_neve
     clear_queue(&e, "docs-goal");
     let ids: Vec<String> = (0..3).map(|i| propose_at(&e, "docs-goal", &add(&format!("[P4] Checked {i}")), i)).collect();
     let mut app = console(&e);
-    key(&mut app, KeyCode::Char('/'));
-    typed(&mut app, "docs-goal");
-    key(&mut app, KeyCode::Enter);
-    key(&mut app, KeyCode::Char('*'));
+    mark_ready_of(&mut app, "docs-goal");
     key(&mut app, KeyCode::Char('A'));
     typed(&mut app, "3");
     let fx = key(&mut app, KeyCode::Enter);
@@ -381,10 +383,7 @@ fn batch_reject_takes_one_reason_for_all_and_batch_skip_leaves_read_only_writeba
     let ids: Vec<String> =
         (0..2).map(|i| propose_at(&e, "docs-goal", &add(&format!("[P4] Reject me {i}")), i)).collect();
     let mut app = console(&e);
-    key(&mut app, KeyCode::Char('/'));
-    typed(&mut app, "docs-goal");
-    key(&mut app, KeyCode::Enter);
-    key(&mut app, KeyCode::Char('*'));
+    mark_ready_of(&mut app, "docs-goal");
     key(&mut app, KeyCode::Char('X'));
     typed(&mut app, "1");
     key(&mut app, KeyCode::Enter);
