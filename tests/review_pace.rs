@@ -411,3 +411,23 @@ fn batch_reject_takes_one_reason_for_all_and_batch_skip_leaves_read_only_writeba
     assert_eq!(b.items.iter().map(|(i, _)| i.key.clone()).collect::<Vec<_>>(), vec![ok]);
     assert!(b.excluded.iter().any(|r| r.key == ro && r.text.contains("not skipped")), "{:?}", b.excluded);
 }
+
+#[test]
+fn a_revert_of_a_change_to_a_claimed_todo_is_made_under_the_same_lease() {
+    let (_d, reg) = demo();
+    let e = engine(&reg);
+    let before = state(&e, "demo-goal");
+    // The demo's ready update of todo_cc1c01a7ef81, which codex-main-control has claimed.
+    let id = e
+        .list(Some("demo-goal"))
+        .into_iter()
+        .find(|r| r.predicted_status == "ready" && r.summary.starts_with("update todo_cc1c"))
+        .expect("the demo's ready update")
+        .item_id;
+    assert_eq!(e.decide(&id, &Decision::apply(), None).expect("apply").status, Status::Applied);
+    let (proposed, _) = e.propose_revert("demo-goal", &id, "tester").expect("revert");
+    let p = e.prepare(&e.find_item(&proposed.item_id).expect("item"));
+    assert_eq!(p.predicted.name(), "ready", "{:?}", p.checks.iter().find(|c| !c.ok));
+    assert_eq!(e.decide(&proposed.item_id, &Decision::apply_confirmed(), None).expect("apply").status, Status::Applied);
+    assert_eq!(state(&e, "demo-goal"), before);
+}

@@ -29,15 +29,17 @@ impl Engine {
         self.propose_text(goal_id, text, writer_id, expected_revision, None)
     }
 
-    /// [`Engine::propose_replace`], or with `reverts` (an applied item's id) the revert of
-    /// that item: `write_class` `revert`, the item's top-level `reverts` naming it.
+    /// [`Engine::propose_replace`], or with `reverts` (an applied item's id and the
+    /// `lease_ref` it was applied under) the revert of that item: `write_class` `revert`, the
+    /// item's top-level `reverts` naming it, made under the same lease (a lease that changed
+    /// hands since is a lease conflict, as for any write).
     pub(super) fn propose_text(
         &self,
         goal_id: &str,
         text: &str,
         writer_id: &str,
         expected_revision: Option<&str>,
-        reverts: Option<&str>,
+        reverts: Option<(&str, Option<serde_json::Value>)>,
     ) -> Result<Proposed, ProposeError> {
         let refuse = |why: String| ProposeError::Refused(crate::loopx::edit::EditRefused(why));
         let goal = self.goal(goal_id)?;
@@ -67,9 +69,9 @@ impl Engine {
             None => current_rev,
         };
         let seed = sha256_hex(format!("{goal_id}\n{base}\n{}", revision_of_text(text)).as_bytes());
-        let (class, summary) = match reverts {
-            Some(id) => ("revert", format!("revert the change item {id} applied")),
-            None => ("replace", "replace the state text (narrative edit)".to_owned()),
+        let (class, summary, lease_ref) = match &reverts {
+            Some((id, lease)) => ("revert", format!("revert the change item {id} applied"), lease.clone()),
+            None => ("replace", "replace the state text (narrative edit)".to_owned(), None),
         };
         let mut doc = json!({
             "local_state_write_correctness": {
@@ -82,7 +84,7 @@ impl Engine {
                     "target_refs": {"state_file_ref": "registry.goal.state_file"},
                     "idempotency_key": format!("{goal_id}:{class}:{}", &seed[..32]),
                     "expected_revision": {"kind": "active_state_revision", "value": base},
-                    "lease_ref": null
+                    "lease_ref": lease_ref
                 },
                 "lock_boundary": {"kind": "per_goal", "lock_key": format!("goal:{goal_id}"),
                     "narrower_lock_allowed": "none"},
@@ -92,7 +94,7 @@ impl Engine {
             },
             "proposal": {"kind": "replace", "text": text}
         });
-        if let (Some(id), Some(map)) = (reverts, doc.as_object_mut()) {
+        if let (Some((id, _)), Some(map)) = (reverts, doc.as_object_mut()) {
             map.insert("reverts".into(), json!(id));
         }
         let size = serde_json::to_vec_pretty(&doc).map_or(u64::MAX, |b| b.len() as u64);

@@ -100,7 +100,12 @@ impl Engine {
         let current = read_state(&goal.state_file)
             .map_err(|e| EngineError::Io { what: format!("read state: {e}"), source: std::io::Error::other(e) })?;
         let (text, basis) = revert_text(&before, &after, &current, &self.clock.loopx_now()).map_err(refuse)?;
-        let proposed = self.propose_text(goal_id, &text, writer_id, None, Some(item_id))?;
+        // Made under the lease the reverted write was applied under (its packet's lease_ref).
+        let lease = crate::gate::is_safe_id(item_id)
+            .then(|| super::Item::read(&gate.decided().join(format!("{item_id}.json")), goal_id))
+            .and_then(|item| item.intent.ok())
+            .and_then(|i| i.lease_ref);
+        let proposed = self.propose_text(goal_id, &text, writer_id, None, Some((item_id, lease)))?;
         Ok((proposed, basis))
     }
 }

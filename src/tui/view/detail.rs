@@ -292,7 +292,7 @@ fn history_lines(
             }
             let (mark, style) = if i == cursor { ("▶ ", style.patch(theme.selected())) } else { ("  ", style) };
             let head = format!(
-                "{mark}{}  {:<18} {:<7} {:<12} {}",
+                "{mark}{}  {:<10} {:<7} {:<10} {}",
                 r.recorded_at,
                 r.status.as_str(),
                 r.decision,
