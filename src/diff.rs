@@ -204,7 +204,6 @@ pub fn model(old: &str, new: &str, context: usize, deadline: Duration) -> Model 
     let (o, n) = (for_display(old), for_display(new));
     let diff = TextDiff::configure().deadline(started + deadline).diff_lines(&o, &n);
     let mut m = Model { notes, ..Model::default() };
-    let inline_ok = started.elapsed() < deadline;
     let groups = diff.grouped_ops(context);
     for (gi, group) in groups.iter().enumerate() {
         let first_old = group.first().map_or(0, |op| op.old_range().start);
@@ -213,31 +212,21 @@ pub fn model(old: &str, new: &str, context: usize, deadline: Duration) -> Model 
             m.rows.push(Row::Fold(first_old - prev_end));
         }
         for op in group {
-            for change in diff.iter_inline_changes(op) {
-                let tag = match change.tag() {
-                    ChangeTag::Equal => ' ',
-                    ChangeTag::Delete => '-',
-                    ChangeTag::Insert => '+',
-                };
-                match tag {
-                    '+' => m.added += 1,
-                    '-' => m.removed += 1,
-                    _ => {}
+            // Word highlights only while inside the deadline: past it, the inline pass (a
+            // diff per changed line) is not run at all, so the whole view keeps to one
+            // deadline.
+            if started.elapsed() < deadline {
+                for change in diff.iter_inline_changes(op) {
+                    let spans = change.iter_strings_lossy().map(|(emph, s)| (emph, s.into_owned())).collect();
+                    let at = (change.old_index(), change.new_index());
+                    push_line(&mut m, change.tag(), at, spans, change.missing_newline());
                 }
-                let mut spans: Vec<(bool, String)> =
-                    change.iter_strings_lossy().map(|(emph, s)| (emph && inline_ok, s.into_owned())).collect();
-                if let Some(last) = spans.last_mut()
-                    && last.1.ends_with('\n')
-                {
-                    last.1.pop();
+            } else {
+                for change in diff.iter_changes(op) {
+                    let spans = vec![(false, change.to_string_lossy().into_owned())];
+                    let at = (change.old_index(), change.new_index());
+                    push_line(&mut m, change.tag(), at, spans, change.missing_newline());
                 }
-                m.rows.push(Row::Line(ModelLine {
-                    tag,
-                    old: change.old_index().map(|i| i + 1),
-                    new: change.new_index().map(|i| i + 1),
-                    spans,
-                    missing_newline: change.missing_newline(),
-                }));
             }
         }
     }
@@ -252,6 +241,33 @@ pub fn model(old: &str, new: &str, context: usize, deadline: Duration) -> Model 
     m
 }
 
+/// One row of the model: `tag`, 0-based `(old, new)` indexes, its spans (the line's own
+/// newline dropped), counted as added or removed.
+fn push_line(
+    m: &mut Model,
+    tag: ChangeTag,
+    (old, new): (Option<usize>, Option<usize>),
+    mut spans: Vec<(bool, String)>,
+    missing_newline: bool,
+) {
+    let tag = match tag {
+        ChangeTag::Equal => ' ',
+        ChangeTag::Delete => '-',
+        ChangeTag::Insert => '+',
+    };
+    match tag {
+        '+' => m.added += 1,
+        '-' => m.removed += 1,
+        _ => {}
+    }
+    if let Some(last) = spans.last_mut()
+        && last.1.ends_with('\n')
+    {
+        last.1.pop();
+    }
+    m.rows.push(Row::Line(ModelLine { tag, old: old.map(|i| i + 1), new: new.map(|i| i + 1), spans, missing_newline }));
+}
+
 #[cfg(test)]
 mod model_tests {
     use super::*;
@@ -261,6 +277,34 @@ mod model_tests {
         let (notes, text) = unified_for_reader("a\r\nb\r\nc\r\n", "a\nB\nc\n", "s");
         assert_eq!(notes.len(), 1, "{notes:?}");
         assert_eq!(text.lines().filter(|l| l.starts_with('+') && !l.starts_with("+++")).count(), 1, "{text}");
+    }
+
+    #[test]
+    fn past_the_deadline_the_view_keeps_every_line_without_word_highlights() {
+        let old: String = (0..200).map(|i| format!("line {i} alpha beta\n")).collect();
+        let new: String =
+            (0..200).map(|i| format!("line {i} alpha {}\n", if i % 3 == 0 { "gamma" } else { "beta" })).collect();
+        let full = model(&old, &new, 3, Duration::from_secs(10));
+        let late = model(&old, &new, 3, Duration::ZERO);
+        assert!(full.rows.iter().any(|r| matches!(r, Row::Line(l) if l.spans.iter().any(|(e, _)| *e))));
+        assert!(late.rows.iter().all(|r| !matches!(r, Row::Line(l) if l.spans.iter().any(|(e, _)| *e))));
+        assert!(late.notes.iter().any(|n| n.starts_with("diff simplified")), "{:?}", late.notes);
+        let text = |m: &Model| -> String {
+            m.rows
+                .iter()
+                .filter_map(|r| match r {
+                    Row::Line(l) if l.tag != ' ' => {
+                        Some(format!("{}{}\n", l.tag, l.spans.iter().map(|(_, s)| s.as_str()).collect::<String>()))
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        assert!(late.added > 0 && late.removed > 0);
+        // Coarser maybe, but every changed line is there with its whole text.
+        for l in text(&full).lines() {
+            assert!(text(&late).contains(l), "{l} missing past the deadline");
+        }
     }
 
     #[test]
