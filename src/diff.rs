@@ -281,9 +281,12 @@ mod model_tests {
 
     #[test]
     fn past_the_deadline_the_view_keeps_every_line_without_word_highlights() {
-        let old: String = (0..200).map(|i| format!("line {i} alpha beta\n")).collect();
-        let new: String =
-            (0..200).map(|i| format!("line {i} alpha {}\n", if i % 3 == 0 { "gamma" } else { "beta" })).collect();
+        let mut old = String::new();
+        let mut new = String::new();
+        for i in 0..200 {
+            old.push_str(&format!("line {i} alpha beta\n"));
+            new.push_str(&format!("line {i} alpha {}\n", if i % 3 == 0 { "gamma" } else { "beta" }));
+        }
         let full = model(&old, &new, 3, Duration::from_secs(10));
         let late = model(&old, &new, 3, Duration::ZERO);
         assert!(full.rows.iter().any(|r| matches!(r, Row::Line(l) if l.spans.iter().any(|(e, _)| *e))));
