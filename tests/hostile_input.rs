@@ -250,3 +250,27 @@ fn a_state_file_symlinked_inside_the_repo_is_written_through_as_loopx_does() {
     assert!(std::fs::symlink_metadata(&goal.state_file).expect("meta").file_type().is_symlink());
     assert_eq!(std::fs::read_to_string(&real).expect("real"), expected);
 }
+
+#[test]
+fn a_registry_larger_than_16_mib_as_loopx_writes_for_many_goals_is_read() {
+    // Issue 15: LoopX writes a registry over 16 MiB before 10,000 goals; writegate refused it.
+    let dir = tempfile::tempdir().expect("tmp");
+    let registry = dir.path().join("project/.loopx/registry.json");
+    std::fs::create_dir_all(registry.parent().expect("parent")).expect("mkdir");
+    let pad = "x".repeat(1700);
+    let goals: Vec<serde_json::Value> = (0..11_000)
+        .map(|i| {
+            json!({"id": format!("goal-{i:05}"), "status": "active", "repo": dir.path().join("project"),
+                "state_file": format!(".codex/goals/goal-{i:05}/ACTIVE_GOAL_STATE.md"), "objective": pad})
+        })
+        .collect();
+    let bytes = serde_json::to_vec(&json!({"schema_version": "0.1", "goals": goals})).expect("json");
+    assert!(bytes.len() > 16 * 1024 * 1024, "{} bytes", bytes.len());
+    std::fs::write(&registry, bytes).expect("write");
+    let loc = writegate::loopx::registry::Locator {
+        registry: Some(registry),
+        ..writegate::loopx::registry::Locator::from_env(None, None)
+    };
+    let ws = writegate::loopx::registry::Workspace::load(&loc).expect("a large registry is read");
+    assert_eq!(ws.goals.len() + ws.broken_goals.len(), 11_000);
+}

@@ -25,8 +25,9 @@ pub(crate) const O_NONBLOCK: i32 = 0o4000;
 pub mod limits {
     /// A state file.
     pub const STATE: u64 = 64 * 1024 * 1024;
-    /// A registry.
-    pub const REGISTRY: u64 = 16 * 1024 * 1024;
+    /// A registry: LoopX writes about 1.6 KB per goal and sets no bound, so only a file no
+    /// registry could plausibly be (over 1 GiB, some 600,000 goals) is refused (issue 15).
+    pub const REGISTRY: u64 = 1024 * 1024 * 1024;
     /// A results log.
     pub const RESULTS: u64 = 256 * 1024 * 1024;
     /// A small JSON record (lease, marker, lock holder).
