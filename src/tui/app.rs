@@ -175,6 +175,9 @@ pub struct ViewCache {
     pub diff: Arc<crate::diff::Model>,
     /// Sanitised packet lines.
     pub packet: Arc<Vec<String>>,
+    /// The plan view of a todo change (one line per changed todo field; empty when no todo
+    /// or Next Action changes), built with the diff for the selected item only.
+    pub plan: Arc<Vec<String>>,
     /// The detail the cache was built from (a reload makes a new one).
     pub detail: Arc<super::model::Detail>,
 }

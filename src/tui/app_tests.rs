@@ -37,7 +37,6 @@ pub(crate) fn item(goal: &str, id: &str, predicted: Predicted, scan: ScanMark) -
             recomputed: None,
             stale_reason: None,
             rejected_before: None,
-            plan: Vec::new(),
         }),
         checking: false,
     }

@@ -416,7 +416,7 @@ fn spawn_viewer(tx: Sender<Msg>) -> Sender<(String, Arc<model::Detail>)> {
 }
 
 /// Builds the view cache of an item: the display diff (200 ms deadline), secrets masked,
-/// and the packet lines. Runs off the UI thread.
+/// the plan of a todo change, and the packet lines. Runs off the UI thread.
 #[must_use]
 pub fn build_view(key: String, detail: Arc<model::Detail>) -> ViewCache {
     let mut diff = match (&detail.current, &detail.proposed) {
@@ -424,7 +424,17 @@ pub fn build_view(key: String, detail: Arc<model::Detail>) -> ViewCache {
         _ => crate::diff::Model::default(),
     };
     mask_model(&mut diff);
-    ViewCache { key, diff: Arc::new(diff), packet: Arc::new(model::packet_lines(&detail)), detail }
+    let plan = match (&detail.current, &detail.proposed) {
+        (Some(a), Some(b)) => crate::engine::summary::plan(a, b),
+        _ => Vec::new(),
+    };
+    ViewCache {
+        key,
+        diff: Arc::new(diff),
+        packet: Arc::new(model::packet_lines(&detail)),
+        plan: Arc::new(plan),
+        detail,
+    }
 }
 
 /// Masks credentials on every diff line (a line holding one loses its word highlights):

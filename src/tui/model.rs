@@ -84,8 +84,6 @@ pub struct Detail {
     pub stale_reason: Option<String>,
     /// An earlier operator rejection of the same key or effect.
     pub rejected_before: Option<crate::engine::rejections::RejectedBefore>,
-    /// The plan view of a todo change (one line per changed field; empty for others).
-    pub plan: Vec<String>,
 }
 
 /// One queue row.
@@ -311,10 +309,6 @@ fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>) -> QueueItem {
             recomputed: p.recomputed.clone(),
             stale_reason: p.stale_reason.clone(),
             rejected_before: p.rejected_before.clone(),
-            plan: match (&p.current_text, &p.proposed_text, &p.item.writeback) {
-                (Some(a), Some(b), None) => crate::engine::summary::plan(a, b),
-                _ => Vec::new(),
-            },
         }),
         checking: false,
     }

@@ -100,7 +100,7 @@ pub(super) fn lines(app: &App, item: &QueueItem, h: usize, w: usize, theme: Them
     for n in &item.detail.notes {
         out.push(Line::styled(format!("◷ {}", safe(n)), theme.dim()));
     }
-    out.extend(plan_lines(&item.detail.plan, h, w, theme));
+    out.extend(plan_lines(&view.plan, h, w, theme));
     if m.rows.is_empty() {
         let why = if item.detail.command_line.is_some() {
             "no Markdown change: this LoopX command changes none here (see the Checks tab's loopx line)"
@@ -136,13 +136,17 @@ fn plan_lines(plan: &[String], h: usize, w: usize, theme: Theme) -> Vec<Line<'st
             Some('-') => theme.removed(),
             _ => Style::new(),
         };
-        let rows = wrap_words(&safe(l), w.saturating_sub(4).max(20));
+        // A field line keeps its indent under its todo; wrapped rows hang below its text.
+        let text = safe(l);
+        let indent = " ".repeat(text.len() - text.trim_start().len());
+        let rows = wrap_words(text.trim_start(), w.saturating_sub(6 + indent.len()).max(20));
         if rows_used + rows.len() > room {
             break;
         }
         rows_used += rows.len();
         for (n, row) in rows.into_iter().enumerate() {
-            out.push(Line::styled(if n == 0 { format!("  {row}") } else { format!("      {row}") }, style));
+            let hang = if n == 0 { "" } else { "    " };
+            out.push(Line::styled(format!("  {indent}{hang}{row}"), style));
         }
         shown += 1;
     }

@@ -37,6 +37,10 @@ fn with_view(mut app: App) -> App {
             key: c.key.clone(),
             diff: Arc::new(diff),
             packet: Arc::new(vec!["{".into(), "  \"proposal\": {}".into(), "}".into()]),
+            plan: Arc::new(match (&c.detail.current, &c.detail.proposed) {
+                (Some(a), Some(b)) => crate::engine::summary::plan(a, b),
+                _ => Vec::new(),
+            }),
             detail: c.detail.clone(),
         });
     }
