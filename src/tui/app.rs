@@ -13,6 +13,16 @@ use std::sync::Arc;
 /// Quick reasons offered by the reject dialog (keys 1–4 when nothing is typed).
 pub const QUICK_REASONS: [&str; 4] = ["stale or superseded", "unsafe content", "wrong goal or todo", "not needed"];
 
+/// A typed reject reason, trimmed; a lone 1–4 is that quick reason ("3rd copy" stays as typed).
+#[must_use]
+pub fn quick_reason(typed: &str) -> String {
+    let reason = typed.trim();
+    match reason.parse::<usize>().ok().filter(|n| (1..=QUICK_REASONS.len()).contains(n)) {
+        Some(q) => QUICK_REASONS[q - 1].to_owned(),
+        None => reason.to_owned(),
+    }
+}
+
 /// Detail tabs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tab {

@@ -167,12 +167,7 @@ pub(super) fn on_key(app: &mut App, mut b: Batch, key: KeyEvent) -> Vec<Effect> 
         KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => b.typed.clear(),
         KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => b.typed.push(c),
         KeyCode::Enter if b.action == BatchAction::Reject && b.reason.is_none() => {
-            let mut reason = b.typed.trim().to_owned();
-            // A lone 1–4 picks a quick reason, as in the single reject dialog.
-            if let Some(q) = reason.parse::<usize>().ok().filter(|n| (1..=super::app::QUICK_REASONS.len()).contains(n))
-            {
-                super::app::QUICK_REASONS[q - 1].clone_into(&mut reason);
-            }
+            let reason = super::app::quick_reason(&b.typed);
             if reason.is_empty() {
                 app.flash = Some(("a reject needs a reason: type one, then Enter".into(), FlashKind::Conflict));
             } else {

@@ -3,7 +3,7 @@
 //! keys as text. Pasted text is only ever text.
 
 use super::app::{
-    App, BatchAction, DiffMode, Effect, FlashKind, Mode, NoteField, QUICK_REASONS, TABS, Typed, apply_unavailable,
+    App, BatchAction, DiffMode, Effect, FlashKind, Mode, NoteField, TABS, Typed, apply_unavailable, quick_reason,
 };
 use super::keymap::{self, Action, Scope};
 use crate::engine::{Approval, Decision, Predicted};
@@ -97,39 +97,8 @@ fn on_key_inner(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     }
     match app.mode.clone() {
         Mode::Normal => keymap::resolve(&app.keys, Scope::Normal, &key).map_or_else(Vec::new, |a| on_action(app, a)),
-        Mode::Help => {
-            match key.code {
-                KeyCode::Char('j' | 'J') | KeyCode::Down | KeyCode::PageDown => {
-                    app.help_scroll = app.help_scroll.saturating_add(3);
-                }
-                KeyCode::Char('k' | 'K') | KeyCode::Up | KeyCode::PageUp => {
-                    app.help_scroll = app.help_scroll.saturating_sub(3);
-                }
-                _ => {
-                    app.mode = Mode::Normal;
-                    app.help_scroll = 0;
-                }
-            }
-            Vec::new()
-        }
-        Mode::Filter => {
-            match key.code {
-                KeyCode::Enter => app.mode = Mode::Normal,
-                KeyCode::Esc => {
-                    app.filter.clear();
-                    app.mode = Mode::Normal;
-                }
-                KeyCode::Backspace => {
-                    app.filter.pop();
-                }
-                KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => app.filter.clear(),
-                KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
-                    app.filter.push(c);
-                }
-                _ => {}
-            }
-            refilter_and_select(app)
-        }
+        Mode::Help => on_help(app, key),
+        Mode::Filter => on_filter(app, key),
         Mode::ConfirmApply { key: k, note } => on_confirm_apply(app, k, note, key),
         Mode::Batch(b) => super::batch::on_key(app, b, key),
         Mode::BatchReport(_) => {
@@ -146,49 +115,82 @@ fn on_key_inner(app: &mut App, key: KeyEvent) -> Vec<Effect> {
                 app.mode = Mode::Normal;
                 decide(app, &k, decision)
             }
-            Some(Action::Cancel) => {
-                app.mode = Mode::Normal;
-                app.flash = Some(("cancelled; nothing was written".into(), FlashKind::Info));
-                Vec::new()
-            }
+            Some(Action::Cancel) => cancel(app),
             _ => Vec::new(),
         },
         Mode::TypedConfirm { key: k, typed, purpose, note } => on_typed_confirm(app, k, typed, purpose, note, key),
-        Mode::Reject { key: k, mut typed } => match key.code {
-            KeyCode::Esc => cancel(app),
-            KeyCode::Backspace => {
-                typed.pop();
-                app.mode = Mode::Reject { key: k, typed };
-                Vec::new()
+        Mode::Reject { key: k, typed } => on_reject(app, k, typed, key),
+    }
+}
+
+/// Keys of the help overlay: `j`/`k` scroll, any other key closes it.
+fn on_help(app: &mut App, key: KeyEvent) -> Vec<Effect> {
+    match key.code {
+        KeyCode::Char('j' | 'J') | KeyCode::Down | KeyCode::PageDown => {
+            app.help_scroll = app.help_scroll.saturating_add(3);
+        }
+        KeyCode::Char('k' | 'K') | KeyCode::Up | KeyCode::PageUp => {
+            app.help_scroll = app.help_scroll.saturating_sub(3);
+        }
+        _ => {
+            app.mode = Mode::Normal;
+            app.help_scroll = 0;
+        }
+    }
+    Vec::new()
+}
+
+/// Keys while typing the queue filter.
+fn on_filter(app: &mut App, key: KeyEvent) -> Vec<Effect> {
+    match key.code {
+        KeyCode::Enter => app.mode = Mode::Normal,
+        KeyCode::Esc => {
+            app.filter.clear();
+            app.mode = Mode::Normal;
+        }
+        KeyCode::Backspace => {
+            app.filter.pop();
+        }
+        KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => app.filter.clear(),
+        KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+            app.filter.push(c);
+        }
+        _ => {}
+    }
+    refilter_and_select(app)
+}
+
+/// Keys of the reject dialog: a reason (or a lone 1–4 for a quick one), then Enter.
+fn on_reject(app: &mut App, k: String, mut typed: String, key: KeyEvent) -> Vec<Effect> {
+    match key.code {
+        KeyCode::Esc => cancel(app),
+        KeyCode::Backspace => {
+            typed.pop();
+            app.mode = Mode::Reject { key: k, typed };
+            Vec::new()
+        }
+        KeyCode::Enter => {
+            let reason = quick_reason(&typed);
+            if reason.is_empty() {
+                app.flash = Some(("a reject needs a reason: type one, or 1–4 and Enter".into(), FlashKind::Conflict));
+                return Vec::new();
             }
-            KeyCode::Enter => {
-                let mut reason = typed.trim().to_owned();
-                // A lone 1–4 picks a quick reason; "3rd copy" stays what was typed.
-                if let Some(q) = reason.parse::<usize>().ok().filter(|n| (1..=QUICK_REASONS.len()).contains(n)) {
-                    QUICK_REASONS[q - 1].clone_into(&mut reason);
-                }
-                if reason.is_empty() {
-                    app.flash =
-                        Some(("a reject needs a reason: type one, or 1–4 and Enter".into(), FlashKind::Conflict));
-                    return Vec::new();
-                }
-                if let Some(none) = unarmed(app) {
-                    return none;
-                }
-                app.mode = Mode::Normal;
-                decide(app, &k, Decision::Reject { reason })
+            if let Some(none) = unarmed(app) {
+                return none;
             }
-            KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => {
-                app.mode = Mode::Reject { key: k, typed: String::new() };
-                Vec::new()
-            }
-            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
-                typed.push(c);
-                app.mode = Mode::Reject { key: k, typed };
-                Vec::new()
-            }
-            _ => Vec::new(),
-        },
+            app.mode = Mode::Normal;
+            decide(app, &k, Decision::Reject { reason })
+        }
+        KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+            app.mode = Mode::Reject { key: k, typed: String::new() };
+            Vec::new()
+        }
+        KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+            typed.push(c);
+            app.mode = Mode::Reject { key: k, typed };
+            Vec::new()
+        }
+        _ => Vec::new(),
     }
 }
 
