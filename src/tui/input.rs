@@ -420,26 +420,7 @@ fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Revert => super::revert::start(app),
         Action::ReleaseLease => start_release_lease(app),
         Action::RecordBlocker => start_blocker(app),
-        Action::Skip | Action::Reject => {
-            let Some(item) = app.current() else {
-                return Vec::new();
-            };
-            if action == Action::Skip && item.is_read_only_writeback() {
-                // The engine refuses it: do not open a dialog that can only fail.
-                app.flash = Some((
-                    "a read-only writeback cannot be skipped: reject it, or b records a blocker todo".into(),
-                    FlashKind::Conflict,
-                ));
-                return Vec::new();
-            }
-            let key = item.key.clone();
-            app.mode = if action == Action::Skip {
-                Mode::ConfirmSkip(key)
-            } else {
-                Mode::Reject { key, typed: String::new() }
-            };
-            Vec::new()
-        }
+        Action::Skip | Action::Reject => start_skip_or_reject(app, action),
         Action::Reload => {
             app.pinned = None;
             app.banner = None;
@@ -454,6 +435,24 @@ fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Quit => quit(app),
         Action::Confirm | Action::Cancel => Vec::new(),
     }
+}
+
+/// `s` / `r`: opens the skip confirmation or the reject dialog for the selected item.
+fn start_skip_or_reject(app: &mut App, action: Action) -> Vec<Effect> {
+    let Some(item) = app.current() else {
+        return Vec::new();
+    };
+    if action == Action::Skip && item.is_read_only_writeback() {
+        // The engine refuses it: do not open a dialog that can only fail.
+        app.flash = Some((
+            "a read-only writeback cannot be skipped: reject it, or b records a blocker todo".into(),
+            FlashKind::Conflict,
+        ));
+        return Vec::new();
+    }
+    let key = item.key.clone();
+    app.mode = if action == Action::Skip { Mode::ConfirmSkip(key) } else { Mode::Reject { key, typed: String::new() } };
+    Vec::new()
 }
 
 fn scroll(app: &mut App, dy: i32, dx: i32) -> Vec<Effect> {
