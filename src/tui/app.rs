@@ -10,6 +10,8 @@ use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+pub use super::batch::{Batch, BatchAction, BatchRow};
+
 /// Quick reasons offered by the reject dialog (keys 1–4 when nothing is typed).
 pub const QUICK_REASONS: [&str; 4] = ["stale or superseded", "unsafe content", "wrong goal or todo", "not needed"];
 
@@ -94,57 +96,6 @@ impl NoteField {
         let t = self.text.trim();
         (!t.is_empty()).then(|| t.to_owned())
     }
-}
-
-/// What a batch does to each of its items.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BatchAction {
-    /// Apply (never with warn findings, an override, a rejection before, or a read-only
-    /// writeback: those are left marked with the reason).
-    Apply,
-    /// Skip.
-    Skip,
-    /// Reject, all with one reason.
-    Reject,
-}
-
-impl BatchAction {
-    /// `apply` / `skip` / `reject`.
-    #[must_use]
-    pub fn verb(self) -> &'static str {
-        match self {
-            Self::Apply => "apply",
-            Self::Skip => "skip",
-            Self::Reject => "reject",
-        }
-    }
-}
-
-/// One row of a batch dialog or report: item key, summary or outcome, and how it reads.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BatchRow {
-    /// `goal/item`.
-    pub key: String,
-    /// The summary with its line counts (dialog) or the outcome (report).
-    pub text: String,
-    /// Colour.
-    pub kind: FlashKind,
-}
-
-/// An open batch dialog: exactly the items it will decide, in queue order, captured when it
-/// opened (later arrivals and marks do not join it).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Batch {
-    /// What it does.
-    pub action: BatchAction,
-    /// The items it decides, as shown, with their dialog rows.
-    pub items: Vec<(super::batch::BatchItem, BatchRow)>,
-    /// Marked items it leaves out, with the reason.
-    pub excluded: Vec<BatchRow>,
-    /// The typed count (or, for a reject before `reason` is set, the reason).
-    pub typed: String,
-    /// The reject reason, once entered.
-    pub reason: Option<String>,
 }
 
 /// What a typed confirmation confirms.

@@ -5,11 +5,62 @@
 //! its checks re-run under the lock against the state the previous one left — and the batch
 //! goes on past a conflict; every outcome is reported at the end.
 
-use super::app::{App, Batch, BatchAction, BatchRow, Effect, FlashKind, Mode, outcome_kind};
+use super::app::{App, Effect, FlashKind, Mode, outcome_kind};
 use super::model::{QueueItem, ScanMark};
 use crate::engine::{Approval, Decision, Outcome, Predicted};
 use crate::wire::Status;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// What a batch does to each of its items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BatchAction {
+    /// Apply (never with warn findings, an override, a rejection before, or a read-only
+    /// writeback: those are left marked with the reason).
+    Apply,
+    /// Skip.
+    Skip,
+    /// Reject, all with one reason.
+    Reject,
+}
+
+impl BatchAction {
+    /// `apply` / `skip` / `reject`.
+    #[must_use]
+    pub fn verb(self) -> &'static str {
+        match self {
+            Self::Apply => "apply",
+            Self::Skip => "skip",
+            Self::Reject => "reject",
+        }
+    }
+}
+
+/// One row of a batch dialog or report: item key, summary or outcome, and how it reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BatchRow {
+    /// `goal/item`.
+    pub key: String,
+    /// The summary with its line counts (dialog) or the outcome (report).
+    pub text: String,
+    /// Colour.
+    pub kind: FlashKind,
+}
+
+/// An open batch dialog: exactly the items it will decide, in queue order, captured when it
+/// opened (later arrivals and marks do not join it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Batch {
+    /// What it does.
+    pub action: BatchAction,
+    /// The items it decides, as shown, with their dialog rows.
+    pub items: Vec<(BatchItem, BatchRow)>,
+    /// Marked items it leaves out, with the reason.
+    pub excluded: Vec<BatchRow>,
+    /// The typed count (or, for a reject before `reason` is set, the reason).
+    pub typed: String,
+    /// The reject reason, once entered.
+    pub reason: Option<String>,
+}
 
 /// One item of a batch as the dialog showed it.
 #[derive(Debug, Clone, PartialEq, Eq)]
