@@ -1,7 +1,7 @@
 //! Keys → actions → state and effects, for every binding in the table and every dialog.
 
 use super::*;
-use crate::engine::Approval;
+use crate::engine::{Approval, Predicted};
 use crate::tui::keymap;
 use crate::tui::model::{Detail, GoalRow, QueueItem, ScanMark};
 use ratatui::crossterm::event::{KeyCode, KeyEventState, KeyModifiers};

@@ -4,6 +4,7 @@
 
 use super::tests::{goal, item, loaded_app, outcome, press, ready};
 use super::*;
+use crate::engine::Predicted;
 use crate::tui::model::{QueueItem, ScanMark};
 use ratatui::crossterm::event::{KeyCode, KeyEventState, KeyModifiers};
 

@@ -12,6 +12,7 @@ pub mod keymap;
 pub mod model;
 mod revert;
 pub mod theme;
+pub mod verdict;
 pub mod view;
 
 use crate::config::Config;
