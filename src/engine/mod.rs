@@ -18,6 +18,7 @@
 
 pub mod adapters;
 mod apply;
+mod approval;
 mod authority_check;
 pub mod canonical;
 mod checks;

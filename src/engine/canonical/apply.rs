@@ -126,7 +126,7 @@ impl Engine {
         if status != Status::Applied {
             return self.record_without_running(gate, item, &p, cmd, status);
         }
-        crate::engine::apply::check_approval(&p, approval)?;
+        crate::engine::approval::check_approval(&p, approval)?;
         let (Some(prediction), Some(before)) = (p.canonical.clone(), p.current_text.clone()) else {
             return Err(EngineError::Refused("no prediction to apply against; review the item again".into()));
         };
@@ -146,7 +146,7 @@ impl Engine {
             predicted_unstamped_sha256: unstamped_sha(&prediction.after, &prediction.before, prediction.window),
             started_at: started_at.to_rfc3339(),
             record: crate::wire::ResultRecord {
-                note: crate::engine::apply::note_of(approval),
+                note: crate::engine::approval::note_of(approval),
                 ..self.loopx_record(&p, cmd, "apply", Status::Applied, None, None)
             },
         };

@@ -54,7 +54,7 @@ impl Engine {
                 None,
             ),
             Decision::Apply(a) => {
-                crate::engine::apply::check_approval(&p, a)?;
+                crate::engine::approval::check_approval(&p, a)?;
                 self.apply_writeback(gate, &p, wb)
             }
             Decision::ReleaseExpiredLease { .. } | Decision::RecordBlocker => {
