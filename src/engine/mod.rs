@@ -27,6 +27,7 @@ pub mod item;
 mod lease;
 pub mod patch;
 mod preview;
+mod preview_wire;
 mod propose;
 mod propose_replace;
 pub mod recompute;
