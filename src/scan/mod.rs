@@ -379,21 +379,26 @@ pub fn mask_secrets(text: &str) -> (String, usize) {
     let mut n = 0;
     let mut out = String::with_capacity(text.len());
     for line in text.split_inclusive('\n') {
-        let (decoded, map) = decode::decode_ascii_percent(line);
-        if map.len() != decoded.len() {
-            out.push_str(line);
-            continue;
-        }
+        // Without a `%` the decoded line is the line itself: no copy and no byte map.
+        let decoded = line.contains('%').then(|| decode::decode_ascii_percent(line));
+        let (scanned, map) = match &decoded {
+            Some((d, map)) if map.len() == d.len() => (d.as_str(), Some(map)),
+            Some(_) => {
+                out.push_str(line);
+                continue;
+            }
+            None => (line, None),
+        };
         let mut spans: Vec<(usize, usize, String)> = Vec::new();
-        for h in raw_hits(decoded.as_bytes())
+        for h in raw_hits(scanned.as_bytes())
             .into_iter()
             .filter(|h| h.rule.category == "credentials" && h.rule.public == "block")
         {
             let end_dec = h.start + h.matched.len();
-            if end_dec == 0 || end_dec > map.len() {
+            if end_dec == 0 || end_dec > scanned.len() {
                 continue;
             }
-            let (start, end) = (map[h.start].0, map[end_dec - 1].1);
+            let (start, end) = map.map_or((h.start, end_dec), |map| (map[h.start].0, map[end_dec - 1].1));
             if !spans.iter().any(|(s, e, _)| start < *e && *s < end) {
                 spans.push((start, end, mask(&h.matched)));
             }

@@ -56,7 +56,7 @@ pub enum ScanMark {
 }
 
 /// Everything the detail tabs show for an item.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Detail {
     /// Checks in order.
     pub checks: Vec<Check>,

@@ -1,16 +1,19 @@
 //! A terminal-free diff model over `similar`: unified text for CLI output and the line
 //! model (hunks of tagged lines with old/new numbers) the TUI draws.
 
+mod lines;
+mod words;
+
 use serde::Serialize;
-use similar::{ChangeTag, TextDiff};
+use similar::DiffOp;
 use std::time::{Duration, Instant};
 
-/// Time budget for one line diff; past it `similar` falls back to a coarser (still exact)
-/// line diff, so a hostile or huge state cannot stall a preview.
+/// Time budget for one line diff in the CLI's views (`preview`, conflict details); past it
+/// the diff is coarser (still exact), so a hostile or huge state cannot stall a preview.
 pub const LINE_DIFF_DEADLINE: Duration = Duration::from_millis(300);
 
-fn line_diff<'a>(old: &'a str, new: &'a str) -> TextDiff<'a, 'a, 'a, str> {
-    TextDiff::configure().deadline(Instant::now() + LINE_DIFF_DEADLINE).diff_lines(old, new)
+fn line_diff<'a>(old: &'a str, new: &'a str) -> lines::LineDiff<'a> {
+    lines::diff(old, new, Instant::now() + LINE_DIFF_DEADLINE)
 }
 
 /// One diff line.
@@ -40,27 +43,22 @@ pub struct Hunk {
 /// Hunks of `old` → `new` with `context` lines around each change.
 #[must_use]
 pub fn hunks(old: &str, new: &str, context: usize) -> Vec<Hunk> {
-    let diff = line_diff(old, new);
-    diff.unified_diff()
-        .context_radius(context)
-        .iter_hunks()
-        .map(|h| Hunk {
-            header: h.header().to_string().trim_end().to_owned(),
-            lines: h
-                .iter_changes()
-                .map(|c| {
-                    let raw = c.value();
+    let d = line_diff(old, new);
+    similar::group_diff_ops(d.ops.clone(), context)
+        .iter()
+        .map(|group| Hunk {
+            header: lines::hunk_header(group),
+            lines: group
+                .iter()
+                .flat_map(|op| lines::op_lines(&d, op))
+                .map(|(tag, o, n, raw)| {
                     let text = raw.strip_suffix('\n').unwrap_or(raw);
                     DiffLine {
-                        tag: match c.tag() {
-                            ChangeTag::Equal => ' ',
-                            ChangeTag::Delete => '-',
-                            ChangeTag::Insert => '+',
-                        },
-                        old: c.old_index().map(|i| i + 1),
-                        new: c.new_index().map(|i| i + 1),
+                        tag,
+                        old: o.map(|i| i + 1),
+                        new: n.map(|i| i + 1),
                         text: text.strip_suffix('\r').unwrap_or(text).to_owned(),
-                        missing_newline: c.missing_newline(),
+                        missing_newline: lines::missing_newline(raw),
                     }
                 })
                 .collect(),
@@ -117,19 +115,19 @@ pub fn unified_and_ranges(old: &str, new: &str, label: &str) -> (String, Vec<(us
     if old == new {
         return (String::new(), Vec::new());
     }
-    let diff = line_diff(old, new);
-    let ranges = diff
-        .ops()
+    let d = line_diff(old, new);
+    let ranges = d
+        .ops
         .iter()
         .filter_map(|op| match *op {
-            similar::DiffOp::Equal { .. } => None,
-            similar::DiffOp::Delete { old_index, old_len, .. }
-            | similar::DiffOp::Replace { old_index, old_len, .. } => Some((old_index, old_index + old_len)),
-            similar::DiffOp::Insert { old_index, .. } => Some((old_index, old_index)),
+            DiffOp::Equal { .. } => None,
+            DiffOp::Delete { old_index, old_len, .. } | DiffOp::Replace { old_index, old_len, .. } => {
+                Some((old_index, old_index + old_len))
+            }
+            DiffOp::Insert { old_index, .. } => Some((old_index, old_index)),
         })
         .collect();
-    let text = diff.unified_diff().context_radius(3).header(&format!("a/{label}"), &format!("b/{label}")).to_string();
-    (text, ranges)
+    (lines::unified_text(&d, 3, label), ranges)
 }
 
 /// The lines a change adds, with their 1-based line numbers in the new text.
@@ -143,13 +141,14 @@ pub fn added_lines(old: &str, new: &str) -> Vec<(usize, String)> {
 pub fn added_and_removed(old: &str, new: &str) -> (Vec<(usize, String)>, usize) {
     let mut removed = 0;
     let mut added = Vec::new();
-    for c in line_diff(old, new).iter_all_changes() {
-        match c.tag() {
-            ChangeTag::Insert => {
-                added.push((c.new_index().map_or(0, |i| i + 1), c.value().trim_end_matches(['\n', '\r']).to_owned()));
+    let d = line_diff(old, new);
+    for op in &d.ops {
+        for (tag, _, n, line) in lines::op_lines(&d, op) {
+            match tag {
+                '+' => added.push((n.map_or(0, |i| i + 1), line.trim_end_matches(['\n', '\r']).to_owned())),
+                '-' => removed += 1,
+                _ => {}
             }
-            ChangeTag::Delete => removed += 1,
-            ChangeTag::Equal => {}
         }
     }
     (added, removed)
@@ -195,75 +194,73 @@ pub struct Model {
 
 /// Builds the display diff of `old` → `new` with `context` lines around changes. Line
 /// endings are compared separately (a CRLF → LF rewrite is one note, not every line
-/// changed). Past `deadline` the line diff is coarser and word highlights are skipped; a
-/// note says so.
+/// changed). The line diff and the word highlights share one `deadline`: past it the line
+/// diff is coarser (still exact), highlights stop, and a note says so. Whatever the texts,
+/// the work after the deadline is building the rows (linear in the lines shown) plus at most
+/// one block's highlights ([`words::MAX_BLOCK_BYTES`]).
 #[must_use]
 pub fn model(old: &str, new: &str, context: usize, deadline: Duration) -> Model {
     let started = Instant::now();
+    let until = started + deadline;
     let notes = ending_notes(old, new);
     let (o, n) = (for_display(old), for_display(new));
-    let diff = TextDiff::configure().deadline(started + deadline).diff_lines(&o, &n);
+    let d = lines::diff(&o, &n, until);
     let mut m = Model { notes, ..Model::default() };
-    let groups = diff.grouped_ops(context);
-    for (gi, group) in groups.iter().enumerate() {
+    let groups = similar::group_diff_ops(d.ops.clone(), context);
+    let mut prev_end = 0;
+    for group in &groups {
         let first_old = group.first().map_or(0, |op| op.old_range().start);
-        let prev_end = if gi == 0 { 0 } else { groups[gi - 1].last().map_or(0, |op| op.old_range().end) };
         if first_old > prev_end {
             m.rows.push(Row::Fold(first_old - prev_end));
         }
         for op in group {
-            // Word highlights only while inside the deadline: past it, the inline pass (a
-            // diff per changed line) is not run at all, so the whole view keeps to one
-            // deadline.
-            if started.elapsed() < deadline {
-                for change in diff.iter_inline_changes(op) {
-                    let spans = change.iter_strings_lossy().map(|(emph, s)| (emph, s.into_owned())).collect();
-                    let at = (change.old_index(), change.new_index());
-                    push_line(&mut m, change.tag(), at, spans, change.missing_newline());
-                }
-            } else {
-                for change in diff.iter_changes(op) {
-                    let spans = vec![(false, change.to_string_lossy().into_owned())];
-                    let at = (change.old_index(), change.new_index());
-                    push_line(&mut m, change.tag(), at, spans, change.missing_newline());
-                }
-            }
+            push_op(&mut m, &d, op, until);
         }
+        prev_end = group.last().map_or(0, |op| op.old_range().end);
     }
-    let last_end = groups.last().and_then(|g| g.last()).map_or(0, |op| op.old_range().end);
-    let total_old = o.lines().count();
-    if !m.rows.is_empty() && total_old > last_end {
-        m.rows.push(Row::Fold(total_old - last_end));
+    if !m.rows.is_empty() && d.old.len() > prev_end {
+        m.rows.push(Row::Fold(d.old.len() - prev_end));
     }
-    if started.elapsed() >= deadline {
+    if d.timed_out || Instant::now() >= until {
         m.notes.push(format!("diff simplified: it took longer than {} ms", deadline.as_millis()));
     }
     m
 }
 
-/// One row of the model: `tag`, 0-based `(old, new)` indexes, its spans (the line's own
-/// newline dropped), counted as added or removed.
+/// The rows of one op: a replaced block with word highlights while inside the deadline,
+/// every other line as one plain span.
+fn push_op(m: &mut Model, d: &lines::LineDiff<'_>, op: &DiffOp, until: Instant) {
+    if let DiffOp::Replace { old_index, old_len, new_index, new_len } = *op
+        && let Some((olds, news)) =
+            words::highlight(&d.old[old_index..old_index + old_len], &d.new[new_index..new_index + new_len], until)
+    {
+        for (k, spans) in olds.into_iter().enumerate() {
+            push_line(m, '-', (Some(old_index + k), None), spans, lines::missing_newline(d.old[old_index + k]));
+        }
+        for (k, spans) in news.into_iter().enumerate() {
+            push_line(m, '+', (None, Some(new_index + k)), spans, lines::missing_newline(d.new[new_index + k]));
+        }
+        return;
+    }
+    for (tag, o, n, line) in lines::op_lines(d, op) {
+        let body = line.trim_end_matches(['\n', '\r']);
+        push_line(m, tag, (o, n), vec![(false, body.to_owned())], lines::missing_newline(line));
+    }
+}
+
+/// One row of the model: `tag`, 0-based `(old, new)` indexes, its spans (without the line's
+/// terminator), counted as added or removed.
 fn push_line(
     m: &mut Model,
-    tag: ChangeTag,
+    tag: char,
     (old, new): (Option<usize>, Option<usize>),
-    mut spans: Vec<(bool, String)>,
+    spans: Vec<(bool, String)>,
     missing_newline: bool,
 ) {
-    let tag = match tag {
-        ChangeTag::Equal => ' ',
-        ChangeTag::Delete => '-',
-        ChangeTag::Insert => '+',
-    };
     match tag {
         '+' => m.added += 1,
         '-' => m.removed += 1,
         _ => {}
-    }
-    if let Some(last) = spans.last_mut()
-        && last.1.ends_with('\n')
-    {
-        last.1.pop();
     }
     m.rows.push(Row::Line(ModelLine { tag, old: old.map(|i| i + 1), new: new.map(|i| i + 1), spans, missing_newline }));
 }

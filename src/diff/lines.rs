@@ -1,0 +1,304 @@
+//! The line diff under every view: lines split as `similar` splits them (after `\n`, `\r\n`
+//! or a lone `\r`), the common prefix and suffix taken off, lines that occur only on one side
+//! set aside (they can never be part of a longest common subsequence, so the result stays a
+//! minimal diff), and Myers (`similar`) run on what is left under a deadline. Past the
+//! deadline `similar` answers with a coarser, still exact diff.
+//!
+//! Setting unmatched lines aside is what `git diff` (xdiff) does too: it makes a rewrite of
+//! every line, or two near-disjoint texts, cost a hash per line instead of Myers' O(N·D).
+
+use similar::{Algorithm, DiffOp};
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// The lines of both texts (each with its terminator) and the ops turning `old` into `new`.
+pub(crate) struct LineDiff<'a> {
+    pub old: Vec<&'a str>,
+    pub new: Vec<&'a str>,
+    pub ops: Vec<DiffOp>,
+    /// True when the deadline passed before Myers finished (the ops are then coarser).
+    pub timed_out: bool,
+}
+
+/// `text` split into lines, each keeping its terminator (`\n`, `\r\n` or a lone `\r`).
+pub(crate) fn split_lines(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut lines = Vec::with_capacity(bytes.len() / 32 + 1);
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => {
+                lines.push(&text[start..=i]);
+                start = i + 1;
+            }
+            b'\r' => {
+                let end = if bytes.get(i + 1) == Some(&b'\n') { i + 1 } else { i };
+                lines.push(&text[start..=end]);
+                i = end;
+                start = end + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if start < bytes.len() {
+        lines.push(&text[start..]);
+    }
+    lines
+}
+
+/// True when the line has no terminator (the last line of a text without a final newline).
+pub(crate) fn missing_newline(line: &str) -> bool {
+    !line.ends_with(['\n', '\r'])
+}
+
+/// The line diff of `old` → `new`, Myers stopping at `deadline`.
+pub(crate) fn diff<'a>(old: &'a str, new: &'a str, deadline: Instant) -> LineDiff<'a> {
+    let (o, n) = (split_lines(old), split_lines(new));
+    let prefix = o.iter().zip(&n).take_while(|(a, b)| a == b).count();
+    let suffix = o[prefix..].iter().rev().zip(n[prefix..].iter().rev()).take_while(|(a, b)| a == b).count();
+    let (o_mid, n_mid) = (prefix..o.len() - suffix, prefix..n.len() - suffix);
+    let mut ops = Vec::new();
+    push_equal(&mut ops, 0, 0, prefix);
+    let mut timed_out = false;
+    if o_mid.is_empty() || n_mid.is_empty() {
+        push_change(&mut ops, o_mid.clone(), n_mid.clone());
+    } else {
+        let (pairs, late) = matched_pairs(&o[o_mid.clone()], &n[n_mid.clone()], deadline);
+        timed_out = late;
+        let (mut oi, mut ni) = (o_mid.start, n_mid.start);
+        for (po, pn) in pairs {
+            let (po, pn) = (po + o_mid.start, pn + n_mid.start);
+            push_change(&mut ops, oi..po, ni..pn);
+            push_equal(&mut ops, po, pn, 1);
+            (oi, ni) = (po + 1, pn + 1);
+        }
+        push_change(&mut ops, oi..o_mid.end, ni..n_mid.end);
+    }
+    push_equal(&mut ops, o_mid.end, n_mid.end, suffix);
+    LineDiff { old: o, new: n, ops, timed_out }
+}
+
+/// The `(old, new)` index pairs of lines the diff keeps, in order, and whether the deadline
+/// passed. Lines without any equal line on the other side are left out before Myers runs.
+fn matched_pairs<'a>(old: &[&'a str], new: &[&'a str], deadline: Instant) -> (Vec<(usize, usize)>, bool) {
+    let mut ids: HashMap<&str, u32> = HashMap::with_capacity(old.len() + new.len());
+    let mut intern = |line: &'a str| -> u32 {
+        let next = u32::try_from(ids.len()).unwrap_or(u32::MAX);
+        *ids.entry(line).or_insert(next)
+    };
+    let old_ids: Vec<u32> = old.iter().map(|&l| intern(l)).collect();
+    let new_ids: Vec<u32> = new.iter().map(|&l| intern(l)).collect();
+    let mut in_new = vec![false; ids.len()];
+    for &id in &new_ids {
+        in_new[id as usize] = true;
+    }
+    let mut in_old = vec![false; ids.len()];
+    for &id in &old_ids {
+        in_old[id as usize] = true;
+    }
+    let keep = |ids: &[u32], other: &[bool]| -> (Vec<usize>, Vec<u32>) {
+        ids.iter().enumerate().filter(|(_, id)| other[**id as usize]).map(|(i, id)| (i, *id)).unzip()
+    };
+    let (old_at, old_kept) = keep(&old_ids, &in_new);
+    let (new_at, new_kept) = keep(&new_ids, &in_old);
+    if old_kept.is_empty() || new_kept.is_empty() {
+        return (Vec::new(), false);
+    }
+    let ops = similar::capture_diff_slices_deadline(Algorithm::Myers, &old_kept, &new_kept, Some(deadline));
+    let late = Instant::now() >= deadline;
+    let mut pairs = Vec::new();
+    for op in ops {
+        if let DiffOp::Equal { old_index, new_index, len } = op {
+            pairs.extend((0..len).map(|k| (old_at[old_index + k], new_at[new_index + k])));
+        }
+    }
+    (pairs, late)
+}
+
+/// Appends an equal run, merged with an equal run just before it.
+fn push_equal(ops: &mut Vec<DiffOp>, old_index: usize, new_index: usize, len: usize) {
+    if len == 0 {
+        return;
+    }
+    if let Some(DiffOp::Equal { len: l, old_index: o, .. }) = ops.last_mut()
+        && *o + *l == old_index
+    {
+        *l += len;
+        return;
+    }
+    ops.push(DiffOp::Equal { old_index, new_index, len });
+}
+
+/// Appends what replaces `old` with `new` (a delete, an insert or a replace; nothing when both
+/// are empty).
+fn push_change(ops: &mut Vec<DiffOp>, old: std::ops::Range<usize>, new: std::ops::Range<usize>) {
+    let op = match (old.is_empty(), new.is_empty()) {
+        (true, true) => return,
+        (false, true) => DiffOp::Delete { old_index: old.start, old_len: old.len(), new_index: new.start },
+        (true, false) => DiffOp::Insert { old_index: old.start, new_index: new.start, new_len: new.len() },
+        (false, false) => {
+            DiffOp::Replace { old_index: old.start, old_len: old.len(), new_index: new.start, new_len: new.len() }
+        }
+    };
+    ops.push(op);
+}
+
+/// One range of a hunk header as GNU diff writes it: `start` alone for one line, else
+/// `start,len`; an empty range starts at the line before it.
+fn header_range(start: usize, end: usize) -> String {
+    let len = end.saturating_sub(start);
+    match len {
+        1 => format!("{}", start + 1),
+        0 => format!("{start},0"),
+        _ => format!("{},{len}", start + 1),
+    }
+}
+
+/// The `@@ -a,b +c,d @@` header of a group of ops (non-empty).
+pub(crate) fn hunk_header(group: &[DiffOp]) -> String {
+    let (first, last) = (group[0], group[group.len() - 1]);
+    format!(
+        "@@ -{} +{} @@",
+        header_range(first.old_range().start, last.old_range().end),
+        header_range(first.new_range().start, last.new_range().end)
+    )
+}
+
+/// Each line an op covers, in order: `('-' | '+' | ' ', old index, new index, line)`.
+pub(crate) fn op_lines<'d, 'a>(
+    d: &'d LineDiff<'a>,
+    op: &DiffOp,
+) -> impl Iterator<Item = (char, Option<usize>, Option<usize>, &'a str)> + 'd {
+    let (o, n) = (op.old_range(), op.new_range());
+    let equal = matches!(op, DiffOp::Equal { .. });
+    let (eo, en) = (o.clone(), n.clone());
+    let same = equal.then(|| eo.zip(en).map(|(i, j)| (' ', Some(i), Some(j), d.old[i])));
+    let removed = (!equal).then(|| o.map(|i| ('-', Some(i), None, d.old[i])));
+    let added = (!equal).then(|| n.map(|j| ('+', None, Some(j), d.new[j])));
+    same.into_iter().flatten().chain(removed.into_iter().flatten()).chain(added.into_iter().flatten())
+}
+
+/// The unified diff of a line diff with `context` lines, `--- a/<label>` / `+++ b/<label>`
+/// headers before the first hunk; empty when nothing changed. The format is GNU diff's (and
+/// `similar`'s): `\ No newline at end of file` after a last line without its newline.
+pub(crate) fn unified_text(d: &LineDiff<'_>, context: usize, label: &str) -> String {
+    let groups = similar::group_diff_ops(d.ops.clone(), context);
+    let mut out = String::new();
+    for (gi, group) in groups.iter().enumerate() {
+        if gi == 0 {
+            out.push_str(&format!("--- a/{label}\n+++ b/{label}\n"));
+        }
+        out.push_str(&hunk_header(group));
+        out.push('\n');
+        for op in group {
+            for (tag, _, _, line) in op_lines(d, op) {
+                out.push(tag);
+                out.push_str(line);
+                if missing_newline(line) {
+                    out.push_str("\n\\ No newline at end of file\n");
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::time::Duration;
+
+    fn far() -> Instant {
+        Instant::now() + Duration::from_secs(60)
+    }
+
+    /// The texts rebuilt from the ops: old from equal + removed lines, new from equal + added.
+    fn rebuilt(d: &LineDiff<'_>) -> (String, String) {
+        let (mut o, mut n) = (String::new(), String::new());
+        for op in &d.ops {
+            for (tag, _, _, line) in op_lines(d, op) {
+                if tag != '+' {
+                    o.push_str(line);
+                }
+                if tag != '-' {
+                    n.push_str(line);
+                }
+            }
+        }
+        (o, n)
+    }
+
+    fn kept(ops: &[DiffOp]) -> usize {
+        ops.iter().map(|op| if let DiffOp::Equal { len, .. } = op { *len } else { 0 }).sum()
+    }
+
+    /// Texts over a small alphabet of lines (so lines repeat, match and differ), with
+    /// CRLF, lone CR and a missing final newline in the mix.
+    fn text() -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            prop_oneof![Just("a\n"), Just("b\n"), Just("c\n"), Just("a\r\n"), Just("\n"), Just("x\r"), Just("d")],
+            0..40,
+        )
+        .prop_map(|v| v.concat())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(ProptestConfig::with_cases(600))]
+        /// The ops cover both texts exactly, and keep as many lines as `similar`'s own Myers
+        /// on the whole texts: setting unmatched lines aside keeps the diff minimal.
+        #[test]
+        fn the_diff_is_exact_and_minimal(old in text(), new in text()) {
+            let d = diff(&old, &new, far());
+            prop_assert_eq!(rebuilt(&d), (old.clone(), new.clone()));
+            let reference = similar::TextDiff::configure().diff_lines(&old, &new);
+            prop_assert_eq!(kept(&d.ops), kept(reference.ops()));
+            prop_assert!(!d.timed_out);
+        }
+
+        /// The unified text applies back: writegate's own patcher turns old into new with it
+        /// (texts without a CR),
+        /// and it is `similar`'s unified text whenever both keep the same lines.
+        #[test]
+        fn the_unified_text_applies_back(old in text(), new in text()) {
+            let d = diff(&old, &new, far());
+            let text = unified_text(&d, 3, "s");
+            if old == new {
+                prop_assert!(text.is_empty());
+            } else if !(old.clone() + &new).contains('\r')
+                && let Ok(patched) = crate::engine::patch::apply(&old, &text)
+            {
+                // (The patcher has its own rules for CRs; those are its own tests.)
+                prop_assert_eq!(patched, new.clone());
+            }
+            let reference = similar::TextDiff::configure().diff_lines(&old, &new);
+            if reference.ops() == d.ops.as_slice() {
+                let theirs = reference.unified_diff().context_radius(3).header("a/s", "b/s").to_string();
+                prop_assert_eq!(text, theirs);
+            }
+        }
+    }
+
+    #[test]
+    fn a_rewrite_of_every_line_is_one_replace_without_myers() {
+        let (mut old, mut new) = (String::new(), String::new());
+        for i in 0..5000 {
+            old.push_str(&format!("line {i}\n"));
+            new.push_str(&format!("line {i} edited\n"));
+        }
+        let d = diff(&old, &new, Instant::now());
+        // Even with the deadline already passed, nothing is coarser: no line matches.
+        assert_eq!(d.ops.len(), 1);
+        assert!(!d.timed_out);
+        assert_eq!(rebuilt(&d), (old, new));
+    }
+
+    #[test]
+    fn lines_split_like_similar() {
+        assert_eq!(split_lines("a\r\nb\rc\nd"), vec!["a\r\n", "b\r", "c\n", "d"]);
+        assert!(missing_newline("d") && !missing_newline("x\r"));
+        assert_eq!(hunk_header(&[DiffOp::Insert { old_index: 0, new_index: 0, new_len: 2 }]), "@@ -0,0 +1,2 @@");
+    }
+}
