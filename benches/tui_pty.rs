@@ -366,9 +366,9 @@ fn main() {
             None => println!("  rename {k} never shown"),
         }
     }
-    let (s, b) = (median_ms(small), median_ms(big));
-    println!("rename → visible, goal of 10 items, median of 20:    {:>6.1} ms (max {:.1})", s.0, s.1);
-    println!("rename → visible, goal of 1,000 items, median of 20: {:>6.1} ms (max {:.1})", b.0, b.1);
+    let (in_small, in_big) = (median_ms(small), median_ms(big));
+    println!("rename → visible, goal of 10 items, median of 20:    {:>6.1} ms (max {:.1})", in_small.0, in_small.1);
+    println!("rename → visible, goal of 1,000 items, median of 20: {:>6.1} ms (max {:.1})", in_big.0, in_big.1);
 
     // A new goal: registered, its state written, then its first item.
     let project = dir.path().join("project");
