@@ -374,11 +374,12 @@ fn main() {
     let project = dir.path().join("project");
     let runtime = dir.path().join("runtime");
     let mut entries: Vec<serde_json::Value> = (0..=GOALS).map(|g| goal_entry(&project, &goal_id(g))).collect();
-    let seed = std::fs::read_to_string(project.join(".codex/goals/goal-0002/ACTIVE_GOAL_STATE.md")).expect("seed");
+    let state_text =
+        std::fs::read_to_string(project.join(".codex/goals/goal-0002/ACTIVE_GOAL_STATE.md")).expect("seed");
     let mut new_goal = Vec::new();
     for k in 0..5 {
         let id = format!("new-goal-{k}");
-        write_state(&project, &id, &seed);
+        write_state(&project, &id, &state_text);
         entries.push(goal_entry(&project, &id));
         write_registry(&registry, &runtime, &entries);
         std::thread::sleep(Duration::from_millis(300));
