@@ -312,6 +312,12 @@ fn echo_floor() -> Vec<Duration> {
 
 fn main() {
     let dir = tempfile::tempdir().expect("tmp");
+    if let Some(keep) = std::env::var_os("WG_BENCH_BUILD_ONLY") {
+        // Only build the workspace (at $WG_BENCH_BUILD_ONLY), for profiling by hand.
+        let (registry, total) = build(Path::new(&keep));
+        println!("{total} items; registry {}", registry.display());
+        return;
+    }
     let home = dir.path().join("home");
     let t0 = Instant::now();
     let (registry, total) = build(dir.path());

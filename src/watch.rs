@@ -1,16 +1,17 @@
-//! Watching the workspace: notify (debounced with notify-debouncer-full) on every folder
-//! whose files writegate shows — the registry's folder, each state file's folder, each
-//! goal's runtime, gate and inbox folders, leases, and `goals/` for new goals — sending
-//! [`WatchMsg`]s on a channel. Knows nothing of the UI. If native watching cannot be set up
-//! (inotify limits, network file systems) it falls back to polling and says so.
+//! Watching the workspace: inotify (the `inotify` crate) on every folder whose files
+//! writegate shows — the registry's folder, each state file's folder, each goal's runtime,
+//! gate and inbox folders, leases, and `goals/` for new goals — sending [`WatchMsg`]s on a
+//! channel, each burst of events within [`DEBOUNCE`] coalesced into one. Knows nothing of the
+//! UI. The watches are set up on the watcher's own thread and changed in place
+//! ([`Watcher::update`]), never rebuilt. If native watching cannot be set up (inotify limits,
+//! network file systems) it falls back to polling and says so.
 
 use crate::engine::Engine;
-use notify_debouncer_full::notify::{EventKind, RecursiveMode};
-use notify_debouncer_full::{DebounceEventResult, new_debouncer};
-use std::collections::BTreeSet;
+use inotify::{EventMask, Inotify, WatchDescriptor, WatchMask};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::Sender;
-use std::sync::{Arc, atomic::AtomicBool, atomic::Ordering};
+use std::sync::{Arc, Mutex, atomic::AtomicBool, atomic::Ordering};
 use std::time::{Duration, SystemTime};
 
 /// Debounce window: bursts of events (editor saves, rename dances) within it coalesce.
@@ -99,105 +100,271 @@ pub fn is_relevant(path: &Path) -> bool {
         || name.starts_with(".#"))
 }
 
-/// True for a metadata-only event (ATTRIB: owner, mode, ctime) on a SQLite store file: a
-/// reader opening the store touches its `-wal` that way (SQLite re-owns the file when it
-/// runs as root), writegate's own read-only reads included. A commit writes data.
-fn is_store_metadata_only(e: &notify_debouncer_full::DebouncedEvent) -> bool {
-    matches!(e.kind, EventKind::Modify(notify_debouncer_full::notify::event::ModifyKind::Metadata(_)))
-        && e.paths.iter().all(|p| p.to_str().is_some_and(|s| s.ends_with(".sqlite") || s.ends_with(".sqlite-wal")))
+/// What the watcher thread runs on, behind the [`Watcher`] handle.
+enum Backend {
+    /// The thread has not set up yet; these are the folders it will watch.
+    Starting(Vec<PathBuf>),
+    /// inotify: the kernel's watch handle and which folder each descriptor is.
+    Native {
+        watches: inotify::Watches,
+        by_wd: HashMap<WatchDescriptor, PathBuf>,
+        by_dir: HashMap<PathBuf, WatchDescriptor>,
+    },
+    /// Polling these folders; `last` is what the previous round saw.
+    Polling { dirs: Vec<PathBuf>, last: Fingerprint },
 }
 
-/// A running watcher; dropping it stops watching.
+/// A running watcher; dropping it stops watching. Cheap to clone: every clone is the same
+/// watcher, so the loader thread can re-arm it.
+#[derive(Clone)]
 pub struct Watcher {
-    _native: Option<
-        notify_debouncer_full::Debouncer<
-            notify_debouncer_full::notify::RecommendedWatcher,
-            notify_debouncer_full::RecommendedCache,
-        >,
-    >,
+    backend: Arc<Mutex<Backend>>,
     stop: Arc<AtomicBool>,
+    _owner: Arc<StopOnDrop>,
 }
 
-impl Drop for Watcher {
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
     fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 
-/// Starts watching `dirs`, sending messages on `tx`. Native first; on any failure (or when
-/// `force_poll`), a polling thread compares folder listings and mtimes every `poll`.
+impl Watcher {
+    /// Watches exactly `dirs` from now on: folders new to the set (and the `fresh` ones, made
+    /// anew under a path already watched) are watched before this returns, so a file landing
+    /// in one after it is reported; folders no longer in the set stop being watched. When
+    /// polling, the fresh folders' listings become the baseline here.
+    pub fn update(&self, dirs: &[PathBuf], fresh: &[PathBuf]) {
+        let Ok(mut b) = self.backend.lock() else { return };
+        match &mut *b {
+            Backend::Starting(d) => *d = dirs.to_vec(),
+            Backend::Polling { dirs: d, last } => {
+                let wanted: HashSet<&PathBuf> = dirs.iter().collect();
+                last.retain(|p, _| p.parent().is_some_and(|dir| wanted.contains(&dir.to_path_buf())));
+                last.extend(fingerprint(fresh));
+                *d = dirs.to_vec();
+            }
+            Backend::Native { watches, by_wd, by_dir } => {
+                let wanted: HashSet<&PathBuf> = dirs.iter().collect();
+                let gone: Vec<PathBuf> = by_dir.keys().filter(|d| !wanted.contains(d)).cloned().collect();
+                for d in gone {
+                    if let Some(wd) = by_dir.remove(&d) {
+                        by_wd.remove(&wd);
+                        let _ = watches.remove(wd);
+                    }
+                }
+                let fresh: HashSet<&PathBuf> = fresh.iter().collect();
+                let to_add: Vec<&PathBuf> =
+                    dirs.iter().filter(|d| !by_dir.contains_key(*d) || fresh.contains(d)).collect();
+                for d in to_add {
+                    // A folder made anew under the same path gets a new descriptor.
+                    match watches.add(d, mask()) {
+                        Ok(wd) => {
+                            if let Some(old) = by_dir.insert(d.clone(), wd.clone()).filter(|o| *o != wd) {
+                                by_wd.remove(&old);
+                            }
+                            by_wd.insert(wd, d.clone());
+                        }
+                        Err(e) => tracing::warn!(dir = %d.display(), "cannot watch: {e}"),
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The inotify events that can change what writegate shows: a write is `IN_MODIFY`, a
+/// rename into or out of a folder `IN_MOVED_*`. Not `IN_OPEN` / `IN_ACCESS` / `IN_CLOSE_*`:
+/// writegate's own reads must never wake the watcher (notify 8 always asks for `IN_OPEN`,
+/// which made a third of the CPU while loading go to handling them), and a read-only SQLite
+/// reader opens the store's `-wal` for writing, so closing it is no sign of a write.
+fn mask() -> WatchMask {
+    WatchMask::CREATE
+        | WatchMask::DELETE
+        | WatchMask::MODIFY
+        | WatchMask::MOVED_FROM
+        | WatchMask::MOVED_TO
+        | WatchMask::ATTRIB
+        | WatchMask::DELETE_SELF
+        | WatchMask::MOVE_SELF
+        | WatchMask::ONLYDIR
+}
+
+/// Starts watching `dirs`, sending messages on `tx`; returns at once (the watches are set
+/// up on the watcher's own thread, so a workspace of thousands of folders never delays the
+/// first frame). Native (inotify) first; on any failure (or when `force_poll`), polling
+/// compares folder listings and mtimes every `poll`. [`WatchMsg::Mode`] is sent once the
+/// watches are in place: nothing written after it can be missed.
 #[must_use]
 pub fn start(dirs: &[PathBuf], poll: Duration, force_poll: bool, tx: &Sender<WatchMsg>) -> Watcher {
     let stop = Arc::new(AtomicBool::new(false));
-    let reason = if force_poll {
-        "polling requested".to_owned()
+    // Polling asked for: the baseline is taken here, before anyone reads what it covers.
+    let first = if force_poll {
+        Backend::Polling { dirs: dirs.to_vec(), last: fingerprint(dirs) }
     } else {
-        match start_native(dirs, tx.clone()) {
-            Ok(d) => {
-                let _ = tx.send(WatchMsg::Mode(WatchMode::Native));
-                return Watcher { _native: Some(d), stop };
-            }
-            Err(reason) => {
-                tracing::warn!(reason, "native watching unavailable; polling");
-                reason
+        Backend::Starting(dirs.to_vec())
+    };
+    let backend = Arc::new(Mutex::new(first));
+    let w = Watcher { backend, stop: stop.clone(), _owner: Arc::new(StopOnDrop(stop)) };
+    let (thread_side, tx) = (w.clone_weak(), tx.clone());
+    std::thread::spawn(move || {
+        let reason = if force_poll { "polling requested".to_owned() } else { run_native(&thread_side, &tx) };
+        if thread_side.stopped() {
+            return;
+        }
+        tracing::warn!(reason, "native watching unavailable; polling");
+        run_polling(&thread_side, poll, &tx, reason);
+    });
+    w
+}
+
+/// The thread's view of a watcher: everything but the owner token, so the thread alone
+/// never keeps it running.
+struct ThreadSide {
+    backend: Arc<Mutex<Backend>>,
+    stop: Arc<AtomicBool>,
+}
+
+impl ThreadSide {
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+impl Watcher {
+    fn clone_weak(&self) -> ThreadSide {
+        ThreadSide { backend: self.backend.clone(), stop: self.stop.clone() }
+    }
+}
+
+/// Runs inotify until stopped; returns why it cannot (then the caller polls).
+fn run_native(side: &ThreadSide, tx: &Sender<WatchMsg>) -> String {
+    let mut ino = match Inotify::init() {
+        Ok(i) => i,
+        Err(e) => return format!("inotify unavailable: {e}"),
+    };
+    {
+        let Ok(mut b) = side.backend.lock() else { return "watcher state poisoned".into() };
+        let dirs = match &*b {
+            Backend::Starting(d) => d.clone(),
+            _ => Vec::new(),
+        };
+        let mut watches = ino.watches();
+        let (mut by_wd, mut by_dir) = (HashMap::new(), HashMap::new());
+        for d in &dirs {
+            match watches.add(d, mask()) {
+                Ok(wd) => {
+                    by_wd.insert(wd.clone(), d.clone());
+                    by_dir.insert(d.clone(), wd);
+                }
+                // A folder gone meanwhile is no reason to poll; a limit or a refusal is.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => {
+                    *b = Backend::Starting(dirs.clone());
+                    return format!("cannot watch {}: {e}", d.display());
+                }
             }
         }
-    };
-    // The baseline is taken before the mode is announced, so nothing written after the
-    // announcement can be missed.
-    start_polling(dirs.to_vec(), poll, tx.clone(), stop.clone());
-    let _ = tx.send(WatchMsg::Mode(WatchMode::Polling { interval: poll, reason }));
-    Watcher { _native: None, stop }
-}
-
-fn start_native(
-    dirs: &[PathBuf],
-    tx: Sender<WatchMsg>,
-) -> Result<
-    notify_debouncer_full::Debouncer<
-        notify_debouncer_full::notify::RecommendedWatcher,
-        notify_debouncer_full::RecommendedCache,
-    >,
-    String,
-> {
-    let mut debouncer =
-        new_debouncer(DEBOUNCE, Some(Duration::from_millis(2)), move |res: DebounceEventResult| match res {
-            Ok(events) => {
-                if events.iter().any(|e| e.need_rescan()) {
-                    let _ = tx.send(WatchMsg::Rescan("the watcher asked for a rescan (events lost)".into()));
-                    return;
-                }
-                // Access events (open/close for reading) are ignored: writegate's own reads
-                // must never trigger a reload, or it would reload forever.
-                let paths: BTreeSet<PathBuf> = events
-                    .iter()
-                    .filter(|e| !matches!(e.kind, EventKind::Access(_)))
-                    .filter(|e| !is_store_metadata_only(e))
-                    .flat_map(|e| e.paths.iter().cloned())
-                    .filter(|p| is_relevant(p))
-                    .collect();
-                if !paths.is_empty() {
-                    let _ = tx.send(WatchMsg::Changed(paths.into_iter().collect()));
-                }
-            }
-            Err(errors) => {
-                let _ = tx.send(WatchMsg::Rescan(format!(
-                    "watch error: {}",
-                    errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
-                )));
-            }
-        })
-        .map_err(|e| e.to_string())?;
-    for d in dirs {
-        debouncer.watch(d, RecursiveMode::NonRecursive).map_err(|e| format!("cannot watch {}: {e}", d.display()))?;
+        *b = Backend::Native { watches, by_wd, by_dir };
     }
-    Ok(debouncer)
+    let _ = tx.send(WatchMsg::Mode(WatchMode::Native));
+    let mut buf = vec![0u8; 64 * 1024];
+    while !side.stopped() {
+        // Wait for the first event (waking to notice a stop), then gather the burst.
+        if !readable(&ino, Duration::from_millis(100)) {
+            continue;
+        }
+        let mut paths = BTreeSet::new();
+        let mut rescan = None;
+        let burst_end = std::time::Instant::now() + DEBOUNCE;
+        loop {
+            drain(&mut ino, &mut buf, side, &mut paths, &mut rescan);
+            let left = burst_end.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() || !readable(&ino, left) {
+                break;
+            }
+        }
+        if let Some(why) = rescan {
+            let _ = tx.send(WatchMsg::Rescan(why));
+        } else if !paths.is_empty() && tx.send(WatchMsg::Changed(paths.into_iter().collect())).is_err() {
+            return String::new();
+        }
+    }
+    String::new()
 }
 
-type Fingerprint = Vec<(PathBuf, Option<SystemTime>, u64)>;
+/// True when the inotify descriptor has events within `timeout`.
+fn readable(ino: &Inotify, timeout: Duration) -> bool {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let mut fds = [PollFd::new(ino, PollFlags::IN)];
+    let ts = Timespec { tv_sec: timeout.as_secs() as i64, tv_nsec: i64::from(timeout.subsec_nanos()) };
+    poll(&mut fds, Some(&ts)).is_ok_and(|n| n > 0)
+}
+
+/// Reads every queued event into `paths` (relevant files and the folders they are in for
+/// folder events); an overflow sets `rescan`.
+fn drain(
+    ino: &mut Inotify,
+    buf: &mut [u8],
+    side: &ThreadSide,
+    paths: &mut BTreeSet<PathBuf>,
+    rescan: &mut Option<String>,
+) {
+    loop {
+        let events = match ino.read_events(buf) {
+            Ok(ev) => ev,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return,
+            Err(e) => {
+                *rescan = Some(format!("watch error: {e}"));
+                return;
+            }
+        };
+        let Ok(mut b) = side.backend.lock() else { return };
+        let Backend::Native { by_wd, by_dir, .. } = &mut *b else { return };
+        let mut any = false;
+        for ev in events {
+            any = true;
+            if ev.mask.contains(EventMask::Q_OVERFLOW) {
+                *rescan = Some("the watcher asked for a rescan (events lost)".into());
+                continue;
+            }
+            let Some(dir) = by_wd.get(&ev.wd).cloned() else { continue };
+            if ev.mask.contains(EventMask::IGNORED) {
+                // The folder is gone (or replaced): its watch ended; report the folder.
+                by_wd.remove(&ev.wd);
+                if by_dir.get(&dir) == Some(&ev.wd) {
+                    by_dir.remove(&dir);
+                }
+                paths.insert(dir);
+                continue;
+            }
+            let path = ev.name.map_or_else(|| dir.clone(), |n| dir.join(n));
+            if ev.mask == EventMask::ATTRIB && is_store_file(&path) {
+                // A read-only SQLite reader re-owns the -wal (LOOPX2.md §5): not a commit.
+                continue;
+            }
+            if is_relevant(&path) {
+                paths.insert(path);
+            }
+        }
+        if !any {
+            return;
+        }
+    }
+}
+
+/// A LoopX 2.x SQLite store file or its write-ahead log.
+fn is_store_file(p: &Path) -> bool {
+    p.to_str().is_some_and(|s| s.ends_with(".sqlite") || s.ends_with(".sqlite-wal"))
+}
+
+/// What polling compares: per file, its modification time and length.
+type Fingerprint = HashMap<PathBuf, (Option<SystemTime>, u64)>;
 
 fn fingerprint(dirs: &[PathBuf]) -> Fingerprint {
-    let mut out = Vec::new();
+    let mut out = HashMap::new();
     for d in dirs {
         let Ok(rd) = std::fs::read_dir(d) else {
             continue;
@@ -208,33 +375,54 @@ fn fingerprint(dirs: &[PathBuf]) -> Fingerprint {
                 continue;
             }
             let meta = e.metadata().ok();
-            out.push((p, meta.as_ref().and_then(|m| m.modified().ok()), meta.map_or(0, |m| m.len())));
+            out.insert(p, (meta.as_ref().and_then(|m| m.modified().ok()), meta.map_or(0, |m| m.len())));
         }
     }
+    out
+}
+
+/// The files that differ between two fingerprints (new, gone, or changed), in one pass
+/// over each.
+fn changed_between(last: &Fingerprint, now: &Fingerprint) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = now.iter().filter(|(p, v)| last.get(*p) != Some(v)).map(|(p, _)| p.clone()).collect();
+    out.extend(last.keys().filter(|p| !now.contains_key(*p)).cloned());
     out.sort();
     out
 }
 
-fn start_polling(dirs: Vec<PathBuf>, poll: Duration, tx: Sender<WatchMsg>, stop: Arc<AtomicBool>) {
-    let mut last = fingerprint(&dirs);
-    std::thread::spawn(move || {
-        while !stop.load(Ordering::Relaxed) {
-            std::thread::sleep(poll);
-            let now = fingerprint(&dirs);
-            if now != last {
-                let changed: Vec<PathBuf> = now
-                    .iter()
-                    .filter(|e| !last.contains(e))
-                    .chain(last.iter().filter(|e| !now.contains(e)))
-                    .map(|e| e.0.clone())
-                    .collect();
-                last = now;
-                if tx.send(WatchMsg::Changed(changed)).is_err() {
-                    return;
-                }
-            }
+/// Polls until stopped: each round starts `poll` after the previous one started, so a
+/// change is noticed within one interval plus one listing of the folders.
+fn run_polling(side: &ThreadSide, poll: Duration, tx: &Sender<WatchMsg>, reason: String) {
+    // The baseline is taken before the mode is announced, so nothing written after the
+    // announcement can be missed.
+    if let Ok(mut b) = side.backend.lock() {
+        let dirs = match &*b {
+            Backend::Polling { .. } => None,
+            Backend::Starting(d) => Some(d.clone()),
+            Backend::Native { by_dir, .. } => Some(by_dir.keys().cloned().collect()),
+        };
+        if let Some(dirs) = dirs {
+            let last = fingerprint(&dirs);
+            *b = Backend::Polling { dirs, last };
         }
-    });
+    }
+    let _ = tx.send(WatchMsg::Mode(WatchMode::Polling { interval: poll, reason }));
+    let mut next = std::time::Instant::now() + poll;
+    while !side.stopped() {
+        std::thread::sleep(next.saturating_duration_since(std::time::Instant::now()));
+        next = (next + poll).max(std::time::Instant::now());
+        let changed = {
+            let Ok(mut b) = side.backend.lock() else { return };
+            let Backend::Polling { dirs, last } = &mut *b else { return };
+            let now = fingerprint(dirs);
+            let changed = changed_between(last, &now);
+            *last = now;
+            changed
+        };
+        if !changed.is_empty() && tx.send(WatchMsg::Changed(changed)).is_err() {
+            return;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -317,5 +505,45 @@ mod tests {
         for name in ["ACTIVE_GOAL_STATE.md", "ACTIVE_GOAL_STATE.md.lock", "item.json", "todo_a.json"] {
             assert!(is_relevant(Path::new(name)), "{name}");
         }
+    }
+}
+
+#[cfg(test)]
+mod rearm_tests {
+    use super::*;
+
+    #[test]
+    fn a_folder_added_by_update_is_watched_when_update_returns() -> Result<(), Box<dyn std::error::Error>> {
+        for force_poll in [false, true] {
+            let (a, b) = (tempfile::tempdir()?, tempfile::tempdir()?);
+            let (tx, rx) = std::sync::mpsc::channel();
+            let w = start(&[a.path().to_owned()], Duration::from_millis(30), force_poll, &tx);
+            assert!(matches!(rx.recv_timeout(Duration::from_secs(2))?, WatchMsg::Mode(_)));
+            std::fs::write(b.path().join("before.json"), "{}")?;
+            w.update(&[a.path().to_owned(), b.path().to_owned()], &[b.path().to_owned()]);
+            // What was there before is the baseline, not a change; what lands after is.
+            std::fs::write(b.path().join("after.json"), "{}")?;
+            let msg = rx.recv_timeout(Duration::from_secs(2))?;
+            let WatchMsg::Changed(paths) = msg else { panic!("{msg:?}") };
+            assert!(paths.iter().any(|p| p.ends_with("after.json")), "{paths:?} (polling: {force_poll})");
+            assert!(!paths.iter().any(|p| p.ends_with("before.json")), "{paths:?} (polling: {force_poll})");
+            // A folder dropped from the set is no longer reported.
+            w.update(&[b.path().to_owned()], &[]);
+            std::thread::sleep(Duration::from_millis(100));
+            while rx.try_recv().is_ok() {}
+            std::fs::write(a.path().join("ignored.json"), "{}")?;
+            assert!(rx.recv_timeout(Duration::from_millis(300)).is_err(), "polling: {force_poll}");
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn polling_compares_listings_in_one_pass() {
+        let t = SystemTime::UNIX_EPOCH;
+        let last: Fingerprint = [("a".into(), (Some(t), 1)), ("b".into(), (Some(t), 1))].into_iter().collect();
+        let now: Fingerprint = [("a".into(), (Some(t), 2)), ("c".into(), (Some(t), 1))].into_iter().collect();
+        let changed = changed_between(&last, &now);
+        assert_eq!(changed, vec![PathBuf::from("a"), PathBuf::from("b"), PathBuf::from("c")]);
+        assert!(changed_between(&now, &now).is_empty());
     }
 }

@@ -160,6 +160,11 @@ pub enum Msg {
     Tick,
     /// Goals reloaded: rows and items of these goals (a full load lists every goal).
     Loaded { full: bool, quiet: bool, last: bool, goals: Vec<(GoalRow, Vec<QueueItem>)> },
+    /// Some inbox files of one goal: the goal's fresh row, the items among them pending now
+    /// (new or changed), and the item files no longer pending. The goal's other items stay.
+    ItemsLoaded { row: GoalRow, items: Vec<QueueItem>, gone: Vec<std::path::PathBuf> },
+    /// The registry no longer lists these goals.
+    GoalsGone(Vec<String>),
     /// The view cache of an item is ready.
     ViewReady(ViewCache),
     /// A decision finished.
@@ -437,6 +442,34 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::Key(_) | Msg::TimedKey(..) | Msg::Resize => Vec::new(),
         Msg::Paste(text) => super::input::on_paste(app, &text),
         Msg::Loaded { full, quiet, last, goals } => on_loaded(app, full, quiet || app.loading, last, goals),
+        Msg::ItemsLoaded { row, items, gone } => {
+            // The goal's list as it is now: its other items as they were, these as read.
+            let paths: BTreeSet<&std::path::Path> = items
+                .iter()
+                .map(|i| i.detail.path.as_path())
+                .chain(gone.iter().map(std::path::PathBuf::as_path))
+                .collect();
+            let keys: BTreeSet<&str> = items.iter().map(|i| i.key.as_str()).collect();
+            let mut merged: Vec<QueueItem> = app
+                .items
+                .iter()
+                .filter(|i| {
+                    i.goal_id == row.id && !paths.contains(i.detail.path.as_path()) && !keys.contains(i.key.as_str())
+                })
+                .cloned()
+                .collect();
+            merged.extend(items);
+            let quiet = app.loading;
+            on_loaded(app, false, quiet, false, vec![(row, merged)])
+        }
+        Msg::GoalsGone(ids) => {
+            let gone: BTreeSet<String> = ids.into_iter().collect();
+            app.goals.retain(|g| !gone.contains(&g.id));
+            app.items.retain(|i| !gone.contains(&i.goal_id));
+            app.recount();
+            app.refilter();
+            app.ensure_selection()
+        }
         Msg::ViewReady(cache) => {
             if app.current().is_some_and(|c| c.key == cache.key && Arc::ptr_eq(&c.detail, &cache.detail)) {
                 app.view = Some(cache);

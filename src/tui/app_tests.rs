@@ -492,3 +492,36 @@ fn an_arrival_right_after_a_decision_keeps_its_outcome_readable() {
         app.flash
     );
 }
+
+fn at_path(mut it: QueueItem, path: &str) -> QueueItem {
+    let mut d = (*it.detail).clone();
+    d.path = std::path::PathBuf::from(path);
+    it.detail = Arc::new(d);
+    it
+}
+
+#[test]
+fn items_loaded_changes_only_the_items_it_names() {
+    let a = at_path(ready("a"), "/in/a.json");
+    let b = at_path(ready("b"), "/in/b.json");
+    let mut other = ready("x");
+    other.goal_id = "goal-2".into();
+    other.key = "goal-2/x".into();
+    let mut app = loaded_app(vec![a.clone(), b, other]);
+    assert_eq!(app.items.len(), 3);
+    // A new item arrives, `b` left the inbox, `a` is untouched.
+    let c = at_path(ready("c"), "/in/c.json");
+    let g = app.items[0].goal_id.clone();
+    update(&mut app, Msg::ItemsLoaded { row: goal(&g), items: vec![c], gone: vec!["/in/b.json".into()] });
+    let keys: Vec<&str> = app.items.iter().map(|i| i.key.as_str()).collect();
+    assert_eq!(keys.len(), 3, "{keys:?}");
+    assert!(keys.contains(&a.key.as_str()) && keys.contains(&"goal-2/x"));
+    assert!(keys.iter().any(|k| k.ends_with("/c")) && !keys.iter().any(|k| k.ends_with("/b")));
+    assert!(app.flash.as_ref().is_some_and(|(t, _)| t.contains("1 new item")), "{:?}", app.flash);
+    // The same file read again replaces its item, never doubles it.
+    let again = at_path(ready("c"), "/in/c.json");
+    update(&mut app, Msg::ItemsLoaded { row: goal(&g), items: vec![again], gone: Vec::new() });
+    assert_eq!(app.items.len(), 3);
+    update(&mut app, Msg::GoalsGone(vec!["goal-2".into()]));
+    assert!(app.items.iter().all(|i| i.goal_id != "goal-2") && app.goals.iter().all(|r| r.id != "goal-2"));
+}

@@ -9,6 +9,7 @@ pub mod attention;
 pub mod batch;
 mod input;
 pub mod keymap;
+mod loader;
 pub mod model;
 mod revert;
 pub mod theme;
@@ -21,7 +22,6 @@ use crate::watch::{self, WatchMsg};
 use app::{App, Effect, Msg, ViewCache};
 use ratatui::crossterm::event::{self, DisableBracketedPaste, EnableBracketedPaste, Event};
 use ratatui::crossterm::execute;
-use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex, atomic::AtomicBool, atomic::Ordering};
@@ -56,13 +56,6 @@ fn install_panic_hook() {
     }));
 }
 
-/// Loader jobs: everything, or some goals.
-#[derive(Debug, Clone)]
-enum Job {
-    Full,
-    Goals(BTreeSet<String>),
-}
-
 /// Runs the TUI until the operator quits.
 ///
 /// # Errors
@@ -81,22 +74,23 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
     let _guard = TerminalGuard;
     execute!(std::io::stdout(), EnableBracketedPaste)?;
 
-    let engine = Arc::new(Mutex::new(Arc::new(engine)));
+    // The first frame comes first: the workspace's folders are watched, and its goals read,
+    // on their own threads after it.
+    terminal.draw(|f| view::draw(f, &app))?;
+    let engine: loader::Shared = Arc::new(Mutex::new(Arc::new(engine)));
     let (tx, rx) = channel::<Msg>();
     let stop = Arc::new(AtomicBool::new(false));
     spawn_input(tx.clone(), stop.clone());
     spawn_signals(tx.clone())?;
-    let loader = spawn_loader(engine.clone(), tx.clone());
-    let viewer = spawn_viewer(tx.clone());
     let poll = Duration::from_millis(opts.config.poll_interval_ms);
     let (wtx, wrx) = channel::<WatchMsg>();
     forward(wrx, tx.clone());
-    let mut dirs = watch::watch_set(&current(&engine));
-    let mut watcher = watch::start(&paths_of(&dirs), poll, opts.config.force_poll, &wtx);
-    let _ = loader.send(Job::Full);
+    // Armed by the loader (first thing it does), so the watcher and the first read agree.
+    let watcher = watch::start(&[], poll, opts.config.force_poll, &wtx);
+    let loader = loader::spawn(engine.clone(), watcher.clone(), tx.clone());
+    let viewer = spawn_viewer(tx.clone());
     let mut deciding: Vec<std::thread::JoinHandle<()>> = Vec::new();
 
-    terminal.draw(|f| view::draw(f, &app))?;
     let mut last_tick = std::time::Instant::now();
     loop {
         let first = match rx.recv_timeout(Duration::from_secs(1)) {
@@ -117,27 +111,16 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
             last_tick = std::time::Instant::now();
         }
         let mut quit = false;
-        let mut reload: Option<Job> = None;
+        let mut reload = loader::Job::default();
         for msg in msgs {
             if let Msg::Watch(WatchMsg::Changed(paths)) = &msg {
                 tracing::debug!(?paths, "changed");
-                let eng = current(&engine);
-                merge(&mut reload, goals_for(&eng, paths));
-                // A folder made, removed or replaced: re-arm on the new set of folders.
-                let folders_moved = paths.iter().any(|p| p.is_dir() || !p.exists());
-                if folders_moved || paths.iter().any(|p| p == &eng.ws.registry_path) {
-                    let fresh = rearm(&eng, &mut dirs, &mut watcher, (poll, opts.config.force_poll, &wtx));
-                    merge(&mut reload, goals_for(&eng, &fresh));
-                }
-            }
-            let full_load = matches!(msg, Msg::Loaded { full: true, .. });
-            if full_load {
-                // The registry may have gained goals: watch their folders too.
-                let eng = current(&engine);
-                let fresh = rearm(&eng, &mut dirs, &mut watcher, (poll, opts.config.force_poll, &wtx));
-                if !fresh.is_empty() {
-                    merge(&mut reload, goals_for(&eng, &fresh));
-                }
+                let eng = loader::current(&engine);
+                reload.merge(loader::job_for(&eng, paths));
+                // A folder made, removed or replaced: the loader re-arms the watcher. (Files
+                // writegate reads come and go all the time; they are not folders.)
+                let file = |p: &PathBuf| p.extension().is_some_and(|x| x == "json" || x == "jsonl" || x == "md");
+                reload.rearm |= paths.iter().any(|p| !file(p) && (p.is_dir() || !p.exists()));
             }
             for effect in app::update(&mut app, msg) {
                 match effect {
@@ -152,17 +135,15 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
                             Err(e) => tracing::warn!("{e}"),
                         });
                     }
-                    Effect::Reload(None) => merge(&mut reload, Job::Full),
-                    Effect::Reload(Some(goals)) => {
-                        merge(&mut reload, Job::Goals(goals.into_iter().collect()));
-                    }
+                    Effect::Reload(None) => reload.merge(loader::Job::full()),
+                    Effect::Reload(Some(goals)) => reload.merge(loader::Job::goals(goals)),
                     Effect::ComputeView { key } => {
                         if let Some(item) = app.current().filter(|c| c.key == key) {
                             let _ = viewer.send((key, item.detail.clone()));
                         }
                     }
                     Effect::DecideBatch { action, items, decision } => {
-                        let eng = current(&engine);
+                        let eng = loader::current(&engine);
                         let tx = tx.clone();
                         deciding.push(std::thread::spawn(move || {
                             let outcomes = batch::run(&eng, items, &decision);
@@ -170,14 +151,14 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
                         }));
                     }
                     Effect::Revert { goal, item_id } => {
-                        let (eng, tx) = (current(&engine), tx.clone());
+                        let (eng, tx) = (loader::current(&engine), tx.clone());
                         std::thread::spawn(move || {
                             let result = revert::propose(&eng, &goal, &item_id);
                             let _ = tx.send(Msg::Reverted { goal, result });
                         });
                     }
                     Effect::Decide { key, digest, decision } => {
-                        let eng = current(&engine);
+                        let eng = loader::current(&engine);
                         let tx = tx.clone();
                         deciding.push(std::thread::spawn(move || {
                             let result = eng.decide(&key, &decision, Some(&digest)).map_err(|e| crate::error_chain(&e));
@@ -188,9 +169,9 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
                 }
             }
         }
-        if let Some(job) = reload {
-            tracing::debug!(?job, "reload");
-            let _ = loader.send(job);
+        if !reload.is_empty() {
+            tracing::debug!(?reload, "reload");
+            let _ = loader.send(reload);
         }
         if quit {
             break;
@@ -204,91 +185,6 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
     }
     drop(watcher);
     Ok(())
-}
-
-fn current(engine: &Arc<Mutex<Arc<Engine>>>) -> Arc<Engine> {
-    engine.lock().map_or_else(|p| p.into_inner().clone(), |g| g.clone())
-}
-
-fn merge(slot: &mut Option<Job>, job: Job) {
-    *slot = match (slot.take(), job) {
-        (Some(Job::Full), _) | (_, Job::Full) => Some(Job::Full),
-        (Some(Job::Goals(mut a)), Job::Goals(b)) => {
-            a.extend(b);
-            Some(Job::Goals(a))
-        }
-        (None, j) => Some(j),
-    };
-}
-
-fn paths_of(set: &[(PathBuf, u64)]) -> Vec<PathBuf> {
-    set.iter().map(|(p, _)| p.clone()).collect()
-}
-
-/// Re-arms the watcher when the folders to watch changed (new, gone, or replaced under the
-/// same path); returns the folders that are new since, whose goals are reloaded: a file
-/// that landed in a folder before it was watched is picked up (issue 12 case 13).
-fn rearm(
-    engine: &Engine,
-    dirs: &mut Vec<(PathBuf, u64)>,
-    watcher: &mut watch::Watcher,
-    (poll, force_poll, tx): (Duration, bool, &Sender<WatchMsg>),
-) -> Vec<PathBuf> {
-    let set = watch::watch_set(engine);
-    if set == *dirs {
-        return Vec::new();
-    }
-    let fresh: Vec<PathBuf> = set.iter().filter(|d| !dirs.contains(d)).map(|(p, _)| p.clone()).collect();
-    *dirs = set;
-    *watcher = watch::start(&paths_of(dirs), poll, force_poll, tx);
-    fresh
-}
-
-/// Which goals a set of changed paths concerns (`Full` for the registry or a new goal).
-fn goals_for(engine: &Engine, paths: &[PathBuf]) -> Job {
-    let goals_dir = engine.ws.runtime_root.join("goals");
-    let mut out = BTreeSet::new();
-    for p in paths {
-        if p == &engine.ws.registry_path || *p == goals_dir || p.parent() == Some(goals_dir.as_path()) {
-            return Job::Full;
-        }
-        if let Ok(rest) = p.strip_prefix(&goals_dir) {
-            if let Some(id) = rest.components().next() {
-                out.insert(id.as_os_str().to_string_lossy().into_owned());
-            }
-            continue;
-        }
-        if std::iter::once(&engine.ws.runtime_root)
-            .chain(&engine.ws.other_runtime_roots)
-            .any(|root| p.starts_with(root.join("authority")))
-        {
-            out.extend(authority_goal(engine, p));
-            continue;
-        }
-        for g in &engine.ws.goals {
-            if g.state_file.parent() == p.parent() || g.state_file == *p {
-                out.insert(g.id.clone());
-            }
-        }
-    }
-    Job::Goals(out)
-}
-
-/// The goal whose LoopX 2.x authority file `path` is: `authority-<sha256(goal_id)>.sqlite`
-/// (and its `-wal`), `provider-<sha256(goal_id)>.json`, or the file provider's
-/// `authority-store-<sha256(goal_id)[:16]>.json`.
-fn authority_goal(engine: &Engine, path: &std::path::Path) -> Option<String> {
-    let name = path.file_name()?.to_str()?;
-    let digest = match name.strip_prefix("authority-store-") {
-        Some(rest) => rest.get(..16)?,
-        None => name.strip_prefix("authority-").or_else(|| name.strip_prefix("provider-"))?.get(..64)?,
-    };
-    engine
-        .ws
-        .goals
-        .iter()
-        .find(|g| crate::loopx::hash::sha256_hex(g.id.as_bytes()).starts_with(digest))
-        .map(|g| g.id.clone())
 }
 
 fn forward(rx: Receiver<WatchMsg>, tx: Sender<Msg>) {
@@ -336,66 +232,6 @@ fn spawn_input(tx: Sender<Msg>, stop: Arc<AtomicBool>) {
             }
         }
     });
-}
-
-fn spawn_loader(engine: Arc<Mutex<Arc<Engine>>>, tx: Sender<Msg>) -> Sender<Job> {
-    let (jtx, jrx) = channel::<Job>();
-    std::thread::spawn(move || {
-        while let Ok(first) = jrx.recv() {
-            let mut job = Some(first);
-            for more in jrx.try_iter() {
-                merge(&mut job, more);
-            }
-            let Some(job) = job else { continue };
-            let msg = match job {
-                Job::Full => {
-                    // Re-read the registry: goals may have been added or removed.
-                    let old = current(&engine);
-                    let loc = crate::loopx::registry::Locator {
-                        registry: Some(old.ws.registry_path.clone()),
-                        runtime_root: Some(old.ws.runtime_root.clone()),
-                        ..crate::loopx::registry::Locator::from_env(None, None)
-                    };
-                    if let Ok(fresh) = Engine::open(&loc, old.clock, old.operator.clone())
-                        && let Ok(mut g) = engine.lock()
-                    {
-                        // The user's runtime map stays; the workspace file is re-read.
-                        *g = Arc::new(fresh.with_adapters(&old.user_adapters));
-                    }
-                    let eng = current(&engine);
-                    let _ = eng.recover_all();
-                    // A first batch so the queue shows quickly; the rest follows in chunks.
-                    let ids: Vec<String> = eng.ws.goals.iter().map(|g| g.id.clone()).collect();
-                    let first = ids.iter().take(model::FIRST_BATCH).map(|id| model::load_goal(&eng, id)).collect();
-                    let done = ids.len() <= model::FIRST_BATCH;
-                    if tx.send(Msg::Loaded { full: true, quiet: true, last: done, goals: first }).is_err() {
-                        return;
-                    }
-                    let chunks: Vec<&[String]> = ids[ids.len().min(model::FIRST_BATCH)..].chunks(200).collect();
-                    for (n, chunk) in chunks.iter().enumerate() {
-                        let goals = chunk.iter().map(|id| model::load_goal(&eng, id)).collect();
-                        if tx
-                            .send(Msg::Loaded { full: false, quiet: true, last: n + 1 == chunks.len(), goals })
-                            .is_err()
-                        {
-                            return;
-                        }
-                    }
-                    continue;
-                }
-                Job::Goals(ids) => {
-                    let eng = current(&engine);
-                    let goals =
-                        ids.iter().filter(|id| eng.goal(id).is_ok()).map(|id| model::load_goal(&eng, id)).collect();
-                    Msg::Loaded { full: false, quiet: false, last: true, goals }
-                }
-            };
-            if tx.send(msg).is_err() {
-                return;
-            }
-        }
-    });
-    jtx
 }
 
 /// Builds view caches (diff model with a deadline, packet lines) for the latest request.

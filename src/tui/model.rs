@@ -183,6 +183,28 @@ pub fn load_goal(engine: &Engine, goal_id: &str) -> (GoalRow, Vec<QueueItem>) {
     (row, items)
 }
 
+/// Some inbox files of one goal, against a fresh read of the goal (its state, results,
+/// leases): the goal's row, the items among `paths` that are pending now, prepared, and the
+/// paths that are not (renamed out, removed, not an item name). The rest of the goal's
+/// items are not read: a state or results change reloads the whole goal instead.
+#[must_use]
+pub fn load_items(
+    engine: &Engine,
+    goal_id: &str,
+    paths: &std::collections::BTreeSet<std::path::PathBuf>,
+) -> (GoalRow, Vec<QueueItem>, Vec<std::path::PathBuf>) {
+    let snap = engine.goal_snapshot(goal_id);
+    let history: Arc<Vec<ResultRecord>> =
+        Arc::new(snap.results.as_ref().map(|r| r.iter().rev().cloned().collect()).unwrap_or_default());
+    let row = goal_row(engine, goal_id, snap.state.as_ref().map(String::as_str), snap.authority.as_deref());
+    let pending: std::collections::BTreeSet<std::path::PathBuf> =
+        engine.gate(goal_id).map(|g| g.pending_files()).unwrap_or_default().into_iter().collect();
+    let (here, gone): (Vec<_>, Vec<_>) = paths.iter().cloned().partition(|p| pending.contains(p));
+    let items: Vec<crate::engine::Item> = here.iter().map(|p| crate::engine::Item::read(p, goal_id)).collect();
+    let items = engine.prepare_all(&items, &snap).iter().map(|p| queue_item(p, &history)).collect();
+    (row, items, gone)
+}
+
 fn goal_row(
     engine: &Engine,
     goal_id: &str,

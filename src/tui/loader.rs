@@ -1,0 +1,318 @@
+//! The loader thread: turns what the watcher saw into the least work that shows it, off the
+//! UI thread. A file renamed into an inbox prepares that item alone (against a fresh read of
+//! its goal), so it shows as fast in a goal of 1,000 items as in a goal of one; any other
+//! change to a goal reloads that goal; a new registry loads the goals it adds or changes and
+//! drops the ones it removes; folders made or removed re-arm the watcher in place before
+//! their goals are read, so nothing that lands meanwhile is missed.
+
+use super::app::Msg;
+use super::model;
+use crate::engine::Engine;
+use crate::watch;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Sender, channel};
+use std::sync::{Arc, Mutex};
+
+/// What to load; jobs queued while one runs are merged into one.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Job {
+    /// Re-open the workspace, recover, re-arm and load every goal.
+    pub full: bool,
+    /// The registry changed: re-read it; load the goals it adds or changes, drop the rest.
+    pub registry: bool,
+    /// Folders were made or removed: re-arm the watcher, then load the goals of new folders.
+    pub rearm: bool,
+    /// Goals to reload whole.
+    pub goals: BTreeSet<String>,
+    /// Inbox files (created, renamed in or out, changed, removed) per goal.
+    pub items: BTreeMap<String, BTreeSet<PathBuf>>,
+}
+
+impl Job {
+    /// Everything.
+    pub(super) fn full() -> Job {
+        Job { full: true, ..Job::default() }
+    }
+
+    /// These goals, whole.
+    pub(super) fn goals(goals: impl IntoIterator<Item = String>) -> Job {
+        Job { goals: goals.into_iter().collect(), ..Job::default() }
+    }
+
+    /// True when there is nothing to do.
+    pub(super) fn is_empty(&self) -> bool {
+        !self.full && !self.registry && !self.rearm && self.goals.is_empty() && self.items.is_empty()
+    }
+
+    /// Adds `other` to this job.
+    pub(super) fn merge(&mut self, other: Job) {
+        self.full |= other.full;
+        self.registry |= other.registry;
+        self.rearm |= other.rearm;
+        self.goals.extend(other.goals);
+        for (g, paths) in other.items {
+            self.items.entry(g).or_default().extend(paths);
+        }
+    }
+}
+
+/// Which work a set of changed paths asks for. An inbox file (`<rt>/goals/<id>/gate/inbox/
+/// <name>.json`) is an item of its goal; a new or removed goal folder re-arms the watcher;
+/// the registry is re-read; anything else under a goal (its gate, results log, leases,
+/// state folder, LoopX 2.x authority) reloads that goal.
+pub(super) fn job_for(engine: &Engine, paths: &[PathBuf]) -> Job {
+    let goals_dir = engine.ws.runtime_root.join("goals");
+    let mut job = Job::default();
+    for p in paths {
+        if p == &engine.ws.registry_path {
+            job.registry = true;
+            continue;
+        }
+        if *p == goals_dir || p.parent() == Some(goals_dir.as_path()) {
+            job.rearm = true;
+        }
+        if let Ok(rest) = p.strip_prefix(&goals_dir) {
+            let parts: Vec<&std::ffi::OsStr> = rest.iter().collect();
+            match parts.as_slice() {
+                [id, gate, inbox, name]
+                    if *gate == "gate"
+                        && *inbox == "inbox"
+                        && Path::new(name).extension().is_some_and(|x| x == "json") =>
+                {
+                    let id = id.to_string_lossy().into_owned();
+                    job.items.entry(id).or_default().insert(p.clone());
+                }
+                [id, ..] => {
+                    job.goals.insert(id.to_string_lossy().into_owned());
+                }
+                [] => {}
+            }
+            continue;
+        }
+        if std::iter::once(&engine.ws.runtime_root)
+            .chain(&engine.ws.other_runtime_roots)
+            .any(|root| p.starts_with(root.join("authority")))
+        {
+            job.goals.extend(authority_goal(engine, p));
+            continue;
+        }
+        for g in &engine.ws.goals {
+            if g.state_file.parent() == p.parent() || g.state_file == *p {
+                job.goals.insert(g.id.clone());
+            }
+        }
+    }
+    job
+}
+
+/// The goal whose LoopX 2.x authority file `path` is: `authority-<sha256(goal_id)>.sqlite`
+/// (and its `-wal`), `provider-<sha256(goal_id)>.json`, or the file provider's
+/// `authority-store-<sha256(goal_id)[:16]>.json`.
+fn authority_goal(engine: &Engine, path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    let digest = match name.strip_prefix("authority-store-") {
+        Some(rest) => rest.get(..16)?,
+        None => name.strip_prefix("authority-").or_else(|| name.strip_prefix("provider-"))?.get(..64)?,
+    };
+    engine
+        .ws
+        .goals
+        .iter()
+        .find(|g| crate::loopx::hash::sha256_hex(g.id.as_bytes()).starts_with(digest))
+        .map(|g| g.id.clone())
+}
+
+/// The engine everyone shares; the loader swaps in a fresh one when the registry changes.
+pub(super) type Shared = Arc<Mutex<Arc<Engine>>>;
+
+pub(super) fn current(engine: &Shared) -> Arc<Engine> {
+    engine.lock().map_or_else(|p| p.into_inner().clone(), |g| g.clone())
+}
+
+/// The loader's own state: the engine, the watcher and the folders it watches now (with
+/// their inodes: a folder made anew under the same path is new).
+struct Loader {
+    engine: Shared,
+    watcher: watch::Watcher,
+    dirs: Vec<(PathBuf, u64)>,
+    tx: Sender<Msg>,
+}
+
+/// Starts the loader thread; send it [`Job`]s.
+pub(super) fn spawn(engine: Shared, watcher: watch::Watcher, tx: Sender<Msg>) -> Sender<Job> {
+    let (jtx, jrx) = channel::<Job>();
+    std::thread::spawn(move || {
+        let mut l = Loader { engine, watcher, dirs: Vec::new(), tx };
+        // The workspace was opened just before: no need to read the registry again.
+        if l.load_everything(false).is_err() {
+            return;
+        }
+        while let Ok(mut job) = jrx.recv() {
+            for more in jrx.try_iter() {
+                job.merge(more);
+            }
+            if l.run(job).is_err() {
+                return;
+            }
+        }
+    });
+    jtx
+}
+
+/// The receiver hung up (the UI quit).
+struct Gone;
+
+impl Loader {
+    fn send(&self, msg: Msg) -> Result<(), Gone> {
+        self.tx.send(msg).map_err(|_| Gone)
+    }
+
+    fn run(&mut self, mut job: Job) -> Result<(), Gone> {
+        if job.full {
+            return self.load_everything(true);
+        }
+        if job.registry {
+            let (changed, gone) = self.reopen();
+            job.goals.extend(changed);
+            if !gone.is_empty() {
+                self.send(Msg::GoalsGone(gone))?;
+            }
+            job.rearm = true;
+        }
+        if job.rearm {
+            job.goals.extend(self.rearm());
+        }
+        let eng = current(&self.engine);
+        let goals: Vec<_> =
+            job.goals.iter().filter(|id| eng.goal(id).is_ok()).map(|id| model::load_goal(&eng, id)).collect();
+        if !goals.is_empty() {
+            self.send(Msg::Loaded { full: false, quiet: false, last: false, goals })?;
+        }
+        for (goal, paths) in job.items.into_iter().filter(|(g, _)| !job.goals.contains(g)) {
+            if eng.goal(&goal).is_ok() {
+                let (row, items, gone) = model::load_items(&eng, &goal, &paths);
+                self.send(Msg::ItemsLoaded { row, items, gone })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Re-reads the registry into a fresh engine; the goals it adds or whose entry changed,
+    /// and the goals it no longer has.
+    fn reopen(&mut self) -> (Vec<String>, Vec<String>) {
+        let old = current(&self.engine);
+        let loc = crate::loopx::registry::Locator {
+            registry: Some(old.ws.registry_path.clone()),
+            runtime_root: Some(old.ws.runtime_root.clone()),
+            ..crate::loopx::registry::Locator::from_env(None, None)
+        };
+        let fresh = match Engine::open(&loc, old.clock, old.operator.clone()) {
+            Ok(f) => f.with_adapters(&old.user_adapters),
+            Err(e) => {
+                // A registry being rewritten or broken: keep showing what we have; the next
+                // write reports again.
+                tracing::warn!("registry re-read failed: {}", crate::error_chain(&e));
+                return (Vec::new(), Vec::new());
+            }
+        };
+        let before: BTreeMap<&str, (&serde_json::Value, &Path)> =
+            old.ws.goals.iter().map(|g| (g.id.as_str(), (&g.raw, g.state_file.as_path()))).collect();
+        let changed: Vec<String> = fresh
+            .ws
+            .goals
+            .iter()
+            .filter(|g| before.get(g.id.as_str()) != Some(&(&g.raw, g.state_file.as_path())))
+            .map(|g| g.id.clone())
+            .collect();
+        let now: BTreeSet<&str> = fresh.ws.goals.iter().map(|g| g.id.as_str()).collect();
+        let gone = before.keys().filter(|id| !now.contains(*id)).map(|id| (*id).to_owned()).collect();
+        if let Ok(mut g) = self.engine.lock() {
+            *g = Arc::new(fresh);
+        }
+        (changed, gone)
+    }
+
+    /// Points the watcher at the folders to watch now; the goals of folders new since.
+    fn rearm(&mut self) -> Vec<String> {
+        let eng = current(&self.engine);
+        let set = watch::watch_set(&eng);
+        if set == self.dirs {
+            return Vec::new();
+        }
+        let known: std::collections::HashSet<&(PathBuf, u64)> = self.dirs.iter().collect();
+        let fresh: Vec<PathBuf> = set.iter().filter(|d| !known.contains(d)).map(|(p, _)| p.clone()).collect();
+        self.watcher.update(&set.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>(), &fresh);
+        self.dirs = set;
+        job_for(&eng, &fresh).goals.into_iter().chain(job_for(&eng, &fresh).items.into_keys()).collect()
+    }
+
+    /// A full load: the registry re-read (when `reopen`), the watcher armed, recovery, then
+    /// every goal, a first batch at once so the queue shows quickly and the rest in chunks.
+    fn load_everything(&mut self, reopen: bool) -> Result<(), Gone> {
+        if reopen {
+            let _ = self.reopen();
+        }
+        let _ = self.rearm();
+        let eng = current(&self.engine);
+        let _ = eng.recover_all();
+        let ids: Vec<String> = eng.ws.goals.iter().map(|g| g.id.clone()).collect();
+        let first = ids.iter().take(model::FIRST_BATCH).map(|id| model::load_goal(&eng, id)).collect();
+        let done = ids.len() <= model::FIRST_BATCH;
+        self.send(Msg::Loaded { full: true, quiet: true, last: done, goals: first })?;
+        let chunks: Vec<&[String]> = ids[ids.len().min(model::FIRST_BATCH)..].chunks(200).collect();
+        for (n, chunk) in chunks.iter().enumerate() {
+            let goals = chunk.iter().map(|id| model::load_goal(&eng, id)).collect();
+            self.send(Msg::Loaded { full: false, quiet: true, last: n + 1 == chunks.len(), goals })?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn demo() -> (tempfile::TempDir, Engine) {
+        let dir = tempfile::tempdir().expect("tmp");
+        let reg = crate::demo::build(dir.path(), "t").expect("demo");
+        let loc = crate::loopx::registry::Locator {
+            registry: Some(reg),
+            ..crate::loopx::registry::Locator::from_env(None, None)
+        };
+        let e = Engine::open(&loc, crate::engine::Clock::System, "t".into()).expect("engine");
+        (dir, e)
+    }
+
+    #[test]
+    fn an_inbox_file_is_an_item_anything_else_of_a_goal_reloads_it() {
+        let (_d, e) = demo();
+        let gate = e.ws.runtime_root.join("goals/demo-goal/gate");
+        let job = job_for(&e, &[gate.join("inbox/new-item.json")]);
+        assert!(!job.registry && !job.rearm && job.goals.is_empty());
+        assert_eq!(job.items.get("demo-goal").map(BTreeSet::len), Some(1));
+        // Not an item name, the results log, a lease: the goal, whole.
+        for p in [gate.join("inbox/notes.txt"), gate.join("results.jsonl"), gate.join("inbox/sub/x.json")] {
+            let job = job_for(&e, std::slice::from_ref(&p));
+            assert!(job.items.is_empty() && job.goals.contains("demo-goal"), "{}", p.display());
+        }
+        let state = e.ws.goals.iter().find(|g| g.id == "docs-goal").expect("goal").state_file.clone();
+        assert!(job_for(&e, &[state]).goals.contains("docs-goal"));
+        let reg = job_for(&e, std::slice::from_ref(&e.ws.registry_path));
+        assert!(reg.registry && reg.goals.is_empty());
+        let fresh = job_for(&e, &[e.ws.runtime_root.join("goals/brand-new")]);
+        assert!(fresh.rearm && fresh.goals.contains("brand-new"));
+    }
+
+    #[test]
+    fn jobs_merge_into_one() {
+        let mut a = Job::goals(["g1".to_owned()]);
+        let mut b = Job::default();
+        b.items.entry("g2".into()).or_default().insert("/x.json".into());
+        b.rearm = true;
+        a.merge(b);
+        a.merge(Job::default());
+        assert!(a.rearm && !a.full && a.goals.contains("g1") && a.items.contains_key("g2") && !a.is_empty());
+        assert!(Job::default().is_empty());
+    }
+}
