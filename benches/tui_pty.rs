@@ -191,7 +191,8 @@ fn build(root: &Path) -> (PathBuf, usize) {
 }
 
 fn goal_id(g: usize) -> String {
-    if g == GOALS { "bigdiff".into() } else { format!("goal-{g:04}") }
+    // Sorted last, so the item selected at start (whose view is built) is an ordinary one.
+    if g == GOALS { "zz-bigdiff".into() } else { format!("goal-{g:04}") }
 }
 
 fn goal_entry(project: &Path, id: &str) -> serde_json::Value {
@@ -340,7 +341,10 @@ fn main() {
         None => println!("all items checked: not within 120 s; title: {:?}", t.screen().lines().next()),
     }
     let (rss, hwm) = t.memory();
-    println!("memory once checked: RSS {rss:.1} MiB, peak {hwm:.1} MiB");
+    println!("memory once checked (an item of a 2 KB state selected): RSS {rss:.1} MiB, peak {hwm:.1} MiB");
+    if std::env::var_os("WG_BENCH_QUICK").is_some() {
+        return;
+    }
     let d = median_ms(during.clone());
     println!(
         "keys while loading ({} keys, loading {} at the last): median {:.1} ms, max {:.1} ms",
@@ -412,7 +416,11 @@ fn main() {
     let sent = t.send(b"f");
     let diff = t.wait(Duration::from_secs(30), |s| s.contains("beta line 1 of the generated text"));
     match diff {
-        Some(at) => println!("Diff tab of a 2 MB near-disjoint rewrite, key → shown: {:>6.1} ms", ms(at - sent)),
+        Some(at) => {
+            println!("Diff tab of a 2 MB near-disjoint rewrite, key → shown: {:>6.1} ms", ms(at - sent));
+            let (rss, hwm) = t.memory();
+            println!("memory with that view open: RSS {rss:.1} MiB, peak {hwm:.1} MiB");
+        }
         None => println!("Diff tab of the 2 MB item: not shown within 30 s"),
     }
     drop(t);

@@ -130,6 +130,25 @@ pub fn unified_and_ranges(old: &str, new: &str, label: &str) -> (String, Vec<(us
     (lines::unified_text(&d, 3, label), ranges)
 }
 
+/// `old` → `new` as splices of `old`: each changed run of lines as its byte range in `old`
+/// and the text that replaces it, in order, from the line diff (Myers stopping at
+/// `deadline`; past it the runs are larger, never wrong). Applying every splice to `old`
+/// gives `new` byte for byte.
+#[must_use]
+pub fn splices(old: &str, new: &str, deadline: Duration) -> Vec<(std::ops::Range<usize>, String)> {
+    let d = lines::diff(old, new, Instant::now() + deadline);
+    let offset = |text: &str, line: &str| line.as_ptr() as usize - text.as_ptr() as usize;
+    let start_of = |i: usize| d.old.get(i).map_or(old.len(), |l| offset(old, l));
+    d.ops
+        .iter()
+        .filter(|op| !matches!(op, DiffOp::Equal { .. }))
+        .map(|op| {
+            let (o, n) = (op.old_range(), op.new_range());
+            (start_of(o.start)..start_of(o.end), d.new[n].concat())
+        })
+        .collect()
+}
+
 /// The lines a change adds, with their 1-based line numbers in the new text.
 #[must_use]
 pub fn added_lines(old: &str, new: &str) -> Vec<(usize, String)> {

@@ -310,6 +310,33 @@ impl Engine {
         out
     }
 
+    /// Reads and prepares the item files `files` of `goal_id` against `snap` one at a
+    /// time, handing each to `f` with its index in `files` and dropping it before the next
+    /// is read: memory is bounded by the largest item, not the goal's sum. LoopX 2.x command
+    /// items are kept aside and prepared last, [`PREDICTIONS_AT_ONCE`] at a time (each may
+    /// run LoopX on a scratch copy); so `f` sees them after the others.
+    pub fn for_each_prepared(
+        &self,
+        files: &[std::path::PathBuf],
+        goal_id: &str,
+        snap: &GoalSnapshot,
+        mut f: impl FnMut(usize, Prepared),
+    ) {
+        let mut commands = Vec::new();
+        for (i, path) in files.iter().enumerate() {
+            let item = Item::read(path, goal_id);
+            if item.command.is_some() {
+                commands.push((i, item));
+            } else {
+                f(i, self.prepare_in(&item, snap));
+            }
+        }
+        let (at, items): (Vec<usize>, Vec<Item>) = commands.into_iter().unzip();
+        for (i, p) in at.into_iter().zip(self.prepare_all(&items, snap)) {
+            f(i, p);
+        }
+    }
+
     /// [`Engine::prepare_in`] for every item of one goal, in order. LoopX 2.x command items
     /// are prepared [`PREDICTIONS_AT_ONCE`] at a time: each may run one LoopX command on a
     /// scratch copy (about 0.5–1 s), and the copies are independent.
@@ -342,7 +369,20 @@ impl Engine {
     /// `writegate list` rows (each goal read once).
     #[must_use]
     pub fn list(&self, goal: Option<&str>) -> Vec<ListRow> {
-        self.prepared(goal).iter().map(Prepared::row).collect()
+        let mut out = Vec::new();
+        for g in self.ws.goals.iter().filter(|g| goal.is_none_or(|x| x == g.id)) {
+            let Ok(gate) = self.gate(&g.id) else { continue };
+            let files = gate.pending_files();
+            if files.is_empty() {
+                continue;
+            }
+            let snap = self.goal_snapshot(&g.id);
+            let mut rows = Vec::with_capacity(files.len());
+            self.for_each_prepared(&files, &g.id, &snap, |i, p| rows.push((i, p.row())));
+            rows.sort_by_key(|(i, _)| *i);
+            out.extend(rows.into_iter().map(|(_, r)| r));
+        }
+        out
     }
 
     /// Every pending item of `goal_id`, prepared against `snap`.

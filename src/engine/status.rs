@@ -31,7 +31,9 @@ impl Engine {
 
     fn goal_status(&self, g: &Goal) -> GoalStatus {
         let snap = self.goal_snapshot(&g.id);
-        let rows: Vec<_> = self.prepared_in_snapshot(&g.id, &snap).iter().map(super::Prepared::row).collect();
+        let files = self.gate(&g.id).map(|gate| gate.pending_files()).unwrap_or_default();
+        let mut rows = Vec::with_capacity(files.len());
+        self.for_each_prepared(&files, &g.id, &snap, |_, p| rows.push(p.row()));
         let auth = snap.authority.clone();
         let mut errors: Vec<String> = Vec::new();
         if let Err(e) = &snap.state {

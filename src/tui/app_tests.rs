@@ -28,7 +28,7 @@ pub(crate) fn item(goal: &str, id: &str, predicted: Predicted, scan: ScanMark) -
             findings: Vec::new(),
             path: std::path::PathBuf::from("/nonexistent"),
             current: Some(Arc::new("a\n".into())),
-            proposed: Some(Arc::new("b\n".into())),
+            proposed: Some(crate::tui::model::ProposedText::new(Some("a\n"), "b\n")),
             conflict: None,
             invalid_reason: None,
             notes: Vec::new(),

@@ -261,12 +261,13 @@ pub const VIEW_DIFF_DEADLINE: Duration = Duration::from_millis(150);
 /// masked, the plan of a todo change, and the packet lines. Runs off the UI thread.
 #[must_use]
 pub fn build_view(key: String, detail: Arc<model::Detail>) -> ViewCache {
-    let mut diff = match (&detail.current, &detail.proposed) {
+    let proposed = detail.proposed_text();
+    let mut diff = match (&detail.current, &proposed) {
         (Some(a), Some(b)) => crate::diff::model(a, b, 3, VIEW_DIFF_DEADLINE),
         _ => crate::diff::Model::default(),
     };
     mask_model(&mut diff);
-    let plan = match (&detail.current, &detail.proposed) {
+    let plan = match (&detail.current, &proposed) {
         (Some(a), Some(b)) => crate::engine::summary::plan(a, b),
         _ => Vec::new(),
     };

@@ -66,8 +66,8 @@ pub struct Detail {
     pub path: std::path::PathBuf,
     /// Current state text.
     pub current: Option<Arc<String>>,
-    /// Proposed state text.
-    pub proposed: Option<Arc<String>>,
+    /// Proposed state text, kept as what it changes in `current`.
+    pub proposed: Option<ProposedText>,
     /// Conflict details.
     pub conflict: Option<Value>,
     /// Why invalid.
@@ -84,6 +84,55 @@ pub struct Detail {
     pub stale_reason: Option<String>,
     /// An earlier operator rejection of the same key or effect.
     pub rejected_before: Option<crate::engine::rejections::RejectedBefore>,
+}
+
+impl Detail {
+    /// The whole proposed state text (rebuilt from what it changes in `current`).
+    #[must_use]
+    pub fn proposed_text(&self) -> Option<String> {
+        self.proposed.as_ref().map(|p| p.text(self.current.as_deref().map(String::as_str)))
+    }
+}
+
+/// A proposed state text kept as its change to the current text: the byte ranges of the
+/// current text it replaces, each with its replacement (from the line diff), so 10,000
+/// queued items over states of a few KB (or ten over a 1 MB one) do not each keep a copy of
+/// the whole state. Rebuilt exactly: `text(current) == proposed` for the `current` it was
+/// made from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProposedText {
+    splices: Vec<(std::ops::Range<usize>, String)>,
+}
+
+/// How long the line diff behind a [`ProposedText`] may take; past it the splices are
+/// larger (still exact).
+const SPLICE_DEADLINE: std::time::Duration = std::time::Duration::from_millis(20);
+
+impl ProposedText {
+    /// `proposed` against `current` (`None`: kept whole).
+    #[must_use]
+    pub fn new(current: Option<&str>, proposed: &str) -> ProposedText {
+        let splices = match current {
+            Some(c) => crate::diff::splices(c, proposed, SPLICE_DEADLINE),
+            None => vec![(0..0, proposed.to_owned())],
+        };
+        ProposedText { splices }
+    }
+
+    /// The whole text, given the `current` it was made against.
+    #[must_use]
+    pub fn text(&self, current: Option<&str>) -> String {
+        let base = current.unwrap_or("");
+        let mut out = String::with_capacity(base.len() + self.splices.iter().map(|s| s.1.len()).sum::<usize>());
+        let mut at = 0;
+        for (range, with) in &self.splices {
+            out.push_str(base.get(at..range.start).unwrap_or(""));
+            out.push_str(with);
+            at = range.end;
+        }
+        out.push_str(base.get(at..).unwrap_or(""));
+        out
+    }
 }
 
 /// One queue row.
@@ -158,7 +207,7 @@ pub fn quick_goal(engine: &Engine, goal_id: &str) -> (GoalRow, Vec<QueueItem>) {
             let mut prepared = crate::engine::Prepared::unchecked(&item);
             let understood = item.intent.is_ok() || item.writeback.is_some() || item.command.is_some();
             prepared.predicted = if understood { Predicted::Ready } else { Predicted::Invalid };
-            let mut q = queue_item(&prepared, &history);
+            let mut q = queue_item(&prepared, &history, &mut None);
             q.checking = understood;
             q
         })
@@ -178,9 +227,7 @@ pub fn load_goal(engine: &Engine, goal_id: &str) -> (GoalRow, Vec<QueueItem>) {
         Arc::new(snap.results.as_ref().map(|r| r.iter().rev().cloned().collect()).unwrap_or_default());
     let row = goal_row(engine, goal_id, snap.state.as_ref().map(String::as_str), snap.authority.as_deref());
     let files = engine.gate(goal_id).map(|g| g.pending_files()).unwrap_or_default();
-    let items: Vec<crate::engine::Item> = files.iter().map(|p| crate::engine::Item::read(p, goal_id)).collect();
-    let items = engine.prepare_all(&items, &snap).iter().map(|p| queue_item(p, &history)).collect();
-    (row, items)
+    (row, queue_items(engine, goal_id, &files, &snap, &history))
 }
 
 /// Some inbox files of one goal, against a fresh read of the goal (its state, results,
@@ -200,9 +247,23 @@ pub fn load_items(
     let pending: std::collections::BTreeSet<std::path::PathBuf> =
         engine.gate(goal_id).map(|g| g.pending_files()).unwrap_or_default().into_iter().collect();
     let (here, gone): (Vec<_>, Vec<_>) = paths.iter().cloned().partition(|p| pending.contains(p));
-    let items: Vec<crate::engine::Item> = here.iter().map(|p| crate::engine::Item::read(p, goal_id)).collect();
-    let items = engine.prepare_all(&items, &snap).iter().map(|p| queue_item(p, &history)).collect();
-    (row, items, gone)
+    (row, queue_items(engine, goal_id, &here, &snap, &history), gone)
+}
+
+/// The queue rows of item files, each item read, prepared and turned into its row before
+/// the next is read ([`Engine::for_each_prepared`]): a goal of 1,000 items never holds
+/// 1,000 prepared items at once.
+fn queue_items(
+    engine: &Engine,
+    goal_id: &str,
+    files: &[std::path::PathBuf],
+    snap: &crate::engine::GoalSnapshot,
+    history: &Arc<Vec<ResultRecord>>,
+) -> Vec<QueueItem> {
+    let mut shared = None;
+    let mut out = Vec::with_capacity(files.len());
+    engine.for_each_prepared(files, goal_id, snap, |_, p| out.push(queue_item(&p, history, &mut shared)));
+    out
 }
 
 fn goal_row(
@@ -289,7 +350,9 @@ fn sort_leases(leases: &mut [LeaseView]) {
     leases.sort_by_key(|l| (l.expires_at.is_none(), l.expires_at));
 }
 
-fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>) -> QueueItem {
+/// The queue row of a prepared item. `shared` is the goal's current text as the items
+/// before it had it: an item on the same text shares it instead of keeping its own copy.
+fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>, shared: &mut Option<Arc<String>>) -> QueueItem {
     let row = p.row();
     let scan = if p.findings.iter().any(|f| f.severity == "block") {
         ScanMark::Block
@@ -299,6 +362,10 @@ fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>) -> QueueItem {
         ScanMark::Clean
     };
     let lease = p.lease_holder.clone();
+    let current = p.current_text.as_deref().map(|text| match shared {
+        Some(s) if s.as_str() == text => s.clone(),
+        _ => shared.insert(Arc::new(text.to_owned())).clone(),
+    });
     QueueItem {
         key: format!("{}/{}", row.goal_id, row.item_id),
         item_id: row.item_id.clone(),
@@ -321,8 +388,8 @@ fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>) -> QueueItem {
             checks: p.checks.clone(),
             findings: p.findings.clone(),
             path: p.item.path.clone(),
-            current: p.current_text.clone().map(Arc::new),
-            proposed: p.proposed_text.clone().map(Arc::new),
+            current: current.clone(),
+            proposed: p.proposed_text.as_deref().map(|t| ProposedText::new(current.as_deref().map(String::as_str), t)),
             conflict: p.conflict.clone(),
             invalid_reason: p.invalid_reason.clone(),
             notes: p.extra_diff_notes(),
@@ -349,4 +416,30 @@ pub fn packet_lines(detail: &Detail) -> Vec<String> {
         Err(e) => format!("not valid JSON: {e}\n\n{}", String::from_utf8_lossy(&bytes)),
     };
     text.lines().map(|l| crate::scan::mask_secrets(&crate::textsafe::sanitize(l, false)).0).collect()
+}
+
+#[cfg(test)]
+mod proposed_tests {
+    use super::ProposedText;
+    use proptest::prelude::*;
+
+    proptest::proptest! {
+        /// Kept as its change to the current text, a proposal rebuilds byte for byte, UTF-8
+        /// that shares leading or trailing bytes across different characters included.
+        #[test]
+        fn a_proposal_rebuilds_exactly(current in "[aéêë©€₤\n\r-]{0,40}", proposed in "[aéêë©€₤\n\r-]{0,40}", none in any::<bool>()) {
+            let base = (!none).then_some(current.as_str());
+            let p = ProposedText::new(base, &proposed);
+            prop_assert_eq!(p.text(base), proposed);
+        }
+    }
+
+    #[test]
+    fn a_small_change_to_a_large_state_keeps_only_the_change() {
+        let current = "x".repeat(100_000) + "\nold\n" + &"y".repeat(100_000);
+        let proposed = current.replace("old", "new!");
+        let p = ProposedText::new(Some(&current), &proposed);
+        assert_eq!(p.splices, vec![(100_001..100_005, "new!\n".to_owned())]);
+        assert_eq!(p.text(Some(&current)), proposed);
+    }
 }

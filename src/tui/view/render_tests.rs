@@ -21,7 +21,7 @@ fn fixed_now() -> chrono::DateTime<chrono::Utc> {
 fn with_texts(mut it: QueueItem, current: &str, proposed: &str) -> QueueItem {
     let mut d = (*it.detail).clone();
     d.current = Some(Arc::new(current.to_owned()));
-    d.proposed = Some(Arc::new(proposed.to_owned()));
+    d.proposed = Some(crate::tui::model::ProposedText::new(Some(current), proposed));
     it.detail = Arc::new(d);
     it
 }
@@ -29,7 +29,8 @@ fn with_texts(mut it: QueueItem, current: &str, proposed: &str) -> QueueItem {
 fn with_view(mut app: App) -> App {
     app.now = fixed_now();
     if let Some(c) = app.current().cloned() {
-        let diff = match (&c.detail.current, &c.detail.proposed) {
+        let proposed = c.detail.proposed_text();
+        let diff = match (&c.detail.current, &proposed) {
             (Some(a), Some(b)) => crate::diff::model(a, b, 3, Duration::from_secs(5)),
             _ => crate::diff::Model::default(),
         };
@@ -37,7 +38,7 @@ fn with_view(mut app: App) -> App {
             key: c.key.clone(),
             diff: Arc::new(diff),
             packet: Arc::new(vec!["{".into(), "  \"proposal\": {}".into(), "}".into()]),
-            plan: Arc::new(match (&c.detail.current, &c.detail.proposed) {
+            plan: Arc::new(match (&c.detail.current, &proposed) {
                 (Some(a), Some(b)) => crate::engine::summary::plan(a, b),
                 _ => Vec::new(),
             }),
