@@ -123,6 +123,13 @@ fn authority_goal(engine: &Engine, path: &Path) -> Option<String> {
         .map(|g| g.id.clone())
 }
 
+/// Threads reading goals in a full load (this machine class has 2 cores; the UI thread
+/// mostly waits).
+const LOAD_THREADS: usize = 2;
+
+/// Goals per message in a full load after the first batch.
+const CHUNK: usize = 50;
+
 /// The engine everyone shares; the loader swaps in a fresh one when the registry changes.
 pub(super) type Shared = Arc<Mutex<Arc<Engine>>>;
 
@@ -260,10 +267,31 @@ impl Loader {
         let first = ids.iter().take(model::FIRST_BATCH).map(|id| model::load_goal(&eng, id)).collect();
         let done = ids.len() <= model::FIRST_BATCH;
         self.send(Msg::Loaded { full: true, quiet: true, last: done, goals: first })?;
-        let chunks: Vec<&[String]> = ids[ids.len().min(model::FIRST_BATCH)..].chunks(200).collect();
-        for (n, chunk) in chunks.iter().enumerate() {
-            let goals = chunk.iter().map(|id| model::load_goal(&eng, id)).collect();
-            self.send(Msg::Loaded { full: false, quiet: true, last: n + 1 == chunks.len(), goals })?;
+        // The rest on `LOAD_THREADS` threads, in chunks; the last message ends the loading.
+        let rest: Vec<&[String]> = ids[ids.len().min(model::FIRST_BATCH)..].chunks(CHUNK).collect();
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let hung_up = std::sync::atomic::AtomicBool::new(false);
+        let work = || {
+            while let Some(chunk) = rest.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
+                let goals = chunk.iter().map(|id| model::load_goal(&eng, id)).collect();
+                if self.tx.send(Msg::Loaded { full: false, quiet: true, last: false, goals }).is_err() {
+                    hung_up.store(true, std::sync::atomic::Ordering::Relaxed);
+                    return;
+                }
+            }
+        };
+        // This thread is one of them.
+        std::thread::scope(|s| {
+            for _ in 1..LOAD_THREADS {
+                s.spawn(work);
+            }
+            work();
+        });
+        if hung_up.into_inner() {
+            return Err(Gone);
+        }
+        if !done {
+            self.send(Msg::Loaded { full: false, quiet: true, last: true, goals: Vec::new() })?;
         }
         Ok(())
     }
