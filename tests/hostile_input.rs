@@ -5,6 +5,7 @@
 mod common;
 use common::{demo, engine, item_with};
 use serde_json::{Value, json};
+use std::io::Write as _;
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -273,4 +274,60 @@ fn a_registry_larger_than_16_mib_as_loopx_writes_for_many_goals_is_read() {
     };
     let ws = writegate::loopx::registry::Workspace::load(&loc).expect("a large registry is read");
     assert_eq!(ws.goals.len() + ws.broken_goals.len(), 11_000);
+}
+
+#[test]
+fn the_remembered_results_log_reads_what_was_appended_and_rereads_a_replaced_or_rewritten_file() {
+    let (_d, reg) = demo();
+    let e = engine(&reg);
+    let log = e.gate("docs-goal").expect("gate").results();
+    let same = |why: &str| {
+        let full = log.read_all(false).expect("read_all");
+        let remembered = log.read_remembered().expect("read_remembered");
+        assert_eq!(*remembered, full, "{why}");
+        full.len()
+    };
+    let n = same("first read");
+    assert!(n > 0, "the demo has decisions");
+    let mut rec = log.read_all(false).expect("read")[0].clone();
+    for k in 0..3 {
+        rec.item_id = format!("appended-{k}");
+        log.append(&rec).expect("append");
+        assert_eq!(same("after an append"), n + k + 1);
+    }
+    // A torn append (half a line) is not a record; once the line is whole, it is.
+    let line = writegate::gate::results::encode_line(&{
+        let mut r = rec.clone();
+        r.item_id = "torn".into();
+        r
+    });
+    let (a, b) = line.split_at(line.len() / 2);
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(log.path())
+        .and_then(|mut f| f.write_all(a.as_bytes()))
+        .expect("half");
+    assert_eq!(same("torn tail"), n + 3);
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(log.path())
+        .and_then(|mut f| f.write_all(b.as_bytes()))
+        .expect("rest");
+    assert_eq!(same("completed line"), n + 4);
+    // The verified end rewritten (cut, then another record): read whole again.
+    let bytes = std::fs::read(log.path()).expect("read");
+    let cut = bytes[..bytes.len() - 1].iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+    std::fs::OpenOptions::new().write(true).open(log.path()).and_then(|f| f.set_len(cut as u64)).expect("cut");
+    rec.item_id = "other-end".into();
+    log.append(&rec).expect("append");
+    assert_eq!(same("rewritten end"), n + 4);
+    // The file replaced (a new inode) with a damaged line in the middle: the damage shows.
+    let mut text = String::from_utf8(std::fs::read(log.path()).expect("read")).expect("utf8");
+    let at = text.find("appended-0").expect("record");
+    text.replace_range(at..at + 10, "appended-X");
+    let tmp = log.path().with_extension("swap");
+    std::fs::write(&tmp, &text).expect("write");
+    std::fs::rename(&tmp, log.path()).expect("rename");
+    assert!(log.read_all(false).is_err());
+    assert!(log.read_remembered().is_err(), "a replaced log is verified again");
 }

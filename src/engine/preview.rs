@@ -186,7 +186,7 @@ impl Prepared {
 /// (an unreadable log decides nothing about keys: `failed`).
 pub(super) fn readable_results<'a>(
     p: &mut Prepared,
-    results: &'a Result<Vec<ResultRecord>, String>,
+    results: &'a Result<std::sync::Arc<Vec<ResultRecord>>, String>,
 ) -> Option<&'a [ResultRecord]> {
     match results {
         Ok(r) => Some(r),
@@ -318,7 +318,11 @@ impl Engine {
         p
     }
 
-    fn check_idempotency(p: &mut Prepared, intent: &Intent, results: &Result<Vec<ResultRecord>, String>) {
+    fn check_idempotency(
+        p: &mut Prepared,
+        intent: &Intent,
+        results: &Result<std::sync::Arc<Vec<ResultRecord>>, String>,
+    ) {
         let Some(records) = readable_results(p, results) else { return };
         let applied = records.iter().rev().find(|r| {
             r.idempotency_key == intent.idempotency_key && matches!(r.status, Status::Applied | Status::AlreadyApplied)

@@ -71,7 +71,7 @@ pub fn rejected_before(p: &Prepared, results: &[ResultRecord]) -> Option<Rejecte
 
 /// Adds the rejection found for `p` to its checks (a `rejection` row that does not change
 /// the predicted status) and its conflict details.
-pub(super) fn mark(p: &mut Prepared, results: &Result<Vec<ResultRecord>, String>) {
+pub(super) fn mark(p: &mut Prepared, results: &Result<std::sync::Arc<Vec<ResultRecord>>, String>) {
     let Some(r) = results.as_ref().ok().and_then(|rs| rejected_before(p, rs)) else { return };
     p.checks.push(crate::wire::Check {
         name: "rejection".into(),

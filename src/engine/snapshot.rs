@@ -16,7 +16,7 @@ pub struct GoalSnapshot {
     /// The state text, or why it cannot be read.
     pub state: Result<String, String>,
     /// The results log, or why it cannot be read.
-    pub results: Result<Vec<ResultRecord>, String>,
+    pub results: Result<std::sync::Arc<Vec<ResultRecord>>, String>,
     /// The state parsed once (when readable).
     pub parsed: Option<std::sync::Arc<ActiveState>>,
     /// The state's revision (when readable).
@@ -70,7 +70,8 @@ impl Engine {
         let goal = self.goal(goal_id).cloned().map_err(|e| crate::error_chain(&e));
         let state = goal.as_ref().map_err(Clone::clone).and_then(|g| read_state(&g.state_file));
         let results = match self.gate(goal_id) {
-            Ok(g) => g.results().read_all(false).map_err(|e| crate::error_chain(&e)),
+            // Remembered across snapshots: an apply re-reads only what was appended.
+            Ok(g) => g.results().read_remembered().map_err(|e| crate::error_chain(&e)),
             Err(e) => Err(crate::error_chain(&e)),
         };
         let parsed = state.as_ref().ok().map(|t| std::sync::Arc::new(ActiveState::parse(t)));

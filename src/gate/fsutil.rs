@@ -62,6 +62,26 @@ pub fn read_regular(path: &Path, max: u64, follow: bool) -> std::io::Result<Vec<
     Ok(buf)
 }
 
+/// Opens a regular file of at most `max` bytes for reading, with [`read_regular`]'s rules
+/// (no symlink, non-blocking open, then checked on the open descriptor).
+///
+/// # Errors
+/// I/O errors, or `InvalidData` naming the problem.
+pub fn open_regular(path: &Path, max: u64) -> std::io::Result<File> {
+    if std::fs::symlink_metadata(path)?.file_type().is_symlink() {
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "is a symlink"));
+    }
+    let f = OpenOptions::new().read(true).custom_flags(O_NONBLOCK).open(path)?;
+    let meta = f.metadata()?;
+    if !meta.file_type().is_file() {
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "not a regular file"));
+    }
+    if meta.len() > max {
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, format!("larger than {max} bytes")));
+    }
+    Ok(f)
+}
+
 /// Opens a file for appending, refusing symlinks and non-regular files (non-blocking open).
 ///
 /// # Errors
