@@ -1,6 +1,8 @@
 //! Timing helpers shared by the benches.
 #![allow(dead_code)]
 
+pub mod pty;
+
 use std::time::{Duration, Instant};
 
 /// How long `f` takes once.

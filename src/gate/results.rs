@@ -123,6 +123,21 @@ impl ResultsLog {
         std::str::from_utf8(&b[start..]).map_err(|e| e.to_string()).and_then(decode_line).is_err()
     }
 
+    /// True when the log is missing, empty or ends in `\n` (one byte read): nothing to
+    /// repair.
+    #[must_use]
+    pub fn ends_whole(&self) -> bool {
+        use std::os::unix::fs::FileExt as _;
+        match crate::gate::fsutil::open_regular(&self.path, crate::gate::fsutil::limits::RESULTS) {
+            Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+            Ok(f) => {
+                let len = f.metadata().map_or(0, |m| m.len());
+                let mut last = [0u8; 1];
+                len == 0 || (f.read_exact_at(&mut last, len - 1).is_ok() && last[0] == b'\n')
+            }
+        }
+    }
+
     /// The file path.
     #[must_use]
     pub fn path(&self) -> &Path {

@@ -57,6 +57,45 @@ impl Job {
     }
 }
 
+/// Reloads held back while a batch decides items of some goals: each of its applies changes
+/// the goal, and reloading the goal's other items after every one (each re-prepared on the
+/// new state) would take the CPU the batch needs. The batch re-checks every item under the
+/// lock itself; the goals are reloaded once, when it is done.
+#[derive(Debug, Default)]
+pub(super) struct Hold {
+    goals: BTreeSet<String>,
+    held: Job,
+}
+
+impl Hold {
+    /// A batch starts on these goals.
+    pub(super) fn start(&mut self, goals: impl IntoIterator<Item = String>) {
+        self.goals.extend(goals);
+    }
+
+    /// Moves the work `job` asks for on held goals into the hold.
+    pub(super) fn filter(&mut self, job: &mut Job) {
+        if self.goals.is_empty() {
+            return;
+        }
+        let (held, kept): (BTreeSet<String>, BTreeSet<String>) =
+            std::mem::take(&mut job.goals).into_iter().partition(|g| self.goals.contains(g));
+        job.goals = kept;
+        self.held.goals.extend(held);
+        let items = std::mem::take(&mut job.items);
+        for (g, paths) in items {
+            let to = if self.goals.contains(&g) { &mut self.held.items } else { &mut job.items };
+            to.entry(g).or_default().extend(paths);
+        }
+    }
+
+    /// The batch is done: what was held.
+    pub(super) fn release(&mut self) -> Job {
+        self.goals.clear();
+        std::mem::take(&mut self.held)
+    }
+}
+
 /// Which work a set of changed paths asks for. An inbox file (`<rt>/goals/<id>/gate/inbox/
 /// <name>.json`) is an item of its goal; a new or removed goal folder re-arms the watcher;
 /// the registry is re-read; anything else under a goal (its gate, results log, leases,
@@ -342,5 +381,27 @@ mod tests {
         a.merge(Job::default());
         assert!(a.rearm && !a.full && a.goals.contains("g1") && a.items.contains_key("g2") && !a.is_empty());
         assert!(Job::default().is_empty());
+    }
+}
+
+#[cfg(test)]
+mod hold_tests {
+    use super::*;
+
+    #[test]
+    fn a_batch_holds_its_goals_reloads_until_it_is_done() {
+        let mut hold = Hold::default();
+        let mut job = Job::goals(["a".to_owned(), "b".to_owned()]);
+        job.items.entry("a".into()).or_default().insert("/a/x.json".into());
+        hold.filter(&mut job);
+        assert_eq!(job.goals.len(), 2, "nothing held without a batch");
+        hold.start(["a".to_owned()]);
+        hold.filter(&mut job);
+        assert!(job.goals.contains("b") && !job.goals.contains("a") && job.items.is_empty());
+        let released = hold.release();
+        assert!(released.goals.contains("a") && released.items.contains_key("a"));
+        let mut later = Job::goals(["a".to_owned()]);
+        hold.filter(&mut later);
+        assert!(later.goals.contains("a"), "released: not held any more");
     }
 }

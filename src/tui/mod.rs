@@ -90,6 +90,7 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
     let loader = loader::spawn(engine.clone(), watcher.clone(), tx.clone());
     let viewer = spawn_viewer(tx.clone());
     let mut deciding: Vec<std::thread::JoinHandle<()>> = Vec::new();
+    let mut hold = loader::Hold::default();
 
     let mut last_tick = std::time::Instant::now();
     loop {
@@ -122,6 +123,9 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
                 let file = |p: &PathBuf| p.extension().is_some_and(|x| x == "json" || x == "jsonl" || x == "md");
                 reload.rearm |= paths.iter().any(|p| !file(p) && (p.is_dir() || !p.exists()));
             }
+            if matches!(msg, Msg::BatchDone { .. }) {
+                reload.merge(hold.release());
+            }
             for effect in app::update(&mut app, msg) {
                 match effect {
                     Effect::Quit => quit = true,
@@ -143,6 +147,7 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
                         }
                     }
                     Effect::DecideBatch { action, items, decision } => {
+                        hold.start(items.iter().filter_map(|i| i.key.split('/').next().map(str::to_owned)));
                         let eng = loader::current(&engine);
                         let tx = tx.clone();
                         deciding.push(std::thread::spawn(move || {
@@ -169,6 +174,7 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
                 }
             }
         }
+        hold.filter(&mut reload);
         if !reload.is_empty() {
             tracing::debug!(?reload, "reload");
             let _ = loader.send(reload);

@@ -76,7 +76,8 @@ pub struct Detail {
     pub notes: Vec<String>,
     /// For a LoopX 2.x command item: the command line apply runs (`loopx todo add …`).
     pub command_line: Option<String>,
-    /// Results of this goal, newest first.
+    /// Results of this goal, oldest first (the log's own order, shared with the snapshot it
+    /// was read in: never copied per item or per reload).
     pub history: Arc<Vec<ResultRecord>>,
     /// For a stale item recomputed on the current state: what moved and on what.
     pub recomputed: Option<crate::engine::recompute::Recomputed>,
@@ -223,8 +224,7 @@ pub const FIRST_BATCH: usize = 40;
 #[must_use]
 pub fn load_goal(engine: &Engine, goal_id: &str) -> (GoalRow, Vec<QueueItem>) {
     let snap = engine.goal_snapshot(goal_id);
-    let history: Arc<Vec<ResultRecord>> =
-        Arc::new(snap.results.as_ref().map(|r| r.iter().rev().cloned().collect()).unwrap_or_default());
+    let history: Arc<Vec<ResultRecord>> = snap.results.as_ref().map_or_else(|_| Arc::new(Vec::new()), Arc::clone);
     let row = goal_row(engine, goal_id, snap.state.as_ref().map(String::as_str), snap.authority.as_deref());
     let files = engine.gate(goal_id).map(|g| g.pending_files()).unwrap_or_default();
     (row, queue_items(engine, goal_id, &files, &snap, &history))
@@ -241,8 +241,7 @@ pub fn load_items(
     paths: &std::collections::BTreeSet<std::path::PathBuf>,
 ) -> (GoalRow, Vec<QueueItem>, Vec<std::path::PathBuf>) {
     let snap = engine.goal_snapshot(goal_id);
-    let history: Arc<Vec<ResultRecord>> =
-        Arc::new(snap.results.as_ref().map(|r| r.iter().rev().cloned().collect()).unwrap_or_default());
+    let history: Arc<Vec<ResultRecord>> = snap.results.as_ref().map_or_else(|_| Arc::new(Vec::new()), Arc::clone);
     let row = goal_row(engine, goal_id, snap.state.as_ref().map(String::as_str), snap.authority.as_deref());
     let pending: std::collections::BTreeSet<std::path::PathBuf> =
         engine.gate(goal_id).map(|g| g.pending_files()).unwrap_or_default().into_iter().collect();

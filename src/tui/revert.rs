@@ -16,7 +16,8 @@ pub(super) fn start(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     }
     let Some(item) = app.current() else { return Vec::new() };
-    let Some(rec) = item.detail.history.get(app.log_cursor) else {
+    // The Log lists the newest first; the history is kept oldest first.
+    let Some(rec) = item.detail.history.iter().rev().nth(app.log_cursor) else {
         app.flash = Some(("no decision recorded for this goal yet".into(), FlashKind::Conflict));
         return Vec::new();
     };

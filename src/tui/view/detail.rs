@@ -268,8 +268,10 @@ fn history_lines(
         .filter(|r| r.status == crate::wire::Status::Applied)
         .filter_map(|r| r.reverts.as_deref().map(|id| (id, r.item_id.as_str())))
         .collect();
+    // Newest first (the history is kept oldest first, as the log holds it).
     let records = h
         .iter()
+        .rev()
         .enumerate()
         .map(|(i, r)| {
             let style = match r.status {

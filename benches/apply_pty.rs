@@ -1,0 +1,199 @@
+//! Apply latency as users see it (issue 15): the release TUI in a pseudo-terminal applies a
+//! batch of 50 `todo add`s (all proposed at their goal's base, so every one after the first
+//! is recomputed on the state the one before left) in a goal without recorded decisions and
+//! in a goal with 1,000 (skips recorded before the run). The time is from the `Enter` that
+//! confirms the batch to the batch report on the screen, per item. Two rounds, the goals'
+//! order swapped in the second.
+//!
+//! The reference, in the same run: a loop doing the durable writes one apply does
+//! (`Engine::write_and_record`: the two kept texts, the recovery marker, the state file,
+//! the result record and the item's move, 11 fsyncs; see ARCHITECTURE.md), on the same
+//! file system.
+//!
+//! `cargo bench --bench apply_pty`.
+
+mod common;
+
+use common::ms;
+use common::pty::Pty;
+use portable_pty::CommandBuilder;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use writegate::engine::{Clock, Decision, Engine};
+use writegate::loopx::edit::{TodoArgs, TodoOp};
+
+const BATCH: usize = 50;
+const DECIDED: usize = 1000;
+
+fn engine(reg: &Path) -> Engine {
+    let loc = writegate::loopx::registry::Locator {
+        registry: Some(reg.to_owned()),
+        ..writegate::loopx::registry::Locator::from_env(None, None)
+    };
+    Engine::open(&loc, Clock::System, "bench".into()).expect("engine")
+}
+
+fn add(e: &Engine, goal: &str, text: &str) -> String {
+    let op = TodoOp::TodoAdd(TodoArgs { role: Some("agent".into()), text: Some(text.into()), ..TodoArgs::default() });
+    e.propose(goal, &op).expect("propose").item_id
+}
+
+/// Two goals with the demo's 2 KB state: `fresh`, and `busy` with `DECIDED` skips recorded.
+fn build(root: &Path) -> PathBuf {
+    let reg = writegate::demo::build(&root.join("seed"), "bench").expect("demo");
+    let seed = std::fs::read_to_string(
+        reg.parent().and_then(Path::parent).expect("project").join(".codex/goals/docs-goal/ACTIVE_GOAL_STATE.md"),
+    )
+    .expect("state");
+    let project = root.join("project");
+    let goals: Vec<serde_json::Value> = ["busy", "fresh"]
+        .iter()
+        .map(|id| {
+            let dir = project.join(format!(".codex/goals/{id}"));
+            std::fs::create_dir_all(&dir).expect("mkdir");
+            std::fs::write(dir.join("ACTIVE_GOAL_STATE.md"), &seed).expect("state");
+            serde_json::json!({"id": id, "repo": project, "state_file": format!(".codex/goals/{id}/ACTIVE_GOAL_STATE.md"),
+                "coordination": {"registered_agents": ["codex-main-control"]}})
+        })
+        .collect();
+    let registry = project.join(".loopx/registry.json");
+    std::fs::create_dir_all(registry.parent().expect("dir")).expect("mkdir");
+    let doc = serde_json::json!({"schema_version": 1, "common_runtime_root": root.join("runtime"), "goals": goals});
+    std::fs::write(&registry, doc.to_string()).expect("registry");
+    let e = engine(&registry);
+    for k in 0..DECIDED {
+        let id = add(&e, "busy", &format!("[P3] Skipped proposal {k}"));
+        e.decide(&id, &Decision::Skip, None).expect("skip");
+    }
+    registry
+}
+
+fn tui(registry: &Path, home: &Path) -> Pty {
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_writegate"));
+    cmd.arg("--registry");
+    cmd.arg(registry);
+    cmd.env("XDG_CONFIG_HOME", home.join("config"));
+    cmd.env("XDG_STATE_HOME", home.join("state"));
+    cmd.env("TERM", "xterm-256color");
+    Pty::spawn(cmd)
+}
+
+/// Keys that count only after the arming delay (400 ms) since the dialog and the key before.
+fn armed(t: &mut Pty, bytes: &[u8]) -> Instant {
+    std::thread::sleep(Duration::from_millis(450));
+    t.send(bytes)
+}
+
+/// Applies the `BATCH` pending items of `goal` in one batch; the time per item.
+fn batch(t: &mut Pty, goal: &str) -> Duration {
+    // Ctrl-U clears what the filter held (a lone Esc followed by a key reads as Alt+key).
+    t.send(b"/");
+    t.send(b"\x15");
+    for c in goal.chars() {
+        t.send(c.to_string().as_bytes());
+    }
+    t.send(b"\r");
+    let want = format!("queue · {BATCH} of");
+    let shown = t.wait(Duration::from_secs(30), |s| s.contains(&want));
+    assert!(shown.is_some(), "the queue never showed {want:?}:\n{}", t.screen());
+    t.send(b"*");
+    t.send(b"A");
+    t.wait(Duration::from_secs(10), |s| s.contains("apply these")).expect("batch dialog");
+    for c in BATCH.to_string().chars() {
+        armed(t, c.to_string().as_bytes());
+    }
+    let sent = armed(t, b"\r");
+    let done = t.wait(Duration::from_secs(300), |s| s.contains("batch report")).expect("report");
+    let took = done - sent;
+    let report = t.screen();
+    assert!(report.contains(&format!("batch report — {BATCH} item(s)")), "{report}");
+    // Any key closes the report.
+    t.send(b"j");
+    took / BATCH as u32
+}
+
+/// The durable writes of one apply (`Engine::write_and_record`), on their own: the two
+/// kept texts, the write-ahead marker and the state, each a file written, fsynced, renamed
+/// into place and its folder fsynced; the record appended and fsynced; the item renamed
+/// into `decided/` with both folders fsynced; the marker removed. 11 fsyncs.
+fn raw_apply(dir: &Path, n: usize, state: &[u8]) {
+    let sync_dir = |d: &Path| std::fs::File::open(d).and_then(|f| f.sync_all()).expect("dir fsync");
+    let put = |name: &str, body: &[u8]| {
+        let tmp = dir.join(format!(".{name}.tmp"));
+        let mut f = std::fs::File::create(&tmp).expect("create");
+        f.write_all(body).expect("write");
+        f.sync_all().expect("fsync");
+        std::fs::rename(&tmp, dir.join(name)).expect("rename");
+        sync_dir(dir);
+    };
+    put(&format!("rev-before-{n}.md"), state);
+    put(&format!("rev-after-{n}.md"), state);
+    put("marker.json", &[b'm'; 1500]);
+    put("STATE.md", state);
+    let mut log = std::fs::OpenOptions::new().create(true).append(true).open(dir.join("results.jsonl")).expect("log");
+    log.write_all(&[b'r'; 1100]).expect("append");
+    log.sync_all().expect("fsync");
+    std::fs::write(dir.join(format!("item-{n}.json")), [b'i'; 3000]).expect("item");
+    std::fs::create_dir_all(dir.join("decided")).expect("decided");
+    std::fs::rename(dir.join(format!("item-{n}.json")), dir.join(format!("decided/item-{n}.json"))).expect("move");
+    sync_dir(dir);
+    sync_dir(&dir.join("decided"));
+    std::fs::remove_file(dir.join("marker.json")).expect("rm");
+}
+
+fn load() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .unwrap_or_default()
+        .split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn main() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let home = dir.path().join("home");
+    let t0 = Instant::now();
+    let registry = build(dir.path());
+    println!("setup: {DECIDED} skips recorded in goal busy in {:.1} s; load {}", t0.elapsed().as_secs_f64(), load());
+    let e = engine(&registry);
+    let state = std::fs::read(&e.goal("fresh").expect("goal").state_file).expect("state");
+    let raw_dir = dir.path().join("raw");
+    std::fs::create_dir_all(&raw_dir).expect("raw");
+    let mut raw_n = 0;
+    for round in 0..2 {
+        for goal in ["fresh", "busy"] {
+            for k in 0..BATCH {
+                add(&e, goal, &format!("[P2] Round {round} proposal {k} for {goal}"));
+            }
+        }
+        let mut t = tui(&registry, &home);
+        t.wait(Duration::from_secs(60), |s| {
+            s.lines().next().is_some_and(|l| l.contains(&format!("{} pending", 2 * BATCH)) && !l.contains("loading"))
+        })
+        .expect("loaded");
+        let order = if round == 0 { ["fresh", "busy"] } else { ["busy", "fresh"] };
+        for goal in order {
+            let per = batch(&mut t, goal);
+            let decided = e.log(Some(goal)).map_or(0, |l| l.len());
+            let raw = {
+                let s = Instant::now();
+                for _ in 0..BATCH {
+                    raw_apply(&raw_dir, raw_n, &state);
+                    raw_n += 1;
+                }
+                s.elapsed() / BATCH as u32
+            };
+            println!(
+                "round {round}: goal {goal:<5} ({:>4} decisions recorded after): {:>6.2} ms per apply; raw durable writes {:>6.2} ms; ratio {:.2}",
+                decided,
+                ms(per),
+                ms(raw),
+                ms(per) / ms(raw)
+            );
+        }
+        drop(t);
+    }
+    println!("load at the end: {}", load());
+}
