@@ -6,9 +6,9 @@
 //! order swapped in the second.
 //!
 //! The reference, in the same run: a loop doing the durable writes one apply does
-//! (`Engine::write_and_record`: the two kept texts, the recovery marker, the state file,
-//! the result record and the item's move, 11 fsyncs; see ARCHITECTURE.md), on the same
-//! file system.
+//! (`Engine::write_and_record`: the kept text, the recovery marker, the state file, the
+//! result record and the item's move, 9 fsyncs; see ARCHITECTURE.md), on the same file
+//! system.
 //!
 //! `cargo bench --bench apply_pty`.
 
@@ -113,10 +113,11 @@ fn batch(t: &mut Pty, goal: &str) -> Duration {
     took / BATCH as u32
 }
 
-/// The durable writes of one apply (`Engine::write_and_record`), on their own: the two
-/// kept texts, the write-ahead marker and the state, each a file written, fsynced, renamed
-/// into place and its folder fsynced; the record appended and fsynced; the item renamed
-/// into `decided/` with both folders fsynced; the marker removed. 11 fsyncs.
+/// The durable writes of one apply in a batch (`Engine::write_and_record`), on their own:
+/// the text after (the text before was kept by the apply before), the write-ahead marker
+/// and the state, each a file written, fsynced, renamed into place and its folder fsynced;
+/// the record appended and fsynced; the item renamed into `decided/` with both folders
+/// fsynced; the marker removed. 9 fsyncs.
 fn raw_apply(dir: &Path, n: usize, state: &[u8]) {
     let sync_dir = |d: &Path| std::fs::File::open(d).and_then(|f| f.sync_all()).expect("dir fsync");
     let put = |name: &str, body: &[u8]| {
@@ -127,7 +128,6 @@ fn raw_apply(dir: &Path, n: usize, state: &[u8]) {
         std::fs::rename(&tmp, dir.join(name)).expect("rename");
         sync_dir(dir);
     };
-    put(&format!("rev-before-{n}.md"), state);
     put(&format!("rev-after-{n}.md"), state);
     put("marker.json", &[b'm'; 1500]);
     put("STATE.md", state);
