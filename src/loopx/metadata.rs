@@ -216,8 +216,7 @@ pub fn decode_value(raw: &str) -> String {
 /// line is not a `loopx:` comment or carries no valid known key.
 #[must_use]
 pub fn parse_line(line: &str) -> Option<Metadata> {
-    let caps = COMMENT_RE.captures(line)?;
-    let body = caps.name("body")?.as_str();
+    let body = comment_body(line)?;
     let mut meta = Metadata::default();
     for token in TOKEN_RE.captures_iter(body) {
         let whole = token.get(0)?;
@@ -237,7 +236,27 @@ pub fn parse_line(line: &str) -> Option<Metadata> {
 /// True when `line` is a metadata comment line (even one with no known key).
 #[must_use]
 pub fn is_metadata_comment(line: &str) -> bool {
-    COMMENT_RE.is_match(line)
+    comment_body(line).is_some()
+}
+
+/// [`COMMENT_RE`]'s `body` capture, without running the regex where the answer is plain
+/// (every todo of a state has such a line; the regex's backtracker was a third of a large
+/// state's parse). A line with a line break inside goes to the regex itself; a proptest holds
+/// the two equal.
+#[must_use]
+pub fn comment_body(line: &str) -> Option<&str> {
+    if line.contains('\n') {
+        return COMMENT_RE.captures(line).and_then(|c| c.name("body")).map(|m| m.as_str());
+    }
+    let rest = line.trim_start().strip_prefix("<!--")?.trim_start().strip_prefix("loopx:")?;
+    // `(?:todo\s+)?`, greedy: taken whenever it is there (it can never reach the `-->`).
+    let rest = match rest.strip_prefix("todo") {
+        Some(r) if r.starts_with(char::is_whitespace) => r.trim_start(),
+        _ => rest,
+    };
+    // `(?P<body>.*?)\s*-->\s*$`: the last `-->` ends the line but for whitespace; the body is
+    // what comes before it, its trailing whitespace left out.
+    Some(rest.trim_end().strip_suffix("-->")?.trim_end())
 }
 
 /// LoopX `normalize_todo_id`: lowercased, must match `^todo_[a-z0-9_-]{3,64}$`.
@@ -321,6 +340,81 @@ pub fn normalize_status(raw: &str) -> Option<String> {
 fn one_of(raw: &str, allowed: &[&str]) -> Option<String> {
     let v = py_strip(raw).to_lowercase();
     allowed.contains(&v.as_str()).then_some(v)
+}
+
+#[cfg(test)]
+mod fast_path_tests {
+    use proptest::prelude::*;
+
+    fn line() -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            prop_oneof![
+                Just("<!--"),
+                Just("-->"),
+                Just("loopx:"),
+                Just("todo"),
+                Just(" "),
+                Just("\t"),
+                Just("\n"),
+                Just("\u{a0}"),
+                Just("-"),
+                Just("*"),
+                Just("["),
+                Just("]"),
+                Just("x"),
+                Just("X"),
+                Just("a"),
+                Just("k=v"),
+                Just(">"),
+                Just("é"),
+                Just("\r"),
+            ],
+            0..14,
+        )
+        .prop_map(|v| v.concat())
+    }
+
+    /// Lines shaped like a metadata comment or a checkbox todo, each part right or wrong.
+    fn shaped() -> impl Strategy<Value = String> {
+        let ws = || prop_oneof![Just(""), Just(" "), Just("  "), Just("\t"), Just("\u{a0}"), Just("\n"), Just("\r")];
+        let comment = (
+            ws(),
+            prop_oneof![Just("<!--"), Just("<!-"), Just("<!--x")],
+            ws(),
+            prop_oneof![Just("loopx:"), Just("loopx"), Just("loopx:todo"), Just("loopx:todo ")],
+            prop_oneof![Just("todo_id=todo_abc"), Just(""), Just(" "), Just("a=b c=d"), Just("-->"), Just("é\n")],
+            ws(),
+            prop_oneof![Just("-->"), Just("->"), Just("--->"), Just("-->x")],
+            ws(),
+        )
+            .prop_map(|(a, b, c, d, e, f, g, h)| [a, b, c, d, e, f, g, h].concat());
+        let task = (
+            ws(),
+            prop_oneof![Just("-"), Just("*"), Just("+"), Just("--")],
+            ws(),
+            prop_oneof![Just("["), Just("(")],
+            prop_oneof![Just(" "), Just("x"), Just("X"), Just("-"), Just("y"), Just("é")],
+            prop_oneof![Just("]"), Just("]]")],
+            ws(),
+            prop_oneof![Just("text"), Just(""), Just(" "), Just("[P1] a b"), Just("é \t"), Just("\n")],
+            ws(),
+        )
+            .prop_map(|(a, b, c, d, e, f, g, h, i)| [a, b, c, d, e, f, g, h, i].concat());
+        prop_oneof![comment, task]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+        #[test]
+        fn the_plain_readings_match_the_regexes(l in prop_oneof![line(), shaped()]) {
+            let by_regex = super::COMMENT_RE.captures(&l).and_then(|c| c.name("body")).map(|m| m.as_str());
+            prop_assert_eq!(super::comment_body(&l), by_regex, "comment {:?}", l);
+            let task = crate::loopx::state::TODO_TASK_RE
+                .captures(&l)
+                .and_then(|c| Some((c.get(1)?.as_str().chars().next()?, c.get(2)?.as_str())));
+            prop_assert_eq!(crate::loopx::state::todo_task(&l), task, "task {:?}", l);
+        }
+    }
 }
 
 #[cfg(test)]
