@@ -14,9 +14,8 @@
 
 mod common;
 
-use common::ms;
-use common::pty::Pty;
-use portable_pty::CommandBuilder;
+use common::pty::{Pty, tui};
+use common::{load, ms};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -67,16 +66,6 @@ fn build(root: &Path) -> PathBuf {
         e.decide(&id, &Decision::Skip, None).expect("skip");
     }
     registry
-}
-
-fn tui(registry: &Path, home: &Path) -> Pty {
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_writegate"));
-    cmd.arg("--registry");
-    cmd.arg(registry);
-    cmd.env("XDG_CONFIG_HOME", home.join("config"));
-    cmd.env("XDG_STATE_HOME", home.join("state"));
-    cmd.env("TERM", "xterm-256color");
-    Pty::spawn(cmd)
 }
 
 /// Keys that count only after the arming delay (400 ms) since the dialog and the key before.
@@ -140,15 +129,6 @@ fn raw_apply(dir: &Path, n: usize, state: &[u8]) {
     sync_dir(dir);
     sync_dir(&dir.join("decided"));
     std::fs::remove_file(dir.join("marker.json")).expect("rm");
-}
-
-fn load() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .unwrap_or_default()
-        .split_whitespace()
-        .take(3)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn main() {

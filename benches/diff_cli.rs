@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::ms;
+use common::{load, ms, near_disjoint};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -43,20 +43,6 @@ fn one_percent(seed: &str, bytes: usize) -> (String, String) {
     old.push_str(&seed[at..]);
     new.push_str(&seed[at..]);
     (old, new)
-}
-
-fn near_disjoint(word: &str, bytes: usize) -> String {
-    let mut out = String::new();
-    let mut i = 0;
-    while out.len() < bytes {
-        if i % 3 == 0 {
-            out.push('\n');
-        } else {
-            out.push_str(&format!("{word} line {i} of the generated text, {}\n", i * 7919 % 100_003));
-        }
-        i += 1;
-    }
-    out
 }
 
 /// A one-goal workspace whose state is `old` and whose one item proposes `new`; the
@@ -94,15 +80,6 @@ fn timed(mut cmd: Command) -> (Duration, usize) {
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
-}
-
-fn load() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .unwrap_or_default()
-        .split_whitespace()
-        .take(3)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn case(name: &str, old: &str, new: &str) {

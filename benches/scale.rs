@@ -8,6 +8,9 @@
 //! Each goal has the demo's docs-goal state (2 KB) and one pending `todo add`.
 //! `cargo bench --bench scale` (needs `python3`).
 
+mod common;
+
+use common::load;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -88,15 +91,6 @@ fn workspace(root: &Path, n: usize) -> PathBuf {
         engine.propose(&format!("goal-{i:05}"), &op).expect("propose");
     }
     registry
-}
-
-fn load() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .unwrap_or_default()
-        .split_whitespace()
-        .take(3)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// (writegate median, reference median) for `args` over the workspace at `registry`.

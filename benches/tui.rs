@@ -61,17 +61,6 @@ fn build(root: &Path) -> std::path::PathBuf {
     registry
 }
 
-fn big_state(seed: &str) -> String {
-    let at = seed.find("## Next Action").unwrap_or(seed.len());
-    let mut block = String::new();
-    let mut n = 0;
-    while block.len() < 1_000_000 {
-        block.push_str(&format!("- [ ] [P2] Generated todo number {n} with enough words to look like a real one\n  <!-- loopx:todo todo_id=todo_gen{n:06} status=open updated_at=2026-11-29T12:59:13%2B00:00 -->\n"));
-        n += 1;
-    }
-    format!("{}{block}\n{}", &seed[..at], &seed[at..])
-}
-
 fn engine(reg: &Path) -> Engine {
     let loc = Locator { registry: Some(reg.to_owned()), ..Locator::from_env(None, None) };
     Engine::open(&loc, Clock::System, "bench".into()).expect("engine")
@@ -84,7 +73,7 @@ fn draw(t: &mut Terminal<TestBackend>, app: &App) -> Duration {
 }
 
 mod common;
-use common::median;
+use common::{big_state, median};
 
 fn main() {
     let dir = tempfile::tempdir().expect("tmp");

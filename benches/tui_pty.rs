@@ -22,8 +22,8 @@
 
 mod common;
 
-use common::ms;
-use common::pty::Pty;
+use common::pty::{Pty, tui};
+use common::{big_state, load, ms, near_disjoint};
 use portable_pty::CommandBuilder;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -41,20 +41,6 @@ fn pending(screen: &str) -> Option<usize> {
 
 fn loaded(screen: &str, n: usize) -> bool {
     pending(screen) == Some(n) && !screen.lines().next().unwrap_or("").contains("loading")
-}
-
-fn near_disjoint(word: &str, bytes: usize) -> String {
-    let mut out = String::new();
-    let mut i = 0;
-    while out.len() < bytes {
-        if i % 3 == 0 {
-            out.push('\n');
-        } else {
-            out.push_str(&format!("{word} line {i} of the generated text, {}\n", i * 7919 % 100_003));
-        }
-        i += 1;
-    }
-    out
 }
 
 /// The workspace; returns the registry and the number of pending items.
@@ -125,33 +111,12 @@ fn write_registry(registry: &Path, runtime: &Path, goals: &[serde_json::Value]) 
     std::fs::rename(&tmp, registry).expect("rename");
 }
 
-fn big_state(seed: &str) -> String {
-    let at = seed.find("## Next Action").unwrap_or(seed.len());
-    let mut block = String::new();
-    let mut n = 0;
-    while block.len() < 1_000_000 {
-        block.push_str(&format!("- [ ] [P2] Generated todo number {n} with enough words to look like a real one\n  <!-- loopx:todo todo_id=todo_gen{n:06} status=open updated_at=2026-11-29T12:59:13%2B00:00 -->\n"));
-        n += 1;
-    }
-    format!("{}{block}\n{}", &seed[..at], &seed[at..])
-}
-
 fn engine(reg: &Path) -> writegate::engine::Engine {
     let loc = writegate::loopx::registry::Locator {
         registry: Some(reg.to_owned()),
         ..writegate::loopx::registry::Locator::from_env(None, None)
     };
     writegate::engine::Engine::open(&loc, writegate::engine::Clock::System, "bench".into()).expect("engine")
-}
-
-fn tui(registry: &Path, home: &Path) -> Pty {
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_writegate"));
-    cmd.arg("--registry");
-    cmd.arg(registry);
-    cmd.env("XDG_CONFIG_HOME", home.join("config"));
-    cmd.env("XDG_STATE_HOME", home.join("state"));
-    cmd.env("TERM", "xterm-256color");
-    Pty::spawn(cmd)
 }
 
 /// Drops a copy of an item of `goal` into its inbox (temp file, then rename); the time of
@@ -179,15 +144,6 @@ fn median_ms(mut v: Vec<Duration>) -> (f64, f64) {
     }
     v.sort();
     (ms(v[v.len() / 2]), ms(*v.last().unwrap_or(&Duration::ZERO)))
-}
-
-fn load() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .unwrap_or_default()
-        .split_whitespace()
-        .take(3)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// Types `text` into the open filter one character at a time; each key → screen time.

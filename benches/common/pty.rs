@@ -97,3 +97,14 @@ impl Drop for Pty {
         let _ = self.child.wait();
     }
 }
+
+/// The release TUI on `registry`, its config and state under `home`.
+pub fn tui(registry: &std::path::Path, home: &std::path::Path) -> Pty {
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_writegate"));
+    cmd.arg("--registry");
+    cmd.arg(registry);
+    cmd.env("XDG_CONFIG_HOME", home.join("config"));
+    cmd.env("XDG_STATE_HOME", home.join("state"));
+    cmd.env("TERM", "xterm-256color");
+    Pty::spawn(cmd)
+}

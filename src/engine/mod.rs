@@ -296,6 +296,13 @@ impl Engine {
     /// Every pending item of every goal (or of `goal`), prepared against one snapshot per goal.
     #[must_use]
     pub fn prepared(&self, goal: Option<&str>) -> Vec<Prepared> {
+        self.each_pending(goal, |p| p)
+    }
+
+    /// `f` of every pending item of every goal (or of `goal`), each prepared against one
+    /// snapshot per goal and dropped before the next is read; the results in goal and file
+    /// order.
+    fn each_pending<T>(&self, goal: Option<&str>, mut f: impl FnMut(Prepared) -> T) -> Vec<T> {
         let mut out = Vec::new();
         for g in self.ws.goals.iter().filter(|g| goal.is_none_or(|x| x == g.id)) {
             let Ok(gate) = self.gate(&g.id) else { continue };
@@ -304,8 +311,10 @@ impl Engine {
                 continue;
             }
             let snap = self.goal_snapshot(&g.id);
-            let items: Vec<Item> = files.iter().map(|p| Item::read(p, &g.id)).collect();
-            out.extend(self.prepare_all(&items, &snap));
+            let mut rows = Vec::with_capacity(files.len());
+            self.for_each_prepared(&files, &g.id, &snap, |i, p| rows.push((i, f(p))));
+            rows.sort_by_key(|(i, _)| *i);
+            out.extend(rows.into_iter().map(|(_, r)| r));
         }
         out
     }
@@ -369,20 +378,7 @@ impl Engine {
     /// `writegate list` rows (each goal read once).
     #[must_use]
     pub fn list(&self, goal: Option<&str>) -> Vec<ListRow> {
-        let mut out = Vec::new();
-        for g in self.ws.goals.iter().filter(|g| goal.is_none_or(|x| x == g.id)) {
-            let Ok(gate) = self.gate(&g.id) else { continue };
-            let files = gate.pending_files();
-            if files.is_empty() {
-                continue;
-            }
-            let snap = self.goal_snapshot(&g.id);
-            let mut rows = Vec::with_capacity(files.len());
-            self.for_each_prepared(&files, &g.id, &snap, |i, p| rows.push((i, p.row())));
-            rows.sort_by_key(|(i, _)| *i);
-            out.extend(rows.into_iter().map(|(_, r)| r));
-        }
-        out
+        self.each_pending(goal, |p| p.row())
     }
 
     /// Every pending item of `goal_id`, prepared against `snap`.

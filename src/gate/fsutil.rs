@@ -43,18 +43,9 @@ pub mod limits {
 /// I/O errors, or `InvalidData` naming the problem.
 pub fn read_regular(path: &Path, max: u64, follow: bool) -> std::io::Result<Vec<u8>> {
     use std::io::Read as _;
-    if !follow && std::fs::symlink_metadata(path)?.file_type().is_symlink() {
-        return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "is a symlink"));
-    }
-    let f = OpenOptions::new().read(true).custom_flags(O_NONBLOCK).open(path)?;
-    let meta = f.metadata()?;
-    if !meta.file_type().is_file() {
-        return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "not a regular file"));
-    }
-    if meta.len() > max {
-        return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, format!("larger than {max} bytes")));
-    }
-    let mut buf = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    let f = open_checked(path, max, follow)?;
+    let len = f.metadata()?.len();
+    let mut buf = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
     f.take(max + 1).read_to_end(&mut buf)?;
     if buf.len() as u64 > max {
         return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, format!("larger than {max} bytes")));
@@ -68,7 +59,12 @@ pub fn read_regular(path: &Path, max: u64, follow: bool) -> std::io::Result<Vec<
 /// # Errors
 /// I/O errors, or `InvalidData` naming the problem.
 pub fn open_regular(path: &Path, max: u64) -> std::io::Result<File> {
-    if std::fs::symlink_metadata(path)?.file_type().is_symlink() {
+    open_checked(path, max, false)
+}
+
+/// The open of [`read_regular`] and [`open_regular`]: symlinks refused unless `follow`.
+fn open_checked(path: &Path, max: u64, follow: bool) -> std::io::Result<File> {
+    if !follow && std::fs::symlink_metadata(path)?.file_type().is_symlink() {
         return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "is a symlink"));
     }
     let f = OpenOptions::new().read(true).custom_flags(O_NONBLOCK).open(path)?;
