@@ -362,10 +362,13 @@ impl App {
     pub(crate) fn recount(&mut self) {
         self.goal_counts.clear();
         for it in &self.items {
-            let e = self.goal_counts.entry(it.goal_id.clone()).or_default();
-            e.0 += 1;
-            if crate::engine::is_conflict_name(it.predicted.name()) {
-                e.1 += 1;
+            let conflict = usize::from(crate::engine::is_conflict_name(it.predicted.name()));
+            // A goal's id is copied once, not once per item.
+            if let Some(e) = self.goal_counts.get_mut(&it.goal_id) {
+                e.0 += 1;
+                e.1 += conflict;
+            } else {
+                self.goal_counts.insert(it.goal_id.clone(), (1, conflict));
             }
         }
     }
@@ -548,9 +551,11 @@ fn on_loaded(
     last: bool,
     loaded: Vec<(GoalRow, Vec<QueueItem>)>,
 ) -> Vec<Effect> {
-    let before: BTreeSet<String> = app.items.iter().map(|i| i.key.clone()).collect();
-    let reviewing = app.current().cloned();
     let touched: BTreeSet<String> = loaded.iter().map(|(g, _)| g.id.clone()).collect();
+    // Only the loaded goals can bring new items: the keys they had are enough.
+    let before: BTreeSet<String> =
+        app.items.iter().filter(|i| touched.contains(&i.goal_id)).map(|i| i.key.clone()).collect();
+    let reviewing = app.current().cloned();
     if full {
         app.goals.clear();
         app.items.clear();
@@ -566,7 +571,7 @@ fn on_loaded(
     }
     app.goals.sort_by(|a, b| a.id.cmp(&b.id));
     app.items.sort_by(|a, b| (&a.goal_id, a.arrived, &a.item_id).cmp(&(&b.goal_id, b.arrived, &b.item_id)));
-    let arrived = app.items.iter().filter(|i| !before.contains(&i.key)).count();
+    let arrived = app.items.iter().filter(|i| touched.contains(&i.goal_id) && !before.contains(&i.key)).count();
     if last {
         app.loading = false;
     }
