@@ -381,14 +381,6 @@ impl Engine {
         self.each_pending(goal, |p| p.row())
     }
 
-    /// Every pending item of `goal_id`, prepared against `snap`.
-    #[must_use]
-    pub fn prepared_in_snapshot(&self, goal_id: &str, snap: &GoalSnapshot) -> Vec<Prepared> {
-        let Ok(gate) = self.gate(goal_id) else { return Vec::new() };
-        let items: Vec<Item> = gate.pending_files().iter().map(|p| Item::read(p, goal_id)).collect();
-        self.prepare_all(&items, snap)
-    }
-
     /// Result records, newest first (all goals, or one). A damaged log is an error.
     ///
     /// # Errors

@@ -97,12 +97,14 @@ impl Hold {
 }
 
 /// Which work a set of changed paths asks for. An inbox file (`<rt>/goals/<id>/gate/inbox/
-/// <name>.json`) is an item of its goal; a new or removed goal folder re-arms the watcher;
-/// the registry is re-read; anything else under a goal (its gate, results log, leases,
-/// state folder, LoopX 2.x authority) reloads that goal.
+/// <name>.json`) is an item of its goal; a folder made, removed or replaced (a new goal's
+/// folder among them) re-arms the watcher; the registry is re-read; anything else under a
+/// goal (its gate, results log, leases, state folder, LoopX 2.x authority) reloads that goal.
 pub(super) fn job_for(engine: &Engine, paths: &[PathBuf]) -> Job {
     let goals_dir = engine.ws.runtime_root.join("goals");
-    let mut job = Job::default();
+    // Files writegate reads come and go all the time; they are not folders (no stat).
+    let file = |p: &PathBuf| p.extension().is_some_and(|x| x == "json" || x == "jsonl" || x == "md");
+    let mut job = Job { rearm: paths.iter().any(|p| !file(p) && (p.is_dir() || !p.exists())), ..Job::default() };
     for p in paths {
         if p == &engine.ws.registry_path {
             job.registry = true;
@@ -290,7 +292,8 @@ impl Loader {
         let fresh: Vec<PathBuf> = set.iter().filter(|d| !known.contains(d)).map(|(p, _)| p.clone()).collect();
         self.watcher.update(&set.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>(), &fresh);
         self.dirs = set;
-        job_for(&eng, &fresh).goals.into_iter().chain(job_for(&eng, &fresh).items.into_keys()).collect()
+        let job = job_for(&eng, &fresh);
+        job.goals.into_iter().chain(job.items.into_keys()).collect()
     }
 
     /// A full load: the registry re-read (when `reopen`), the watcher armed, recovery, then

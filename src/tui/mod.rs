@@ -22,7 +22,6 @@ use crate::watch::{self, WatchMsg};
 use app::{App, Effect, Msg, ViewCache};
 use ratatui::crossterm::event::{self, DisableBracketedPaste, EnableBracketedPaste, Event};
 use ratatui::crossterm::execute;
-use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex, atomic::AtomicBool, atomic::Ordering};
 use std::time::Duration;
@@ -93,35 +92,13 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
     let mut hold = loader::Hold::default();
 
     let mut last_tick = std::time::Instant::now();
-    loop {
-        let first = match rx.recv_timeout(Duration::from_secs(1)) {
-            Ok(m) => m,
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Msg::Tick,
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
-        };
-        // Coalesce bursts (resize storms, watch bursts) into one redraw.
-        let mut msgs = vec![first];
-        msgs.extend(rx.try_iter().take(512));
-        // The clock moves every second even while messages keep coming (countdowns, ages).
-        if last_tick.elapsed() >= Duration::from_secs(1) {
-            last_tick = std::time::Instant::now();
-            if !msgs.iter().any(|m| matches!(m, Msg::Tick)) {
-                msgs.push(Msg::Tick);
-            }
-        } else if matches!(msgs.first(), Some(Msg::Tick)) {
-            last_tick = std::time::Instant::now();
-        }
+    while let Some(msgs) = next_burst(&rx, &mut last_tick) {
         let mut quit = false;
         let mut reload = loader::Job::default();
         for msg in msgs {
             if let Msg::Watch(WatchMsg::Changed(paths)) = &msg {
                 tracing::debug!(?paths, "changed");
-                let eng = loader::current(&engine);
-                reload.merge(loader::job_for(&eng, paths));
-                // A folder made, removed or replaced: the loader re-arms the watcher. (Files
-                // writegate reads come and go all the time; they are not folders.)
-                let file = |p: &PathBuf| p.extension().is_some_and(|x| x == "json" || x == "jsonl" || x == "md");
-                reload.rearm |= paths.iter().any(|p| !file(p) && (p.is_dir() || !p.exists()));
+                reload.merge(loader::job_for(&loader::current(&engine), paths));
             }
             if matches!(msg, Msg::BatchDone { .. }) {
                 reload.merge(hold.release());
@@ -191,6 +168,28 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
     }
     drop(watcher);
     Ok(())
+}
+
+/// The next burst of messages (waiting up to a second, then a [`Msg::Tick`]), coalesced so
+/// resize storms and watch bursts make one redraw; a tick is added once a second even while
+/// messages keep coming (countdowns, ages). `None` once every sender is gone.
+fn next_burst(rx: &Receiver<Msg>, last_tick: &mut std::time::Instant) -> Option<Vec<Msg>> {
+    let first = match rx.recv_timeout(Duration::from_secs(1)) {
+        Ok(m) => m,
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Msg::Tick,
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return None,
+    };
+    let mut msgs = vec![first];
+    msgs.extend(rx.try_iter().take(512));
+    if last_tick.elapsed() >= Duration::from_secs(1) {
+        *last_tick = std::time::Instant::now();
+        if !msgs.iter().any(|m| matches!(m, Msg::Tick)) {
+            msgs.push(Msg::Tick);
+        }
+    } else if matches!(msgs.first(), Some(Msg::Tick)) {
+        *last_tick = std::time::Instant::now();
+    }
+    Some(msgs)
 }
 
 fn forward(rx: Receiver<WatchMsg>, tx: Sender<Msg>) {
