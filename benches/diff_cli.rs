@@ -85,6 +85,11 @@ fn median(mut v: Vec<Duration>) -> Duration {
 fn case(name: &str, old: &str, new: &str) {
     let dir = tempfile::tempdir().expect("tmp");
     let (registry, id) = workspace(dir.path(), old, new);
+    if std::env::var_os("WG_BENCH_KEEP").is_some() {
+        let kept = dir.keep();
+        println!("{name}: kept {} (item {id})", kept.display());
+        return;
+    }
     let wg = || {
         let mut c = Command::new(env!("CARGO_BIN_EXE_writegate"));
         c.arg("--registry").arg(&registry).args(["preview", &id]).env("XDG_STATE_HOME", dir.path().join("state"));

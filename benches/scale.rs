@@ -6,11 +6,17 @@
 //! ratio to the reference and the growth from 1,000 to 10,000, with the machine load.
 //!
 //! Each goal has the demo's docs-goal state (2 KB) and one pending `todo add`.
+//!
+//! Then one goal whose state is 60 MiB (350,000 generated todos with metadata): `status
+//! --json` beside the same reference, paired, and the peak RSS of each (the largest child
+//! resident set, read by a Python wrapper with `getrusage(RUSAGE_CHILDREN)`). Issue 15:
+//! `status` ≤ 2 s, memory ≤ 4x the file.
+//!
 //! `cargo bench --bench scale` (needs `python3`).
 
 mod common;
 
-use common::load;
+use common::{load, state_of_size};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -54,11 +60,37 @@ fn median(v: &mut [Duration]) -> Duration {
     v[v.len() / 2]
 }
 
+/// Runs a command and prints the largest resident set of its children in KiB (Linux
+/// `ru_maxrss`).
+const PEAK_RSS: &str = r"
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+";
+
+/// The peak RSS of `cmd`'s process, in MiB.
+fn peak_rss_mib(cmd: &Command) -> f64 {
+    let mut c = Command::new("python3");
+    c.args(["-c", PEAK_RSS]).arg(cmd.get_program()).args(cmd.get_args());
+    for (k, v) in cmd.get_envs() {
+        if let Some(v) = v {
+            c.env(k, v);
+        }
+    }
+    let out = c.output().expect("python3");
+    String::from_utf8_lossy(&out.stdout).trim().parse::<f64>().unwrap_or(f64::NAN) / 1024.0
+}
+
 /// A workspace of `n` goals under `root`, built with the engine's own `propose`.
 fn workspace(root: &Path, n: usize) -> PathBuf {
+    let state = include_str!("../assets/demo/docs-goal.ACTIVE_GOAL_STATE.md");
+    workspace_with(root, n, state)
+}
+
+/// [`workspace`] with `state` as every goal's state.
+fn workspace_with(root: &Path, n: usize, state: &str) -> PathBuf {
     let project = root.join("project");
     let runtime = root.join("runtime");
-    let state = include_str!("../assets/demo/docs-goal.ACTIVE_GOAL_STATE.md");
     let goals: Vec<serde_json::Value> = (0..n)
         .map(|i| {
             let id = format!("goal-{i:05}");
@@ -93,19 +125,23 @@ fn workspace(root: &Path, n: usize) -> PathBuf {
     registry
 }
 
+fn writegate(registry: &Path, args: &[&str], state: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_writegate"));
+    c.arg("--registry").arg(registry).args(args).env("XDG_STATE_HOME", state);
+    c
+}
+
+fn reference(registry: &Path) -> Command {
+    let mut c = Command::new("python3");
+    c.args(["-c", REFERENCE]).arg(registry);
+    c
+}
+
 /// (writegate median, reference median) for `args` over the workspace at `registry`.
 fn measure(registry: &Path, args: &[&str], state: &Path) -> (Duration, Duration) {
     let (mut ours, mut theirs) = (Vec::new(), Vec::new());
-    let wg = || {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_writegate"));
-        c.arg("--registry").arg(registry).args(args).env("XDG_STATE_HOME", state);
-        c
-    };
-    let py = || {
-        let mut c = Command::new("python3");
-        c.args(["-c", REFERENCE]).arg(registry);
-        c
-    };
+    let wg = || writegate(registry, args, state);
+    let py = || reference(registry);
     timed(wg());
     timed(py());
     for k in 0..PAIRS {
@@ -155,5 +191,25 @@ fn main() {
             );
         }
     }
+    big_state_case(&dir.join("big"), &dir.join("state"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// One goal with a 60 MiB state: `status --json` time and peak RSS beside the reference's.
+fn big_state_case(root: &Path, state_home: &Path) {
+    let seed = include_str!("../assets/demo/docs-goal.ACTIVE_GOAL_STATE.md");
+    let registry = workspace_with(root, 1, &state_of_size(seed, 60 << 20));
+    let file = std::fs::metadata(root.join("project/.codex/goals/goal-00000/ACTIVE_GOAL_STATE.md")).expect("state");
+    let mib = file.len() as f64 / f64::from(1u32 << 20);
+    let (ours, theirs) = measure(&registry, &["status", "--json"], state_home);
+    let rss = peak_rss_mib(&writegate(&registry, &["status", "--json"], state_home));
+    let rss_ref = peak_rss_mib(&reference(&registry));
+    println!(
+        "{mib:.1} MiB state  writegate status --json {:>7.1} ms, peak RSS {rss:.1} MiB ({:.2}x the file)   python reads the same {:>7.1} ms, {rss_ref:.1} MiB   ratio {:.2}   load {}",
+        ours.as_secs_f64() * 1000.0,
+        rss / mib,
+        theirs.as_secs_f64() * 1000.0,
+        ours.as_secs_f64() / theirs.as_secs_f64(),
+        load()
+    );
 }

@@ -365,7 +365,7 @@ fn propose_and_apply_match_real_loopx() {
         .todos
         .iter()
         .filter(|t| !t.archived)
-        .map(|t| (t.todo_id.clone(), t.role.map_or("", |r| r.as_str()).to_owned(), t.status.clone()))
+        .map(|t| (t.todo_id.clone(), t.role.map_or("", |r| r.as_str()).to_owned(), t.status.to_owned()))
         .collect();
     theirs.sort();
     ours.sort();

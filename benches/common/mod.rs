@@ -56,10 +56,16 @@ pub fn near_disjoint(word: &str, bytes: usize) -> String {
 
 /// `seed` (a state) with about 1 MB of generated todos before its Next Action.
 pub fn big_state(seed: &str) -> String {
+    state_of_size(seed, 1_000_000)
+}
+
+/// `seed` (a state) with about `bytes` of generated todos (a checkbox line and a metadata
+/// line each, 178 bytes) before its Next Action.
+pub fn state_of_size(seed: &str, bytes: usize) -> String {
     let at = seed.find("## Next Action").unwrap_or(seed.len());
-    let mut block = String::new();
+    let mut block = String::with_capacity(bytes + 200);
     let mut n = 0;
-    while block.len() < 1_000_000 {
+    while block.len() < bytes {
         block.push_str(&format!("- [ ] [P2] Generated todo number {n} with enough words to look like a real one\n  <!-- loopx:todo todo_id=todo_gen{n:06} status=open updated_at=2026-11-29T12:59:13%2B00:00 -->\n"));
         n += 1;
     }

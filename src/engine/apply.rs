@@ -205,7 +205,7 @@ impl Engine {
         if status == Status::Applied {
             check_approval(&p, approval)?;
         }
-        let base = p.current_text.as_deref().map(revision_of_text);
+        let base = p.current().map(revision_of_text);
         if status != Status::Applied {
             let out = self.record_not_applied(gate, item, &p, status, base);
             drop(state_lock);
@@ -222,7 +222,7 @@ impl Engine {
         };
         Self::write_and_record(gate, item, &goal, &p, &new_text, &marker)?;
         drop(state_lock);
-        let kept: Vec<&str> = p.current_text.as_deref().into_iter().chain([new_text.as_str()]).collect();
+        let kept: Vec<&str> = p.current().into_iter().chain([new_text.as_str()]).collect();
         super::keep_snapshots(gate, &kept);
         Ok(Outcome {
             status: Status::Applied,
@@ -269,11 +269,11 @@ impl Engine {
         new_text: &str,
         marker: &Marker,
     ) -> Result<(), EngineError> {
-        let (state_dir, state_name) = Self::state_target(goal, p.current_text.as_deref())?;
+        let (state_dir, state_name) = Self::state_target(goal, p.current())?;
         let marker_path = marker_path(gate, &item.id);
         // Both texts are kept before the state is written: recovery judges an interrupted
         // apply by them when a later write moved the state on (issue 12 case 8).
-        let kept: Vec<&str> = p.current_text.as_deref().into_iter().chain([new_text]).collect();
+        let kept: Vec<&str> = p.current().into_iter().chain([new_text]).collect();
         super::keep_snapshots(gate, &kept);
         write_marker(&marker_path, marker)?;
         failpoint("after_marker");
@@ -303,7 +303,7 @@ impl Engine {
     ) -> Result<Outcome, EngineError> {
         let p = self.prepare(item);
         let mut rec = self.record(&p, "apply", Status::LockBusy, Some("lock_acquire_timeout"), None);
-        rec.base_revision = p.current_text.as_deref().map(revision_of_text);
+        rec.base_revision = p.current().map(revision_of_text);
         gate.results().append(&rec)?;
         Ok(Outcome {
             status: Status::LockBusy,

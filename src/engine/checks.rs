@@ -111,27 +111,34 @@ pub(super) fn raw_text(proposal: &Proposal, current: &str) -> Result<String, Str
 /// the frontmatter `updated_at`.
 #[must_use]
 pub fn touched_todos(before: &ActiveState, after: &ActiveState) -> (std::collections::BTreeSet<String>, bool) {
-    let key = |t: &crate::loopx::state::Todo| {
-        format!("{}|{}|{}|{}|{:?}", t.text, t.status, t.marker, t.archived, t.metadata.format_line())
-    };
-    let map = |s: &ActiveState| {
-        s.todos.iter().map(|t| (t.todo_id.clone(), key(t))).collect::<std::collections::BTreeMap<_, _>>()
-    };
-    let (a, b) = (map(before), map(after));
+    let (a, b) = (todo_keys(before), todo_keys(after));
     let mut touched: std::collections::BTreeSet<String> =
-        a.iter().filter(|(k, v)| b.get(*k) != Some(*v)).map(|(k, _)| k.clone()).collect();
-    touched.extend(b.keys().filter(|k| !a.contains_key(*k)).cloned());
-    let skeleton = |s: &ActiveState| -> String {
-        let todo_lines: std::collections::BTreeSet<usize> = s.todo_block_lines();
-        s.lines()
-            .iter()
-            .enumerate()
-            .filter(|(i, l)| !todo_lines.contains(i) && !l.starts_with("updated_at:"))
-            .map(|(_, l)| *l)
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    (touched, skeleton(before) != skeleton(after))
+        a.iter().filter(|(k, v)| b.get(*k) != Some(*v)).map(|(k, _)| (*k).to_owned()).collect();
+    touched.extend(b.keys().filter(|k| !a.contains_key(*k)).map(|k| (*k).to_owned()));
+    (touched, !same_when_joined(&skeleton(before), &skeleton(after)))
+}
+
+/// What a todo's block says, by todo id (a later duplicate id wins).
+type TodoKey<'a> = (&'a str, &'a str, char, bool, &'a crate::loopx::metadata::Metadata);
+
+fn todo_keys(s: &ActiveState) -> std::collections::HashMap<&str, TodoKey<'_>> {
+    s.todos
+        .iter()
+        .map(|t| (t.todo_id.as_str(), (t.text.as_str(), t.status, t.marker, t.archived, &t.metadata)))
+        .collect()
+}
+
+/// The lines outside todo blocks but for the frontmatter `updated_at`.
+fn skeleton(s: &ActiveState) -> Vec<&str> {
+    let mut lines = s.lines_outside_todo_blocks();
+    lines.retain(|l| !l.starts_with("updated_at:"));
+    lines
+}
+
+/// True when the two line lists join with `\n` into the same text. Lines hold no `\n`, so
+/// that is list equality but for one case: no line and one empty line both join to "".
+fn same_when_joined(a: &[&str], b: &[&str]) -> bool {
+    a == b || (a.is_empty() && b == [""]) || (b.is_empty() && a == [""])
 }
 
 /// At the expected revision, the packet must be the one LoopX would print for this

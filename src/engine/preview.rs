@@ -54,8 +54,9 @@ pub struct Prepared {
     pub predicted: Predicted,
     /// Why the item is invalid (or why the edit fails).
     pub invalid_reason: Option<String>,
-    /// Current state text (universal newlines not applied: the bytes as text).
-    pub current_text: Option<String>,
+    /// Current state text (universal newlines not applied: the bytes as text), shared with
+    /// the goal's snapshot and every other item of the goal.
+    pub current_text: Option<std::sync::Arc<String>>,
     /// The text apply would write.
     pub proposed_text: Option<String>,
     /// Conflict details.
@@ -100,6 +101,12 @@ pub struct Prepared {
 }
 
 impl Prepared {
+    /// [`Self::current_text`] as text.
+    #[must_use]
+    pub fn current(&self) -> Option<&str> {
+        self.current_text.as_deref().map(String::as_str)
+    }
+
     /// An item with no check run yet (for listing before the checks finish).
     #[must_use]
     pub fn unchecked(item: &Item) -> Self {

@@ -101,8 +101,7 @@ impl Prepared {
                 .map(|i| i.expected_revision.clone())
                 .or_else(|| cmd.map(|c| c.proposed_head.clone())),
             current_revision: self
-                .current_text
-                .as_deref()
+                .current()
                 .filter(|_| intent.is_some())
                 .map(revision_of_text)
                 .or_else(|| self.canonical.as_ref().map(|p| p.head.clone())),

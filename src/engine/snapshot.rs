@@ -13,8 +13,8 @@ use serde_json::Value;
 pub struct GoalSnapshot {
     /// The goal, or why it is unknown.
     pub goal: Result<crate::loopx::registry::Goal, String>,
-    /// The state text, or why it cannot be read.
-    pub state: Result<String, String>,
+    /// The state text, or why it cannot be read (shared with `parsed` when it has no `\r`).
+    pub state: Result<std::sync::Arc<String>, String>,
     /// The results log, or why it cannot be read.
     pub results: Result<std::sync::Arc<Vec<ResultRecord>>, String>,
     /// The state parsed once (when readable).
@@ -68,17 +68,21 @@ impl Engine {
     #[must_use]
     pub fn goal_snapshot(&self, goal_id: &str) -> GoalSnapshot {
         let goal = self.goal(goal_id).cloned().map_err(|e| crate::error_chain(&e));
-        let state = goal.as_ref().map_err(Clone::clone).and_then(|g| read_state(&g.state_file));
+        let state =
+            goal.as_ref().map_err(Clone::clone).and_then(|g| read_state(&g.state_file)).map(std::sync::Arc::new);
         let results = match self.gate(goal_id) {
             // Remembered across snapshots: an apply re-reads only what was appended.
             Ok(g) => g.results().read_remembered().map_err(|e| crate::error_chain(&e)),
             Err(e) => Err(crate::error_chain(&e)),
         };
-        let parsed = state.as_ref().ok().map(|t| std::sync::Arc::new(ActiveState::parse(t)));
+        let parsed = state.as_ref().ok().map(|t| std::sync::Arc::new(ActiveState::parse_shared(t)));
         let revision = state.as_ref().ok().map(|t| revision_of_text(t));
         let allowlist =
             self.gate(goal_id).map_err(|e| crate::error_chain(&e)).and_then(|g| crate::gate::allowlist::load(&g));
-        let authority = goal.as_ref().ok().map(|g| std::sync::Arc::new(self.goal_authority(g, state.as_deref().ok())));
+        let authority = goal
+            .as_ref()
+            .ok()
+            .map(|g| std::sync::Arc::new(self.goal_authority(g, state.as_ref().ok().map(|t| t.as_str()))));
         GoalSnapshot {
             authority,
             goal,

@@ -143,7 +143,7 @@ pub fn summary(p: &Prepared) -> String {
 fn fields(t: &Todo) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     out.insert("text".to_owned(), t.text.clone());
-    out.insert("status".to_owned(), t.status.clone());
+    out.insert("status".to_owned(), t.status.to_owned());
     for (k, v) in t.metadata.iter().filter(|(k, _)| !matches!(*k, "status" | "todo_id")) {
         out.insert(k.to_owned(), v.as_text());
     }

@@ -134,7 +134,18 @@ fn write_indented(out: &mut String, value: &Value, depth: usize) {
 
 fn write_string(out: &mut String, s: &str, ascii: bool) {
     out.push('"');
-    for c in s.chars() {
+    let bytes = s.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        // Copy the run of characters that stand for themselves in one go: everything but
+        // `"`, `\`, control characters and (with `ensure_ascii`) non-ASCII. The run ends on
+        // an ASCII byte or on the first byte of a character, so it is whole UTF-8.
+        let run =
+            bytes[at..].iter().take_while(|&&b| b >= 0x20 && b != b'"' && b != b'\\' && !(ascii && b >= 0x80)).count();
+        out.push_str(&s[at..at + run]);
+        at += run;
+        let Some(c) = s[at..].chars().next() else { break };
+        at += c.len_utf8();
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
@@ -146,13 +157,12 @@ fn write_string(out: &mut String, s: &str, ascii: bool) {
             c if (c as u32) < 0x20 => {
                 let _ = write!(out, "\\u{:04x}", c as u32);
             }
-            c if ascii && !c.is_ascii() => {
+            c => {
                 let mut buf = [0u16; 2];
                 for unit in c.encode_utf16(&mut buf) {
                     let _ = write!(out, "\\u{unit:04x}");
                 }
             }
-            c => out.push(c),
         }
     }
     out.push('"');
@@ -259,6 +269,41 @@ mod tests {
         let v = json!({"b": "é\n\u{1}\"\\", "a": "😀"});
         assert_eq!(canonical_json(&v, false), "{\"a\":\"😀\",\"b\":\"é\\n\\u0001\\\"\\\\\"}");
         assert_eq!(canonical_json(&v, true), "{\"a\":\"\\ud83d\\ude00\",\"b\":\"\\u00e9\\n\\u0001\\\"\\\\\"}");
+    }
+
+    /// The escaping rule one character at a time, as the oracle of the run-copying writer.
+    fn escaped_per_char(s: &str, ascii: bool) -> String {
+        let mut out = String::from('"');
+        for c in s.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                '\u{8}' => out.push_str("\\b"),
+                '\u{c}' => out.push_str("\\f"),
+                c if (c as u32) < 0x20 || (ascii && !c.is_ascii()) => {
+                    let mut buf = [0u16; 2];
+                    for unit in c.encode_utf16(&mut buf) {
+                        out.push_str(&format!("\\u{unit:04x}"));
+                    }
+                }
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+        out
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+        #[test]
+        fn strings_escape_as_one_character_at_a_time(s in "[a \"\\\\\n\t\u{1}\u{1f}\u{7f}é😀\u{2028}]{0,12}", ascii: bool) {
+            let mut out = String::new();
+            write_string(&mut out, &s, ascii);
+            proptest::prop_assert_eq!(out, escaped_per_char(&s, ascii));
+        }
     }
 
     #[test]

@@ -4,9 +4,9 @@
 /// Universal-newline translation as `Path.read_text(encoding="utf-8")` applies it:
 /// `\r\n` and a lone `\r` become `\n`. A UTF-8 BOM is kept as U+FEFF (FORMATS.md §5.2).
 #[must_use]
-pub fn universal_newlines(text: &str) -> String {
+pub fn universal_newlines(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.contains('\r') {
-        return text.to_owned();
+        return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
@@ -20,7 +20,7 @@ pub fn universal_newlines(text: &str) -> String {
             out.push(c);
         }
     }
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 /// True for every character Python's `str.splitlines()` treats as a line boundary.
@@ -33,25 +33,32 @@ pub fn is_line_boundary(c: char) -> bool {
 /// once, and a trailing boundary does not produce a final empty line.
 #[must_use]
 pub fn splitlines(text: &str) -> Vec<&str> {
-    let mut lines = Vec::new();
-    let mut start = 0;
+    lines_of(text).collect()
+}
+
+/// [`splitlines`] one line at a time, without collecting them.
+pub fn lines_of(text: &str) -> impl Iterator<Item = &str> {
     let bytes = text.as_bytes();
-    let mut iter = text.char_indices().peekable();
-    while let Some((i, c)) = iter.next() {
-        if is_line_boundary(c) {
-            lines.push(&text[start..i]);
-            let mut end = i + c.len_utf8();
-            if c == '\r' && bytes.get(end) == Some(&b'\n') {
-                iter.next();
-                end += 1;
+    let mut start = 0;
+    let mut iter = text.char_indices();
+    std::iter::from_fn(move || {
+        for (i, c) in iter.by_ref() {
+            if is_line_boundary(c) {
+                let line = &text[start..i];
+                start = i + c.len_utf8();
+                if c == '\r' && bytes.get(start) == Some(&b'\n') {
+                    start += 1;
+                    iter.next();
+                }
+                return Some(line);
             }
-            start = end;
         }
-    }
-    if start < text.len() {
-        lines.push(&text[start..]);
-    }
-    lines
+        (start < text.len()).then(|| {
+            let line = &text[start..];
+            start = text.len();
+            line
+        })
+    })
 }
 
 /// True for characters Python's `str.isspace()` accepts (used by `split()` / `strip()`).
@@ -86,7 +93,45 @@ pub fn py_strip(text: &str) -> &str {
 /// Python `" ".join(text.split())`: collapses every whitespace run into one space.
 #[must_use]
 pub fn compact_whitespace(text: &str) -> String {
-    text.split(is_py_space).filter(|part| !part.is_empty()).collect::<Vec<_>>().join(" ")
+    if is_compact(text) {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    for part in text.split(is_py_space).filter(|part| !part.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(part);
+    }
+    out
+}
+
+/// `text` itself when [`compact_whitespace`] would return it unchanged (so no copy is
+/// needed), else `None`.
+#[must_use]
+pub fn compact_borrowed(text: &str) -> Option<&str> {
+    is_compact(text).then_some(text)
+}
+
+/// True when [`compact_whitespace`] would return `text` unchanged, read from the bytes
+/// alone: ASCII only, no whitespace but single spaces between words. Any other text
+/// (non-ASCII, where Python's whitespace includes several code points) says `false` and
+/// takes the full path.
+fn is_compact(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    if bytes.first() == Some(&b' ') || bytes.last() == Some(&b' ') {
+        return false;
+    }
+    let mut last_space = false;
+    for &b in bytes {
+        match b {
+            b' ' if last_space => return false,
+            b' ' => last_space = true,
+            b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r' | 0x1c..=0x1f | 0x80.. => return false,
+            _ => last_space = false,
+        }
+    }
+    true
 }
 
 /// LoopX `normalize_todo_text`: whitespace compacted, cut at `limit` code points with a
@@ -100,7 +145,8 @@ pub fn normalize_todo_text(text: &str) -> String {
 #[must_use]
 pub fn normalize_text_limit(text: &str, limit: usize) -> String {
     let compact = compact_whitespace(text);
-    if compact.chars().count() <= limit {
+    // A string of at most `limit` bytes has at most `limit` code points.
+    if compact.len() <= limit || compact.chars().count() <= limit {
         return compact;
     }
     let cut: String = compact.chars().take(limit.saturating_sub(1)).collect();
@@ -124,6 +170,21 @@ mod tests {
         assert_eq!(splitlines("a\n\nb\n\n"), vec!["a", "", "b", ""]);
         assert_eq!(splitlines("a\u{2028}b"), vec!["a", "b"]);
         assert!(splitlines("").is_empty());
+        assert_eq!(splitlines("\r\n\r"), vec!["", ""]);
+        assert_eq!(splitlines("a\u{85}\u{2029}b\x0c"), vec!["a", "", "b"]);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+        /// The fast path and the split agree with Python's `" ".join(text.split())`, written
+        /// the plain way.
+        #[test]
+        fn compact_matches_the_plain_join(
+            t in proptest::prop_oneof!["[ a.]{0,12}", "[ a\t\n\u{a0}\u{3000}\u{85}\x1cé.]{0,12}"]
+        ) {
+            let plain = t.split(is_py_space).filter(|p| !p.is_empty()).collect::<Vec<_>>().join(" ");
+            proptest::prop_assert_eq!(compact_whitespace(&t), plain);
+        }
     }
 
     #[test]

@@ -2,7 +2,6 @@
 //! with their todo roles, todos with metadata and generated ids, Next Action entries
 //! (FORMATS.md §1, `active_state_metadata.py`, `active_state_todo_parser.py`).
 
-use super::hash::sha1_hex;
 use super::metadata::{self, Metadata};
 use super::pytext::{compact_whitespace, normalize_todo_text, py_strip, splitlines};
 use regex::Regex;
@@ -150,8 +149,19 @@ pub fn parse_frontmatter(text: &str) -> Vec<(String, String)> {
 /// LoopX `build_todo_id`: `todo_` + sha1(`role|source_section|index|compact(text)`)[:12].
 #[must_use]
 pub fn build_todo_id(role: &str, source_section: &str, index: usize, text: &str) -> String {
-    let identity = format!("{role}|{source_section}|{index}|{}", compact_whitespace(text));
-    format!("todo_{}", &sha1_hex(identity.as_bytes())[..12])
+    use sha1::{Digest, Sha1};
+    let mut h = Sha1::new();
+    for part in [role, "|", source_section, "|", &index.to_string(), "|"] {
+        h.update(part.as_bytes());
+    }
+    match super::pytext::compact_borrowed(text) {
+        Some(compact) => h.update(compact.as_bytes()),
+        None => h.update(compact_whitespace(text).as_bytes()),
+    }
+    let mut id = String::with_capacity(17);
+    id.push_str("todo_");
+    id.push_str(&hex::encode(&h.finalize()[..6]));
+    id
 }
 
 /// Where a todo's id came from.
@@ -165,7 +175,7 @@ pub enum IdSource {
 }
 
 /// One parsed todo. Line numbers are 0-based indexes into [`ActiveState::lines`].
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct Todo {
     /// The todo id (metadata or generated).
     pub todo_id: String,
@@ -176,29 +186,36 @@ pub struct Todo {
     /// True under an archive heading.
     pub archived: bool,
     /// The role's first section heading (or the archive heading).
-    pub source_section: String,
+    pub source_section: std::sync::Arc<str>,
     /// 1-based position among the role's (or archive's) checkbox items.
     pub index: usize,
     /// The checkbox marker character (` `, `x`, `X`, `-`).
     pub marker: char,
     /// `open|done|blocked|deferred`: metadata status wins over the marker.
-    pub status: String,
+    pub status: &'static str,
     /// LoopX `done` flag: done or deferred.
     pub done: bool,
     /// Normalised text including the `[Pn]` prefix and continuation lines.
     pub text: String,
-    /// `P0`..`P4` from the text prefix.
-    pub priority: Option<String>,
-    /// The text without the priority prefix.
-    pub title: String,
+    /// `P0`..`P4` (and what follows inside the brackets, uppercased) from the text prefix;
+    /// the plain five are not allocated per todo.
+    pub priority: Option<std::borrow::Cow<'static, str>>,
+    /// Where [`Self::title`] lies in `text` (byte offsets): it is always a part of it.
+    title_at: (u32, u32),
     /// Known metadata (merged over every metadata line of the block).
-    #[serde(skip)]
     pub metadata: Metadata,
     /// Line of the checkbox.
     pub line: usize,
 }
 
 impl Todo {
+    /// The text without the priority prefix (LoopX's `title`).
+    #[must_use]
+    pub fn title(&self) -> &str {
+        let (start, end) = self.title_at;
+        self.text.get(start as usize..end as usize).unwrap_or(&self.text)
+    }
+
     /// `claimed_by` from metadata.
     #[must_use]
     pub fn claimed_by(&self) -> Option<String> {
@@ -222,40 +239,57 @@ pub struct Section {
 /// A parsed active state. `text` is the universal-newline text LoopX sees.
 #[derive(Debug, Clone)]
 pub struct ActiveState {
-    /// The text after universal-newline translation (BOM kept).
-    pub text: String,
+    /// The text after universal-newline translation (BOM kept); the file's own text when it
+    /// has no `\r` (see [`Self::parse_shared`]). An `Arc<String>`, not `Arc<str>`: a text
+    /// read from disk becomes shared without a copy.
+    pub text: std::sync::Arc<String>,
     /// Frontmatter pairs in file order.
     pub frontmatter: Vec<(String, String)>,
     /// Every `## ` section.
     pub sections: Vec<Section>,
-    /// Every todo: user, agent and archived.
+    /// Every todo: user, agent and archived. Read it, never change it: [`Self::find_todo`]
+    /// keeps an index of it.
     pub todos: Vec<Todo>,
+    /// The active todos' indexes in `todos`, sorted by todo id (file order among equal
+    /// ids), built on the first [`Self::find_todo`]: a change touching hundreds of todos of
+    /// a large state looked each up by a walk over all of them.
+    by_id: std::sync::OnceLock<Vec<u32>>,
 }
 
 impl ActiveState {
     /// Parses `text` (any newline style) exactly as LoopX's canonical todo parser does.
     #[must_use]
     pub fn parse(text: &str) -> Self {
-        let text = super::pytext::universal_newlines(text);
-        let lines = splitlines(&text);
+        Self::parse_shared(&std::sync::Arc::new(text.to_owned()))
+    }
+
+    /// [`Self::parse`] of a shared text, kept as `text` without a copy when it has no `\r`
+    /// (a state of 60 MiB was held three times over).
+    #[must_use]
+    pub fn parse_shared(raw: &std::sync::Arc<String>) -> Self {
+        let text = match super::pytext::universal_newlines(raw) {
+            std::borrow::Cow::Borrowed(_) => std::sync::Arc::clone(raw),
+            std::borrow::Cow::Owned(t) => std::sync::Arc::new(t),
+        };
         let mut sections = Vec::new();
         let mut todos: Vec<Todo> = Vec::new();
         let mut role: Option<Role> = None;
         let mut archive = false;
-        let mut archive_heading = String::new();
-        let mut source = [None::<String>, None::<String>];
+        // Shared by every todo under them: a state of 350,000 todos held as many copies.
+        let mut archive_heading: std::sync::Arc<str> = std::sync::Arc::from("");
+        let mut source = [None::<std::sync::Arc<str>>, None::<std::sync::Arc<str>>];
         let mut counts = [0usize; 3];
         let mut current: Option<usize> = None;
-        for (n, line) in lines.iter().enumerate() {
+        for (n, line) in super::pytext::lines_of(&text).enumerate() {
             if line.starts_with("## ") {
                 let heading = heading_text(line).to_owned();
                 archive = is_archive_heading(&heading);
                 role = role_for_heading(&heading);
                 if archive {
-                    archive_heading.clone_from(&heading);
+                    archive_heading = std::sync::Arc::from(heading.as_str());
                 }
                 if let Some(r) = role {
-                    source[r as usize].get_or_insert_with(|| heading.clone());
+                    source[r as usize].get_or_insert_with(|| std::sync::Arc::from(heading.as_str()));
                 }
                 sections.push(Section { heading, line: n, role, archive });
                 current = None;
@@ -268,9 +302,9 @@ impl ActiveState {
                 let slot = if archive { 2 } else { role.map_or(2, |r| r as usize) };
                 counts[slot] += 1;
                 let source_section = if archive {
-                    archive_heading.clone()
+                    std::sync::Arc::clone(&archive_heading)
                 } else {
-                    role.and_then(|r| source[r as usize].clone()).unwrap_or_default()
+                    role.and_then(|r| source[r as usize].clone()).unwrap_or_else(|| std::sync::Arc::from(""))
                 };
                 todos.push(Todo {
                     todo_id: String::new(),
@@ -280,11 +314,11 @@ impl ActiveState {
                     source_section,
                     index: counts[slot],
                     marker,
-                    status: String::new(),
+                    status: "",
                     done: false,
                     text: normalize_todo_text(task_text),
                     priority: None,
-                    title: String::new(),
+                    title_at: (0, 0),
                     metadata: Metadata::default(),
                     line: n,
                 });
@@ -308,7 +342,8 @@ impl ActiveState {
         for todo in &mut todos {
             finish_todo(todo);
         }
-        Self { frontmatter: parse_frontmatter(&text), sections, todos, text }
+        todos.shrink_to_fit();
+        Self { frontmatter: parse_frontmatter(&text), sections, todos, text, by_id: std::sync::OnceLock::new() }
     }
 
     /// The lines of the text (Python `splitlines`).
@@ -326,7 +361,26 @@ impl ActiveState {
     /// Active (not archived) todos with `todo_id`.
     #[must_use]
     pub fn find_todo(&self, todo_id: &str) -> Option<&Todo> {
-        self.todos.iter().find(|t| !t.archived && t.todo_id == todo_id)
+        let Some(index) = self.sorted_ids() else {
+            return self.todos.iter().find(|t| !t.archived && t.todo_id == todo_id);
+        };
+        let at = index.partition_point(|&i| self.todos[i as usize].todo_id.as_str() < todo_id);
+        index.get(at).map(|&i| &self.todos[i as usize]).filter(|t| t.todo_id == todo_id)
+    }
+
+    /// See [`Self::by_id`]; `None` for a state of more todos than a `u32` counts.
+    fn sorted_ids(&self) -> Option<&[u32]> {
+        u32::try_from(self.todos.len()).ok()?;
+        let index = self.by_id.get_or_init(|| {
+            let mut v: Vec<u32> = (0..self.todos.len())
+                .filter(|&i| !self.todos[i].archived)
+                .filter_map(|i| u32::try_from(i).ok())
+                .collect();
+            // Stable: among equal ids the first in the file comes first, as a walk finds it.
+            v.sort_by(|a, b| self.todos[*a as usize].todo_id.cmp(&self.todos[*b as usize].todo_id));
+            v
+        });
+        Some(index)
     }
 
     /// Open (status open or blocked) active todos.
@@ -367,6 +421,19 @@ impl ActiveState {
         self.todos.iter().flat_map(|t| block_range(&lines, t.line)).collect()
     }
 
+    /// The lines outside every todo block (see [`Self::todo_block_lines`]), in order.
+    #[must_use]
+    pub fn lines_outside_todo_blocks(&self) -> Vec<&str> {
+        let lines = self.lines();
+        let mut inside = vec![false; lines.len()];
+        for t in &self.todos {
+            for i in block_range(&lines, t.line) {
+                inside[i] = true;
+            }
+        }
+        lines.into_iter().zip(inside).filter(|(_, inside)| !inside).map(|(l, _)| l).collect()
+    }
+
     /// The lines of `todo`'s block: its checkbox line and the indented lines (continuations,
     /// metadata) directly under it, exactly as they are in the text (`todo` is one of
     /// `self.todos`).
@@ -389,9 +456,41 @@ impl ActiveState {
 
 /// Line indexes `[checkbox, last indented line]` of the block starting at `first`.
 fn block_range(lines: &[&str], first: usize) -> std::ops::Range<usize> {
-    let len =
-        lines.iter().skip(first + 1).take_while(|l| l.starts_with([' ', '\t']) && !TODO_TASK_RE.is_match(l)).count();
+    let len = lines.iter().skip(first + 1).take_while(|l| l.starts_with([' ', '\t']) && todo_task(l).is_none()).count();
     first..first + 1 + len
+}
+
+/// [`PRIORITY_RE`]'s two captures (the `Pn...` inside the brackets, the rest), read without
+/// the regex on a text with no line break (a proptest holds the two equal). `[^\]]*` cannot
+/// pass a `]`, so the priority ends at the first one; `\s*(.+)$` takes the rest but for its
+/// leading whitespace, or, when the rest is all whitespace, its last character.
+fn priority_split(text: &str) -> Option<(&str, &str)> {
+    if text.contains('\n') {
+        let caps = PRIORITY_RE.captures(text)?;
+        return Some((caps.get(1)?.as_str(), caps.get(2)?.as_str()));
+    }
+    let inner = text.trim_start_matches(char::is_whitespace).strip_prefix('[')?;
+    let mut chars = inner.chars();
+    if !matches!(chars.next(), Some('P' | 'p')) || !matches!(chars.next(), Some('0'..='4')) {
+        return None;
+    }
+    let close = inner.find(']')?;
+    let rest = &inner[close + 1..];
+    let title = match rest.trim_start_matches(char::is_whitespace) {
+        "" => &rest[rest.char_indices().next_back()?.0..],
+        title => title,
+    };
+    Some((&inner[..close], title))
+}
+
+/// The byte span of `part`, a subslice of `text`; the whole text when an offset would not
+/// fit a `u32` (a todo text is cut at 500 code points, so it never is).
+fn span_in(text: &str, part: &str) -> (u32, u32) {
+    let start = (part.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+    match (u32::try_from(start), u32::try_from(start + part.len())) {
+        (Ok(s), Ok(e)) if start + part.len() <= text.len() => (s, e),
+        _ => (0, u32::try_from(text.len()).unwrap_or(0)),
+    }
 }
 
 fn finish_todo(todo: &mut Todo) {
@@ -401,14 +500,27 @@ fn finish_todo(todo: &mut Todo) {
         '-' => "deferred",
         _ => "open",
     };
-    todo.status = explicit.clone().unwrap_or_else(|| marker_status.to_owned());
-    todo.done =
-        if explicit.is_some() { matches!(todo.status.as_str(), "done" | "deferred") } else { marker_status != "open" };
-    if let Some(caps) = PRIORITY_RE.captures(&todo.text) {
-        todo.priority = Some(py_strip(&caps[1]).to_uppercase());
-        todo.title = py_strip(&caps[2]).to_owned();
+    todo.status = match explicit.as_deref() {
+        Some("done") => "done",
+        Some("blocked") => "blocked",
+        Some("deferred") => "deferred",
+        // `normalize_status` keeps only the four; "open" is the fourth.
+        Some(_) => "open",
+        None => marker_status,
+    };
+    todo.done = if explicit.is_some() { matches!(todo.status, "done" | "deferred") } else { marker_status != "open" };
+    if let Some((priority, title)) = priority_split(&todo.text) {
+        todo.priority = Some(match py_strip(priority) {
+            "P0" | "p0" => "P0".into(),
+            "P1" | "p1" => "P1".into(),
+            "P2" | "p2" => "P2".into(),
+            "P3" | "p3" => "P3".into(),
+            "P4" | "p4" => "P4".into(),
+            other => other.to_uppercase().into(),
+        });
+        todo.title_at = span_in(&todo.text, py_strip(title));
     } else {
-        todo.title.clone_from(&todo.text);
+        todo.title_at = span_in(&todo.text, &todo.text);
     }
     if let Some(id) = todo.metadata.text("todo_id") {
         todo.todo_id = id;
@@ -430,6 +542,11 @@ mod tests {
             build_todo_id("agent", "Agent Todo", 5, "Plain legacy checkbox without metadata."),
             "todo_ac30e0a7e6b8"
         );
+        // The identity compacts whitespace first.
+        assert_eq!(
+            build_todo_id("agent", "Agent Todo", 5, " Plain\tlegacy  checkbox without\u{a0}metadata. "),
+            "todo_ac30e0a7e6b8"
+        );
     }
 
     #[test]
@@ -441,13 +558,34 @@ mod tests {
         let t = &st.todos[0];
         assert_eq!(t.todo_id, "todo_demo001");
         assert_eq!(t.priority.as_deref(), Some("P1"));
-        assert_eq!(t.title, "Write the smoke.");
+        assert_eq!(t.title(), "Write the smoke.");
         assert_eq!(t.claimed_by().as_deref(), Some("codex-main-control"));
         assert_eq!(st.todos[1].status, "done");
         assert_eq!(st.todos[2].status, "deferred");
         assert_eq!(st.todos[2].text, "Later continued text");
         assert!(st.todos[3].archived);
         assert_eq!(st.open_todos().count(), 1);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+        #[test]
+        fn the_priority_split_matches_the_regex(t in "[ \u{a0}\n\\[\\]Pp0-59a.é]{0,10}") {
+            let by_regex = PRIORITY_RE.captures(&t).and_then(|c| Some((c.get(1)?.as_str(), c.get(2)?.as_str())));
+            proptest::prop_assert_eq!(priority_split(&t), by_regex, "text {:?}", t);
+        }
+    }
+
+    #[test]
+    fn find_todo_takes_the_first_active_todo_of_an_id() {
+        let text = "## Completed Work Archive\n\n- [x] Old\n  <!-- loopx:todo todo_id=todo_dup001 -->\n\n## Agent Todo\n\n- [ ] B\n  <!-- loopx:todo todo_id=todo_zzz001 -->\n- [ ] First\n  <!-- loopx:todo todo_id=todo_dup001 -->\n- [ ] Second\n  <!-- loopx:todo todo_id=todo_dup001 -->\n- [ ] Plain\n";
+        let st = ActiveState::parse(text);
+        assert_eq!(st.find_todo("todo_dup001").map(Todo::title), Some("First"));
+        for t in &st.todos {
+            let walk = st.todos.iter().find(|x| !x.archived && x.todo_id == t.todo_id).map(|x| x.line);
+            assert_eq!(st.find_todo(&t.todo_id).map(|x| x.line), walk, "{}", t.todo_id);
+        }
+        assert!(st.find_todo("todo_absent1").is_none());
     }
 
     #[test]

@@ -208,7 +208,7 @@ pub fn quick_goal(engine: &Engine, goal_id: &str) -> (GoalRow, Vec<QueueItem>) {
             let mut prepared = crate::engine::Prepared::unchecked(&item);
             let understood = item.intent.is_ok() || item.writeback.is_some() || item.command.is_some();
             prepared.predicted = if understood { Predicted::Ready } else { Predicted::Invalid };
-            let mut q = queue_item(&prepared, &history, &mut None);
+            let mut q = queue_item(&prepared, &history);
             q.checking = understood;
             q
         })
@@ -225,7 +225,7 @@ pub const FIRST_BATCH: usize = 40;
 pub fn load_goal(engine: &Engine, goal_id: &str) -> (GoalRow, Vec<QueueItem>) {
     let snap = engine.goal_snapshot(goal_id);
     let history: Arc<Vec<ResultRecord>> = snap.results.as_ref().map_or_else(|_| Arc::new(Vec::new()), Arc::clone);
-    let row = goal_row(engine, goal_id, snap.state.as_ref().map(String::as_str), snap.authority.as_deref());
+    let row = goal_row(engine, goal_id, snap.state.as_ref().map(|t| t.as_str()), snap.authority.as_deref());
     let files = engine.gate(goal_id).map(|g| g.pending_files()).unwrap_or_default();
     (row, queue_items(engine, goal_id, &files, &snap, &history))
 }
@@ -242,7 +242,7 @@ pub fn load_items(
 ) -> (GoalRow, Vec<QueueItem>, Vec<std::path::PathBuf>) {
     let snap = engine.goal_snapshot(goal_id);
     let history: Arc<Vec<ResultRecord>> = snap.results.as_ref().map_or_else(|_| Arc::new(Vec::new()), Arc::clone);
-    let row = goal_row(engine, goal_id, snap.state.as_ref().map(String::as_str), snap.authority.as_deref());
+    let row = goal_row(engine, goal_id, snap.state.as_ref().map(|t| t.as_str()), snap.authority.as_deref());
     let pending: std::collections::BTreeSet<std::path::PathBuf> =
         engine.gate(goal_id).map(|g| g.pending_files()).unwrap_or_default().into_iter().collect();
     let (here, gone): (Vec<_>, Vec<_>) = paths.iter().cloned().partition(|p| pending.contains(p));
@@ -259,9 +259,8 @@ fn queue_items(
     snap: &crate::engine::GoalSnapshot,
     history: &Arc<Vec<ResultRecord>>,
 ) -> Vec<QueueItem> {
-    let mut shared = None;
     let mut out = Vec::with_capacity(files.len());
-    engine.for_each_prepared(files, goal_id, snap, |_, p| out.push(queue_item(&p, history, &mut shared)));
+    engine.for_each_prepared(files, goal_id, snap, |_, p| out.push(queue_item(&p, history)));
     out
 }
 
@@ -349,9 +348,9 @@ fn sort_leases(leases: &mut [LeaseView]) {
     leases.sort_by_key(|l| (l.expires_at.is_none(), l.expires_at));
 }
 
-/// The queue row of a prepared item. `shared` is the goal's current text as the items
-/// before it had it: an item on the same text shares it instead of keeping its own copy.
-fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>, shared: &mut Option<Arc<String>>) -> QueueItem {
+/// The queue row of a prepared item. Its current text is the goal snapshot's, shared by
+/// every item of the goal, never a copy.
+fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>) -> QueueItem {
     let row = p.row();
     let scan = if p.findings.iter().any(|f| f.severity == "block") {
         ScanMark::Block
@@ -361,10 +360,7 @@ fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>, shared: &mut Optio
         ScanMark::Clean
     };
     let lease = p.lease_holder.clone();
-    let current = p.current_text.as_deref().map(|text| match shared {
-        Some(s) if s.as_str() == text => s.clone(),
-        _ => shared.insert(Arc::new(text.to_owned())).clone(),
-    });
+    let current = p.current_text.clone();
     QueueItem {
         key: format!("{}/{}", row.goal_id, row.item_id),
         item_id: row.item_id.clone(),

@@ -90,7 +90,7 @@ impl Engine {
             reason,
             operator: self.operator.clone(),
             expected_revision: Some(cmd.proposed_head.clone()),
-            base_revision: p.current_text.as_deref().map(revision_of_text),
+            base_revision: p.current().map(revision_of_text),
             applied_revision: None,
             effect_digest: cmd.effect_digest(),
             payload_digest: p.item.payload_digest.clone(),

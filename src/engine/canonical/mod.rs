@@ -190,11 +190,11 @@ impl Engine {
             .argv
             .value("--todo-id")
             .and_then(|id| auth.head().and_then(|h| h.todos.iter().find(|t| t.todo_id == id).map(|t| t.text.clone())));
-        p.current_text = Some(current.clone());
+        p.current_text = Some(std::sync::Arc::clone(&current));
         let head = auth.head().map(|h| h.provider_revision.clone()).unwrap_or_default();
         let prediction = self.prediction_for(item, cmd, &goal, auth, (&head, snap.revision.as_deref()), rebased);
         let prediction = match prediction.as_ref() {
-            Ok(pr) if pr.before == current => pr.clone(),
+            Ok(pr) if pr.before == *current => pr.clone(),
             Ok(_) => {
                 // LoopX (or someone) was writing the goal while it was read and copied: a
                 // passing state, like a held lock, not a failure of the item.
@@ -430,7 +430,7 @@ fn goal_of<'s>(
     item: &Item,
     cmd: &LoopxCommand,
     snap: &'s GoalSnapshot,
-) -> Option<(crate::loopx::registry::Goal, String, &'s crate::loopx2::GoalAuthority)> {
+) -> Option<(crate::loopx::registry::Goal, std::sync::Arc<String>, &'s crate::loopx2::GoalAuthority)> {
     let fail = |p: &mut Prepared, why: String, status: Predicted| {
         p.check("goal", false, why.clone(), Some(status));
         p.invalid_reason = Some(why);

@@ -130,7 +130,7 @@ impl Engine {
         let reflection = super::reflection(wb, "<at apply>");
         let mut text = serde_json::to_string_pretty(&reflection).unwrap_or_default();
         text.push('\n');
-        p.current_text = Some(String::new());
+        p.current_text = Some(std::sync::Arc::default());
         p.proposed_text = Some(text);
         p.invalid_reason = None;
         p
@@ -245,7 +245,7 @@ impl Engine {
                 None => why.push("LoopX's authority cannot be read".into()),
             }
         } else if let Some(todo) = &wb.source_todo_id {
-            match snap.parsed.as_ref().map(|s| s.find_todo(todo).map(|t| t.status.clone())) {
+            match snap.parsed.as_ref().map(|s| s.find_todo(todo).map(|t| t.status)) {
                 Some(Some(status)) => found.push(format!("todo {todo} ({status})")),
                 Some(None) => why.push(format!("todo {todo} is not in the goal's state")),
                 None => why.push("the goal's state cannot be read".into()),

@@ -67,7 +67,7 @@ impl Doc {
     /// Splits `text` (any newline style) as LoopX does.
     #[must_use]
     pub fn new(text: &str) -> Self {
-        let original = universal_newlines(text);
+        let original = universal_newlines(text).into_owned();
         let lines = splitlines(&original).into_iter().map(str::to_owned).collect();
         Self { lines, original }
     }
