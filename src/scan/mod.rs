@@ -88,12 +88,10 @@ fn matches_in_windows(bytes: &[u8], windows: &prefilter::Windows) -> Vec<Hit> {
     let regexes = &*REGEXES;
     let mut hits = Vec::new();
     for (i, rule) in RULES.iter().enumerate() {
-        if windows[i].is_empty() {
-            continue;
-        }
+        let Some(rule_windows) = windows.get(i).filter(|w| !w.is_empty()) else { continue };
         let re = &regexes[i];
         let mut found: Vec<Hit> = Vec::new();
-        for &(ws, we) in &windows[i] {
+        for &(ws, we) in rule_windows {
             let window = &bytes[ws..we];
             for caps in re.captures_iter(window) {
                 let Some(whole) = caps.get(0) else { continue };
@@ -252,12 +250,7 @@ struct PartHits {
 /// over a piece after the first reads it from cache.
 fn hits_in_part(text: &str, from: usize, to: usize, piece: usize) -> PartHits {
     let bytes = text.as_bytes();
-    let mut part = PartHits {
-        plain: Vec::new(),
-        multi_line: vec![Vec::new(); RULES.len()],
-        percent: Vec::new(),
-        base64: Vec::new(),
-    };
+    let mut part = PartHits { plain: Vec::new(), multi_line: Vec::new(), percent: Vec::new(), base64: Vec::new() };
     let mut start = from;
     while start < to {
         let end = if to - start <= piece {
@@ -275,14 +268,16 @@ fn hits_in_part(text: &str, from: usize, to: usize, piece: usize) -> PartHits {
 fn hits_in_piece(text: &str, from: usize, to: usize, part: &mut PartHits) {
     let bytes = text.as_bytes();
     let mut windows = prefilter::windows_in(bytes, from, to);
-    let mut multi_line = vec![Vec::new(); RULES.len()];
-    for ((w, m), rule) in windows.iter_mut().zip(&mut multi_line).zip(RULES.iter()) {
-        if rules::extra_lines(rule) > 0 {
-            std::mem::swap(w, m);
+    if !windows.is_empty() {
+        let mut multi_line = vec![Vec::new(); windows.len()];
+        for ((w, m), rule) in windows.iter_mut().zip(&mut multi_line).zip(RULES.iter()) {
+            if rules::extra_lines(rule) > 0 {
+                std::mem::swap(w, m);
+            }
         }
+        prefilter::merge_into(&mut part.multi_line, multi_line);
+        part.plain.extend(matches_in_windows(bytes, &windows));
     }
-    prefilter::merge_into(&mut part.multi_line, multi_line);
-    part.plain.extend(matches_in_windows(bytes, &windows));
     let percent = &mut part.percent;
     percent_batches(&text[from..to], PERCENT_BATCH, |decoded, map| {
         let d = decoded.as_bytes();

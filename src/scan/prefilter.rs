@@ -189,12 +189,17 @@ fn after_holds(after: After, rest: &[u8]) -> bool {
 }
 
 /// Per-rule windows `(start, end)`: byte ranges of whole lines (end excludes the line
-/// break), in order, merged when they overlap.
+/// break), in order, merged when they overlap. Indexed like [`RULES`]; it may be shorter
+/// (empty when nothing is a candidate: most strings of an item are), and a rule past its
+/// end has no window.
 pub type Windows = Vec<Vec<(usize, usize)>>;
 
 /// Merges the windows of consecutive pieces of one text (each in order, pieces in order),
 /// as one pass over the whole text would have merged them.
 pub fn merge_into(into: &mut Windows, piece: Windows) {
+    if into.len() < piece.len() {
+        into.resize_with(piece.len(), Vec::new);
+    }
     for (ws, more) in into.iter_mut().zip(piece) {
         for (start, end) in more {
             match ws.last_mut() {
@@ -215,6 +220,9 @@ impl Collector<'_> {
     /// start to the end of the line, or of the last line a multi-line rule's match from there
     /// can reach ([`rules::extra_lines`]).
     fn add(&mut self, rule: usize, pos: usize) {
+        if self.windows.is_empty() {
+            self.windows.resize_with(RULES.len(), Vec::new);
+        }
         let Some(ws) = self.windows.get_mut(rule) else { return };
         let extra = rules::extra_lines(&RULES[rule]);
         // A single-line rule's window already covers the whole line of a later candidate in
@@ -241,18 +249,20 @@ impl Collector<'_> {
 /// The windows of every rule over `bytes`.
 #[must_use]
 pub fn windows(bytes: &[u8]) -> Windows {
-    windows_in(bytes, 0, bytes.len())
+    let mut w = windows_in(bytes, 0, bytes.len());
+    w.resize_with(RULES.len(), Vec::new);
+    w
 }
 
-/// The windows of the candidates in `bytes[from..end]` (`from` at a line start). A
-/// multi-line rule's window may run past `end`.
+/// The windows of the candidates in `bytes[from..end]` (`from` at a line start), empty
+/// when there is none. A multi-line rule's window may run past `end`.
 #[must_use]
 pub fn windows_in(bytes: &[u8], from: usize, end: usize) -> Windows {
     windows_with(&COMPILED, bytes, from, end)
 }
 
 fn windows_with(c: &Compiled, bytes: &[u8], from: usize, end: usize) -> Windows {
-    let mut col = Collector { bytes, windows: vec![Vec::new(); RULES.len()] };
+    let mut col = Collector { bytes, windows: Vec::new() };
     let mut folded = Vec::with_capacity((end - from).min(CHUNK + 4096));
     let mut from = from;
     while from < end {
@@ -474,7 +484,7 @@ fn head(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
 #[doc(hidden)]
 #[must_use]
 pub fn windows_every_line(bytes: &[u8]) -> Windows {
-    let mut col = Collector { bytes, windows: vec![Vec::new(); RULES.len()] };
+    let mut col = Collector { bytes, windows: Vec::new() };
     let mut start = 0;
     loop {
         for r in 0..RULES.len() {
