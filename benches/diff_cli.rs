@@ -7,7 +7,8 @@
 //! `preview` does more than the diff (the workspace, every check, the boundary scan of the
 //! change); the figure is the whole command.
 //!
-//! `cargo bench --bench diff_cli` (needs `git`).
+//! `cargo bench --bench diff_cli` (needs `git`; `WG_BENCH_KEEP=1` only builds the two
+//! workspaces, keeps them and prints where).
 
 mod common;
 

@@ -12,7 +12,7 @@
 //! resident set, read by a Python wrapper with `getrusage(RUSAGE_CHILDREN)`). Issue 15:
 //! `status` ≤ 2 s, memory ≤ 4x the file.
 //!
-//! `cargo bench --bench scale` (needs `python3`).
+//! `cargo bench --bench scale` (needs `python3`; `WG_BENCH_KEEP=1` keeps the workspaces).
 
 mod common;
 
@@ -192,7 +192,11 @@ fn main() {
         }
     }
     big_state_case(&dir.join("big"), &dir.join("state"));
-    let _ = std::fs::remove_dir_all(&dir);
+    if std::env::var_os("WG_BENCH_KEEP").is_some() {
+        println!("kept {}", dir.display());
+    } else {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
 
 /// One goal with a 60 MiB state: `status --json` time and peak RSS beside the reference's.

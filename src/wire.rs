@@ -155,7 +155,7 @@ pub struct ResultRecord {
 }
 
 /// One check of the pipeline, in order.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Check {
     /// `schema`, `goal`, `idempotency`, `revision`, `lease`, `edit`, `boundary`, `lock`.
     pub name: String,

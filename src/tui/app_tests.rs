@@ -451,7 +451,10 @@ fn a_read_only_writeback_offers_only_reject_and_record_blocker() {
     d.checks = vec![
         crate::wire::Check { name: "entry.1 projection ids".into(), ok: true, detail: String::new() },
         crate::wire::Check { name: "entry.3 runtime dry run".into(), ok: false, detail: "no dry-run path".into() },
-    ];
+    ]
+    .into_iter()
+    .map(std::sync::Arc::new)
+    .collect();
     wb.detail = Arc::new(d);
     let mut app = loaded_app(vec![wb]);
     press(&mut app, KeyCode::Char('a'));

@@ -70,7 +70,10 @@ fn only_what_can_succeed_is_offered() {
             detail: "expected sha256:aa but the state is at sha256:bb".into(),
         },
         crate::wire::Check { name: "lock".into(), ok: true, detail: "free".into() },
-    ];
+    ]
+    .into_iter()
+    .map(std::sync::Arc::new)
+    .collect();
     both.detail = Arc::new(d);
     let mut app = loaded_app(vec![both]);
     press(&mut app, KeyCode::Char('a'));
@@ -79,7 +82,10 @@ fn only_what_can_succeed_is_offered() {
 
     let mut alone = item("g", "kr0002", Predicted::Status(Status::IdempotencyConflict), ScanMark::Clean);
     let mut d = (*alone.detail).clone();
-    d.checks = vec![crate::wire::Check { name: "idempotency".into(), ok: false, detail: "key applied before".into() }];
+    d.checks = vec![crate::wire::Check { name: "idempotency".into(), ok: false, detail: "key applied before".into() }]
+        .into_iter()
+        .map(std::sync::Arc::new)
+        .collect();
     alone.detail = Arc::new(d);
     let mut app = loaded_app(vec![alone]);
     press(&mut app, KeyCode::Char('a'));
@@ -91,7 +97,10 @@ fn only_what_can_succeed_is_offered() {
     let mut wb = item("g", "wb0002", Predicted::Status(Status::PreviewOnly), ScanMark::Clean);
     wb.kind = "writeback".into();
     let mut d = (*wb.detail).clone();
-    d.checks = vec![crate::wire::Check { name: "entry.3 runtime dry run".into(), ok: false, detail: "no".into() }];
+    d.checks = vec![crate::wire::Check { name: "entry.3 runtime dry run".into(), ok: false, detail: "no".into() }]
+        .into_iter()
+        .map(std::sync::Arc::new)
+        .collect();
     wb.detail = Arc::new(d);
     let mut app = loaded_app(vec![wb]);
     press(&mut app, KeyCode::Char('s'));

@@ -58,8 +58,9 @@ pub enum ScanMark {
 /// Everything the detail tabs show for an item.
 #[derive(Debug, Clone, Default)]
 pub struct Detail {
-    /// Checks in order.
-    pub checks: Vec<Check>,
+    /// Checks in order, each shared with the items of its goal load that have the same one
+    /// ([`CheckPool`]).
+    pub checks: Vec<Arc<Check>>,
     /// Findings.
     pub findings: Vec<Finding>,
     /// The item file (the Packet tab reads it off the UI thread).
@@ -191,6 +192,29 @@ impl QueueItem {
     }
 }
 
+/// The checks of one goal load, each distinct one kept once: most check lines repeat from
+/// item to item (the goal, the authority, `lock: free`, an unapplied key), and 10,000
+/// queued items kept a kilobyte of them each.
+#[derive(Default)]
+pub struct CheckPool(std::collections::HashSet<Arc<Check>>);
+
+impl CheckPool {
+    /// `checks`, each the pool's shared copy (added when new).
+    pub fn share(&mut self, checks: &[Check]) -> Vec<Arc<Check>> {
+        checks
+            .iter()
+            .map(|c| {
+                if let Some(shared) = self.0.get(c) {
+                    return Arc::clone(shared);
+                }
+                let shared = Arc::new(c.clone());
+                self.0.insert(Arc::clone(&shared));
+                shared
+            })
+            .collect()
+    }
+}
+
 /// The first pass of a load: goal rows and items listed from their files, without the
 /// checks (cheap), so the queue shows at once; [`load_goal`] follows with the checks.
 #[must_use]
@@ -208,7 +232,7 @@ pub fn quick_goal(engine: &Engine, goal_id: &str) -> (GoalRow, Vec<QueueItem>) {
             let mut prepared = crate::engine::Prepared::unchecked(&item);
             let understood = item.intent.is_ok() || item.writeback.is_some() || item.command.is_some();
             prepared.predicted = if understood { Predicted::Ready } else { Predicted::Invalid };
-            let mut q = queue_item(&prepared, &history);
+            let mut q = queue_item(&prepared, &history, &mut CheckPool::default());
             q.checking = understood;
             q
         })
@@ -260,7 +284,8 @@ fn queue_items(
     history: &Arc<Vec<ResultRecord>>,
 ) -> Vec<QueueItem> {
     let mut out = Vec::with_capacity(files.len());
-    engine.for_each_prepared(files, goal_id, snap, |_, p| out.push(queue_item(&p, history)));
+    let mut pool = CheckPool::default();
+    engine.for_each_prepared(files, goal_id, snap, |_, p| out.push(queue_item(&p, history, &mut pool)));
     out
 }
 
@@ -350,7 +375,7 @@ fn sort_leases(leases: &mut [LeaseView]) {
 
 /// The queue row of a prepared item. Its current text is the goal snapshot's, shared by
 /// every item of the goal, never a copy.
-fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>) -> QueueItem {
+fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>, pool: &mut CheckPool) -> QueueItem {
     let row = p.row();
     let scan = if p.findings.iter().any(|f| f.severity == "block") {
         ScanMark::Block
@@ -380,7 +405,7 @@ fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>) -> QueueItem {
         lease,
         payload_digest: p.item.payload_digest.clone(),
         detail: Arc::new(Detail {
-            checks: p.checks.clone(),
+            checks: pool.share(&p.checks),
             findings: p.findings.clone(),
             path: p.item.path.clone(),
             current: current.clone(),

@@ -64,9 +64,7 @@ pub(super) fn todo_add(original: &str, a: &TodoArgs, ctx: &EditContext) -> Resul
 
     let mut doc = Doc::new(original);
     let bounds = doc.section_bounds(role);
-    let existing = bounds.as_ref().and_then(|(s, e, h)| {
-        doc.blocks(*s, *e, Some(role), h).into_iter().find(|b| !b.is_terminal() && b.text == text)
-    });
+    let existing = bounds.as_ref().and_then(|(s, e, h)| doc.open_block_with_text(*s, *e, Some(role), h, &text));
     let flags = |meta: &mut Metadata, existing: bool| {
         apply_add_flags(
             meta,
@@ -102,7 +100,7 @@ pub(super) fn todo_add(original: &str, a: &TodoArgs, ctx: &EditContext) -> Resul
         added_class = meta.text("task_class");
     } else {
         let (index, heading) = match &bounds {
-            Some((s, e, h)) => (doc.blocks(*s, *e, Some(role), h).len() + 1, h.clone()),
+            Some((s, e, h)) => (doc.block_starts(*s, *e).len() + 1, h.clone()),
             None => (1, role.canonical_heading().to_owned()),
         };
         let id = build_todo_id(role.as_str(), &heading, index, &text);

@@ -178,13 +178,12 @@ fn add_successor(
     let Some((s, e, heading)) = doc.section_bounds(Role::Agent) else {
         return refuse("writegate does not create the agent section for a successor todo; complete it with loopx");
     };
-    let blocks = doc.blocks(s, e, Some(Role::Agent), &heading);
-    if blocks.iter().any(|b| !b.is_terminal() && b.text == text) {
+    if doc.open_block_with_text(s, e, Some(Role::Agent), &heading, &text).is_some() {
         return refuse(
             "the successor text matches an existing open todo; writegate does not reproduce LoopX's dedupe for successors",
         );
     }
-    let id = build_todo_id("agent", &heading, blocks.len() + 1, &text);
+    let id = build_todo_id("agent", &heading, doc.block_starts(s, e).len() + 1, &text);
     let mut meta = Metadata::default();
     meta.set_text("todo_id", &id);
     meta.set_text("status", "open");

@@ -4,7 +4,7 @@
 
 use crate::loopx::metadata::{self, Metadata};
 use crate::loopx::pytext::{normalize_todo_text, py_strip, splitlines, universal_newlines};
-use crate::loopx::state::{Role, TODO_TASK_RE, build_todo_id, heading_text, role_for_heading};
+use crate::loopx::state::{Role, build_todo_id, heading_text, role_for_heading, todo_task};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -111,7 +111,7 @@ impl Doc {
     /// The todo blocks of the section `[start, end)` with role `role` and `heading`.
     #[must_use]
     pub fn blocks(&self, start: usize, end: usize, role: Option<Role>, heading: &str) -> Vec<Block> {
-        let starts: Vec<usize> = (start + 1..end).filter(|&i| TODO_TASK_RE.is_match(&self.lines[i])).collect();
+        let starts = self.block_starts(start, end);
         let mut out = Vec::with_capacity(starts.len());
         for (n, &s) in starts.iter().enumerate() {
             let e = starts.get(n + 1).copied().unwrap_or(end);
@@ -120,10 +120,54 @@ impl Doc {
         out
     }
 
+    /// The checkbox lines of the section `[start, end)`: where its blocks start.
+    #[must_use]
+    pub fn block_starts(&self, start: usize, end: usize) -> Vec<usize> {
+        (start + 1..end).filter(|&i| todo_task(&self.lines[i]).is_some()).collect()
+    }
+
+    /// The first block of the section `[start, end)` whose text is `text` and whose status
+    /// is not terminal (what [`Self::blocks`] then a `find` gives), reading only the text of
+    /// the others: a state of 350,000 todos built them all to find none.
+    #[must_use]
+    pub fn open_block_with_text(
+        &self,
+        start: usize,
+        end: usize,
+        role: Option<Role>,
+        heading: &str,
+        text: &str,
+    ) -> Option<Block> {
+        let starts = self.block_starts(start, end);
+        starts.iter().enumerate().find_map(|(n, &s)| {
+            let e = starts.get(n + 1).copied().unwrap_or(end);
+            if self.block_text(s, e) != text {
+                return None;
+            }
+            Some(self.block_at(s, e, n + 1, role, heading)).filter(|b| !b.is_terminal())
+        })
+    }
+
+    /// A block's text as [`Self::block_at`] reads it: the checkbox text and its continuation
+    /// lines (metadata comments left out), normalised.
+    fn block_text(&self, s: usize, e: usize) -> String {
+        let mut text = todo_task(&self.lines[s]).map(|(_, text)| normalize_todo_text(text)).unwrap_or_default();
+        for line in &self.lines[s + 1..e] {
+            if !line.starts_with([' ', '\t']) || metadata::is_metadata_comment(line) {
+                continue;
+            }
+            let cont = py_strip(line);
+            if !cont.is_empty() {
+                text = normalize_todo_text(&format!("{text} {cont}"));
+            }
+        }
+        text
+    }
+
     fn block_at(&self, s: usize, e: usize, index: usize, role: Option<Role>, heading: &str) -> Block {
-        let caps = TODO_TASK_RE.captures(&self.lines[s]);
-        let marker = caps.as_ref().and_then(|c| c[1].chars().next()).unwrap_or(' ');
-        let mut text = caps.map(|c| normalize_todo_text(&c[2])).unwrap_or_default();
+        let task = todo_task(&self.lines[s]);
+        let marker = task.map_or(' ', |(marker, _)| marker);
+        let mut text = task.map(|(_, text)| normalize_todo_text(text)).unwrap_or_default();
         let mut meta = Metadata::default();
         let mut meta_line = None;
         for i in s + 1..e {
@@ -180,7 +224,7 @@ impl Doc {
         let needle = format!("todo_id={todo_id}");
         let meta =
             (s + 1..e).find(|&i| self.lines[i].contains(&needle) && metadata::is_metadata_comment(&self.lines[i]))?;
-        let starts: Vec<usize> = (s + 1..e).filter(|&i| TODO_TASK_RE.is_match(&self.lines[i])).collect();
+        let starts = self.block_starts(s, e);
         let n = starts.iter().rposition(|&st| st < meta)?;
         let end = starts.get(n + 1).copied().unwrap_or(e);
         let block = self.block_at(starts[n], end, n + 1, Some(role), heading);

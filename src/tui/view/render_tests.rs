@@ -90,7 +90,10 @@ fn demo_app() -> App {
             ok: false,
             detail: "expected sha256:997532cf307c but the state is at sha256:fcb894eff63d".into(),
         },
-    ];
+    ]
+    .into_iter()
+    .map(std::sync::Arc::new)
+    .collect();
     d.conflict = Some(
         serde_json::json!({"kind": "revision_conflict", "expected_revision": "sha256:997532cf307c", "current_revision": "sha256:fcb894eff63d"}),
     );
@@ -349,7 +352,7 @@ fn writeback_checks_tab_and_blocker_dialog() {
             "appends to <runtime_root>/runtimes/legacy_runtime/public-safe-session-handle/metadata.jsonl",
         ),
         check("idempotency", true, "key not reflected before"),
-    ];
+    ].into_iter().map(std::sync::Arc::new).collect();
     wb.detail = Arc::new(d);
     let mut app = with_view(loaded_app(vec![wb]));
     app.tab = Tab::Checks;
