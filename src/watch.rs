@@ -390,8 +390,14 @@ fn changed_between(last: &Fingerprint, now: &Fingerprint) -> Vec<PathBuf> {
     out
 }
 
-/// Polls until stopped: each round starts `poll` after the previous one started, so a
-/// change is noticed within one interval plus one listing of the folders.
+/// What a polling round leaves for the reload and the frame after a change is listed.
+const POLL_MARGIN: Duration = Duration::from_millis(50);
+
+/// Polls until stopped. A change is seen by the first listing that starts after it, and
+/// reported when that listing ends; so rounds start `poll` less the last listing's length
+/// and a 50 ms margin (for the reload and the frame) after the previous one started, and a
+/// change reaches the screen within one `poll`. Never more often than every `poll / 2`:
+/// a workspace whose listing is slow is polled at most half the time.
 fn run_polling(side: &ThreadSide, poll: Duration, tx: &Sender<WatchMsg>, reason: String) {
     // The baseline is taken before the mode is announced, so nothing written after the
     // announcement can be missed.
@@ -410,7 +416,7 @@ fn run_polling(side: &ThreadSide, poll: Duration, tx: &Sender<WatchMsg>, reason:
     let mut next = std::time::Instant::now() + poll;
     while !side.stopped() {
         std::thread::sleep(next.saturating_duration_since(std::time::Instant::now()));
-        next = (next + poll).max(std::time::Instant::now());
+        let started = std::time::Instant::now();
         let changed = {
             let Ok(mut b) = side.backend.lock() else { return };
             let Backend::Polling { dirs, last } = &mut *b else { return };
@@ -419,6 +425,8 @@ fn run_polling(side: &ThreadSide, poll: Duration, tx: &Sender<WatchMsg>, reason:
             *last = now;
             changed
         };
+        let period = poll.saturating_sub(started.elapsed() + POLL_MARGIN).max(poll / 2);
+        next = started + period;
         if !changed.is_empty() && tx.send(WatchMsg::Changed(changed)).is_err() {
             return;
         }
