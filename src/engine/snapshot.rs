@@ -70,15 +70,15 @@ impl Engine {
         let goal = self.goal(goal_id).cloned().map_err(|e| crate::error_chain(&e));
         let state =
             goal.as_ref().map_err(Clone::clone).and_then(|g| read_state(&g.state_file)).map(std::sync::Arc::new);
-        let results = match self.gate(goal_id) {
-            // Remembered across snapshots: an apply re-reads only what was appended.
-            Ok(g) => g.results().read_remembered().map_err(|e| crate::error_chain(&e)),
-            Err(e) => Err(crate::error_chain(&e)),
-        };
+        let gate = self.gate(goal_id).map_err(|e| crate::error_chain(&e));
+        // Remembered across snapshots: an apply re-reads only what was appended.
+        let results = gate
+            .as_ref()
+            .map_err(Clone::clone)
+            .and_then(|g| g.results().read_remembered().map_err(|e| crate::error_chain(&e)));
         let parsed = state.as_ref().ok().map(|t| std::sync::Arc::new(ActiveState::parse_shared(t)));
         let revision = state.as_ref().ok().map(|t| revision_of_text(t));
-        let allowlist =
-            self.gate(goal_id).map_err(|e| crate::error_chain(&e)).and_then(|g| crate::gate::allowlist::load(&g));
+        let allowlist = gate.and_then(|g| crate::gate::allowlist::load(&g));
         let authority = goal
             .as_ref()
             .ok()

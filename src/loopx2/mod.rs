@@ -150,8 +150,13 @@ impl GoalAuthority {
     /// not read is left to [`GoalAuthority::head_read`], which asks LoopX's CLI on first use.
     #[must_use]
     pub fn read(place: GoalPlace<'_>, state: Option<&str>) -> Self {
-        let (root, files) = authority_root(place);
-        let evidence = evidence(place, state);
+        let roots = roots_of(place);
+        // The root holding the goal's authority: the first with a store or provider file,
+        // else the first with any authority file (a fence), else the runtime root.
+        let chosen =
+            roots.iter().find(|r| r.holds_store()).or_else(|| roots.iter().find(|r| r.any())).unwrap_or(&roots[0]);
+        let (root, files) = (chosen.root, &chosen.files);
+        let evidence = evidence_in(&roots, place.entry, state);
         let mut out = Self {
             kind: if evidence.is_empty() { AuthorityKind::Markdown } else { AuthorityKind::Canonical },
             evidence,
@@ -164,16 +169,14 @@ impl GoalAuthority {
             goal_id: place.goal_id.to_owned(),
             projection: None,
             outside_ids: Vec::new(),
-            runtime_files_missing: !files.any_present(),
+            runtime_files_missing: !chosen.any(),
         };
         if out.kind == AuthorityKind::Markdown {
             return out;
         }
         let head = match out.provider.as_deref() {
             Some("file") => store::read_file_store(&files.file_store, place.goal_id),
-            None if !present(&files.sqlite) && present(&files.file_store) => {
-                store::read_file_store(&files.file_store, place.goal_id)
-            }
+            None if !chosen.sqlite && chosen.file_store => store::read_file_store(&files.file_store, place.goal_id),
             Some("sqlite") | None => store::read_sqlite(&files.sqlite, place.goal_id),
             Some(other) => Err(StoreError::UnknownSchema(format!("provider {other}"))),
         };
@@ -246,15 +249,55 @@ impl GoalAuthority {
 /// goal's runtime root or another default root.
 #[must_use]
 pub fn is_canonical_goal(place: GoalPlace<'_>, state: Option<&str>) -> bool {
-    !evidence(place, state).is_empty()
+    !evidence_in(&roots_of(place), place.entry, state).is_empty()
+}
+
+/// One root's authority files and which of them are (or may be) there ([`present`]), each
+/// path looked at once per read: a goal over three roots asked about the same files up to
+/// ten times.
+struct RootFiles<'a> {
+    root: &'a Path,
+    files: AuthorityFiles,
+    provider: bool,
+    sqlite: bool,
+    fence: bool,
+    file_store: bool,
+}
+
+impl RootFiles<'_> {
+    fn holds_store(&self) -> bool {
+        self.provider || self.sqlite || self.file_store
+    }
+
+    fn any(&self) -> bool {
+        self.holds_store() || self.fence
+    }
+}
+
+/// The runtime root first, then the other default roots, each with its files looked at.
+fn roots_of(place: GoalPlace<'_>) -> Vec<RootFiles<'_>> {
+    std::iter::once(place.runtime_root)
+        .chain(place.other_roots.iter().map(PathBuf::as_path))
+        .map(|root| {
+            let files = AuthorityFiles::new(root, place.goal_id);
+            RootFiles {
+                root,
+                provider: present(&files.provider),
+                sqlite: present(&files.sqlite),
+                fence: present(&files.fence),
+                file_store: present(&files.file_store),
+                files,
+            }
+        })
+        .collect()
 }
 
 /// The canonical evidence under every root (the runtime root and the defaults), each kind
 /// once: the one rule for [`GoalAuthority::read`] and [`is_canonical_goal`].
-fn evidence(place: GoalPlace<'_>, state: Option<&str>) -> Vec<&'static str> {
+fn evidence_in(roots: &[RootFiles<'_>], entry: &Value, state: Option<&str>) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
-    for root in std::iter::once(place.runtime_root).chain(place.other_roots.iter().map(PathBuf::as_path)) {
-        for e in detect(&AuthorityFiles::new(root, place.goal_id), place.entry, state) {
+    for root in roots {
+        for e in detect(root, entry, state) {
             if !out.contains(&e) {
                 out.push(e);
             }
@@ -263,32 +306,16 @@ fn evidence(place: GoalPlace<'_>, state: Option<&str>) -> Vec<&'static str> {
     out
 }
 
-/// The root holding the goal's authority: the first with a store or provider file, else the
-/// first with any authority file (a fence), else the runtime root.
-fn authority_root(place: GoalPlace<'_>) -> (&Path, AuthorityFiles) {
-    let roots: Vec<&Path> =
-        std::iter::once(place.runtime_root).chain(place.other_roots.iter().map(PathBuf::as_path)).collect();
-    let files = |r: &Path| AuthorityFiles::new(r, place.goal_id);
-    let holds_store = |f: &AuthorityFiles| present(&f.provider) || present(&f.sqlite) || present(&f.file_store);
-    let root = roots
-        .iter()
-        .find(|r| holds_store(&files(r)))
-        .or_else(|| roots.iter().find(|r| files(r).any_present()))
-        .copied()
-        .unwrap_or(place.runtime_root);
-    (root, files(root))
-}
-
 /// The canonical evidence found (LOOPX2.md §1): any one makes a goal canonical.
-fn detect(files: &AuthorityFiles, entry: &Value, state: Option<&str>) -> Vec<&'static str> {
+fn detect(root: &RootFiles<'_>, entry: &Value, state: Option<&str>) -> Vec<&'static str> {
     let mut out = Vec::new();
-    if present(&files.provider) {
+    if root.provider {
         out.push("provider_file");
     }
-    if fence_engaged(&files.fence) {
+    if root.fence && fence_engaged(&root.files.fence) {
         out.push("legacy_writer_fence");
     }
-    if present(&files.sqlite) || present(&files.file_store) {
+    if root.sqlite || root.file_store {
         out.push("authority_store");
     }
     if entry.pointer("/coordination/storage_target").is_some_and(|v| !v.is_null()) {
