@@ -396,8 +396,9 @@ const POLL_MARGIN: Duration = Duration::from_millis(50);
 /// Polls until stopped. A change is seen by the first listing that starts after it, and
 /// reported when that listing ends; so rounds start `poll` less the last listing's length
 /// and a 50 ms margin (for the reload and the frame) after the previous one started, and a
-/// change reaches the screen within one `poll`. Never more often than every `poll / 2`:
-/// a workspace whose listing is slow is polled at most half the time.
+/// change reaches the screen within one `poll`. A round never starts less than `poll / 4`
+/// after the previous listing ended, so a workspace whose listing is slow is not polled
+/// without a pause.
 fn run_polling(side: &ThreadSide, poll: Duration, tx: &Sender<WatchMsg>, reason: String) {
     // The baseline is taken before the mode is announced, so nothing written after the
     // announcement can be missed.
@@ -425,8 +426,8 @@ fn run_polling(side: &ThreadSide, poll: Duration, tx: &Sender<WatchMsg>, reason:
             *last = now;
             changed
         };
-        let period = poll.saturating_sub(started.elapsed() + POLL_MARGIN).max(poll / 2);
-        next = started + period;
+        next =
+            (started + poll.saturating_sub(started.elapsed() + POLL_MARGIN)).max(std::time::Instant::now() + poll / 4);
         if !changed.is_empty() && tx.send(WatchMsg::Changed(changed)).is_err() {
             return;
         }

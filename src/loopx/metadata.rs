@@ -130,19 +130,26 @@ fn field_index(key: &str) -> Option<u8> {
 }
 
 impl Metadata {
-    fn slot(&self, key: &str) -> Result<usize, usize> {
-        let Some(i) = field_index(key) else { return Err(usize::MAX) };
-        self.fields.binary_search_by_key(&i, |(k, _)| *k)
+    /// Where `key`'s value is in `fields`, if it is there.
+    fn slot(&self, key: &str) -> Option<usize> {
+        let i = field_index(key)?;
+        self.fields.binary_search_by_key(&i, |(k, _)| *k).ok()
     }
 
     /// The value of `key`, if present.
     #[must_use]
     pub fn get(&self, key: &str) -> Option<&MetaValue> {
-        self.slot(key).ok().map(|at| &self.fields[at].1)
+        self.slot(key).map(|at| &self.fields[at].1)
     }
 
     fn insert(&mut self, key: &str, value: MetaValue) {
-        let Some(i) = field_index(key) else { return };
+        if let Some(i) = field_index(key) {
+            self.put(i, value);
+        }
+    }
+
+    /// Sets the field at position `i` of [`FIELD_ORDER`], keeping `fields` sorted.
+    fn put(&mut self, i: u8, value: MetaValue) {
         match self.fields.binary_search_by_key(&i, |(k, _)| *k) {
             Ok(at) => self.fields[at].1 = value,
             Err(at) => self.fields.insert(at, (i, value)),
@@ -193,7 +200,7 @@ impl Metadata {
 
     /// Removes `key`.
     pub fn remove(&mut self, key: &str) {
-        if let Ok(at) = self.slot(key) {
+        if let Some(at) = self.slot(key) {
             self.fields.remove(at);
         }
     }
@@ -205,10 +212,7 @@ impl Metadata {
             return;
         }
         for (i, value) in other.fields {
-            match self.fields.binary_search_by_key(&i, |(k, _)| *k) {
-                Ok(at) => self.fields[at].1 = value,
-                Err(at) => self.fields.insert(at, (i, value)),
-            }
+            self.put(i, value);
         }
     }
 

@@ -165,26 +165,17 @@ impl Doc {
     }
 
     fn block_at(&self, s: usize, e: usize, index: usize, role: Option<Role>, heading: &str) -> Block {
-        let task = todo_task(&self.lines[s]);
-        let marker = task.map_or(' ', |(marker, _)| marker);
-        let mut text = task.map(|(_, text)| normalize_todo_text(text)).unwrap_or_default();
+        let marker = todo_task(&self.lines[s]).map_or(' ', |(marker, _)| marker);
+        let text = self.block_text(s, e);
         let mut meta = Metadata::default();
         let mut meta_line = None;
         for i in s + 1..e {
             let line = &self.lines[i];
-            if !line.starts_with([' ', '\t']) {
-                continue;
-            }
-            if metadata::is_metadata_comment(line) {
+            if line.starts_with([' ', '\t']) && metadata::is_metadata_comment(line) {
                 meta_line.get_or_insert(i);
                 if let Some(m) = metadata::parse_line(line) {
                     meta.extend(m);
                 }
-                continue;
-            }
-            let cont = py_strip(line);
-            if !cont.is_empty() {
-                text = normalize_todo_text(&format!("{text} {cont}"));
             }
         }
         let status = meta.text("status").unwrap_or_else(|| match marker {
