@@ -310,7 +310,7 @@ impl Engine {
             if files.is_empty() {
                 continue;
             }
-            let snap = self.goal_snapshot(&g.id);
+            let snap = self.goal_snapshot_in(&g.id, Ok(gate));
             let mut rows = Vec::with_capacity(files.len());
             self.for_each_prepared(&files, &g.id, &snap, |i, p| rows.push((i, f(p))));
             rows.sort_by_key(|(i, _)| *i);

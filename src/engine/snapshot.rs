@@ -21,6 +21,9 @@ pub struct GoalSnapshot {
     pub parsed: Option<std::sync::Arc<ActiveState>>,
     /// The state's revision (when readable).
     pub revision: Option<String>,
+    /// The goal's gate folder, checked inside the runtime root when the snapshot was read,
+    /// or why it is refused.
+    pub gate: Result<crate::gate::GateDir, String>,
     /// The operator's allowlist (`gate/allowlist.json`), or why it cannot be read.
     pub allowlist: Result<Vec<crate::gate::allowlist::AllowEntry>, String>,
     /// The goal's run index (`runs/index.jsonl`), read on first use by a writeback preview.
@@ -67,10 +70,15 @@ impl Engine {
     /// text and its results log.
     #[must_use]
     pub fn goal_snapshot(&self, goal_id: &str) -> GoalSnapshot {
+        self.goal_snapshot_in(goal_id, self.gate(goal_id).map_err(|e| crate::error_chain(&e)))
+    }
+
+    /// [`Self::goal_snapshot`] with the goal's gate folder already checked by the caller
+    /// ([`Engine::gate`] moments before).
+    pub(super) fn goal_snapshot_in(&self, goal_id: &str, gate: Result<crate::gate::GateDir, String>) -> GoalSnapshot {
         let goal = self.goal(goal_id).cloned().map_err(|e| crate::error_chain(&e));
         let state =
             goal.as_ref().map_err(Clone::clone).and_then(|g| read_state(&g.state_file)).map(std::sync::Arc::new);
-        let gate = self.gate(goal_id).map_err(|e| crate::error_chain(&e));
         // Remembered across snapshots: an apply re-reads only what was appended.
         let results = gate
             .as_ref()
@@ -78,7 +86,7 @@ impl Engine {
             .and_then(|g| g.results().read_remembered().map_err(|e| crate::error_chain(&e)));
         let parsed = state.as_ref().ok().map(|t| std::sync::Arc::new(ActiveState::parse_shared(t)));
         let revision = state.as_ref().ok().map(|t| revision_of_text(t));
-        let allowlist = gate.and_then(|g| crate::gate::allowlist::load(&g));
+        let allowlist = gate.as_ref().map_err(Clone::clone).and_then(crate::gate::allowlist::load);
         let authority = goal
             .as_ref()
             .ok()
@@ -91,6 +99,7 @@ impl Engine {
             parsed,
             revision,
             allowlist,
+            gate,
             runs: std::sync::Arc::default(),
             runtime_keys: std::sync::Arc::default(),
         }

@@ -31,7 +31,7 @@ impl Engine {
 
     fn goal_status(&self, g: &Goal) -> GoalStatus {
         let snap = self.goal_snapshot(&g.id);
-        let files = self.gate(&g.id).map(|gate| gate.pending_files()).unwrap_or_default();
+        let files = snap.gate.as_ref().map(crate::gate::GateDir::pending_files).unwrap_or_default();
         let mut rows = Vec::with_capacity(files.len());
         self.for_each_prepared(&files, &g.id, &snap, |_, p| rows.push(p.row()));
         let auth = snap.authority.clone();
@@ -64,15 +64,15 @@ impl Engine {
             conflicts: rows.iter().filter(|r| super::is_conflict_name(&r.predicted_status)).count(),
             authority: auth.as_deref().map_or("markdown", |a| a.kind.as_str()).to_owned(),
             provider_revision,
-            leases: self.lease_rows(g, auth.as_deref()),
+            leases: self.lease_rows(auth.as_deref(), snap.gate.as_ref().ok()),
             projection: auth.as_deref().and_then(|a| a.projection.as_ref()).map(|(p, _)| p.as_str().to_owned()),
             error: (!errors.is_empty()).then(|| errors.join("; ")),
         }
     }
 
     /// Hard leases whose stored status is `active`: a canonical goal's from its authority, a
-    /// markdown goal's from `task-leases/*.json`.
-    fn lease_rows(&self, g: &Goal, auth: Option<&GoalAuthority>) -> Vec<LeaseRow> {
+    /// markdown goal's from `task-leases/*.json` of the runtime folder that holds `gate`.
+    fn lease_rows(&self, auth: Option<&GoalAuthority>, gate: Option<&crate::gate::GateDir>) -> Vec<LeaseRow> {
         let now = self.clock.now().with_timezone(&chrono::Utc);
         if let Some(a) = auth.filter(|a| a.is_canonical()) {
             return a
@@ -89,7 +89,7 @@ impl Engine {
                 })
                 .collect();
         }
-        let Ok(dir) = self.ws.goal_runtime_dir(&g.id) else { return Vec::new() };
+        let Some(dir) = gate.and_then(|g| g.root().parent()) else { return Vec::new() };
         let Ok(entries) = std::fs::read_dir(dir.join("task-leases")) else { return Vec::new() };
         let mut ids: Vec<String> = entries
             .filter_map(Result::ok)
@@ -97,7 +97,7 @@ impl Engine {
             .collect();
         ids.sort();
         ids.iter()
-            .filter_map(|id| match crate::loopx::lease::read_lease(&dir, id) {
+            .filter_map(|id| match crate::loopx::lease::read_lease(dir, id) {
                 crate::loopx::lease::LeaseRead::Present(l) if l.status == "active" => Some(LeaseRow {
                     expired: l.is_expired_at(now),
                     todo_id: l.todo_id,

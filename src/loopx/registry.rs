@@ -337,22 +337,55 @@ pub fn ensure_inside(path: &Path, root: &Path, what: &'static str) -> Result<(),
     if !lexical.starts_with(&lexical_root) {
         return Err(escapes());
     }
+    if plain_on_the_way(&lexical, root) || resolves_inside(&lexical, root, lexical_root) {
+        Ok(())
+    } else {
+        Err(escapes())
+    }
+}
+
+/// The full walk of [`ensure_inside`]: `realpath` of `root` and of the longest existing
+/// ancestor of `lexical`, the rest joined back on.
+fn resolves_inside(lexical: &Path, root: &Path, lexical_root: PathBuf) -> bool {
     let real_root = std::fs::canonicalize(root).unwrap_or(lexical_root);
-    let mut probe = lexical.as_path();
+    let mut probe = lexical;
     let mut rest = Vec::new();
     loop {
         if let Ok(real) = std::fs::canonicalize(probe) {
             let full = rest.iter().rev().fold(real, |acc: PathBuf, part| acc.join(part));
-            return if full.starts_with(&real_root) { Ok(()) } else { Err(escapes()) };
+            return full.starts_with(&real_root);
         }
         match (probe.parent(), probe.file_name()) {
             (Some(parent), Some(name)) => {
                 rest.push(name.to_owned());
                 probe = parent;
             }
-            _ => return Ok(()),
+            _ => return true,
         }
     }
+}
+
+/// The fast half of [`ensure_inside`]: true when `root` is absolute and plain (no `.` or
+/// `..`) and no existing component of `lexical` (already known to lie under it lexically) is
+/// a symlink, one `lstat` per component up to the first that does not exist. Such a path
+/// resolves to itself, and so does `root`, so the full walk (two `realpath`s, a `readlink`
+/// per component each) would find it inside. Any symlink, or an error other than "not
+/// found", leaves the answer to the full walk.
+fn plain_on_the_way(lexical: &Path, root: &Path) -> bool {
+    let plain = |p: &Path| p.components().all(|c| matches!(c, Component::RootDir | Component::Normal(_)));
+    if !root.is_absolute() || !plain(root) || !plain(lexical) {
+        return false;
+    }
+    let mut at = PathBuf::from("/");
+    for c in lexical.components().skip(1) {
+        at.push(c);
+        match std::fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => return false,
+            Ok(_) => {}
+            Err(e) => return e.kind() == std::io::ErrorKind::NotFound,
+        }
+    }
+    true
 }
 
 #[cfg(test)]
@@ -377,6 +410,47 @@ mod tests {
         assert!(ensure_inside(Path::new("/etc/passwd"), &repo, "state file").is_err());
         std::os::unix::fs::symlink(dir.path(), repo.join("out"))?;
         assert!(ensure_inside(&repo.join("out/x.md"), &repo, "state file").is_err());
+        Ok(())
+    }
+
+    /// The lstat walk answers exactly as the full `realpath` walk, on a tree with folders,
+    /// files, symlinks in and out (to folders and files), dangling links and a symlinked
+    /// root, for every path made of its names (and names that do not exist) up to three deep.
+    #[test]
+    fn the_plain_walk_agrees_with_the_full_walk() -> Result<(), Box<dyn std::error::Error>> {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir()?;
+        let top = std::fs::canonicalize(dir.path())?;
+        let root = top.join("root");
+        std::fs::create_dir_all(root.join("a/b"))?;
+        std::fs::create_dir_all(top.join("outside/c"))?;
+        std::fs::write(root.join("a/f"), "x")?;
+        std::fs::write(top.join("outside/g"), "x")?;
+        symlink(top.join("outside"), root.join("out"))?;
+        symlink(root.join("a"), root.join("in"))?;
+        symlink("b", root.join("a/rel"))?;
+        symlink("../../outside/g", root.join("a/up"))?;
+        symlink(top.join("nowhere"), root.join("dangling"))?;
+        symlink(&root, top.join("linked-root"))?;
+        let names = ["a", "b", "f", "out", "in", "rel", "up", "dangling", "c", "g", "missing"];
+        let mut paths = vec![PathBuf::new()];
+        for _ in 0..3 {
+            let deeper: Vec<PathBuf> = paths.iter().flat_map(|p| names.iter().map(move |n| p.join(n))).collect();
+            paths.extend(deeper);
+        }
+        let mut inside = (0, 0);
+        for base in [root.clone(), top.join("linked-root")] {
+            for rel in &paths {
+                let path = base.join(rel);
+                let lexical = absolute(Path::new("/"), &path);
+                let lexical_root = absolute(Path::new("/"), &base);
+                let full = resolves_inside(&lexical, &base, lexical_root);
+                let ours = ensure_inside(&path, &base, "probe").is_ok();
+                assert_eq!(ours, full, "{}", path.display());
+                if ours { inside.0 += 1 } else { inside.1 += 1 }
+            }
+        }
+        assert!(inside.0 > 100 && inside.1 > 100, "both answers are exercised: {inside:?}");
         Ok(())
     }
 }
