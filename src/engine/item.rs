@@ -38,8 +38,8 @@ impl Proposal {
 /// A parsed write intent.
 #[derive(Debug, Clone)]
 pub struct Intent {
-    /// The seed packet.
-    pub packet: Value,
+    /// The seed packet (shared: items are cloned into every preview).
+    pub packet: std::sync::Arc<Value>,
     /// `write_intent.write_id`.
     pub write_id: String,
     /// `write_intent.goal_id`.
@@ -60,8 +60,9 @@ pub struct Intent {
     pub proposal: Proposal,
     /// Digest of the proposal: the effect, for idempotency comparisons.
     pub effect_digest: String,
-    /// The document without locator fields and without `base_text`: what the scan reads.
-    pub payload: Value,
+    /// The document without locator fields and without `base_text`: what the scan reads
+    /// (shared, as `packet`).
+    pub payload: std::sync::Arc<Value>,
     /// Optional top-level `base_text`: the state text the agent read, for the 3-way view
     /// when `gate/revisions/` does not hold it. Used only if its revision is the packet's
     /// `expected_revision`; never written, shown masked.
@@ -171,7 +172,7 @@ impl Item {
                 }
                 Err(e) => Err(e),
             },
-            "write_intent" => parse_intent(&doc),
+            "write_intent" => parse_intent(doc),
             _ => Err("neither a local_state_write_correctness_v0 packet nor a writeback preview".into()),
         };
         item
@@ -195,8 +196,8 @@ fn text_at<'a>(v: &'a Value, pointer: &str) -> Result<&'a str, String> {
         .ok_or_else(|| format!("packet field {pointer} is missing or not a string"))
 }
 
-fn parse_intent(doc: &Value) -> Result<Intent, String> {
-    let packet = doc.get("local_state_write_correctness").unwrap_or(doc).clone();
+fn parse_intent(doc: Value) -> Result<Intent, String> {
+    let packet = doc.get("local_state_write_correctness").unwrap_or(&doc).clone();
     if packet.get("schema_version").and_then(Value::as_str) != Some("local_state_write_correctness_v0") {
         return Err("packet schema_version is not local_state_write_correctness_v0".into());
     }
@@ -229,7 +230,8 @@ fn parse_intent(doc: &Value) -> Result<Intent, String> {
         Some(Value::String(id)) if crate::gate::is_safe_id(id) => Some(id.clone()),
         Some(_) => return Err("reverts must be the id of an applied item".into()),
     };
-    let mut payload = doc.clone();
+    let effect_digest = value_digest(proposal_value);
+    let mut payload = doc;
     if let Some(map) = payload.as_object_mut() {
         for key in LOCATOR_FIELDS {
             map.shift_remove(*key);
@@ -248,13 +250,13 @@ fn parse_intent(doc: &Value) -> Result<Intent, String> {
             .and_then(Value::as_str)
             .filter(|s| !s.is_empty())
             .map(str::to_owned),
-        effect_digest: value_digest(proposal_value),
+        effect_digest,
         write_class,
         proposal,
-        payload,
+        payload: std::sync::Arc::new(payload),
         base_text,
         reverts,
-        packet,
+        packet: std::sync::Arc::new(packet),
     })
 }
 

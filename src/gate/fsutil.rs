@@ -43,8 +43,7 @@ pub mod limits {
 /// I/O errors, or `InvalidData` naming the problem.
 pub fn read_regular(path: &Path, max: u64, follow: bool) -> std::io::Result<Vec<u8>> {
     use std::io::Read as _;
-    let f = open_checked(path, max, follow)?;
-    let len = f.metadata()?.len();
+    let (f, len) = open_checked(path, max, follow)?;
     let mut buf = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
     f.take(max + 1).read_to_end(&mut buf)?;
     if buf.len() as u64 > max {
@@ -59,11 +58,12 @@ pub fn read_regular(path: &Path, max: u64, follow: bool) -> std::io::Result<Vec<
 /// # Errors
 /// I/O errors, or `InvalidData` naming the problem.
 pub fn open_regular(path: &Path, max: u64) -> std::io::Result<File> {
-    open_checked(path, max, false)
+    open_checked(path, max, false).map(|(f, _)| f)
 }
 
-/// The open of [`read_regular`] and [`open_regular`]: symlinks refused unless `follow`.
-fn open_checked(path: &Path, max: u64, follow: bool) -> std::io::Result<File> {
+/// The open of [`read_regular`] and [`open_regular`]: symlinks refused unless `follow`; the
+/// file and its length in bytes when opened.
+fn open_checked(path: &Path, max: u64, follow: bool) -> std::io::Result<(File, u64)> {
     if !follow && std::fs::symlink_metadata(path)?.file_type().is_symlink() {
         return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "is a symlink"));
     }
@@ -75,7 +75,7 @@ fn open_checked(path: &Path, max: u64, follow: bool) -> std::io::Result<File> {
     if meta.len() > max {
         return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, format!("larger than {max} bytes")));
     }
-    Ok(f)
+    Ok((f, meta.len()))
 }
 
 /// Opens a file for appending, refusing symlinks and non-regular files (non-blocking open).

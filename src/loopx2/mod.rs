@@ -161,7 +161,7 @@ impl GoalAuthority {
             kind: if evidence.is_empty() { AuthorityKind::Markdown } else { AuthorityKind::Canonical },
             evidence,
             authority_root: root.to_owned(),
-            provider: provider_name(&files.provider),
+            provider: if chosen.provider { provider_name(&files.provider) } else { None },
             store_head: None,
             fallback: None,
             cli_head: std::sync::OnceLock::new(),
@@ -280,12 +280,17 @@ fn roots_of(place: GoalPlace<'_>) -> Vec<RootFiles<'_>> {
         .chain(place.other_roots.iter().map(PathBuf::as_path))
         .map(|root| {
             let files = AuthorityFiles::new(root, place.goal_id);
+            // A file whose folder is certainly absent is absent too: a root without LoopX
+            // 2.x files costs one or two stats, not four.
+            let root_there = present(root);
+            let store_there = root_there && present(&root.join("authority"));
+            let fence_there = root_there && present(&root.join("authority-transition"));
             RootFiles {
                 root,
-                provider: present(&files.provider),
-                sqlite: present(&files.sqlite),
-                fence: present(&files.fence),
-                file_store: present(&files.file_store),
+                provider: store_there && present(&files.provider),
+                sqlite: store_there && present(&files.sqlite),
+                fence: fence_there && present(&files.fence),
+                file_store: store_there && present(&files.file_store),
                 files,
             }
         })
