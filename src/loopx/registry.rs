@@ -125,8 +125,8 @@ pub struct Goal {
     pub status: Option<String>,
     /// `coordination.registered_agents`.
     pub registered_agents: Vec<String>,
-    /// The raw entry.
-    pub raw: Value,
+    /// The raw entry (shared: snapshots and previews clone the goal).
+    pub raw: std::sync::Arc<Value>,
 }
 
 /// A loaded workspace: registry path, runtime root and goals.
@@ -196,13 +196,14 @@ impl Workspace {
         let mut broken_goals = Vec::new();
         let mut seen = std::collections::HashSet::new();
         let mut index = std::collections::HashMap::new();
+        let mut plain = PlainDirs::default();
         for raw in goals_raw {
             let id = raw.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
             if !seen.insert(id.clone()) {
                 broken_goals.push((id, "duplicate goal id in the registry; the first entry is used".into()));
                 continue;
             }
-            match resolve_goal(raw, &project_root) {
+            match resolve_goal(raw, &project_root, &mut plain) {
                 Ok(goal) => {
                     index.insert(goal.id.clone(), goals.len());
                     goals.push(goal);
@@ -258,7 +259,7 @@ pub fn validate_goal_id(id: &str) -> Result<(), RegistryError> {
     if ok { Ok(()) } else { Err(RegistryError::InvalidGoalId(id.to_owned())) }
 }
 
-fn resolve_goal(raw: &Value, project_root: &Path) -> Result<Goal, RegistryError> {
+fn resolve_goal(raw: &Value, project_root: &Path, plain: &mut PlainDirs) -> Result<Goal, RegistryError> {
     let id = raw.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
     validate_goal_id(&id)?;
     let goal_err = |reason: &str| RegistryError::Goal { goal: id.clone(), reason: reason.to_owned() };
@@ -268,7 +269,7 @@ fn resolve_goal(raw: &Value, project_root: &Path) -> Result<Goal, RegistryError>
         Some(Value::String(r)) => {
             // A relative repo is read against the project root and must stay inside it.
             let repo = absolute(project_root, Path::new(r));
-            ensure_inside(&repo, project_root, "relative repo")?;
+            ensure_inside_in(&repo, project_root, "relative repo", plain)?;
             repo
         }
         Some(_) => return Err(goal_err("repo is not a string")),
@@ -284,7 +285,7 @@ fn resolve_goal(raw: &Value, project_root: &Path) -> Result<Goal, RegistryError>
         return Err(goal_err("empty state_file"));
     }
     let state_file = absolute(&repo, Path::new(&rel));
-    ensure_inside(&state_file, &repo, "state file")?;
+    ensure_inside_in(&state_file, &repo, "state file", plain)?;
     let registered_agents = raw
         .pointer("/coordination/registered_agents")
         .and_then(Value::as_array)
@@ -297,7 +298,7 @@ fn resolve_goal(raw: &Value, project_root: &Path) -> Result<Goal, RegistryError>
         state_file_rel: rel,
         state_file,
         registered_agents,
-        raw: raw.clone(),
+        raw: std::sync::Arc::new(raw.clone()),
     })
 }
 
@@ -331,13 +332,24 @@ pub fn absolute(base: &Path, p: &Path) -> PathBuf {
 /// # Errors
 /// [`RegistryError::Escapes`].
 pub fn ensure_inside(path: &Path, root: &Path, what: &'static str) -> Result<(), RegistryError> {
+    ensure_inside_in(path, root, what, &mut PlainDirs::default())
+}
+
+/// Folders found to be real folders (not symlinks) during one pass over many paths (the
+/// registry's goals, read back to back): each is looked at once per pass, not once per
+/// path under it.
+#[derive(Debug, Default)]
+struct PlainDirs(std::collections::HashSet<PathBuf>);
+
+/// [`ensure_inside`] within one pass, remembering the folders it found plain in `plain`.
+fn ensure_inside_in(path: &Path, root: &Path, what: &'static str, plain: &mut PlainDirs) -> Result<(), RegistryError> {
     let escapes = || RegistryError::Escapes { what, path: path.to_owned(), root: root.to_owned() };
     let lexical = absolute(Path::new("/"), path);
     let lexical_root = absolute(Path::new("/"), root);
     if !lexical.starts_with(&lexical_root) {
         return Err(escapes());
     }
-    if plain_on_the_way(&lexical, root) || resolves_inside(&lexical, root, lexical_root) {
+    if plain_on_the_way(&lexical, root, plain) || resolves_inside(&lexical, root, lexical_root) {
         Ok(())
     } else {
         Err(escapes())
@@ -371,7 +383,7 @@ fn resolves_inside(lexical: &Path, root: &Path, lexical_root: PathBuf) -> bool {
 /// resolves to itself, and so does `root`, so the full walk (two `realpath`s, a `readlink`
 /// per component each) would find it inside. Any symlink, or an error other than "not
 /// found", leaves the answer to the full walk.
-fn plain_on_the_way(lexical: &Path, root: &Path) -> bool {
+fn plain_on_the_way(lexical: &Path, root: &Path, seen: &mut PlainDirs) -> bool {
     let plain = |p: &Path| p.components().all(|c| matches!(c, Component::RootDir | Component::Normal(_)));
     if !root.is_absolute() || !plain(root) || !plain(lexical) {
         return false;
@@ -379,8 +391,14 @@ fn plain_on_the_way(lexical: &Path, root: &Path) -> bool {
     let mut at = PathBuf::from("/");
     for c in lexical.components().skip(1) {
         at.push(c);
+        if seen.0.contains(&at) {
+            continue;
+        }
         match std::fs::symlink_metadata(&at) {
             Ok(m) if m.file_type().is_symlink() => return false,
+            Ok(m) if m.is_dir() => {
+                seen.0.insert(at.clone());
+            }
             Ok(_) => {}
             Err(e) => return e.kind() == std::io::ErrorKind::NotFound,
         }
@@ -440,6 +458,9 @@ mod tests {
         }
         let mut inside = (0, 0);
         for base in [root.clone(), top.join("linked-root")] {
+            // One pass over every path, as the registry's goals are read: what it remembers
+            // about folders must not change an answer.
+            let mut pass = PlainDirs::default();
             for rel in &paths {
                 let path = base.join(rel);
                 let lexical = absolute(Path::new("/"), &path);
@@ -447,6 +468,7 @@ mod tests {
                 let full = resolves_inside(&lexical, &base, lexical_root);
                 let ours = ensure_inside(&path, &base, "probe").is_ok();
                 assert_eq!(ours, full, "{}", path.display());
+                assert_eq!(ensure_inside_in(&path, &base, "probe", &mut pass).is_ok(), full, "{}", path.display());
                 if ours { inside.0 += 1 } else { inside.1 += 1 }
             }
         }

@@ -265,12 +265,12 @@ impl Loader {
             }
         };
         let before: BTreeMap<&str, (&serde_json::Value, &Path)> =
-            old.ws.goals.iter().map(|g| (g.id.as_str(), (&g.raw, g.state_file.as_path()))).collect();
+            old.ws.goals.iter().map(|g| (g.id.as_str(), (&*g.raw, g.state_file.as_path()))).collect();
         let changed: Vec<String> = fresh
             .ws
             .goals
             .iter()
-            .filter(|g| before.get(g.id.as_str()) != Some(&(&g.raw, g.state_file.as_path())))
+            .filter(|g| before.get(g.id.as_str()) != Some(&(&*g.raw, g.state_file.as_path())))
             .map(|g| g.id.clone())
             .collect();
         let now: BTreeSet<&str> = fresh.ws.goals.iter().map(|g| g.id.as_str()).collect();
