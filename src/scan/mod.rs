@@ -308,11 +308,42 @@ fn hits_in_piece(text: &str, from: usize, to: usize, part: &mut PartHits) {
 
 /// Scans one string found at `location` (a JSON pointer, or a label). Texts of 4 MiB or
 /// more are scanned in two halves on two threads.
+///
+/// Short texts found clean are remembered per thread ([`CLEAN_SHORT_TEXTS`]): item after
+/// item repeats the same keys and values (`schema_version`, `preview_only`, …), and a text
+/// that gave no finding gives none again (the scan is a function of the text; the location
+/// and policy only shape findings).
 pub fn scan_text(text: &str, location: &str, policy: Policy, out: &mut Vec<Finding>) {
+    let short = text.len() <= CLEAN_TEXT_MAX_BYTES;
+    if short && CLEAN_SHORT_TEXTS.with_borrow(|seen| seen.contains(text)) {
+        return;
+    }
+    let before = out.len();
     for h in hits_with_decoding(text) {
         out.push(finding(&h, location.to_owned(), policy));
     }
     invisible::scan(text, &|_| location.to_owned(), out);
+    if short && out.len() == before {
+        CLEAN_SHORT_TEXTS.with_borrow_mut(|seen| {
+            if seen.len() >= CLEAN_TEXTS_KEPT {
+                seen.clear();
+            }
+            seen.insert(text.into());
+        });
+    }
+}
+
+/// Texts up to this many bytes are remembered when clean.
+const CLEAN_TEXT_MAX_BYTES: usize = 128;
+
+/// At most this many clean texts are remembered per thread (then forgotten all at once):
+/// at most about 1.5 MiB.
+const CLEAN_TEXTS_KEPT: usize = 8192;
+
+thread_local! {
+    /// Short texts [`scan_text`] found clean on this thread.
+    static CLEAN_SHORT_TEXTS: std::cell::RefCell<std::collections::HashSet<Box<str>>> =
+        std::cell::RefCell::new(std::collections::HashSet::new());
 }
 
 /// [`scan_text`] on one thread whatever the size: for the scan benchmark.

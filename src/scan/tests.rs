@@ -402,6 +402,41 @@ proptest::proptest! {
     }
 }
 
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+    /// A text scanned again (after it, or other texts, were remembered clean) gives the
+    /// findings a first scan on a fresh thread gives.
+    #[test]
+    fn remembered_clean_texts_change_no_answer(
+        texts in proptest::collection::vec(proptest::collection::vec(0..PIECES.len(), 0..4), 1..12),
+        policy_local in proptest::bool::ANY,
+    ) {
+        let texts: Vec<String> = texts.iter().map(|p| p.iter().map(|&i| PIECES[i]).collect()).collect();
+        let policy = if policy_local { Policy::Local } else { Policy::Public };
+        let fresh: Vec<Vec<Finding>> = std::thread::scope(|s| {
+            texts
+                .iter()
+                .map(|t| {
+                    s.spawn(move || {
+                        let mut out = Vec::new();
+                        scan_text(t, "/x", policy, &mut out);
+                        out
+                    })
+                    .join()
+                    .expect("scan thread")
+                })
+                .collect()
+        });
+        for _ in 0..2 {
+            for (t, want) in texts.iter().zip(&fresh) {
+                let mut out = Vec::new();
+                scan_text(t, "/x", policy, &mut out);
+                proptest::prop_assert_eq!(&out, want, "on {:?}", t);
+            }
+        }
+    }
+}
+
 #[test]
 fn a_multi_line_candidate_inside_an_earlier_window_still_gets_its_reach() {
     // The second prompt sits inside the first prompt's window; its own output runs past it.
