@@ -112,7 +112,9 @@ impl Item {
 
     fn read_unmasked(path: &Path, goal_id: &str) -> Self {
         let id = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        let meta = std::fs::metadata(path).ok();
+        // One lstat: its times are the file's own (a symlink is refused below, by this
+        // same answer).
+        let meta = std::fs::symlink_metadata(path).ok();
         let modified = meta.as_ref().and_then(|m| m.modified().ok());
         let age_seconds = modified.and_then(|t| t.elapsed().ok()).map_or(0, |d| d.as_secs());
         let mut item = Self {
@@ -133,7 +135,7 @@ impl Item {
             item.intent = Err("item file name must use only [A-Za-z0-9._:@+=-] (it holds spaces, control, bidi or other characters); rename or remove it by hand".into());
             return item;
         }
-        if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        if meta.as_ref().is_some_and(|m| m.file_type().is_symlink()) {
             item.intent = Err("item file is a symlink; writegate reads only regular files in the inbox".into());
             return item;
         }

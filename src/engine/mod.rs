@@ -182,7 +182,17 @@ impl Engine {
     /// # Errors
     /// Invalid goal id or a runtime dir escaping the runtime root.
     pub fn gate(&self, goal_id: &str) -> Result<GateDir, EngineError> {
-        let dir = self.ws.goal_runtime_dir(goal_id)?;
+        self.gate_in(goal_id, &mut crate::loopx::registry::PlainDirs::default())
+    }
+
+    /// [`Self::gate`] within one pass over the goals (`status`, `list`): the folders above
+    /// every goal's runtime folder are looked at once per pass.
+    pub(crate) fn gate_in(
+        &self,
+        goal_id: &str,
+        plain: &mut crate::loopx::registry::PlainDirs,
+    ) -> Result<GateDir, EngineError> {
+        let dir = self.ws.goal_runtime_dir_in(goal_id, plain)?;
         let gate = GateDir::new(&dir);
         let root = &self.ws.runtime_root;
         let mut checked = dir;
@@ -304,8 +314,9 @@ impl Engine {
     /// order.
     fn each_pending<T>(&self, goal: Option<&str>, mut f: impl FnMut(Prepared) -> T) -> Vec<T> {
         let mut out = Vec::new();
+        let mut plain = crate::loopx::registry::PlainDirs::default();
         for g in self.ws.goals.iter().filter(|g| goal.is_none_or(|x| x == g.id)) {
-            let Ok(gate) = self.gate(&g.id) else { continue };
+            let Ok(gate) = self.gate_in(&g.id, &mut plain) else { continue };
             let files = gate.pending_files();
             if files.is_empty() {
                 continue;

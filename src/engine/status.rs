@@ -11,7 +11,8 @@ impl Engine {
     /// `writegate status` rows, registry order, then the goals that could not be resolved.
     #[must_use]
     pub fn status(&self) -> Vec<GoalStatus> {
-        let mut rows: Vec<GoalStatus> = self.ws.goals.iter().map(|g| self.goal_status(g)).collect();
+        let mut plain = crate::loopx::registry::PlainDirs::default();
+        let mut rows: Vec<GoalStatus> = self.ws.goals.iter().map(|g| self.goal_status(g, &mut plain)).collect();
         rows.extend(self.ws.broken_goals.iter().map(|(id, err)| GoalStatus {
             goal_id: id.clone(),
             state_file: String::new(),
@@ -29,8 +30,8 @@ impl Engine {
         rows
     }
 
-    fn goal_status(&self, g: &Goal) -> GoalStatus {
-        let snap = self.goal_snapshot(&g.id);
+    fn goal_status(&self, g: &Goal, plain: &mut crate::loopx::registry::PlainDirs) -> GoalStatus {
+        let snap = self.goal_snapshot_in(&g.id, self.gate_in(&g.id, plain).map_err(|e| crate::error_chain(&e)));
         let files = snap.gate.as_ref().map(crate::gate::GateDir::pending_files).unwrap_or_default();
         let mut rows = Vec::with_capacity(files.len());
         self.for_each_prepared(&files, &g.id, &snap, |_, p| rows.push(p.row()));

@@ -230,9 +230,17 @@ impl Workspace {
     /// # Errors
     /// [`RegistryError::InvalidGoalId`] or [`RegistryError::Escapes`].
     pub fn goal_runtime_dir(&self, goal_id: &str) -> Result<PathBuf, RegistryError> {
+        self.goal_runtime_dir_in(goal_id, &mut PlainDirs::default())
+    }
+
+    /// [`Self::goal_runtime_dir`] within one pass over the goals ([`PlainDirs`]).
+    ///
+    /// # Errors
+    /// As [`Self::goal_runtime_dir`].
+    pub fn goal_runtime_dir_in(&self, goal_id: &str, plain: &mut PlainDirs) -> Result<PathBuf, RegistryError> {
         validate_goal_id(goal_id)?;
         let dir = self.runtime_root.join("goals").join(goal_id);
-        ensure_inside(&dir, &self.runtime_root, "goal runtime folder")?;
+        ensure_inside_in(&dir, &self.runtime_root, "goal runtime folder", plain)?;
         Ok(dir)
     }
 }
@@ -338,8 +346,9 @@ pub fn ensure_inside(path: &Path, root: &Path, what: &'static str) -> Result<(),
 /// Folders found to be real folders (not symlinks) during one pass over many paths (the
 /// registry's goals, read back to back): each is looked at once per pass, not once per
 /// path under it.
+/// For a command that reads every goal once (`status`, `list`), not for a long-lived view.
 #[derive(Debug, Default)]
-struct PlainDirs(std::collections::HashSet<PathBuf>);
+pub struct PlainDirs(std::collections::HashSet<PathBuf>);
 
 /// [`ensure_inside`] within one pass, remembering the folders it found plain in `plain`.
 fn ensure_inside_in(path: &Path, root: &Path, what: &'static str, plain: &mut PlainDirs) -> Result<(), RegistryError> {

@@ -124,7 +124,7 @@ pub(super) fn todo_add(original: &str, a: &TodoArgs, ctx: &EditContext) -> Resul
     if changed && role == Role::Agent && added_class.as_deref() == Some("advancement_task") && status == "open" {
         reconcile_next_action(&mut doc, &todo_id, &text, resulting_claim.as_deref());
     }
-    let text_out = if changed { bump_updated_at(&doc.joined(), &ctx.now) } else { doc.original.clone() };
+    let text_out = if changed { bump_updated_at(&doc.joined(), &ctx.now) } else { doc.original.clone().into_owned() };
     Ok(EditOutcome {
         text: text_out,
         changed,

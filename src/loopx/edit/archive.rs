@@ -21,7 +21,7 @@ pub(super) fn archive_completed(original: &str, a: &TodoArgs, ctx: &EditContext)
     }
     let mut doc = Doc::new(original);
     let unchanged = |doc: &Doc, section: String| EditOutcome {
-        text: doc.original.clone(),
+        text: doc.original.clone().into_owned(),
         changed: false,
         role: Some(Role::Agent),
         section,
@@ -40,7 +40,7 @@ pub(super) fn archive_completed(original: &str, a: &TodoArgs, ctx: &EditContext)
         return Ok(unchanged(&doc, heading));
     }
     let mut moved_lines = Vec::new();
-    let mut kept: Vec<String> = Vec::with_capacity(doc.lines.len());
+    let mut kept: Vec<std::borrow::Cow<'_, str>> = Vec::with_capacity(doc.lines.len());
     let mut i = 0;
     while i < doc.lines.len() {
         if let Some(b) = moving.iter().find(|b| b.start == i) {
@@ -62,10 +62,10 @@ pub(super) fn archive_completed(original: &str, a: &TodoArgs, ctx: &EditContext)
         bounds
     } else {
         if doc.lines.last().is_some_and(|l| !py_strip(l).is_empty()) {
-            doc.lines.push(String::new());
+            doc.lines.push("".into());
         }
         doc.lines.push("## Completed Work Archive".into());
-        doc.lines.push(String::new());
+        doc.lines.push("".into());
         (doc.lines.len() - 2, doc.lines.len())
     };
     doc.insert_in_section(as_, ae, moved_lines);

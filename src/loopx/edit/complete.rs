@@ -66,7 +66,7 @@ fn terminal_edit(
     let (role, section, block) = find_target(&doc, todo_id, a.role.as_deref())?;
     check_authority(&block, actor, ctx, verb)?;
     let unchanged = |doc: &Doc| EditOutcome {
-        text: doc.original.clone(),
+        text: doc.original.clone().into_owned(),
         changed: false,
         role: Some(role),
         section: section.clone(),

@@ -6,19 +6,21 @@ use crate::loopx::metadata::{self, Metadata};
 use crate::loopx::pytext::{normalize_todo_text, py_strip, splitlines, universal_newlines};
 use crate::loopx::state::{Role, build_todo_id, heading_text, role_for_heading, todo_task};
 use regex::Regex;
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 static UPDATED_AT_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?m)^updated_at:\s*.+$").expect("static regex"));
 static MARKER_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(\s*[-*]\s+\[)[ xX-](\]\s+)").expect("static regex"));
 
-/// Lines of a state file being edited.
+/// Lines of a state file being edited: borrowed from the text until an edit replaces them
+/// (a state of two million lines is not copied line by line to add one todo).
 #[derive(Debug, Clone)]
-pub struct Doc {
+pub struct Doc<'a> {
     /// The lines (no terminators).
-    pub lines: Vec<String>,
+    pub lines: Vec<Cow<'a, str>>,
     /// The original universal-newline text.
-    pub original: String,
+    pub original: Cow<'a, str>,
 }
 
 /// One todo block inside a section: from its checkbox line to the line before the next
@@ -63,20 +65,34 @@ pub fn marker_for_status(status: &str) -> char {
     }
 }
 
-impl Doc {
-    /// Splits `text` (any newline style) as LoopX does.
+impl<'a> Doc<'a> {
+    /// Splits `text` (any newline style) as LoopX does. The lines borrow `text` unless its
+    /// newlines had to be rewritten (`\r\n`, `\r`).
     #[must_use]
-    pub fn new(text: &str) -> Self {
-        let original = universal_newlines(text).into_owned();
-        let lines = splitlines(&original).into_iter().map(str::to_owned).collect();
-        Self { lines, original }
+    pub fn new(text: &'a str) -> Self {
+        match universal_newlines(text) {
+            Cow::Borrowed(t) => Self { lines: splitlines(t).into_iter().map(Cow::Borrowed).collect(), original: t.into() },
+            Cow::Owned(t) => Self {
+                lines: splitlines(&t).into_iter().map(|l| Cow::Owned(l.to_owned())).collect(),
+                original: t.into(),
+            },
+        }
     }
 
-    /// `"\n".join(lines)` plus a final `\n` when the original had one.
+    /// `"\n".join(lines)` plus a final `\n` when the original had one, in one allocation of
+    /// the exact size.
     #[must_use]
     pub fn joined(&self) -> String {
-        let mut out = self.lines.join("\n");
-        if self.original.ends_with('\n') {
+        let newline = self.original.ends_with('\n');
+        let len = self.lines.iter().map(|l| l.len() + 1).sum::<usize>().saturating_sub(1) + usize::from(newline);
+        let mut out = String::with_capacity(len);
+        for (i, line) in self.lines.iter().enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            out.push_str(line);
+        }
+        if newline {
             out.push('\n');
         }
         out
@@ -225,7 +241,7 @@ impl Doc {
     /// Sets the checkbox marker of the line at `line`, keeping indentation and bullet.
     pub fn set_marker(&mut self, line: usize, marker: char) {
         let replaced = MARKER_RE.replace(&self.lines[line], format!("${{1}}{marker}${{2}}").as_str()).into_owned();
-        self.lines[line] = replaced;
+        self.lines[line] = replaced.into();
     }
 
     /// Replaces the block's first metadata line with `line`, or inserts it after the last
@@ -233,31 +249,31 @@ impl Doc {
     /// line count (0 or 1).
     pub fn upsert_metadata(&mut self, block: &Block, line: String) -> usize {
         if let Some(i) = block.meta_line {
-            self.lines[i] = line;
+            self.lines[i] = line.into();
             return 0;
         }
         let mut at = block.end;
         while at > block.start + 1 && py_strip(&self.lines[at - 1]).is_empty() {
             at -= 1;
         }
-        self.lines.insert(at, line);
+        self.lines.insert(at, line.into());
         1
     }
 
     /// Where a new block goes in section `[start, end)` (spec §1.4): after the section's
     /// last non-blank line; returns the lines to insert around `item` lines.
-    pub fn insert_in_section(&mut self, start: usize, end: usize, item: Vec<String>) {
+    pub fn insert_in_section<S: Into<Cow<'a, str>>>(&mut self, start: usize, end: usize, item: Vec<S>) {
         let mut at = end;
         while at > start + 1 && py_strip(&self.lines[at - 1]).is_empty() {
             at -= 1;
         }
-        let mut block = Vec::new();
+        let mut block: Vec<Cow<'a, str>> = Vec::new();
         if at == start + 1 {
-            block.push(String::new());
+            block.push(Cow::Borrowed(""));
         }
-        block.extend(item);
+        block.extend(item.into_iter().map(Into::into));
         if at == end && end < self.lines.len() && self.lines[end].starts_with("## ") {
-            block.push(String::new());
+            block.push(Cow::Borrowed(""));
         }
         self.lines.splice(at..at, block);
     }
@@ -278,7 +294,7 @@ impl Doc {
         block.push(String::new());
         block.extend(item);
         block.push(String::new());
-        self.lines.splice(anchor..anchor, block);
+        self.lines.splice(anchor..anchor, block.into_iter().map(Cow::Owned));
         heading_at
     }
 }

@@ -58,7 +58,7 @@ pub fn rewrite(doc: &mut Doc, bounds: (usize, usize), todo: Option<(&str, &str)>
         lines.push(format!("<!-- loopx:next-action schema=loopx_next_action_binding_v0 todo_id={id} -->"));
         lines.push(String::new());
     }
-    doc.lines.splice(bounds.0..bounds.1, lines);
+    doc.lines.splice(bounds.0..bounds.1, lines.into_iter().map(std::borrow::Cow::Owned));
 }
 
 /// Priority rank of a todo text: `P0`..`P4` → 0..4, no prefix → 50.

@@ -41,20 +41,20 @@ pub(super) fn refresh_state(original: &str, a: &TodoArgs, ctx: &EditContext) -> 
     let section = vec!["## Next Action".to_owned(), String::new(), format!("- {text}"), String::new()];
     if let Some(start) = doc.lines.iter().position(|l| py_strip(l) == "## Next Action") {
         let end = doc.section_end(start);
-        doc.lines.splice(start..end, section);
+        doc.lines.splice(start..end, section.into_iter().map(std::borrow::Cow::Owned));
     } else {
         let anchor = doc.lines.iter().position(|l| ANCHORS.contains(&py_strip(l))).unwrap_or(doc.lines.len());
         let mut block = section;
         if anchor > 0 && !py_strip(&doc.lines[anchor - 1]).is_empty() {
             block.insert(0, String::new());
         }
-        doc.lines.splice(anchor..anchor, block);
+        doc.lines.splice(anchor..anchor, block.into_iter().map(std::borrow::Cow::Owned));
     }
     let mut new_text = doc.lines.join("\n").trim_end_matches(is_py_space).to_owned();
     new_text.push('\n');
     let changed = new_text.trim_end_matches('\n') != doc.original.trim_end_matches('\n');
     Ok(EditOutcome {
-        text: if changed { bump_updated_at(&new_text, &ctx.now) } else { doc.original.clone() },
+        text: if changed { bump_updated_at(&new_text, &ctx.now) } else { doc.original.clone().into_owned() },
         changed,
         role: None,
         section: "Next Action".into(),

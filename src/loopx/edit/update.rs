@@ -149,7 +149,7 @@ pub(super) fn todo_update(
         meta.remove("goal_bound");
     }
     let (changed, claim) = finish_block_edit(&mut doc, &block, meta, status.as_deref(), a.text.as_deref(), ctx);
-    let text = if changed { bump_updated_at(&doc.joined(), &ctx.now) } else { doc.original.clone() };
+    let text = if changed { bump_updated_at(&doc.joined(), &ctx.now) } else { doc.original.clone().into_owned() };
     Ok(EditOutcome {
         text,
         changed,
@@ -185,7 +185,7 @@ pub(super) fn finish_block_edit(
     let line = meta.format_line().unwrap_or_default();
     let mut block = block.clone();
     if let Some(t) = &text_change {
-        doc.lines[block.start] = format!("- [{target_marker}] {t}");
+        doc.lines[block.start] = format!("- [{target_marker}] {t}").into();
         let keep: Vec<usize> = (block.start + 1..block.end)
             .filter(|&i| {
                 let l = &doc.lines[i];
@@ -193,7 +193,7 @@ pub(super) fn finish_block_edit(
             })
             .collect();
         let removed = (block.start + 1..block.end).filter(|i| !keep.contains(i)).count();
-        let mut kept_lines: Vec<String> = keep.iter().map(|&i| doc.lines[i].clone()).collect();
+        let mut kept_lines: Vec<std::borrow::Cow<'_, str>> = keep.iter().map(|&i| doc.lines[i].clone()).collect();
         let old_meta_pos = block.meta_line.and_then(|m| keep.iter().position(|&i| i == m));
         doc.lines.splice(block.start + 1..block.end, kept_lines.drain(..));
         block.end -= removed;
