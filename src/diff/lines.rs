@@ -83,7 +83,11 @@ pub(crate) fn diff<'a>(old: &'a str, new: &'a str, deadline: Instant) -> LineDif
 /// The `(old, new)` index pairs of lines the diff keeps, in order, and whether the deadline
 /// passed. Lines without any equal line on the other side are left out before Myers runs.
 fn matched_pairs<'a>(old: &[&'a str], new: &[&'a str], deadline: Instant) -> (Vec<(usize, usize)>, bool) {
-    let mut ids: HashMap<&str, u32> = HashMap::with_capacity(old.len() + new.len());
+    // foldhash (seeded per process) instead of SipHash: interning is most of a diff of two
+    // large texts that differ at both ends (a bumped `updated_at` at the top, a todo added
+    // far below).
+    let mut ids: HashMap<&str, u32, foldhash::fast::RandomState> =
+        HashMap::with_capacity_and_hasher(old.len() + new.len(), foldhash::fast::RandomState::default());
     let mut intern = |line: &'a str| -> u32 {
         let next = u32::try_from(ids.len()).unwrap_or(u32::MAX);
         *ids.entry(line).or_insert(next)

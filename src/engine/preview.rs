@@ -63,7 +63,8 @@ pub struct Prepared {
     pub conflict: Option<Value>,
     /// For an idempotency conflict: the effect digest of the earlier apply.
     pub prior_effect_digest: Option<String>,
-    /// The edit's outcome (todo ops).
+    /// The edit's outcome (todo ops), but for its `text`, which is [`Self::proposed_text`]
+    /// (left empty here).
     pub outcome: Option<EditOutcome>,
     /// Lines the change adds (1-based line number in the proposed text, text).
     pub added: Vec<(usize, String)>,
@@ -447,13 +448,14 @@ impl Engine {
                     now: self.clock.loopx_now(),
                 };
                 match apply_op(current, op, &ctx) {
-                    Ok(outcome) => {
+                    Ok(mut outcome) => {
                         if rev_ok && let Err(why) = consistent(intent, op, current, &outcome) {
                             p.check("edit", false, why.clone(), Some(Predicted::Invalid));
                             p.invalid_reason = Some(why);
                             return;
                         }
-                        let text = outcome.text.clone();
+                        // The text moves to `proposed_text` (a large state is not held twice).
+                        let text = std::mem::take(&mut outcome.text);
                         p.outcome = Some(outcome);
                         Ok(text)
                     }

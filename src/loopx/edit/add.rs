@@ -1,7 +1,7 @@
 //! `loopx todo add` (spec §1): new block, same-text dedupe, user binding inference,
 //! section creation, and the Next Action side effect for outranking advancement tasks.
 
-use super::doc::{Block, Doc, bump_updated_at, marker_for_status};
+use super::doc::{Block, Doc, bumped, marker_for_status};
 use super::{
     EditContext, EditOutcome, EditRefused, TodoArgs, check_registered, next_action, normalize_agent_arg, refuse,
 };
@@ -124,7 +124,7 @@ pub(super) fn todo_add(original: &str, a: &TodoArgs, ctx: &EditContext) -> Resul
     if changed && role == Role::Agent && added_class.as_deref() == Some("advancement_task") && status == "open" {
         reconcile_next_action(&mut doc, &todo_id, &text, resulting_claim.as_deref());
     }
-    let text_out = if changed { bump_updated_at(&doc.joined(), &ctx.now) } else { doc.original.clone().into_owned() };
+    let text_out = if changed { bumped(doc.joined(), &ctx.now) } else { doc.original.clone().into_owned() };
     Ok(EditOutcome {
         text: text_out,
         changed,

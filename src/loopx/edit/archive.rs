@@ -1,7 +1,7 @@
 //! `loopx todo archive-completed --execute` (spec §8): moves the oldest done blocks of the
 //! agent section under `## Completed Work Archive`, verbatim.
 
-use super::doc::{Doc, bump_updated_at};
+use super::doc::{Doc, bumped};
 use super::{EditContext, EditOutcome, EditRefused, TodoArgs, refuse};
 use crate::loopx::pytext::py_strip;
 use crate::loopx::state::Role;
@@ -71,7 +71,7 @@ pub(super) fn archive_completed(original: &str, a: &TodoArgs, ctx: &EditContext)
     doc.insert_in_section(as_, ae, moved_lines);
     let touched = moving.iter().map(|b| b.todo_id.clone()).collect();
     Ok(EditOutcome {
-        text: bump_updated_at(&doc.joined(), &ctx.now),
+        text: bumped(doc.joined(), &ctx.now),
         changed: true,
         role: Some(Role::Agent),
         section: heading,

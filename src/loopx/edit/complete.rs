@@ -1,7 +1,7 @@
 //! `loopx todo complete` and `loopx todo supersede` (spec §6–7): the terminal edit, the
 //! local `completion_turn_key`, successor todos, and Next Action settlement.
 
-use super::doc::{Doc, bump_updated_at};
+use super::doc::{Doc, bumped};
 use super::update::{check_authority, find_target, finish_block_edit, lifecycle_actor};
 use super::{
     EditContext, EditOutcome, EditRefused, TodoArgs, check_registered, next_action, normalize_agent_arg, refuse,
@@ -148,7 +148,7 @@ fn terminal_edit(
         settle_next_action(&mut doc, &block.todo_id, &block.text)?;
     }
     Ok(EditOutcome {
-        text: bump_updated_at(&doc.joined(), &ctx.now),
+        text: bumped(doc.joined(), &ctx.now),
         changed: true,
         role: Some(role),
         section,

@@ -303,20 +303,35 @@ impl<'a> Doc<'a> {
 /// does not start with `---` (e.g. one starting with a BOM) is returned unchanged.
 #[must_use]
 pub fn bump_updated_at(text: &str, now: &str) -> String {
+    let mut out = text.to_owned();
+    bump_updated_at_in(&mut out, now);
+    out
+}
+
+/// `text` with [`bump_updated_at_in`] applied.
+#[must_use]
+pub fn bumped(mut text: String, now: &str) -> String {
+    bump_updated_at_in(&mut text, now);
+    text
+}
+
+/// [`bump_updated_at`] in place: only the frontmatter's bytes are replaced, so a 60 MiB
+/// state is not copied again to change one line. The frontmatter is what lies between the
+/// first two `---` (LoopX's `split("---", 2)`); the first `updated_at:` line in it is
+/// rewritten, else one is appended to it.
+pub fn bump_updated_at_in(text: &mut String, now: &str) {
     if !text.starts_with("---") {
-        return text.to_owned();
+        return;
     }
-    let mut parts = text.splitn(3, "---");
-    parts.next();
-    let (Some(front), Some(body)) = (parts.next(), parts.next()) else {
-        return text.to_owned();
-    };
-    let front = if UPDATED_AT_RE.is_match(front) {
-        UPDATED_AT_RE.replace(front, regex::NoExpand(&format!("updated_at: {now}"))).into_owned()
+    let Some(end) = text[3..].find("---").map(|i| i + 3) else { return };
+    let front = &text[3..end];
+    if let Some(m) = UPDATED_AT_RE.find(front) {
+        let range = 3 + m.start()..3 + m.end();
+        text.replace_range(range, &format!("updated_at: {now}"));
     } else {
-        format!("{}\nupdated_at: {now}\n", front.trim_end_matches('\n'))
-    };
-    format!("---{front}---{body}")
+        let kept = front.trim_end_matches('\n').len();
+        text.replace_range(3 + kept..end, &format!("\nupdated_at: {now}\n"));
+    }
 }
 
 /// LoopX `lease_id`: `lease_<todo>_<agent>` with non-`[A-Za-z0-9_]` runs as `_`, trimmed.
@@ -352,6 +367,40 @@ mod tests {
         assert_eq!(bump_updated_at("---\nstatus: a\n---\nbody", "N"), "---\nstatus: a\nupdated_at: N\n---\nbody");
         assert_eq!(bump_updated_at("\u{feff}---\nupdated_at: x\n---\n", "N"), "\u{feff}---\nupdated_at: x\n---\n");
         assert_eq!(lease_id("todo_existing", "codex-main-control"), "lease_todo_existing_codex_main_control");
+    }
+
+    /// The copying definition [`bump_updated_at_in`] replaced.
+    fn bump_reference(text: &str, now: &str) -> String {
+        if !text.starts_with("---") {
+            return text.to_owned();
+        }
+        let mut parts = text.splitn(3, "---");
+        parts.next();
+        let (Some(front), Some(body)) = (parts.next(), parts.next()) else {
+            return text.to_owned();
+        };
+        let front = if UPDATED_AT_RE.is_match(front) {
+            UPDATED_AT_RE.replace(front, regex::NoExpand(&format!("updated_at: {now}"))).into_owned()
+        } else {
+            format!("{}\nupdated_at: {now}\n", front.trim_end_matches('\n'))
+        };
+        format!("---{front}---{body}")
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+        #[test]
+        fn the_bump_in_place_is_the_copying_bump(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec!["---", "--", "\n", "updated_at:", "updated_at: x", " ", "\t", "é",
+                    "status: a", "updated_at:\n", "x", "\u{feff}", "\r\n"]),
+                0..14,
+            ),
+            now in "[0-9T:+-]{0,6}",
+        ) {
+            let text: String = parts.concat();
+            proptest::prop_assert_eq!(bump_updated_at(&text, &now), bump_reference(&text, &now), "on {:?}", text);
+        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! `loopx refresh-state --next-action TEXT --progress-scope goal` (spec §4): replaces the
 //! `## Next Action` section; the file is right-stripped and ends with one newline.
 
-use super::doc::{Doc, bump_updated_at};
+use super::doc::{Doc, bumped};
 use super::{EditContext, EditOutcome, EditRefused, TodoArgs, refuse};
 use crate::loopx::pytext::{compact_whitespace, is_py_space, py_strip};
 
@@ -54,7 +54,7 @@ pub(super) fn refresh_state(original: &str, a: &TodoArgs, ctx: &EditContext) -> 
     new_text.push('\n');
     let changed = new_text.trim_end_matches('\n') != doc.original.trim_end_matches('\n');
     Ok(EditOutcome {
-        text: if changed { bump_updated_at(&new_text, &ctx.now) } else { doc.original.clone().into_owned() },
+        text: if changed { bumped(new_text, &ctx.now) } else { doc.original.clone().into_owned() },
         changed,
         role: None,
         section: "Next Action".into(),

@@ -1,7 +1,7 @@
 //! `loopx todo update` and `loopx todo claim` (spec §2–3): marker, text, metadata updates,
 //! `completed_at` rules, user binding recompute, `updated_at` only on a real change.
 
-use super::doc::{Block, Doc, bump_updated_at, marker_for_status};
+use super::doc::{Block, Doc, bumped, marker_for_status};
 use super::{EditContext, EditOutcome, EditRefused, TodoArgs, check_registered, normalize_agent_arg, refuse};
 use crate::loopx::metadata::{Metadata, normalize_status, normalize_todo_id};
 use crate::loopx::pytext::compact_whitespace;
@@ -149,7 +149,7 @@ pub(super) fn todo_update(
         meta.remove("goal_bound");
     }
     let (changed, claim) = finish_block_edit(&mut doc, &block, meta, status.as_deref(), a.text.as_deref(), ctx);
-    let text = if changed { bump_updated_at(&doc.joined(), &ctx.now) } else { doc.original.clone().into_owned() };
+    let text = if changed { bumped(doc.joined(), &ctx.now) } else { doc.original.clone().into_owned() };
     Ok(EditOutcome {
         text,
         changed,
