@@ -144,10 +144,8 @@ fn same_when_joined(a: &[&str], b: &[&str]) -> bool {
 /// At the expected revision, the packet must be the one LoopX would print for this
 /// proposal: same `write_id` and `idempotency_key`. Otherwise the packet describes a
 /// different write than the proposal makes (an agent cannot show one thing and do another).
-pub(super) fn consistent(intent: &Intent, op: &TodoOp, current: &str, outcome: &EditOutcome) -> Result<(), String> {
-    let ours = crate::loopx::packet::build_packet(&intent.goal_id, op, current, outcome);
-    let id = ours.pointer("/write_intent/write_id").and_then(Value::as_str).unwrap_or_default();
-    let key = ours.pointer("/write_intent/idempotency_key").and_then(Value::as_str).unwrap_or_default();
+pub(super) fn consistent(intent: &Intent, op: &TodoOp, outcome: &EditOutcome) -> Result<(), String> {
+    let (id, key) = crate::loopx::packet::packet_identity(&intent.goal_id, op, outcome);
     if id != intent.write_id || key != intent.idempotency_key {
         return Err(format!(
             "the packet does not describe this proposal: recomputed write_id {id}, the packet says {}",

@@ -84,7 +84,7 @@ pub(super) fn proposed_on(base: &str, intent: &Intent, ctx: &EditContext) -> Res
     match &intent.proposal {
         Proposal::TodoOp(op) => {
             let outcome = apply_op(base, op, ctx).map_err(|e| format!("LoopX would refuse it on the base: {e}"))?;
-            consistent(intent, op, base, &outcome)
+            consistent(intent, op, &outcome)
                 .map_err(|why| format!("the packet does not match its proposal at the base: {why}"))?;
             Ok(outcome.text)
         }

@@ -449,7 +449,7 @@ impl Engine {
                 };
                 match apply_op(current, op, &ctx) {
                     Ok(mut outcome) => {
-                        if rev_ok && let Err(why) = consistent(intent, op, current, &outcome) {
+                        if rev_ok && let Err(why) = consistent(intent, op, &outcome) {
                             p.check("edit", false, why.clone(), Some(Predicted::Invalid));
                             p.invalid_reason = Some(why);
                             return;

@@ -23,17 +23,33 @@ pub fn write_class(op: &TodoOp) -> &'static str {
 /// LoopX's ordinary `single_runtime` projection route.
 #[must_use]
 pub fn build_packet(goal_id: &str, op: &TodoOp, state_text: &str, outcome: &EditOutcome) -> Value {
+    assemble(goal_id, &parts(goal_id, op, outcome), &revision_of_text(state_text))
+}
+
+/// `(write_id, idempotency_key)` of the packet [`build_packet`] builds, without building it
+/// (the identity does not depend on the state's revision).
+#[must_use]
+pub fn packet_identity(goal_id: &str, op: &TodoOp, outcome: &EditOutcome) -> (String, String) {
+    write_identity(&seed(goal_id, &parts(goal_id, op, outcome)))
+}
+
+/// What a packet says besides its goal and the state's revision.
+struct Parts {
+    writer: String,
+    class: &'static str,
+    target_refs: Value,
+    summary: String,
+    scopes: Vec<&'static str>,
+    lease_ref: Value,
+    narrower: &'static str,
+    surface: String,
+    lease_projection: Value,
+}
+
+fn parts(goal_id: &str, op: &TodoOp, outcome: &EditOutcome) -> Parts {
     let class = write_class(op);
-    let revision = revision_of_text(state_text);
     if let TodoOp::RefreshState(args) = op {
-        return refresh_packet(
-            goal_id,
-            args.agent_id.as_deref(),
-            args.classification.as_deref(),
-            !args.no_global_sync,
-            outcome.changed,
-            &revision,
-        );
+        return refresh_parts(args.agent_id.as_deref(), args.classification.as_deref(), !args.no_global_sync, outcome.changed);
     }
     let role = outcome.role.map_or("", |r| r.as_str());
     let todo_id = outcome.todo_id.clone().unwrap_or_default();
@@ -56,29 +72,20 @@ pub fn build_packet(goal_id: &str, op: &TodoOp, state_text: &str, outcome: &Edit
         _ => Value::Null,
     };
     let target_refs = json!({"state_file_ref": "registry.goal.state_file", "todo_id": todo_id, "role": role, "section": outcome.section});
-    assemble(
-        goal_id,
-        TODO_WRITER,
+    Parts {
+        writer: TODO_WRITER.to_owned(),
         class,
-        &target_refs,
-        &summary,
-        &["active_state"],
-        &lease_ref,
-        &revision,
-        PER_TODO_NARROWER,
-        &summary,
-        &lease_projection,
-    )
+        target_refs,
+        surface: summary.clone(),
+        summary,
+        scopes: vec!["active_state"],
+        lease_ref,
+        narrower: PER_TODO_NARROWER,
+        lease_projection,
+    }
 }
 
-fn refresh_packet(
-    goal_id: &str,
-    agent: Option<&str>,
-    classification: Option<&str>,
-    sync: bool,
-    changed: bool,
-    revision: &str,
-) -> Value {
+fn refresh_parts(agent: Option<&str>, classification: Option<&str>, sync: bool, changed: bool) -> Parts {
     let writer = agent.map(str::trim).filter(|a| !a.is_empty()).unwrap_or("loopx.refresh-state");
     let classification = classification.unwrap_or("state_refreshed");
     let mut parts = vec![format!("append refresh-state run classification={classification}")];
@@ -102,57 +109,102 @@ fn refresh_packet(
         "global_registry_ref": if sync { json!("runtime.registry.global") } else { Value::Null },
         "shared_runtime_projection_ref": Value::Null,
     });
-    let summary = parts.join("; ");
-    let surface = format!("refresh-state dry-run: {classification}");
-    assemble(
-        goal_id,
-        writer,
-        "refresh_state",
-        &target_refs,
-        &summary,
-        &scopes,
-        &Value::Null,
-        revision,
-        "not_for_refresh_state",
-        &surface,
-        &Value::Null,
-    )
+    Parts {
+        writer: writer.to_owned(),
+        class: "refresh_state",
+        target_refs,
+        summary: parts.join("; "),
+        scopes,
+        lease_ref: Value::Null,
+        narrower: "not_for_refresh_state",
+        surface: format!("refresh-state dry-run: {classification}"),
+        lease_projection: Value::Null,
+    }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn assemble(
-    goal_id: &str,
-    writer: &str,
-    class: &str,
-    target_refs: &Value,
-    summary: &str,
-    scopes: &[&str],
-    lease_ref: &Value,
-    revision: &str,
-    narrower: &str,
-    surface: &str,
-    lease_projection: &Value,
-) -> Value {
-    let seed = json!({
-        "goal_id": goal_id, "writer_id": writer, "write_class": class, "target_refs": target_refs,
-        "patch_summary": summary, "expected_write_scopes": scopes, "lease_ref": lease_ref,
-    });
-    let (write_id, key) = write_identity(&seed);
+/// The write identity's seed (FORMATS.md §5.3).
+fn seed(goal_id: &str, p: &Parts) -> Value {
+    json!({
+        "goal_id": goal_id, "writer_id": p.writer, "write_class": p.class, "target_refs": p.target_refs,
+        "patch_summary": p.summary, "expected_write_scopes": p.scopes, "lease_ref": p.lease_ref,
+    })
+}
+
+fn assemble(goal_id: &str, p: &Parts, revision: &str) -> Value {
+    let (write_id, key) = write_identity(&seed(goal_id, p));
+    let (writer, class, target_refs, summary, scopes) = (&p.writer, p.class, &p.target_refs, &p.summary, &p.scopes);
     json!({
         "schema_version": "local_state_write_correctness_v0",
         "write_intent": {
             "write_id": write_id, "goal_id": goal_id, "writer_id": writer, "write_class": class,
             "target_refs": target_refs, "idempotency_key": key,
             "expected_revision": {"kind": "active_state_revision", "value": revision},
-            "lease_ref": lease_ref,
+            "lease_ref": p.lease_ref,
         },
-        "lock_boundary": {"kind": "per_goal", "lock_key": format!("goal:{goal_id}"), "narrower_lock_allowed": narrower},
+        "lock_boundary": {"kind": "per_goal", "lock_key": format!("goal:{goal_id}"), "narrower_lock_allowed": p.narrower},
         "preview": {"mode": "dry_run", "patch_summary": summary, "non_destructive": true, "expected_write_scopes": scopes},
         "apply_result": {"status": "preview_only", "applied_revision": null, "duplicate_of": null, "conflict": null},
         "projection": {
-            "status_surface": surface,
-            "lease_projection": lease_projection,
+            "status_surface": p.surface,
+            "lease_projection": p.lease_projection,
             "public_boundary": {"raw_logs_copied": false, "private_paths_copied": false, "credentials_copied": false, "production_action_authorized": false},
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::loopx::edit::{EditContext, TodoArgs, apply_op};
+
+    /// The identity alone is the identity of the whole packet, for every kind of op.
+    #[test]
+    fn the_identity_is_the_packets() {
+        let state = include_str!("../../assets/demo/docs-goal.ACTIVE_GOAL_STATE.md");
+        let ctx = EditContext {
+            goal_id: "docs-goal".into(),
+            registered_agents: vec!["codex-main-control".into()],
+            now: "2026-12-01T00:00:00+00:00".into(),
+        };
+        let args = |f: &dyn Fn(&mut TodoArgs)| {
+            let mut a = TodoArgs::default();
+            f(&mut a);
+            a
+        };
+        let ops = [
+            TodoOp::TodoAdd(args(&|a| {
+                a.role = Some("agent".into());
+                a.text = Some("[P2] Write the parser".into());
+            })),
+            TodoOp::TodoClaim(args(&|a| {
+                a.todo_id = Some("todo_61974865c668".into());
+                a.claimed_by = Some("codex-main-control".into());
+            })),
+            TodoOp::TodoUpdate(args(&|a| {
+                a.todo_id = Some("todo_fa501099a20c".into());
+                a.status = Some("blocked".into());
+            })),
+            TodoOp::RefreshState(args(&|a| {
+                a.agent_id = Some("codex-main-control".into());
+                a.progress_scope = Some("goal".into());
+                a.next_action = Some("Ship the parser".into());
+            })),
+            TodoOp::RefreshState(args(&|a| {
+                a.no_global_sync = true;
+                a.progress_scope = Some("goal".into());
+                a.next_action = Some("Ship the parser".into());
+            })),
+        ];
+        for op in &ops {
+            let outcome = apply_op(state, op, &ctx).expect("the demo state takes the op");
+            let packet = build_packet("docs-goal", op, state, &outcome);
+            let at = |p: &str| packet.pointer(p).and_then(Value::as_str).unwrap_or_default().to_owned();
+            assert_eq!(
+                packet_identity("docs-goal", op, &outcome),
+                (at("/write_intent/write_id"), at("/write_intent/idempotency_key")),
+                "{}",
+                op.name()
+            );
+        }
+    }
 }
