@@ -83,12 +83,12 @@ fn parts(text: &str) -> Result<Parts, String> {
     let state = ActiveState::parse(text);
     let mut todos = BTreeMap::new();
     let mut positional = BTreeSet::new();
-    for t in &state.todos {
+    for (t, block) in state.todos.iter().zip(state.todo_blocks()) {
         let key = if t.archived { format!("archive:{}", t.todo_id) } else { t.todo_id.clone() };
         if t.todo_id_source == crate::loopx::state::IdSource::Generated {
             positional.insert(key.clone());
         }
-        if todos.insert(key.clone(), state.todo_block(t).join("\n")).is_some() {
+        if todos.insert(key.clone(), block.join("\n")).is_some() {
             return Err(format!("todo id {key} appears twice"));
         }
     }

@@ -443,6 +443,14 @@ impl ActiveState {
         block_range(&lines, todo.line).filter_map(|i| lines.get(i).copied()).collect()
     }
 
+    /// [`Self::todo_block`] of every todo, in the order of [`Self::todos`], from one split
+    /// of the text (asking for each block in turn splits it once per todo).
+    #[must_use]
+    pub fn todo_blocks(&self) -> Vec<Vec<&str>> {
+        let lines = self.lines();
+        self.todos.iter().map(|t| block_range(&lines, t.line).filter_map(|i| lines.get(i).copied()).collect()).collect()
+    }
+
     /// Ids that appear on more than one active todo (an error in LoopX's projection).
     #[must_use]
     pub fn duplicate_todo_ids(&self) -> Vec<String> {
@@ -534,6 +542,18 @@ fn finish_todo(todo: &mut Todo) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_block_at_once_is_each_block_in_turn() {
+        let text = "## Agent Todo\n\n- [ ] one\n  more of one\n  <!-- loopx:todo todo_id=todo_a status=open -->\n\n- [x] two\n- [ ] three\n\tindented\n## Completed Work Archive\n- [x] old\n";
+        let demo = include_str!("../../assets/demo/demo-goal.ACTIVE_GOAL_STATE.md");
+        for t in [text, demo] {
+            let st = ActiveState::parse(t);
+            assert!(st.todos.len() >= 3);
+            let each: Vec<Vec<&str>> = st.todos.iter().map(|todo| st.todo_block(todo)).collect();
+            assert_eq!(st.todo_blocks(), each);
+        }
+    }
 
     #[test]
     fn golden_generated_id() {
