@@ -49,7 +49,12 @@ struct Parts {
 fn parts(goal_id: &str, op: &TodoOp, outcome: &EditOutcome) -> Parts {
     let class = write_class(op);
     if let TodoOp::RefreshState(args) = op {
-        return refresh_parts(args.agent_id.as_deref(), args.classification.as_deref(), !args.no_global_sync, outcome.changed);
+        return refresh_parts(
+            args.agent_id.as_deref(),
+            args.classification.as_deref(),
+            !args.no_global_sync,
+            outcome.changed,
+        );
     }
     let role = outcome.role.map_or("", |r| r.as_str());
     let todo_id = outcome.todo_id.clone().unwrap_or_default();

@@ -71,7 +71,9 @@ impl<'a> Doc<'a> {
     #[must_use]
     pub fn new(text: &'a str) -> Self {
         match universal_newlines(text) {
-            Cow::Borrowed(t) => Self { lines: splitlines(t).into_iter().map(Cow::Borrowed).collect(), original: t.into() },
+            Cow::Borrowed(t) => {
+                Self { lines: splitlines(t).into_iter().map(Cow::Borrowed).collect(), original: t.into() }
+            }
             Cow::Owned(t) => Self {
                 lines: splitlines(&t).into_iter().map(|l| Cow::Owned(l.to_owned())).collect(),
                 original: t.into(),
