@@ -345,8 +345,9 @@ pub fn ensure_inside(path: &Path, root: &Path, what: &'static str) -> Result<(),
 
 /// Folders found to be real folders (not symlinks) during one pass over many paths (the
 /// registry's goals, read back to back): each is looked at once per pass, not once per
-/// path under it.
-/// For a command that reads every goal once (`status`, `list`), not for a long-lived view.
+/// path under it. A pass is one registry load or one `status` / `list` over the goals;
+/// nothing long-lived keeps one (a folder swapped for a symlink later is seen by the next
+/// pass).
 #[derive(Debug, Default)]
 pub struct PlainDirs(std::collections::HashSet<PathBuf>);
 
