@@ -60,14 +60,18 @@ impl AuthorityFiles {
     /// The paths for `goal_id` under `runtime_root`.
     #[must_use]
     pub fn new(runtime_root: &Path, goal_id: &str) -> Self {
-        let digest = crate::loopx::hash::sha256_hex(goal_id.as_bytes());
+        Self::at(runtime_root, &crate::loopx::hash::sha256_hex(goal_id.as_bytes()))
+    }
+
+    /// [`Self::new`] from the goal id's digest (64 hex digits), hashed once for every root.
+    fn at(runtime_root: &Path, digest: &str) -> Self {
         Self {
             provider: runtime_root.join("authority").join(format!("provider-{digest}.json")),
-            sqlite: store::sqlite_path(runtime_root, goal_id),
+            sqlite: store::sqlite_path_at(runtime_root, digest),
             fence: runtime_root
                 .join("authority-transition/file-v0")
                 .join(format!("legacy-writer-fence-{}.json", &digest[..16])),
-            file_store: store::file_store_path(runtime_root, goal_id),
+            file_store: store::file_store_path_at(runtime_root, digest),
         }
     }
 }
@@ -276,10 +280,11 @@ impl RootFiles<'_> {
 
 /// The runtime root first, then the other default roots, each with its files looked at.
 fn roots_of(place: GoalPlace<'_>) -> Vec<RootFiles<'_>> {
+    let digest = crate::loopx::hash::sha256_hex(place.goal_id.as_bytes());
     std::iter::once(place.runtime_root)
         .chain(place.other_roots.iter().map(PathBuf::as_path))
         .map(|root| {
-            let files = AuthorityFiles::new(root, place.goal_id);
+            let files = AuthorityFiles::at(root, &digest);
             // A file whose folder is certainly absent is absent too: a root without LoopX
             // 2.x files costs one or two stats, not four.
             let root_there = present(root);

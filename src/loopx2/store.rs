@@ -110,9 +110,12 @@ pub enum StoreError {
 /// `<rt>/authority/sqlite-v0/authority-<sha256(goal_id)>.sqlite`.
 #[must_use]
 pub fn sqlite_path(runtime_root: &Path, goal_id: &str) -> PathBuf {
-    runtime_root
-        .join("authority/sqlite-v0")
-        .join(format!("authority-{}.sqlite", crate::loopx::hash::sha256_hex(goal_id.as_bytes())))
+    sqlite_path_at(runtime_root, &crate::loopx::hash::sha256_hex(goal_id.as_bytes()))
+}
+
+/// [`sqlite_path`] from the goal id's digest (64 hex digits).
+pub(crate) fn sqlite_path_at(runtime_root: &Path, digest: &str) -> PathBuf {
+    runtime_root.join("authority/sqlite-v0").join(format!("authority-{digest}.sqlite"))
 }
 
 /// Reads the head of the SQLite store at `path`, read-only.
@@ -175,7 +178,11 @@ pub const KNOWN_FILE_SCHEMA: &str = "loopx_file_authority_store_v1";
 /// `head`, `committed[]`), rewritten whole by LoopX on every commit.
 #[must_use]
 pub fn file_store_path(runtime_root: &Path, goal_id: &str) -> PathBuf {
-    let digest = crate::loopx::hash::sha256_hex(goal_id.as_bytes());
+    file_store_path_at(runtime_root, &crate::loopx::hash::sha256_hex(goal_id.as_bytes()))
+}
+
+/// [`file_store_path`] from the goal id's digest (64 hex digits).
+pub(crate) fn file_store_path_at(runtime_root: &Path, digest: &str) -> PathBuf {
     runtime_root.join("authority/file-v0").join(format!("authority-store-{}.json", &digest[..16]))
 }
 
