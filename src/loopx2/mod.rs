@@ -51,12 +51,6 @@ pub struct AuthorityFiles {
 }
 
 impl AuthorityFiles {
-    /// True when any of the three files is (or may be) there.
-    #[must_use]
-    pub fn any_present(&self) -> bool {
-        present(&self.provider) || present(&self.sqlite) || present(&self.fence) || present(&self.file_store)
-    }
-
     /// The paths for `goal_id` under `runtime_root`.
     #[must_use]
     pub fn new(runtime_root: &Path, goal_id: &str) -> Self {

@@ -305,9 +305,7 @@ impl<'a> Doc<'a> {
 /// does not start with `---` (e.g. one starting with a BOM) is returned unchanged.
 #[must_use]
 pub fn bump_updated_at(text: &str, now: &str) -> String {
-    let mut out = text.to_owned();
-    bump_updated_at_in(&mut out, now);
-    out
+    bumped(text.to_owned(), now)
 }
 
 /// `text` with [`bump_updated_at_in`] applied.
