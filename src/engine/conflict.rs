@@ -189,7 +189,7 @@ impl super::Engine {
 
     /// Looks up the base at `expected_revision` among the goal's revision snapshots and, when
     /// it is kept, builds the 3-way view; the revision conflict's details say which.
-    pub(super) fn add_three_way(&self, p: &mut Prepared, intent: &Intent, current: &str, agents: &[String]) {
+    pub(super) fn add_three_way(&self, p: &mut Prepared, intent: &Intent, current: &str, ctx: &EditContext) {
         let mut source = "revisions";
         let mut base = self
             .gate(&intent.goal_id)
@@ -222,12 +222,7 @@ impl super::Engine {
             }
         }
         let Ok(Some(base)) = base else { return };
-        let ctx = EditContext {
-            goal_id: intent.goal_id.clone(),
-            registered_agents: agents.to_vec(),
-            now: self.clock.loopx_now(),
-        };
-        let proposed = super::conflict::proposed_on(&base, intent, &ctx);
+        let proposed = super::conflict::proposed_on(&base, intent, ctx);
         let view = super::conflict::three_way(base, current, proposed);
         if let Some(Value::Object(c)) = p.conflict.as_mut()
             && c.get("kind").and_then(Value::as_str) == Some("revision_conflict")

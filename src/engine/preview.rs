@@ -315,9 +315,16 @@ impl Engine {
             p.target_text = op.todo_id().and_then(|id| state.find_todo(id)).map(|t| t.text.clone());
         }
         self.check_lease(&mut p, &intent, &state, &current, &goal.id);
-        self.check_edit(&mut p, &intent, &current, &goal.registered_agents, rev_ok);
+        // One clock reading for the edit and its 3-way base: two could straddle a second,
+        // stamp the same add differently, and refuse a recompute that should pass.
+        let ctx = EditContext {
+            goal_id: intent.goal_id.clone(),
+            registered_agents: goal.registered_agents.clone(),
+            now: self.clock.loopx_now(),
+        };
+        Self::check_edit(&mut p, &intent, &current, &ctx, rev_ok);
         if !rev_ok {
-            self.add_three_way(&mut p, &intent, &current, &goal.registered_agents);
+            self.add_three_way(&mut p, &intent, &current, &ctx);
         }
         p.current_text = Some(current);
         check_boundary(&mut p, &intent, snap.allowlist.as_deref().unwrap_or_default());
@@ -428,7 +435,7 @@ impl Engine {
         p.check("lease", true, details.join("; "), None);
     }
 
-    fn check_edit(&self, p: &mut Prepared, intent: &Intent, current: &str, agents: &[String], rev_ok: bool) {
+    fn check_edit(p: &mut Prepared, intent: &Intent, current: &str, ctx: &EditContext, rev_ok: bool) {
         let proposed = match &intent.proposal {
             raw @ (Proposal::Replace(_) | Proposal::UnifiedDiff(_)) => {
                 let text = raw_text(raw, current);
@@ -442,12 +449,7 @@ impl Engine {
                 text
             }
             Proposal::TodoOp(op) => {
-                let ctx = EditContext {
-                    goal_id: intent.goal_id.clone(),
-                    registered_agents: agents.to_vec(),
-                    now: self.clock.loopx_now(),
-                };
-                match apply_op(current, op, &ctx) {
+                match apply_op(current, op, ctx) {
                     Ok(mut outcome) => {
                         if rev_ok && let Err(why) = consistent(intent, op, &outcome) {
                             p.check("edit", false, why.clone(), Some(Predicted::Invalid));
