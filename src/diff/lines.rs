@@ -8,7 +8,6 @@
 //! every line, or two near-disjoint texts, cost a hash per line instead of Myers' O(N·D).
 
 use similar::{Algorithm, DiffOp};
-use std::collections::HashMap;
 use std::time::Instant;
 
 /// The lines of both texts (each with its terminator) and the ops turning `old` into `new`.
@@ -23,7 +22,9 @@ pub(crate) struct LineDiff<'a> {
 /// `text` split into lines, each keeping its terminator (`\n`, `\r\n` or a lone `\r`).
 pub(crate) fn split_lines(text: &str) -> Vec<&str> {
     let bytes = text.as_bytes();
-    let mut lines = Vec::with_capacity(bytes.len() / 32 + 1);
+    // At most one line per `\n` or `\r`, and one more: a count first keeps the table at
+    // its size (a guess from the byte length held a 60 MiB state's lines three times over).
+    let mut lines = Vec::with_capacity(memchr::memchr2_iter(b'\n', b'\r', bytes).count() + 1);
     let mut start = 0;
     let mut i = 0;
     while i < bytes.len() {
@@ -83,22 +84,20 @@ pub(crate) fn diff<'a>(old: &'a str, new: &'a str, deadline: Instant) -> LineDif
 /// The `(old, new)` index pairs of lines the diff keeps, in order, and whether the deadline
 /// passed. Lines without any equal line on the other side are left out before Myers runs.
 fn matched_pairs<'a>(old: &[&'a str], new: &[&'a str], deadline: Instant) -> (Vec<(usize, usize)>, bool) {
-    // foldhash (seeded per process) instead of SipHash: interning is most of a diff of two
-    // large texts that differ at both ends (a bumped `updated_at` at the top, a todo added
-    // far below).
-    let mut ids: HashMap<&str, u32, foldhash::fast::RandomState> =
-        HashMap::with_capacity_and_hasher(old.len() + new.len(), foldhash::fast::RandomState::default());
-    let mut intern = |line: &'a str| -> u32 {
-        let next = u32::try_from(ids.len()).unwrap_or(u32::MAX);
-        *ids.entry(line).or_insert(next)
-    };
-    let old_ids: Vec<u32> = old.iter().map(|&l| intern(l)).collect();
-    let new_ids: Vec<u32> = new.iter().map(|&l| intern(l)).collect();
-    let mut in_new = vec![false; ids.len()];
+    if old.len() + new.len() >= u32::MAX as usize {
+        // Past what a line number holds (texts of 4 GiB and more): one exact replace.
+        return (Vec::new(), false);
+    }
+    let mut interner = Interner::with_capacity(old.len().max(new.len()));
+    let old_ids: Vec<u32> = old.iter().map(|&l| interner.id(l)).collect();
+    let new_ids: Vec<u32> = new.iter().map(|&l| interner.id(l)).collect();
+    let distinct = interner.distinct.len();
+    drop(interner);
+    let mut in_new = vec![false; distinct];
     for &id in &new_ids {
         in_new[id as usize] = true;
     }
-    let mut in_old = vec![false; ids.len()];
+    let mut in_old = vec![false; distinct];
     for &id in &old_ids {
         in_old[id as usize] = true;
     }
@@ -119,6 +118,49 @@ fn matched_pairs<'a>(old: &[&'a str], new: &[&'a str], deadline: Instant) -> (Ve
         }
     }
     (pairs, late)
+}
+
+/// Numbers distinct lines in the order first seen (equal lines, equal numbers). The table
+/// holds only the numbers (4 bytes a slot) and hashes the line again when it grows: a map
+/// from line to number was 52 MB for the two sides of a 60 MiB state. foldhash (seeded per
+/// process) instead of SipHash: interning is most of a diff of two large texts that differ
+/// at both ends (a bumped `updated_at` at the top, a todo added far below).
+struct Interner<'a> {
+    table: hashbrown::HashTable<u32>,
+    /// The first line seen of each number.
+    distinct: Vec<&'a str>,
+    hasher: foldhash::fast::RandomState,
+}
+
+impl<'a> Interner<'a> {
+    fn with_capacity(lines: usize) -> Self {
+        Self {
+            table: hashbrown::HashTable::with_capacity(lines),
+            distinct: Vec::with_capacity(lines),
+            hasher: foldhash::fast::RandomState::default(),
+        }
+    }
+
+    /// The number of `line`. The caller interns fewer than `u32::MAX` lines in all.
+    fn id(&mut self, line: &'a str) -> u32 {
+        use std::hash::BuildHasher as _;
+        let Self { table, distinct, hasher } = self;
+        let hash = hasher.hash_one(line);
+        let entry = table.entry(
+            hash,
+            |&id| distinct.get(id as usize).is_some_and(|l| *l == line),
+            |&id| hasher.hash_one(distinct.get(id as usize).copied().unwrap_or_default()),
+        );
+        match entry {
+            hashbrown::hash_table::Entry::Occupied(e) => *e.get(),
+            hashbrown::hash_table::Entry::Vacant(e) => {
+                let next = u32::try_from(distinct.len()).unwrap_or(u32::MAX);
+                distinct.push(line);
+                e.insert(next);
+                next
+            }
+        }
+    }
 }
 
 /// Appends an equal run, merged with an equal run just before it.

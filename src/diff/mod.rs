@@ -161,7 +161,7 @@ pub fn added_and_removed(old: &str, new: &str) -> (Vec<(usize, String)>, usize) 
     let mut removed = 0;
     let mut added = Vec::new();
     let d = line_diff(old, new);
-    for op in &d.ops {
+    for op in d.ops.iter().filter(|op| !matches!(op, DiffOp::Equal { .. })) {
         for (tag, _, n, line) in lines::op_lines(&d, op) {
             match tag {
                 '+' => added.push((n.map_or(0, |i| i + 1), line.trim_end_matches(['\n', '\r']).to_owned())),

@@ -12,11 +12,12 @@ use serde_json::{Value, json};
 
 /// A raw change must stay within what its packet names: when `target_refs.todo_id` is set,
 /// only that todo's block (and frontmatter `updated_at`) may change.
-pub(super) fn raw_consistent(intent: &Intent, current: &str, proposed: &str) -> Result<(), String> {
+/// `before` and `after` are the parses of the current and the proposed text.
+pub(super) fn raw_consistent(intent: &Intent, before: &ActiveState, after: &ActiveState) -> Result<(), String> {
     let Some(target) = &intent.target_todo_id else {
         return Ok(());
     };
-    let (touched, outside) = touched_todos(&ActiveState::parse(current), &ActiveState::parse(proposed));
+    let (touched, outside) = touched_todos(before, after);
     let others: Vec<&String> = touched.iter().filter(|t| *t != target).collect();
     if !others.is_empty() {
         return Err(format!(
@@ -118,10 +119,24 @@ pub fn touched_todos(before: &ActiveState, after: &ActiveState) -> (std::collect
     (touched, !same_when_joined(&skeleton(before), &skeleton(after)))
 }
 
+/// The ids of `before`'s active todos whose block `after` changes or drops: the ids of
+/// [`touched_todos`] that `before` holds an active todo for (the todos whose leases a raw
+/// change must respect), without its comparison of the text outside todo blocks.
+#[must_use]
+pub fn changed_active_todos(before: &ActiveState, after: &ActiveState) -> std::collections::BTreeSet<String> {
+    let (a, b) = (todo_keys(before), todo_keys(after));
+    a.iter()
+        .filter(|(k, v)| b.get(*k) != Some(*v) && before.find_todo(k).is_some())
+        .map(|(k, _)| (*k).to_owned())
+        .collect()
+}
+
 /// What a todo's block says, by todo id (a later duplicate id wins).
 type TodoKey<'a> = (&'a str, &'a str, char, bool, &'a crate::loopx::metadata::Metadata);
 
-fn todo_keys(s: &ActiveState) -> std::collections::HashMap<&str, TodoKey<'_>> {
+/// foldhash, not SipHash: the keys are ids from the state, and two maps of every todo are
+/// most of comparing two large states.
+fn todo_keys(s: &ActiveState) -> std::collections::HashMap<&str, TodoKey<'_>, foldhash::fast::RandomState> {
     s.todos
         .iter()
         .map(|t| (t.todo_id.as_str(), (t.text.as_str(), t.status, t.marker, t.archived, &t.metadata)))
@@ -210,6 +225,49 @@ pub(super) fn check_lock(p: &mut Prepared, state_file: &std::path::Path) {
                 p.conflict = Some(serde_json::json!({"kind": "lock_held", "lock_holder": holder,
                     "note": "LoopX's state-file lock is held now: apply waits up to 5 s, then records lock_busy"}));
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Lines of small states: todo sections, an archive, a section without a role, todos with
+    /// explicit (sometimes duplicate) ids, claims, continuations and blank lines.
+    fn line() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "## Agent Todo",
+            "## Human Todo",
+            "## Completed Work Archive",
+            "## Notes",
+            "- [ ] one",
+            "- [ ] two",
+            "- [x] one",
+            "- [-] three",
+            "  more words",
+            "  <!-- loopx:todo todo_id=todo_dup001 status=open -->",
+            "  <!-- loopx:todo todo_id=todo_dup002 status=open claimed_by=codex-a -->",
+            "  <!-- loopx:todo status=done -->",
+            "",
+        ])
+    }
+
+    fn state() -> impl Strategy<Value = String> {
+        prop::collection::vec(line(), 0..24).prop_map(|l| l.join("\n") + "\n")
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        /// The lease targets of a raw change: the ids `touched_todos` reports that `before`
+        /// holds an active todo for (the definition `changed_active_todos` shortcuts).
+        #[test]
+        fn changed_active_todos_are_the_touched_ones_before_holds(a in state(), b in state()) {
+            let (before, after) = (ActiveState::parse(&a), ActiveState::parse(&b));
+            let oracle: std::collections::BTreeSet<String> =
+                touched_todos(&before, &after).0.into_iter().filter(|id| before.find_todo(id).is_some()).collect();
+            prop_assert_eq!(changed_active_todos(&before, &after), oracle);
         }
     }
 }

@@ -2,7 +2,9 @@
 //! lease, edit, boundary, lock — computed from disk without writing anything.
 
 use super::Engine;
-use super::checks::{check_boundary, check_lock, consistent, lease_problem, raw_consistent, raw_text, touched_todos};
+use super::checks::{
+    changed_active_todos, check_boundary, check_lock, consistent, lease_problem, raw_consistent, raw_text,
+};
 use super::item::{Intent, Item, Proposal};
 pub use super::snapshot::GoalSnapshot;
 use crate::loopx::edit::{EditContext, EditOutcome, TodoOp, apply_op};
@@ -283,13 +285,13 @@ impl Engine {
             check_boundary(&mut p, &intent, snap.allowlist.as_deref().unwrap_or_default());
             return p;
         }
+        let raw = RawAfter::of(&intent.proposal, &current);
         if let Some(auth) = snap.authority.as_deref().filter(|a| a.is_canonical())
-            && !matches!(intent.proposal, Proposal::TodoOp(_))
+            && let Some(Ok(after)) = raw.as_ref().map(|r| &r.text)
             && revision_of_text(&current) == intent.expected_revision
             && p.failures.is_empty()
-            && let Ok(after) = super::checks::raw_text(&intent.proposal, &current)
         {
-            self.check_loopx_keeps(&mut p, &goal, auth, &after);
+            self.check_loopx_keeps(&mut p, &goal, auth, after);
         }
         Self::check_idempotency(&mut p, &intent, &snap.results);
         self.add_prior_proposal(&mut p, &intent);
@@ -314,7 +316,7 @@ impl Engine {
         if let Proposal::TodoOp(op) = &intent.proposal {
             p.target_text = op.todo_id().and_then(|id| state.find_todo(id)).map(|t| t.text.clone());
         }
-        self.check_lease(&mut p, &intent, &state, &current, &goal.id);
+        self.check_lease(&mut p, &intent, &state, raw.as_ref(), &goal.id);
         // One clock reading for the edit and its 3-way base: two could straddle a second,
         // stamp the same add differently, and refuse a recompute that should pass.
         let ctx = EditContext {
@@ -322,7 +324,7 @@ impl Engine {
             registered_agents: goal.registered_agents.clone(),
             now: self.clock.loopx_now(),
         };
-        Self::check_edit(&mut p, &intent, &current, &ctx, rev_ok);
+        Self::check_edit(&mut p, &intent, (&current, &state), raw, &ctx, rev_ok);
         if !rev_ok {
             self.add_three_way(&mut p, &intent, &current, &ctx);
         }
@@ -367,37 +369,36 @@ impl Engine {
         }
     }
 
-    fn check_lease(&self, p: &mut Prepared, intent: &Intent, state: &ActiveState, current: &str, goal_id: &str) {
+    fn check_lease(
+        &self,
+        p: &mut Prepared,
+        intent: &Intent,
+        state: &ActiveState,
+        raw: Option<&RawAfter>,
+        goal_id: &str,
+    ) {
         let expected =
             intent.lease_ref.as_ref().and_then(|l| l.get("claimed_by")).and_then(Value::as_str).map(str::to_owned);
-        let targets: Vec<(String, Option<String>)> = match &intent.proposal {
-            Proposal::TodoOp(op) => {
-                let Some(todo_id) = op.todo_id() else {
-                    p.check("lease", true, "no existing todo targeted", None);
-                    return;
-                };
-                let args = op.args();
-                let actor = args
-                    .agent_id
-                    .clone()
-                    .or_else(|| matches!(op, TodoOp::TodoClaim(_)).then(|| args.claimed_by.clone()).flatten());
-                vec![(todo_id.to_owned(), actor)]
-            }
-            raw => {
-                // A raw change is checked on every existing todo it touches; the writer is the
-                // packet's lease holder, else its writer_id.
-                let Ok(proposed) = raw_text(raw, current) else {
-                    p.check("lease", true, "the change does not apply; see edit", None);
-                    return;
-                };
-                let actor = expected.clone().or_else(|| Some(intent.writer_id.clone()));
-                touched_todos(state, &ActiveState::parse(&proposed))
-                    .0
-                    .into_iter()
-                    .filter(|id| state.find_todo(id).is_some())
-                    .map(|id| (id, actor.clone()))
-                    .collect()
-            }
+        let targets: Vec<(String, Option<String>)> = if let Proposal::TodoOp(op) = &intent.proposal {
+            let Some(todo_id) = op.todo_id() else {
+                p.check("lease", true, "no existing todo targeted", None);
+                return;
+            };
+            let args = op.args();
+            let actor = args
+                .agent_id
+                .clone()
+                .or_else(|| matches!(op, TodoOp::TodoClaim(_)).then(|| args.claimed_by.clone()).flatten());
+            vec![(todo_id.to_owned(), actor)]
+        } else {
+            // A raw change is checked on every existing todo it touches; the writer is the
+            // packet's lease holder, else its writer_id.
+            let Some(after) = raw.and_then(RawAfter::parsed) else {
+                p.check("lease", true, "the change does not apply; see edit", None);
+                return;
+            };
+            let actor = expected.clone().or_else(|| Some(intent.writer_id.clone()));
+            changed_active_todos(state, after).into_iter().map(|id| (id, actor.clone())).collect()
         };
         if targets.is_empty() {
             p.check("lease", true, "touches no existing todo", None);
@@ -435,18 +436,32 @@ impl Engine {
         p.check("lease", true, details.join("; "), None);
     }
 
-    fn check_edit(p: &mut Prepared, intent: &Intent, current: &str, ctx: &EditContext, rev_ok: bool) {
+    /// The edit check; `before` is the current text and its parse, `raw` a raw proposal's
+    /// text on it (`None` for a todo op).
+    fn check_edit(
+        p: &mut Prepared,
+        intent: &Intent,
+        before: (&str, &ActiveState),
+        raw: Option<RawAfter>,
+        ctx: &EditContext,
+        rev_ok: bool,
+    ) {
+        let current = before.0;
         let proposed = match &intent.proposal {
-            raw @ (Proposal::Replace(_) | Proposal::UnifiedDiff(_)) => {
-                let text = raw_text(raw, current);
-                if let (Ok(t), true) = (&text, rev_ok)
-                    && let Err(why) = raw_consistent(intent, current, t)
+            Proposal::Replace(_) | Proposal::UnifiedDiff(_) => {
+                let Some(raw) = raw else {
+                    // Not reached: every raw proposal comes with its text.
+                    p.check("edit", false, "the proposed text was not worked out", Some(Predicted::Invalid));
+                    return;
+                };
+                if let (Some(after), true) = (raw.parsed(), rev_ok)
+                    && let Err(why) = raw_consistent(intent, before.1, after)
                 {
                     p.check("edit", false, why.clone(), Some(Predicted::Invalid));
                     p.invalid_reason = Some(why);
                     return;
                 }
-                text
+                raw.into_text()
             }
             Proposal::TodoOp(op) => {
                 match apply_op(current, op, ctx) {
@@ -506,6 +521,38 @@ fn decided_preview(item: &Item, snap: &GoalSnapshot) -> Option<Prepared> {
         Some(Predicted::Status(rec.status)),
     );
     Some(p)
+}
+
+/// A `replace`'s or `unified_diff`'s text on the current state, worked out once per
+/// preparation (the LoopX 2.x, lease and edit checks all read it), and its parse, built on
+/// first use and shared.
+struct RawAfter {
+    /// The text, or why the change does not apply ([`raw_text`]).
+    text: Result<std::sync::Arc<String>, String>,
+    parsed: std::cell::OnceCell<ActiveState>,
+}
+
+impl RawAfter {
+    /// `None` for a todo op.
+    fn of(proposal: &Proposal, current: &str) -> Option<Self> {
+        if matches!(proposal, Proposal::TodoOp(_)) {
+            return None;
+        }
+        Some(Self { text: raw_text(proposal, current).map(std::sync::Arc::new), parsed: std::cell::OnceCell::new() })
+    }
+
+    /// The text's parse; `None` when the change does not apply.
+    fn parsed(&self) -> Option<&ActiveState> {
+        let text = self.text.as_ref().ok()?;
+        Some(self.parsed.get_or_init(|| ActiveState::parse_shared(text)))
+    }
+
+    /// The text itself (copied only when its parse still shares it, which dropping the
+    /// parse first rules out).
+    fn into_text(self) -> Result<String, String> {
+        drop(self.parsed);
+        self.text.map(|t| std::sync::Arc::try_unwrap(t).unwrap_or_else(|t| (*t).clone()))
+    }
 }
 
 fn short(rev: &str) -> String {

@@ -442,7 +442,7 @@ fn a_multi_line_candidate_inside_an_earlier_window_still_gets_its_reach() {
     // The second prompt sits inside the first prompt's window; its own output runs past it.
     let text = "$ ls\nout1\nout2\n\n\n$ cat x\nc1\nc2\n";
     let shell = RULES.iter().position(|r| r.id == "shell_session").expect("rule");
-    let whole: Vec<(usize, usize)> = REGEXES[shell].find_iter(text.as_bytes()).map(|m| (m.start(), m.end())).collect();
+    let whole: Vec<(usize, usize)> = regex(shell).find_iter(text.as_bytes()).map(|m| (m.start(), m.end())).collect();
     assert_eq!(whole.len(), 2, "the text holds two sessions");
     let found: Vec<usize> =
         raw_hits(text.as_bytes()).into_iter().filter(|h| h.rule.id == "shell_session").map(|h| h.start).collect();
@@ -450,8 +450,16 @@ fn a_multi_line_candidate_inside_an_earlier_window_still_gets_its_reach() {
     let windows = prefilter::windows(text.as_bytes());
     let in_windows: Vec<usize> = windows[shell]
         .iter()
-        .flat_map(|&(a, b)| REGEXES[shell].find_iter(&text.as_bytes()[a..b]).map(move |m| a + m.start()))
+        .flat_map(|&(a, b)| regex(shell).find_iter(&text.as_bytes()[a..b]).map(move |m| a + m.start()))
         .collect();
     assert_eq!(in_windows, whole.iter().map(|w| w.0).collect::<Vec<_>>());
     assert_eq!(found, in_windows);
+}
+
+#[test]
+fn every_rule_pattern_compiles() {
+    // The regexes compile on first use; this makes a broken pattern fail here, not in a scan.
+    for (i, rule) in RULES.iter().enumerate() {
+        assert!(regex(i).as_str().ends_with(rule.pattern), "{}", rule.id);
+    }
 }
