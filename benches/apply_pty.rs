@@ -5,10 +5,11 @@
 //! confirms the batch to the batch report on the screen, per item. Two rounds, the goals'
 //! order swapped in the second.
 //!
-//! The reference, in the same run: a loop doing the durable writes one apply does
-//! (`Engine::write_and_record`: the kept text, the recovery marker, the state file, the
-//! result record and the item's move, 9 fsyncs; see ARCHITECTURE.md), on the same file
-//! system.
+//! The reference, in the same run: a loop doing the durable writes one apply does (LoopX's
+//! lock holder record, written and fsynced on taking the state lock and again on release, as
+//! `loopx/file_lock.py` does; and `Engine::write_and_record`: the kept text, the recovery
+//! marker, the state file, the result record and the item's move; 11 fsyncs in all, see
+//! ARCHITECTURE.md), on the same file system.
 //!
 //! `cargo bench --bench apply_pty`.
 
@@ -106,7 +107,8 @@ fn batch(t: &mut Pty, goal: &str) -> Duration {
 /// the text after (the text before was kept by the apply before), the write-ahead marker
 /// and the state, each a file written, fsynced, renamed into place and its folder fsynced;
 /// the record appended and fsynced; the item renamed into `decided/` with both folders
-/// fsynced; the marker removed. 9 fsyncs.
+/// fsynced; the marker removed. Around them, the lock holder record rewritten and fsynced
+/// when the state lock is taken and when it is released. 11 fsyncs.
 fn raw_apply(dir: &Path, n: usize, state: &[u8]) {
     let sync_dir = |d: &Path| std::fs::File::open(d).and_then(|f| f.sync_all()).expect("dir fsync");
     let put = |name: &str, body: &[u8]| {
@@ -117,6 +119,21 @@ fn raw_apply(dir: &Path, n: usize, state: &[u8]) {
         std::fs::rename(&tmp, dir.join(name)).expect("rename");
         sync_dir(dir);
     };
+    let holder = |f: &mut std::fs::File, body: &[u8]| {
+        use std::io::Seek as _;
+        f.seek(std::io::SeekFrom::Start(0)).expect("seek");
+        f.set_len(0).expect("truncate");
+        f.write_all(body).expect("write");
+        f.sync_all().expect("fsync");
+    };
+    let mut lock = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(dir.join("STATE.md.lock"))
+        .expect("lock");
+    holder(&mut lock, &[b'h'; 260]);
     put(&format!("rev-after-{n}.md"), state);
     put("marker.json", &[b'm'; 1500]);
     put("STATE.md", state);
@@ -129,6 +146,7 @@ fn raw_apply(dir: &Path, n: usize, state: &[u8]) {
     sync_dir(dir);
     sync_dir(&dir.join("decided"));
     std::fs::remove_file(dir.join("marker.json")).expect("rm");
+    holder(&mut lock, &[b'h'; 300]);
 }
 
 fn main() {

@@ -220,10 +220,9 @@ impl Engine {
             applied_revision: revision_of_text(&new_text),
             record: rec.clone(),
         };
+        // Both texts were kept before the state write (`write_and_record`).
         Self::write_and_record(gate, item, &goal, &p, &new_text, &marker)?;
         drop(state_lock);
-        let kept: Vec<&str> = p.current().into_iter().chain([new_text.as_str()]).collect();
-        super::keep_snapshots(gate, &kept);
         Ok(Outcome {
             status: Status::Applied,
             message: format!(

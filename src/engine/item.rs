@@ -110,8 +110,20 @@ impl Item {
         item
     }
 
+    /// The file's stem as the file names it (before [`crate::gate::visible_id`]).
+    fn raw_id(path: &Path) -> String {
+        path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+    }
+
+    /// The id [`Item::read`] gives the item at `path`, without reading it: its file stem
+    /// with anything outside `[A-Za-z0-9._:@+=-]` shown as `\u{…}`.
+    #[must_use]
+    pub fn id_of(path: &Path) -> String {
+        crate::gate::visible_id(&Self::raw_id(path))
+    }
+
     fn read_unmasked(path: &Path, goal_id: &str) -> Self {
-        let id = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let id = Self::raw_id(path);
         // One lstat: its times are the file's own (a symlink is refused below, by this
         // same answer).
         let meta = std::fs::symlink_metadata(path).ok();

@@ -196,8 +196,8 @@ impl Prepared {
 /// (an unreadable log decides nothing about keys: `failed`).
 pub(super) fn readable_results<'a>(
     p: &mut Prepared,
-    results: &'a Result<std::sync::Arc<Vec<ResultRecord>>, String>,
-) -> Option<&'a [ResultRecord]> {
+    results: &'a Result<crate::gate::results::Records, String>,
+) -> Option<&'a [std::sync::Arc<ResultRecord>]> {
     match results {
         Ok(r) => Some(r),
         Err(e) => {
@@ -335,11 +335,7 @@ impl Engine {
         p
     }
 
-    fn check_idempotency(
-        p: &mut Prepared,
-        intent: &Intent,
-        results: &Result<std::sync::Arc<Vec<ResultRecord>>, String>,
-    ) {
+    fn check_idempotency(p: &mut Prepared, intent: &Intent, results: &Result<crate::gate::results::Records, String>) {
         let Some(records) = readable_results(p, results) else { return };
         let applied = records.iter().rev().find(|r| {
             r.idempotency_key == intent.idempotency_key && matches!(r.status, Status::Applied | Status::AlreadyApplied)

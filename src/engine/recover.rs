@@ -42,7 +42,11 @@ impl Engine {
         // A log that ends in a newline has no torn tail to repair: what was verified before
         // is remembered (an apply costs the same after 10,000 decisions as after ten).
         let log = gate.results();
-        let records = if log.ends_whole() { log.read_remembered()? } else { std::sync::Arc::new(log.read_all(true)?) };
+        let records = if log.ends_whole() {
+            log.read_remembered()?
+        } else {
+            std::sync::Arc::new(log.read_all(true)?.into_iter().map(std::sync::Arc::new).collect())
+        };
         for path in gate.markers("json") {
             let marker = read_marker(&path)?;
             notes.push(self.recover_marker(&gate, &goal, &records, &path, &marker)?);
@@ -61,7 +65,7 @@ impl Engine {
         &self,
         gate: &crate::gate::GateDir,
         goal: &crate::loopx::registry::Goal,
-        records: &[crate::wire::ResultRecord],
+        records: &[std::sync::Arc<crate::wire::ResultRecord>],
         path: &Path,
         marker: &Marker,
     ) -> Result<String, EngineError> {
@@ -129,10 +133,16 @@ impl Engine {
     fn finish_interrupted_closes(
         gate: &crate::gate::GateDir,
         goal_id: &str,
-        records: &[crate::wire::ResultRecord],
+        records: &[std::sync::Arc<crate::wire::ResultRecord>],
     ) -> Result<Vec<String>, EngineError> {
         let mut notes = Vec::new();
+        // Only an item some final record names can be one; the others are not read (an
+        // apply in a batch of fifty read the other pending items every time).
+        let named: std::collections::HashSet<&str> = records.iter().map(|r| r.item_id.as_str()).collect();
         for path in gate.pending_files() {
+            if !named.contains(Item::id_of(&path).as_str()) {
+                continue;
+            }
             let item = Item::read(&path, goal_id);
             if let Some(rec) = decided_by(records, &item) {
                 durable_move(&path, &Self::decided_path(gate, &item))
@@ -204,8 +214,11 @@ pub(super) fn write_marker(path: &Path, marker: &Marker) -> Result<(), EngineErr
 /// The final result recorded for exactly this item (its id and payload digest), if any: the
 /// item was decided, and only its move to `decided/` may be missing.
 #[must_use]
-pub fn decided_by<'a>(records: &'a [crate::wire::ResultRecord], item: &Item) -> Option<&'a crate::wire::ResultRecord> {
-    records.iter().rev().find(|r| {
+pub fn decided_by<'a>(
+    records: &'a [std::sync::Arc<crate::wire::ResultRecord>],
+    item: &Item,
+) -> Option<&'a crate::wire::ResultRecord> {
+    records.iter().map(|r| &**r).rev().find(|r| {
         r.item_id == item.id
             && r.payload_digest == item.payload_digest
             && matches!(

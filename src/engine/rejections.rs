@@ -41,7 +41,7 @@ impl RejectedBefore {
 /// recorded instead) an item with `p`'s idempotency key or effect digest. Empty keys and
 /// digests match nothing.
 #[must_use]
-pub fn rejected_before(p: &Prepared, results: &[ResultRecord]) -> Option<RejectedBefore> {
+pub fn rejected_before(p: &Prepared, results: &[std::sync::Arc<ResultRecord>]) -> Option<RejectedBefore> {
     let (key, effect) = p.key_and_effect();
     let (key, effect) = (key.filter(|k| !k.is_empty()), effect.filter(|e| !e.is_empty()));
     if key.is_none() && effect.is_none() {
@@ -71,7 +71,7 @@ pub fn rejected_before(p: &Prepared, results: &[ResultRecord]) -> Option<Rejecte
 
 /// Adds the rejection found for `p` to its checks (a `rejection` row that does not change
 /// the predicted status) and its conflict details.
-pub(super) fn mark(p: &mut Prepared, results: &Result<std::sync::Arc<Vec<ResultRecord>>, String>) {
+pub(super) fn mark(p: &mut Prepared, results: &Result<crate::gate::results::Records, String>) {
     let Some(r) = results.as_ref().ok().and_then(|rs| rejected_before(p, rs)) else { return };
     p.checks.push(crate::wire::Check {
         name: "rejection".into(),

@@ -5,7 +5,6 @@
 use super::{Engine, read_state};
 use crate::loopx::hash::revision_of_text;
 use crate::loopx::state::ActiveState;
-use crate::wire::ResultRecord;
 use serde_json::Value;
 
 /// What every item of one goal is checked against, read once.
@@ -16,7 +15,7 @@ pub struct GoalSnapshot {
     /// The state text, or why it cannot be read (shared with `parsed` when it has no `\r`).
     pub state: Result<std::sync::Arc<String>, String>,
     /// The results log, or why it cannot be read.
-    pub results: Result<std::sync::Arc<Vec<ResultRecord>>, String>,
+    pub results: Result<crate::gate::results::Records, String>,
     /// The state parsed once (when readable).
     pub parsed: Option<std::sync::Arc<ActiveState>>,
     /// The state's revision (when readable).

@@ -27,8 +27,13 @@ struct Verified {
     lines: usize,
     /// Their last [`TAIL`] bytes.
     end: Vec<u8>,
-    records: Arc<Vec<ResultRecord>>,
+    records: Records,
 }
+
+/// A log's records in order, each shared: a log that grew by one line is the list before it
+/// with one more pointer, not a copy of every record (the TUI holds the list it showed while
+/// an apply reads the log again).
+pub type Records = Arc<Vec<Arc<ResultRecord>>>;
 
 /// The verified part of every log this process read, by path.
 static VERIFIED: LazyLock<Mutex<HashMap<PathBuf, Verified>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
@@ -232,7 +237,7 @@ impl ResultsLog {
     ///
     /// # Errors
     /// As [`ResultsLog::read_all`].
-    pub fn read_remembered(&self) -> Result<Arc<Vec<ResultRecord>>, ResultsError> {
+    pub fn read_remembered(&self) -> Result<Records, ResultsError> {
         use std::os::unix::fs::{FileExt as _, MetadataExt as _};
         let io = |source| ResultsError::Io { path: self.path.clone(), source };
         let f = match crate::gate::fsutil::open_regular(&self.path, crate::gate::fsutil::limits::RESULTS) {
@@ -263,7 +268,7 @@ impl ResultsLog {
         let (more, whole) = self.parse(&fresh, base, lines, false)?;
         let whole_records = if whole == fresh.len() { more.len() } else { more.len().saturating_sub(1) };
         let (kept, beyond) = more.split_at(whole_records);
-        Arc::make_mut(&mut records).extend_from_slice(kept);
+        Arc::make_mut(&mut records).extend(kept.iter().cloned().map(Arc::new));
         let verified_len = base + whole;
         if let Ok(mut m) = VERIFIED.lock() {
             let from = verified_len.saturating_sub(TAIL);
@@ -288,7 +293,7 @@ impl ResultsLog {
             return Ok(records);
         }
         let mut all = (*records).clone();
-        all.extend_from_slice(beyond);
+        all.extend(beyond.iter().cloned().map(Arc::new));
         Ok(Arc::new(all))
     }
 

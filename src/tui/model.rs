@@ -5,7 +5,7 @@
 use crate::engine::{Engine, Predicted, Prepared};
 use crate::loopx::lease::{LeaseRead, read_lease};
 use crate::loopx::state::ActiveState;
-use crate::wire::{Check, Finding, ResultRecord};
+use crate::wire::{Check, Finding};
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use std::sync::Arc;
@@ -79,7 +79,7 @@ pub struct Detail {
     pub command_line: Option<String>,
     /// Results of this goal, oldest first (the log's own order, shared with the snapshot it
     /// was read in: never copied per item or per reload).
-    pub history: Arc<Vec<ResultRecord>>,
+    pub history: crate::gate::results::Records,
     /// For a stale item recomputed on the current state: what moved and on what.
     pub recomputed: Option<crate::engine::recompute::Recomputed>,
     /// For an item that stays stale: why it is not recomputed.
@@ -248,7 +248,8 @@ pub const FIRST_BATCH: usize = 40;
 #[must_use]
 pub fn load_goal(engine: &Engine, goal_id: &str) -> (GoalRow, Vec<QueueItem>) {
     let snap = engine.goal_snapshot(goal_id);
-    let history: Arc<Vec<ResultRecord>> = snap.results.as_ref().map_or_else(|_| Arc::new(Vec::new()), Arc::clone);
+    let history: crate::gate::results::Records =
+        snap.results.as_ref().map_or_else(|_| Arc::new(Vec::new()), Arc::clone);
     let row = goal_row(engine, goal_id, snap.state.as_ref().map(|t| t.as_str()), snap.authority.as_deref());
     let files = engine.gate(goal_id).map(|g| g.pending_files()).unwrap_or_default();
     (row, queue_items(engine, goal_id, &files, &snap, &history))
@@ -265,7 +266,8 @@ pub fn load_items(
     paths: &std::collections::BTreeSet<std::path::PathBuf>,
 ) -> (GoalRow, Vec<QueueItem>, Vec<std::path::PathBuf>) {
     let snap = engine.goal_snapshot(goal_id);
-    let history: Arc<Vec<ResultRecord>> = snap.results.as_ref().map_or_else(|_| Arc::new(Vec::new()), Arc::clone);
+    let history: crate::gate::results::Records =
+        snap.results.as_ref().map_or_else(|_| Arc::new(Vec::new()), Arc::clone);
     let row = goal_row(engine, goal_id, snap.state.as_ref().map(|t| t.as_str()), snap.authority.as_deref());
     let pending: std::collections::BTreeSet<std::path::PathBuf> =
         engine.gate(goal_id).map(|g| g.pending_files()).unwrap_or_default().into_iter().collect();
@@ -281,7 +283,7 @@ fn queue_items(
     goal_id: &str,
     files: &[std::path::PathBuf],
     snap: &crate::engine::GoalSnapshot,
-    history: &Arc<Vec<ResultRecord>>,
+    history: &crate::gate::results::Records,
 ) -> Vec<QueueItem> {
     let mut out = Vec::with_capacity(files.len());
     let mut pool = CheckPool::default();
@@ -375,7 +377,7 @@ fn sort_leases(leases: &mut [LeaseView]) {
 
 /// The queue row of a prepared item. Its current text is the goal snapshot's, shared by
 /// every item of the goal, never a copy.
-fn queue_item(p: &Prepared, history: &Arc<Vec<ResultRecord>>, pool: &mut CheckPool) -> QueueItem {
+fn queue_item(p: &Prepared, history: &crate::gate::results::Records, pool: &mut CheckPool) -> QueueItem {
     let row = p.row();
     let scan = if p.findings.iter().any(|f| f.severity == "block") {
         ScanMark::Block

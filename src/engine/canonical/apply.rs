@@ -237,7 +237,7 @@ impl Engine {
         &self,
         gate: &GateDir,
         goal_id: &str,
-        records: &[ResultRecord],
+        records: &[std::sync::Arc<ResultRecord>],
     ) -> Result<Vec<String>, EngineError> {
         let mut notes = Vec::new();
         for path in gate.markers("loopx") {
@@ -251,7 +251,7 @@ impl Engine {
         &self,
         gate: &GateDir,
         goal_id: &str,
-        records: &[ResultRecord],
+        records: &[std::sync::Arc<ResultRecord>],
         path: &Path,
         marker: &RunMarker,
     ) -> Result<String, EngineError> {

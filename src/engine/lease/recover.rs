@@ -96,7 +96,7 @@ impl Engine {
         &self,
         gate: &GateDir,
         goal_id: &str,
-        records: &[ResultRecord],
+        records: &[std::sync::Arc<ResultRecord>],
     ) -> Result<Vec<String>, EngineError> {
         let mut notes = Vec::new();
         for path in gate.markers("release") {
@@ -110,7 +110,7 @@ impl Engine {
         &self,
         gate: &GateDir,
         goal_id: &str,
-        records: &[ResultRecord],
+        records: &[std::sync::Arc<ResultRecord>],
         path: &Path,
         marker: &ReleaseMarker,
     ) -> Result<String, EngineError> {
