@@ -38,8 +38,6 @@ impl Proposal {
 /// A parsed write intent.
 #[derive(Debug, Clone)]
 pub struct Intent {
-    /// The seed packet (shared: items are cloned into every preview).
-    pub packet: std::sync::Arc<Value>,
     /// `write_intent.write_id`.
     pub write_id: String,
     /// `write_intent.goal_id`.
@@ -61,7 +59,8 @@ pub struct Intent {
     /// Digest of the proposal: the effect, for idempotency comparisons.
     pub effect_digest: String,
     /// The document without locator fields and without `base_text`: what the scan reads
-    /// (shared, as `packet`).
+    /// (shared: items are cloned into every preview). It holds the seed packet, under
+    /// `local_state_write_correctness`.
     pub payload: std::sync::Arc<Value>,
     /// Optional top-level `base_text`: the state text the agent read, for the 3-way view
     /// when `gate/revisions/` does not hold it. Used only if its revision is the packet's
@@ -211,11 +210,11 @@ fn text_at<'a>(v: &'a Value, pointer: &str) -> Result<&'a str, String> {
 }
 
 fn parse_intent(doc: Value) -> Result<Intent, String> {
-    let packet = doc.get("local_state_write_correctness").unwrap_or(&doc).clone();
+    let packet = doc.get("local_state_write_correctness").unwrap_or(&doc);
     if packet.get("schema_version").and_then(Value::as_str) != Some("local_state_write_correctness_v0") {
         return Err("packet schema_version is not local_state_write_correctness_v0".into());
     }
-    let status = text_at(&packet, "/apply_result/status")?;
+    let status = text_at(packet, "/apply_result/status")?;
     if status != "preview_only" {
         return Err(format!(
             "packet apply_result.status is {status:?}, not preview_only: only dry-run previews can be decided"
@@ -228,7 +227,7 @@ fn parse_intent(doc: Value) -> Result<Intent, String> {
         "no proposal: a LoopX dry run does not say exactly what it would write (e.g. an update's new note); drop items with `writegate propose …` instead",
     )?;
     let proposal = parse_proposal(proposal_value)?;
-    let write_class = text_at(&packet, "/write_intent/write_class")?.to_owned();
+    let write_class = text_at(packet, "/write_intent/write_class")?.to_owned();
     if let Proposal::TodoOp(op) = &proposal
         && op.name() != write_class
     {
@@ -245,19 +244,12 @@ fn parse_intent(doc: Value) -> Result<Intent, String> {
         Some(_) => return Err("reverts must be the id of an applied item".into()),
     };
     let effect_digest = value_digest(proposal_value);
-    let mut payload = doc;
-    if let Some(map) = payload.as_object_mut() {
-        for key in LOCATOR_FIELDS {
-            map.shift_remove(*key);
-        }
-        map.shift_remove("base_text");
-    }
-    Ok(Intent {
-        write_id: text_at(&packet, "/write_intent/write_id")?.to_owned(),
-        goal_id: text_at(&packet, "/write_intent/goal_id")?.to_owned(),
-        writer_id: text_at(&packet, "/write_intent/writer_id")?.to_owned(),
-        idempotency_key: text_at(&packet, "/write_intent/idempotency_key")?.to_owned(),
-        expected_revision: text_at(&packet, "/write_intent/expected_revision/value")?.to_owned(),
+    let mut intent = Intent {
+        write_id: text_at(packet, "/write_intent/write_id")?.to_owned(),
+        goal_id: text_at(packet, "/write_intent/goal_id")?.to_owned(),
+        writer_id: text_at(packet, "/write_intent/writer_id")?.to_owned(),
+        idempotency_key: text_at(packet, "/write_intent/idempotency_key")?.to_owned(),
+        expected_revision: text_at(packet, "/write_intent/expected_revision/value")?.to_owned(),
         lease_ref: packet.pointer("/write_intent/lease_ref").filter(|v| !v.is_null()).cloned(),
         target_todo_id: packet
             .pointer("/write_intent/target_refs/todo_id")
@@ -267,11 +259,20 @@ fn parse_intent(doc: Value) -> Result<Intent, String> {
         effect_digest,
         write_class,
         proposal,
-        payload: std::sync::Arc::new(payload),
+        payload: std::sync::Arc::default(),
         base_text,
         reverts,
-        packet: std::sync::Arc::new(packet),
-    })
+    };
+    // The payload keeps the packet: it is not copied out of it.
+    let mut payload = doc;
+    if let Some(map) = payload.as_object_mut() {
+        for key in LOCATOR_FIELDS {
+            map.shift_remove(*key);
+        }
+        map.shift_remove("base_text");
+    }
+    intent.payload = std::sync::Arc::new(payload);
+    Ok(intent)
 }
 
 fn parse_proposal(v: &Value) -> Result<Proposal, String> {

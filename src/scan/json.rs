@@ -7,6 +7,7 @@ use super::{Hit, Policy, finding, looks_random, mask, scan_text, values};
 use crate::loopx::hash::sha256_hex;
 use crate::wire::Finding;
 use serde_json::Value;
+use std::fmt::Write as _;
 use std::sync::LazyLock;
 
 static SECRET_NAME: LazyLock<regex::Regex> = LazyLock::new(|| {
@@ -17,8 +18,16 @@ fn secret_rule() -> &'static Rule {
     RULES.iter().find(|r| r.id == "secret_assignment").expect("secret_assignment rule")
 }
 
-fn pointer_escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
+/// Appends `/` and `key` escaped as a JSON pointer segment (`~` → `~0`, `/` → `~1`).
+fn push_segment(at: &mut String, key: &str) {
+    at.push('/');
+    for c in key.chars() {
+        match c {
+            '~' => at.push_str("~0"),
+            '/' => at.push_str("~1"),
+            c => at.push(c),
+        }
+    }
 }
 
 /// A boundary flag name (`*_copied`, `*_recorded`, `*_authorized`, `*_granted`), lowercased.
@@ -47,85 +56,130 @@ fn structure(rule_id: &str, loc: String, sample: &str, reason: String) -> Findin
     }
 }
 
-/// Scans every key and string value of `value`; forbidden key names, `true` boundary flags
-/// and message arrays with roles are findings too. Locations are JSON pointers.
-pub fn scan_json(value: &Value, pointer: &str, policy: Policy, out: &mut Vec<Finding>) {
-    match value {
-        Value::String(s) => scan_text(s, pointer, policy, out),
-        Value::Array(items) => {
-            let turns = items
-                .iter()
-                .filter(|v| {
-                    v.get("content").is_some()
-                        && v.get("role")
-                            .and_then(Value::as_str)
-                            .is_some_and(|r| matches!(r, "user" | "assistant" | "system" | "tool"))
-                })
-                .count();
-            if turns >= 2 {
-                out.push(structure(
-                    "chat_message_array",
-                    pointer.to_owned(),
-                    "role/content",
-                    format!("an array of {turns} chat messages with roles"),
-                ));
-            }
-            for (i, v) in items.iter().enumerate() {
-                scan_json(v, &format!("{pointer}/{i}"), policy, out);
-            }
-            // Log lines, turns and stack frames split over array items are one text.
-            let strings: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
-            if strings.len() >= 2 {
-                let mut joined = Vec::new();
-                scan_text(&strings.join("\n"), pointer, policy, &mut joined);
-                for f in joined.into_iter().filter(|f| matches!(f.category.as_str(), "transcripts" | "raw_tool_output"))
-                {
-                    if !out.iter().any(|o| o.rule_id == f.rule_id && o.location.starts_with(pointer)) {
-                        out.push(f);
-                    }
-                }
-            }
+/// What a key's name alone says (lowercased): see [`key_facts`].
+#[derive(Clone, Copy)]
+struct KeyFacts {
+    secret_named: bool,
+    forbidden: bool,
+    boundary_flag: bool,
+}
+
+/// At most this many key names are remembered per thread (then forgotten all at once).
+const KEYS_KEPT: usize = 4096;
+
+thread_local! {
+    /// [`KeyFacts`] by key name: every item repeats the same few dozen keys.
+    static KEY_FACTS: std::cell::RefCell<std::collections::HashMap<Box<str>, KeyFacts>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// The facts of key name `k` (a function of the name alone), remembered per thread.
+fn key_facts(k: &str) -> KeyFacts {
+    if let Some(f) = KEY_FACTS.with_borrow(|m| m.get(k).copied()) {
+        return f;
+    }
+    let lower = k.to_lowercase();
+    let facts = KeyFacts {
+        secret_named: SECRET_NAME.is_match(&lower),
+        forbidden: is_forbidden_key(&lower),
+        boundary_flag: is_boundary_flag(&lower),
+    };
+    KEY_FACTS.with_borrow_mut(|m| {
+        if m.len() >= KEYS_KEPT {
+            m.clear();
         }
+        m.insert(k.into(), facts);
+    });
+    facts
+}
+
+/// Scans every key and string value of `value`; forbidden key names, `true` boundary flags
+/// and message arrays with roles are findings too. Locations are JSON pointers under
+/// `pointer`.
+pub fn scan_json(value: &Value, pointer: &str, policy: Policy, out: &mut Vec<Finding>) {
+    let mut at = pointer.to_owned();
+    scan_at(value, &mut at, policy, out);
+}
+
+/// [`scan_json`] of `value` at pointer `at`, one buffer for every pointer below it (a
+/// location is copied out only for a finding); `at` is as it was on return.
+fn scan_at(value: &Value, at: &mut String, policy: Policy, out: &mut Vec<Finding>) {
+    match value {
+        Value::String(s) => scan_text(s, at, policy, out),
+        Value::Array(items) => scan_array(items, at, policy, out),
         Value::Object(map) => {
+            let len = at.len();
             for (k, v) in map {
-                let loc = format!("{pointer}/{}", pointer_escape(k));
-                let lower = k.to_lowercase();
-                let value_text = v.as_str();
-                let secret_named = SECRET_NAME.is_match(&lower);
-                if secret_named && value_text.is_some_and(looks_random) {
-                    // A secret-named field holding a random-looking literal: the value is a credential.
-                    let hit = Hit {
-                        rule: secret_rule(),
-                        start: 0,
-                        matched: value_text.unwrap_or_default().to_owned(),
-                        note: " (JSON field)",
-                    };
-                    out.push(finding(&hit, loc.clone(), policy));
-                }
-                // A forbidden key is structure even when its value was redacted; only an
-                // environment reference or a `<your-…>` template leaves it alone.
-                if is_forbidden_key(&lower) && !value_text.is_some_and(values::is_reference_or_template) {
-                    let shown = crate::textsafe::sanitize(k, false);
-                    out.push(structure(
-                        "forbidden_key",
-                        loc.clone(),
-                        k,
-                        format!("key name {shown:?} carries raw or secret data"),
-                    ));
-                }
-                if is_boundary_flag(&lower) && v == &Value::Bool(true) {
-                    let shown = crate::textsafe::sanitize(k, false);
-                    out.push(structure(
-                        "boundary_flag_true",
-                        loc.clone(),
-                        "true",
-                        format!("boundary flag {shown} is true"),
-                    ));
-                }
-                scan_text(k, &loc, policy, out);
-                scan_json(v, &loc, policy, out);
+                push_segment(at, k);
+                scan_entry(k, v, at, policy, out);
+                at.truncate(len);
             }
         }
         _ => {}
     }
+}
+
+fn scan_array(items: &[Value], at: &mut String, policy: Policy, out: &mut Vec<Finding>) {
+    let turns = items
+        .iter()
+        .filter(|v| {
+            v.get("content").is_some()
+                && v.get("role")
+                    .and_then(Value::as_str)
+                    .is_some_and(|r| matches!(r, "user" | "assistant" | "system" | "tool"))
+        })
+        .count();
+    if turns >= 2 {
+        out.push(structure(
+            "chat_message_array",
+            at.clone(),
+            "role/content",
+            format!("an array of {turns} chat messages with roles"),
+        ));
+    }
+    let len = at.len();
+    for (i, v) in items.iter().enumerate() {
+        let _ = write!(at, "/{i}");
+        scan_at(v, at, policy, out);
+        at.truncate(len);
+    }
+    // Log lines, turns and stack frames split over array items are one text.
+    let strings: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
+    if strings.len() >= 2 {
+        let mut joined = Vec::new();
+        scan_text(&strings.join("\n"), at, policy, &mut joined);
+        for f in joined.into_iter().filter(|f| matches!(f.category.as_str(), "transcripts" | "raw_tool_output")) {
+            if !out.iter().any(|o| o.rule_id == f.rule_id && o.location.starts_with(at.as_str())) {
+                out.push(f);
+            }
+        }
+    }
+}
+
+/// One object entry `k: v`, `at` its pointer.
+fn scan_entry(k: &str, v: &Value, at: &mut String, policy: Policy, out: &mut Vec<Finding>) {
+    let facts = key_facts(k);
+    let value_text = v.as_str();
+    if facts.secret_named && value_text.is_some_and(looks_random) {
+        // A secret-named field holding a random-looking literal: the value is a credential.
+        let hit = Hit {
+            rule: secret_rule(),
+            start: 0,
+            matched: value_text.unwrap_or_default().to_owned(),
+            note: " (JSON field)",
+        };
+        out.push(finding(&hit, at.clone(), policy));
+    }
+    // A forbidden key is structure even when its value was redacted; only an environment
+    // reference or a `<your-…>` template leaves it alone.
+    if facts.forbidden && !value_text.is_some_and(values::is_reference_or_template) {
+        let shown = crate::textsafe::sanitize(k, false);
+        out.push(structure("forbidden_key", at.clone(), k, format!("key name {shown:?} carries raw or secret data")));
+    }
+    if facts.boundary_flag && v == &Value::Bool(true) {
+        let shown = crate::textsafe::sanitize(k, false);
+        out.push(structure("boundary_flag_true", at.clone(), "true", format!("boundary flag {shown} is true")));
+    }
+    scan_text(k, at, policy, out);
+    scan_at(v, at, policy, out);
 }

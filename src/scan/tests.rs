@@ -463,3 +463,19 @@ fn every_rule_pattern_compiles() {
         assert!(regex(i).as_str().ends_with(rule.pattern), "{}", rule.id);
     }
 }
+
+#[test]
+fn json_locations_are_pointers_with_escaped_segments() {
+    let token = "ghp_Xq8vR2mN5tK9wL3pZ7yB4cD6fH1jA0sE2gU8";
+    let doc = json!({"a/b": {"c~d": ["clean", token], "raw_body": "x"}, "z": [{"k": token}]});
+    let mut f = Vec::new();
+    scan_json(&doc, "/root", Policy::Public, &mut f);
+    let at: Vec<(&str, &str)> = f.iter().map(|x| (x.rule_id.as_str(), x.location.as_str())).collect();
+    assert!(at.contains(&("github_token", "/root/a~1b/c~0d/1")), "{at:?}");
+    assert!(at.contains(&("forbidden_key", "/root/a~1b/raw_body")), "{at:?}");
+    assert!(at.contains(&("github_token", "/root/z/0/k")), "{at:?}");
+    // The same document again (key facts and clean texts now remembered): the same findings.
+    let mut again = Vec::new();
+    scan_json(&doc, "/root", Policy::Public, &mut again);
+    assert_eq!(f, again);
+}
