@@ -88,9 +88,47 @@ pub fn ending_notes(old: &str, new: &str) -> Vec<String> {
 }
 
 /// A text as the diff views compare it: the BOM and the CR of each CRLF left out (said by
-/// [`ending_notes`] instead).
-fn for_display(text: &str) -> String {
-    text.strip_prefix('\u{feff}').unwrap_or(text).replace("\r\n", "\n")
+/// [`ending_notes`] instead); the text itself when it has neither.
+fn for_display(text: &str) -> std::borrow::Cow<'_, str> {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if body.len() == text.len() && memchr::memmem::find(text.as_bytes(), b"\r\n").is_none() {
+        std::borrow::Cow::Borrowed(text)
+    } else {
+        std::borrow::Cow::Owned(body.replace("\r\n", "\n"))
+    }
+}
+
+/// The ops of one line diff, kept with a fingerprint of the two texts they were computed on
+/// (their lengths and a hash seeded per process), so a later view of the same pair reuses
+/// them instead of diffing again; a pair that differs in any byte gets its own diff.
+#[derive(Debug, Clone)]
+pub struct KeptOps {
+    texts: (usize, u64, usize, u64),
+    ops: Vec<DiffOp>,
+}
+
+impl KeptOps {
+    fn fingerprint(old: &str, new: &str) -> (usize, u64, usize, u64) {
+        use std::hash::BuildHasher as _;
+        static SEED: std::sync::LazyLock<foldhash::quality::RandomState> =
+            std::sync::LazyLock::new(foldhash::quality::RandomState::default);
+        (old.len(), SEED.hash_one(old), new.len(), SEED.hash_one(new))
+    }
+
+    /// The kept line diff, when it was computed on exactly `old` → `new`.
+    fn line_diff<'a>(&self, old: &'a str, new: &'a str) -> Option<lines::LineDiff<'a>> {
+        if self.texts != Self::fingerprint(old, new) {
+            return None;
+        }
+        let d = lines::LineDiff {
+            old: lines::split_lines(old),
+            new: lines::split_lines(new),
+            ops: self.ops.clone(),
+            timed_out: false,
+        };
+        let ends = d.ops.last().map_or((0, 0), |op| (op.old_range().end, op.new_range().end));
+        (ends == (d.old.len(), d.new.len())).then_some(d)
+    }
 }
 
 /// The reader's unified diff: [`ending_notes`] and the unified diff of the texts as
@@ -99,7 +137,20 @@ fn for_display(text: &str) -> String {
 /// change, the diff is empty and the notes say it all.
 #[must_use]
 pub fn unified_for_reader(old: &str, new: &str, label: &str) -> (Vec<String>, String) {
-    (ending_notes(old, new), unified(&for_display(old), &for_display(new), label))
+    unified_for_reader_reusing(old, new, label, None)
+}
+
+/// [`unified_for_reader`], reusing `kept` (from [`added_and_removed_keeping`]) when it is
+/// the line diff of exactly these texts as the reader compares them.
+#[must_use]
+pub fn unified_for_reader_reusing(old: &str, new: &str, label: &str, kept: Option<&KeptOps>) -> (Vec<String>, String) {
+    let (a, b) = (for_display(old), for_display(new));
+    let diff = match kept.and_then(|k| k.line_diff(&a, &b)) {
+        _ if a == b => String::new(),
+        Some(d) => lines::unified_text(&d, 3, label),
+        None => unified(&a, &b, label),
+    };
+    (ending_notes(old, new), diff)
 }
 
 /// Unified diff text (`--- a/<label>` / `+++ b/<label>` headers), empty when equal.
@@ -158,6 +209,12 @@ pub fn added_lines(old: &str, new: &str) -> Vec<(usize, String)> {
 /// [`added_lines`], and how many lines the change removes (one line diff for both).
 #[must_use]
 pub fn added_and_removed(old: &str, new: &str) -> (Vec<(usize, String)>, usize) {
+    added_and_removed_keeping(old, new).0
+}
+
+/// [`added_and_removed`], and its line diff kept for [`unified_for_reader_reusing`].
+#[must_use]
+pub fn added_and_removed_keeping(old: &str, new: &str) -> ((Vec<(usize, String)>, usize), KeptOps) {
     let mut removed = 0;
     let mut added = Vec::new();
     let d = line_diff(old, new);
@@ -170,7 +227,8 @@ pub fn added_and_removed(old: &str, new: &str) -> (Vec<(usize, String)>, usize) 
             }
         }
     }
-    (added, removed)
+    let kept = KeptOps { texts: KeptOps::fingerprint(old, new), ops: d.ops };
+    ((added, removed), kept)
 }
 
 /// One row of a display diff.
@@ -346,5 +404,30 @@ mod model_tests {
             .collect();
         assert!(changed[0].spans.iter().any(|(e, s)| *e && s.contains("ten")));
         assert!(changed.last().is_some_and(|l| l.missing_newline));
+    }
+}
+
+#[cfg(test)]
+mod kept_ops_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn text() -> impl Strategy<Value = String> {
+        let line = prop::sample::select(vec!["a\n", "b\n", "c\r\n", "\u{feff}d\n", "e", "\n", "ff\r"]);
+        prop::collection::vec(line, 0..16).prop_map(|l| l.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        /// The reader's diff is the same whether it reuses a kept line diff of the same
+        /// texts, is handed one of another pair, or diffs afresh.
+        #[test]
+        fn a_kept_diff_gives_the_fresh_diff(old in text(), new in text(), other in text()) {
+            let fresh = unified_for_reader(&old, &new, "s");
+            let (_, same) = added_and_removed_keeping(&old, &new);
+            prop_assert_eq!(&unified_for_reader_reusing(&old, &new, "s", Some(&same)), &fresh);
+            let (_, stale) = added_and_removed_keeping(&old, &other);
+            prop_assert_eq!(&unified_for_reader_reusing(&old, &new, "s", Some(&stale)), &fresh);
+        }
     }
 }

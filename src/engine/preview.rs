@@ -72,6 +72,9 @@ pub struct Prepared {
     pub added: Vec<(usize, String)>,
     /// How many lines the change removes.
     pub removed: usize,
+    /// The line diff `added` and `removed` come from (current → proposed text), for the
+    /// preview's unified diff; used only while it fingerprints equal to the two texts.
+    pub kept_diff: Option<crate::diff::KeptOps>,
     /// Holder of the lease that conflicts, if the lease check failed (even when an earlier
     /// check decided the predicted status).
     pub lease_holder: Option<String>,
@@ -134,6 +137,7 @@ impl Prepared {
             outcome: None,
             added: Vec::new(),
             removed: 0,
+            kept_diff: None,
             lease_holder: None,
             three_way: None,
             failures: Vec::new(),
@@ -491,7 +495,9 @@ impl Engine {
                 p.proposed_text = Some(text);
             }
             Ok(text) => {
-                (p.added, p.removed) = crate::diff::added_and_removed(current, &text);
+                let kept;
+                ((p.added, p.removed), kept) = crate::diff::added_and_removed_keeping(current, &text);
+                p.kept_diff = Some(kept);
                 let added = p.added.len();
                 p.check("edit", true, format!("{} would add or change {added} line(s)", intent.proposal.kind()), None);
                 p.proposed_text = Some(text);

@@ -86,7 +86,7 @@ impl Prepared {
         let intent = self.item.intent.as_ref().ok();
         let label = if self.item.writeback.is_some() { "reflection" } else { "ACTIVE_GOAL_STATE.md" };
         let (diff_notes, diff) = match (&self.current_text, &self.proposed_text) {
-            (Some(a), Some(b)) => crate::diff::unified_for_reader(a, b, label),
+            (Some(a), Some(b)) => crate::diff::unified_for_reader_reusing(a, b, label, self.kept_diff.as_ref()),
             _ => (Vec::new(), String::new()),
         };
         let diff_notes: Vec<String> = diff_notes.into_iter().chain(self.extra_diff_notes()).collect();

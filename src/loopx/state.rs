@@ -146,21 +146,48 @@ pub fn parse_frontmatter(text: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The hash [`ActiveState::find_todo`]'s table keys a todo id by (foldhash, seeded per
+/// process).
+fn id_hash(id: &str) -> u64 {
+    use std::hash::BuildHasher as _;
+    static SEED: std::sync::LazyLock<foldhash::fast::RandomState> =
+        std::sync::LazyLock::new(foldhash::fast::RandomState::default);
+    SEED.hash_one(id)
+}
+
 /// LoopX `build_todo_id`: `todo_` + sha1(`role|source_section|index|compact(text)`)[:12].
 #[must_use]
 pub fn build_todo_id(role: &str, source_section: &str, index: usize, text: &str) -> String {
     use sha1::{Digest, Sha1};
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut h = Sha1::new();
-    for part in [role, "|", source_section, "|", &index.to_string(), "|"] {
+    for part in [role, "|", source_section, "|"] {
         h.update(part.as_bytes());
     }
+    // The index in decimal, without a String per todo.
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = index;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    h.update(&digits[at..]);
+    h.update(b"|");
     match super::pytext::compact_borrowed(text) {
         Some(compact) => h.update(compact.as_bytes()),
         None => h.update(compact_whitespace(text).as_bytes()),
     }
     let mut id = String::with_capacity(17);
     id.push_str("todo_");
-    id.push_str(&hex::encode(&h.finalize()[..6]));
+    for b in &h.finalize()[..6] {
+        id.push(char::from(HEX[usize::from(b >> 4)]));
+        id.push(char::from(HEX[usize::from(b & 0xf)]));
+    }
     id
 }
 
@@ -250,10 +277,11 @@ pub struct ActiveState {
     /// Every todo: user, agent and archived. Read it, never change it: [`Self::find_todo`]
     /// keeps an index of it.
     pub todos: Vec<Todo>,
-    /// The active todos' indexes in `todos`, sorted by todo id (file order among equal
-    /// ids), built on the first [`Self::find_todo`]: a change touching hundreds of todos of
-    /// a large state looked each up by a walk over all of them.
-    by_id: std::sync::OnceLock<Vec<u32>>,
+    /// For each todo id, the index in `todos` of its first active todo, in a table keyed by
+    /// the id's hash, built on the first [`Self::find_todo`]: a change touching hundreds of
+    /// todos of a large state looked each up by a walk over all of them (and sorting the ids
+    /// instead cost more than the table).
+    by_id: std::sync::OnceLock<hashbrown::HashTable<u32>>,
 }
 
 impl ActiveState {
@@ -361,26 +389,31 @@ impl ActiveState {
     /// Active (not archived) todos with `todo_id`.
     #[must_use]
     pub fn find_todo(&self, todo_id: &str) -> Option<&Todo> {
-        let Some(index) = self.sorted_ids() else {
+        let Some(index) = self.id_index() else {
             return self.todos.iter().find(|t| !t.archived && t.todo_id == todo_id);
         };
-        let at = index.partition_point(|&i| self.todos[i as usize].todo_id.as_str() < todo_id);
-        index.get(at).map(|&i| &self.todos[i as usize]).filter(|t| t.todo_id == todo_id)
+        index.find(id_hash(todo_id), |&i| self.todos[i as usize].todo_id == todo_id).map(|&i| &self.todos[i as usize])
     }
 
     /// See [`Self::by_id`]; `None` for a state of more todos than a `u32` counts.
-    fn sorted_ids(&self) -> Option<&[u32]> {
+    fn id_index(&self) -> Option<&hashbrown::HashTable<u32>> {
         u32::try_from(self.todos.len()).ok()?;
-        let index = self.by_id.get_or_init(|| {
-            let mut v: Vec<u32> = (0..self.todos.len())
-                .filter(|&i| !self.todos[i].archived)
-                .filter_map(|i| u32::try_from(i).ok())
-                .collect();
-            // Stable: among equal ids the first in the file comes first, as a walk finds it.
-            v.sort_by(|a, b| self.todos[*a as usize].todo_id.cmp(&self.todos[*b as usize].todo_id));
-            v
-        });
-        Some(index)
+        Some(self.by_id.get_or_init(|| {
+            let todos = &self.todos;
+            let mut table = hashbrown::HashTable::with_capacity(todos.len());
+            for (i, t) in todos.iter().enumerate().filter(|(_, t)| !t.archived) {
+                let entry = table.entry(
+                    id_hash(&t.todo_id),
+                    |&j: &u32| todos[j as usize].todo_id == t.todo_id,
+                    |&j: &u32| id_hash(&todos[j as usize].todo_id),
+                );
+                // The first in the file wins, as a walk finds it.
+                if let hashbrown::hash_table::Entry::Vacant(e) = entry {
+                    e.insert(u32::try_from(i).unwrap_or(u32::MAX));
+                }
+            }
+            table
+        }))
     }
 
     /// Open (status open or blocked) active todos.

@@ -69,3 +69,13 @@ fn bom_hides_frontmatter() {
     let st = ActiveState::parse("\u{feff}---\nstatus: active\n---\n");
     assert!(st.frontmatter.is_empty());
 }
+
+#[test]
+fn generated_ids_hash_the_index_in_decimal() {
+    use sha1::{Digest, Sha1};
+    for index in [0usize, 1, 9, 10, 99, 100, 12_345, 987_654_321, usize::MAX] {
+        let seed = format!("agent|Agent Todo|{index}|[P1] Write the smoke.");
+        let want = format!("todo_{}", &hex::encode(Sha1::digest(seed.as_bytes()))[..12]);
+        assert_eq!(build_todo_id("agent", "Agent Todo", index, "[P1] Write the smoke."), want, "{index}");
+    }
+}
