@@ -93,6 +93,9 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
 
     let mut last_tick = std::time::Instant::now();
     while let Some(msgs) = next_burst(&rx, &mut last_tick) {
+        // A file change alone changes nothing on screen (the reload it asks for redraws when
+        // it lands): during a batch, each apply's writes would redraw for nothing.
+        let redraw = !msgs.iter().all(|m| matches!(m, Msg::Watch(WatchMsg::Changed(_))));
         let mut quit = false;
         let mut reload = loader::Job::default();
         for msg in msgs {
@@ -159,7 +162,9 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
         if quit {
             break;
         }
-        terminal.draw(|f| view::draw(f, &app))?;
+        if redraw {
+            terminal.draw(|f| view::draw(f, &app))?;
+        }
     }
     stop.store(true, Ordering::Relaxed);
     // A decision in flight completes before we leave: never half an apply.
