@@ -100,11 +100,13 @@ fn for_display(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// The ops of one line diff, kept with a fingerprint of the two texts they were computed on
 /// (their lengths and a hash seeded per process), so a later view of the same pair reuses
-/// them instead of diffing again; a pair that differs in any byte gets its own diff.
+/// them instead of diffing again; a pair that differs in any byte gets its own diff, and so
+/// does a pair whose kept diff ran past its deadline (a fresh one may finish and be finer).
 #[derive(Debug, Clone)]
 pub struct KeptOps {
     texts: (usize, u64, usize, u64),
     ops: Vec<DiffOp>,
+    timed_out: bool,
 }
 
 impl KeptOps {
@@ -117,7 +119,7 @@ impl KeptOps {
 
     /// The kept line diff, when it was computed on exactly `old` → `new`.
     fn line_diff<'a>(&self, old: &'a str, new: &'a str) -> Option<lines::LineDiff<'a>> {
-        if self.texts != Self::fingerprint(old, new) {
+        if self.timed_out || self.texts != Self::fingerprint(old, new) {
             return None;
         }
         let d = lines::LineDiff {
@@ -227,7 +229,7 @@ pub fn added_and_removed_keeping(old: &str, new: &str) -> ((Vec<(usize, String)>
             }
         }
     }
-    let kept = KeptOps { texts: KeptOps::fingerprint(old, new), ops: d.ops };
+    let kept = KeptOps { texts: KeptOps::fingerprint(old, new), ops: d.ops, timed_out: d.timed_out };
     ((added, removed), kept)
 }
 
@@ -429,5 +431,28 @@ mod kept_ops_tests {
             let (_, stale) = added_and_removed_keeping(&old, &other);
             prop_assert_eq!(&unified_for_reader_reusing(&old, &new, "s", Some(&stale)), &fresh);
         }
+    }
+
+    /// A kept diff that ran past its deadline (coarser ops) is not reused: the reader's
+    /// diff is diffed afresh, as before the diff was kept.
+    #[test]
+    fn a_diff_past_its_deadline_is_not_reused() {
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        let mut text = || -> String {
+            (0..3000)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    format!("l{}\n", x % 8)
+                })
+                .collect()
+        };
+        let (old, new) = (text(), text());
+        let late =
+            lines::diff(&old, &new, Instant::now().checked_sub(Duration::from_secs(1)).unwrap_or_else(Instant::now));
+        assert!(late.timed_out);
+        let kept = KeptOps { texts: KeptOps::fingerprint(&old, &new), ops: late.ops, timed_out: true };
+        assert_eq!(unified_for_reader_reusing(&old, &new, "s", Some(&kept)), unified_for_reader(&old, &new, "s"));
     }
 }

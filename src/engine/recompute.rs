@@ -115,6 +115,37 @@ fn parts(text: &str) -> Result<Parts, String> {
     Ok(Parts { todos, sections, positional })
 }
 
+/// Texts whose [`Parts`] this thread remembers, at most (the oldest is forgotten first),
+/// and the largest text remembered: at most 4 MiB of texts per thread.
+const PARTS_KEPT: usize = 4;
+const PARTS_TEXT_MAX: usize = 1 << 20;
+
+thread_local! {
+    /// The last few texts cut into parts, each with its text (compared whole on a hit): the
+    /// items of one goal share its base and current state, and in a batch each apply's
+    /// recomputed text is the next one's current state.
+    static REMEMBERED: std::cell::RefCell<std::collections::VecDeque<(std::rc::Rc<str>, std::rc::Rc<Parts>)>> =
+        const { std::cell::RefCell::new(std::collections::VecDeque::new()) };
+}
+
+/// [`parts`] of `text`, from [`REMEMBERED`] when this thread cut the very same text lately.
+/// An `Err` and a text over [`PARTS_TEXT_MAX`] are not remembered.
+fn parts_remembered(text: &str) -> Result<std::rc::Rc<Parts>, String> {
+    if let Some(p) = REMEMBERED.with_borrow(|m| m.iter().find(|(t, _)| **t == *text).map(|(_, p)| p.clone())) {
+        return Ok(p);
+    }
+    let p = std::rc::Rc::new(parts(text)?);
+    if text.len() <= PARTS_TEXT_MAX {
+        REMEMBERED.with_borrow_mut(|m| {
+            if m.len() >= PARTS_KEPT {
+                m.pop_front();
+            }
+            m.push_back((std::rc::Rc::from(text), p.clone()));
+        });
+    }
+    Ok(p)
+}
+
 /// `ch` with the todos it adds (absent from `before`) keyed by their blocks rather than their
 /// ids, and those ids blanked wherever they appear (a superseded todo's successor, the Next
 /// Action naming a new todo): LoopX derives a new todo's id from its position in the section
@@ -214,9 +245,9 @@ pub fn recompute_check(p: &Prepared) -> Result<Recomputed, String> {
     let (Some(current), Some(recomputed)) = (&p.current_text, &p.proposed_text) else {
         return Err("LoopX would not make this change on the current state".into());
     };
-    let (base, now) = (parts(&view.base)?, parts(current)?);
+    let (base, now) = (parts_remembered(&view.base)?, parts_remembered(current)?);
     let (agent, since) = (changes(&base, &parts(proposed_on_base)?), changes(&base, &now));
-    let redone = changes(&now, &parts(recomputed)?);
+    let redone = changes(&now, &*parts_remembered(recomputed)?);
     let touched: BTreeSet<&String> = agent.keys().union(&redone.keys()).copied().collect();
     if let Some(k) = touched.iter().find(|k| base.positional.contains(**k) || now.positional.contains(**k)) {
         return Err(format!(
