@@ -439,14 +439,16 @@ mod kept_ops_tests {
     fn a_diff_past_its_deadline_is_not_reused() {
         let mut x = 0x2545_f491_4f6c_dd1d_u64;
         let mut text = || -> String {
-            (0..3000)
-                .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    format!("l{}\n", x % 8)
-                })
-                .collect()
+            let mut t = String::new();
+            for _ in 0..3000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                t.push('l');
+                t.push(char::from(b'0' + (x % 8) as u8));
+                t.push('\n');
+            }
+            t
         };
         let (old, new) = (text(), text());
         let late =
