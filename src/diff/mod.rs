@@ -111,10 +111,8 @@ pub struct KeptOps {
 
 impl KeptOps {
     fn fingerprint(old: &str, new: &str) -> (usize, u64, usize, u64) {
-        use std::hash::BuildHasher as _;
-        static SEED: std::sync::LazyLock<foldhash::quality::RandomState> =
-            std::sync::LazyLock::new(foldhash::quality::RandomState::default);
-        (old.len(), SEED.hash_one(old), new.len(), SEED.hash_one(new))
+        use crate::loopx::hash::process_hash;
+        (old.len(), process_hash(old), new.len(), process_hash(new))
     }
 
     /// The kept line diff, when it was computed on exactly `old` → `new`.
@@ -147,10 +145,12 @@ pub fn unified_for_reader(old: &str, new: &str, label: &str) -> (Vec<String>, St
 #[must_use]
 pub fn unified_for_reader_reusing(old: &str, new: &str, label: &str, kept: Option<&KeptOps>) -> (Vec<String>, String) {
     let (a, b) = (for_display(old), for_display(new));
-    let diff = match kept.and_then(|k| k.line_diff(&a, &b)) {
-        _ if a == b => String::new(),
-        Some(d) => lines::unified_text(&d, 3, label),
-        None => unified(&a, &b, label),
+    let diff = if a == b {
+        String::new()
+    } else if let Some(d) = kept.and_then(|k| k.line_diff(&a, &b)) {
+        lines::unified_text(&d, 3, label)
+    } else {
+        unified(&a, &b, label)
     };
     (ending_notes(old, new), diff)
 }
@@ -202,13 +202,8 @@ pub fn splices(old: &str, new: &str, deadline: Duration) -> Vec<(std::ops::Range
         .collect()
 }
 
-/// The lines a change adds, with their 1-based line numbers in the new text.
-#[must_use]
-pub fn added_lines(old: &str, new: &str) -> Vec<(usize, String)> {
-    added_and_removed(old, new).0
-}
-
-/// [`added_lines`], and how many lines the change removes (one line diff for both).
+/// The lines a change adds (with their 1-based line numbers in the new text), and how many
+/// lines it removes (one line diff for both).
 #[must_use]
 pub fn added_and_removed(old: &str, new: &str) -> (Vec<(usize, String)>, usize) {
     added_and_removed_keeping(old, new).0

@@ -152,6 +152,14 @@ impl Prepared {
         }
     }
 
+    /// Sets [`Self::added`], [`Self::removed`] and [`Self::kept_diff`] from one line diff of
+    /// the current text and the text apply would write.
+    pub(super) fn diff_lines(&mut self, current: &str, proposed: &str) {
+        let kept;
+        ((self.added, self.removed), kept) = crate::diff::added_and_removed_keeping(current, proposed);
+        self.kept_diff = Some(kept);
+    }
+
     pub(super) fn check(&mut self, name: &str, ok: bool, detail: impl Into<String>, fail: Option<Predicted>) {
         self.checks.push(Check { name: name.into(), ok, detail: detail.into() });
         if !ok && let Some(p) = fail {
@@ -300,22 +308,7 @@ impl Engine {
         Self::check_idempotency(&mut p, &intent, &snap.results);
         self.add_prior_proposal(&mut p, &intent);
         let current_rev = snap.revision.clone().unwrap_or_else(|| revision_of_text(&current));
-        let rev_ok = current_rev == intent.expected_revision;
-        p.check(
-            "revision",
-            rev_ok,
-            if rev_ok {
-                format!("expected {} is current", short(&current_rev))
-            } else {
-                format!("expected {} but the state is at {}", short(&intent.expected_revision), short(&current_rev))
-            },
-            Some(Predicted::Status(Status::RevisionConflict)),
-        );
-        if !rev_ok && p.conflict.is_none() {
-            p.conflict = Some(
-                json!({"kind": "revision_conflict", "expected_revision": intent.expected_revision, "current_revision": current_rev}),
-            );
-        }
+        let rev_ok = check_revision(&mut p, intent.expected_revision.as_str(), &current_rev);
         let state = snap.parsed.clone().unwrap_or_else(|| std::sync::Arc::new(ActiveState::parse(&current)));
         if let Proposal::TodoOp(op) = &intent.proposal {
             p.target_text = op.todo_id().and_then(|id| state.find_todo(id)).map(|t| t.text.clone());
@@ -495,9 +488,7 @@ impl Engine {
                 p.proposed_text = Some(text);
             }
             Ok(text) => {
-                let kept;
-                ((p.added, p.removed), kept) = crate::diff::added_and_removed_keeping(current, &text);
-                p.kept_diff = Some(kept);
+                p.diff_lines(current, &text);
                 let added = p.added.len();
                 p.check("edit", true, format!("{} would add or change {added} line(s)", intent.proposal.kind()), None);
                 p.proposed_text = Some(text);
@@ -555,6 +546,23 @@ impl RawAfter {
         drop(self.parsed);
         self.text.map(|t| std::sync::Arc::try_unwrap(t).unwrap_or_else(|t| (*t).clone()))
     }
+}
+
+/// The revision check: the packet's `expected` revision against the state's `current` one;
+/// on a mismatch a `revision_conflict` unless another conflict came first. True when equal.
+fn check_revision(p: &mut Prepared, expected: &str, current: &str) -> bool {
+    let ok = current == expected;
+    let detail = if ok {
+        format!("expected {} is current", short(current))
+    } else {
+        format!("expected {} but the state is at {}", short(expected), short(current))
+    };
+    p.check("revision", ok, detail, Some(Predicted::Status(Status::RevisionConflict)));
+    if !ok && p.conflict.is_none() {
+        p.conflict =
+            Some(json!({"kind": "revision_conflict", "expected_revision": expected, "current_revision": current}));
+    }
+    ok
 }
 
 fn short(rev: &str) -> String {

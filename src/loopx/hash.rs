@@ -13,6 +13,18 @@ pub fn revision_of_text(text: &str) -> String {
     format!("sha256:{}", sha256_hex(normalized.as_bytes()))
 }
 
+/// A 64-bit hash of `text` seeded once per process (foldhash, quality variant): not a
+/// LoopX hash and never written anywhere; for in-memory tables and for telling whether a
+/// text kept earlier in this process is the same text. Seeded per process, so input from
+/// disk cannot be built to collide.
+#[must_use]
+pub fn process_hash(text: &str) -> u64 {
+    use std::hash::BuildHasher as _;
+    static SEED: std::sync::LazyLock<foldhash::quality::RandomState> =
+        std::sync::LazyLock::new(foldhash::quality::RandomState::default);
+    SEED.hash_one(text)
+}
+
 /// Lowercase hex SHA-256 of `bytes`.
 #[must_use]
 pub fn sha256_hex(bytes: &[u8]) -> String {

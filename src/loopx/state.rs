@@ -146,13 +146,9 @@ pub fn parse_frontmatter(text: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The hash [`ActiveState::find_todo`]'s table keys a todo id by (foldhash, seeded per
-/// process).
+/// The hash [`ActiveState::find_todo`]'s table keys a todo id by.
 fn id_hash(id: &str) -> u64 {
-    use std::hash::BuildHasher as _;
-    static SEED: std::sync::LazyLock<foldhash::fast::RandomState> =
-        std::sync::LazyLock::new(foldhash::fast::RandomState::default);
-    SEED.hash_one(id)
+    super::hash::process_hash(id)
 }
 
 /// LoopX `build_todo_id`: `todo_` + sha1(`role|source_section|index|compact(text)`)[:12].

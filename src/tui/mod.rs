@@ -60,14 +60,7 @@ fn install_panic_hook() {
 /// # Errors
 /// Terminal set-up failures and invalid key overrides.
 pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
-    let keys = keymap::with_overrides(keymap::default_table(), &opts.config.keys).map_err(anyhow::Error::msg)?;
-    let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && opts.config.theme != "mono";
-    let mut app =
-        App::new(engine.ws.registry_path.display().to_string(), opts.read_only, color, opts.config.bell, keys);
-    app.arming = Duration::from_millis(opts.config.confirm_arming_ms);
-    app.notify_gap = (!opts.config.notify_command.is_empty()).then(|| {
-        chrono::Duration::seconds(i64::try_from(opts.config.notify_min_interval_s).unwrap_or(i64::MAX / 1000))
-    });
+    let mut app = new_app(&engine, opts)?;
     let mut terminal = ratatui::try_init()?;
     install_panic_hook();
     let _guard = TerminalGuard;
@@ -112,13 +105,7 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
                     Effect::Bell => {
                         let _ = execute!(std::io::stdout(), ratatui::crossterm::style::Print("\u{7}"));
                     }
-                    Effect::Notify(waiting) => {
-                        let argv = opts.config.notify_command.clone();
-                        std::thread::spawn(move || match attention::run_notify(&argv, &waiting) {
-                            Ok(()) => tracing::info!(count = waiting.count, "notify_command ran"),
-                            Err(e) => tracing::warn!("{e}"),
-                        });
-                    }
+                    Effect::Notify(waiting) => spawn_notify(opts.config.notify_command.clone(), waiting),
                     Effect::Reload(None) => reload.merge(loader::Job::full()),
                     Effect::Reload(Some(goals)) => reload.merge(loader::Job::goals(goals)),
                     Effect::ComputeView { key } => {
@@ -126,30 +113,8 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
                             let _ = viewer.send((key, item.detail.clone()));
                         }
                     }
-                    Effect::DecideBatch { action, items, decision } => {
-                        hold.start(items.iter().filter_map(|i| i.key.split('/').next().map(str::to_owned)));
-                        let eng = loader::current(&engine);
-                        let tx = tx.clone();
-                        deciding.push(std::thread::spawn(move || {
-                            let outcomes = batch::run(&eng, items, &decision);
-                            let _ = tx.send(Msg::BatchDone { action, outcomes });
-                        }));
-                    }
-                    Effect::Revert { goal, item_id } => {
-                        let (eng, tx) = (loader::current(&engine), tx.clone());
-                        std::thread::spawn(move || {
-                            let result = revert::propose(&eng, &goal, &item_id);
-                            let _ = tx.send(Msg::Reverted { goal, result });
-                        });
-                    }
-                    Effect::Decide { key, digest, decision } => {
-                        let eng = loader::current(&engine);
-                        let tx = tx.clone();
-                        deciding.push(std::thread::spawn(move || {
-                            let result = eng.decide(&key, &decision, Some(&digest)).map_err(|e| crate::error_chain(&e));
-                            tracing::info!(item = key, ?result, "decision");
-                            let _ = tx.send(Msg::Decided { key, result });
-                        }));
+                    work @ (Effect::DecideBatch { .. } | Effect::Revert { .. } | Effect::Decide { .. }) => {
+                        deciding.extend(spawn_work(work, &engine, &tx, &mut hold));
                     }
                 }
             }
@@ -173,6 +138,61 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
     }
     drop(watcher);
     Ok(())
+}
+
+/// The app as the options set it up: key overrides, colour, arming, notification gap.
+fn new_app(engine: &Engine, opts: &Options) -> anyhow::Result<App> {
+    let keys = keymap::with_overrides(keymap::default_table(), &opts.config.keys).map_err(anyhow::Error::msg)?;
+    let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && opts.config.theme != "mono";
+    let mut app =
+        App::new(engine.ws.registry_path.display().to_string(), opts.read_only, color, opts.config.bell, keys);
+    app.arming = Duration::from_millis(opts.config.confirm_arming_ms);
+    app.notify_gap = (!opts.config.notify_command.is_empty()).then(|| {
+        chrono::Duration::seconds(i64::try_from(opts.config.notify_min_interval_s).unwrap_or(i64::MAX / 1000))
+    });
+    Ok(app)
+}
+
+/// Runs the configured `notify_command` for `waiting` on its own thread; the outcome is logged.
+fn spawn_notify(argv: Vec<String>, waiting: attention::Waiting) {
+    std::thread::spawn(move || match attention::run_notify(&argv, &waiting) {
+        Ok(()) => tracing::info!(count = waiting.count, "notify_command ran"),
+        Err(e) => tracing::warn!("{e}"),
+    });
+}
+
+/// Starts a decision, a batch of them or a revert on its own thread, on the engine as it is
+/// now; the handle of a decision (single or batch), which the loop joins before it leaves.
+/// A batch's goals are held from reloading until it is done ([`loader::Hold`]).
+fn spawn_work(
+    work: Effect,
+    engine: &loader::Shared,
+    tx: &Sender<Msg>,
+    hold: &mut loader::Hold,
+) -> Option<std::thread::JoinHandle<()>> {
+    let (eng, tx) = (loader::current(engine), tx.clone());
+    match work {
+        Effect::DecideBatch { action, items, decision } => {
+            hold.start(items.iter().filter_map(|i| i.key.split('/').next().map(str::to_owned)));
+            Some(std::thread::spawn(move || {
+                let outcomes = batch::run(&eng, items, &decision);
+                let _ = tx.send(Msg::BatchDone { action, outcomes });
+            }))
+        }
+        Effect::Revert { goal, item_id } => {
+            std::thread::spawn(move || {
+                let result = revert::propose(&eng, &goal, &item_id);
+                let _ = tx.send(Msg::Reverted { goal, result });
+            });
+            None
+        }
+        Effect::Decide { key, digest, decision } => Some(std::thread::spawn(move || {
+            let result = eng.decide(&key, &decision, Some(&digest)).map_err(|e| crate::error_chain(&e));
+            tracing::info!(item = key, ?result, "decision");
+            let _ = tx.send(Msg::Decided { key, result });
+        })),
+        _ => None,
+    }
 }
 
 /// The next burst of messages (waiting up to a second, then a [`Msg::Tick`]), coalesced so

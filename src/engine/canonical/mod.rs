@@ -228,9 +228,7 @@ impl Engine {
         super::checks::check_lock(&mut p, &goal.state_file);
         if prediction.exact {
             p.proposed_text = Some(prediction.after.clone());
-            let kept;
-            ((p.added, p.removed), kept) = crate::diff::added_and_removed_keeping(&current, &prediction.after);
-            p.kept_diff = Some(kept);
+            p.diff_lines(&current, &prediction.after);
         }
         let extra: Vec<crate::wire::Finding> =
             (!prediction.exact).then(|| validator_finding(cmd)).into_iter().collect();
