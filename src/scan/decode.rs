@@ -168,6 +168,29 @@ pub(super) fn decode_ascii_percent(text: &str) -> (String, Vec<(usize, usize)>) 
     (String::from_utf8(out).unwrap_or_else(|_| text.to_owned()), map)
 }
 
+/// Decodes a run of [`base64_runs`] when the result is mostly printable text: as hex when
+/// it is an even number of hex digits (a hex-encoded secret; a hash decodes to binary and is
+/// left alone), else as base64. With the note a hit inside it carries.
+#[must_use]
+pub(super) fn decode_run_text(run: &[u8]) -> Option<(String, &'static str)> {
+    if run.len().is_multiple_of(2) && run.iter().all(u8::is_ascii_hexdigit) {
+        let bytes: Vec<u8> = run
+            .chunks_exact(2)
+            .filter_map(|p| std::str::from_utf8(p).ok().and_then(|h| u8::from_str_radix(h, 16).ok()))
+            .collect();
+        return printable_text(bytes).map(|t| (t, " (hex-encoded)"));
+    }
+    decode_base64_text(run).map(|t| (t, " (inside base64)"))
+}
+
+/// `bytes` as text when it is UTF-8 of at least 16 bytes and nine in ten of its characters
+/// are printable or whitespace.
+fn printable_text(bytes: Vec<u8>) -> Option<String> {
+    let text = String::from_utf8(bytes).ok()?;
+    let printable = text.chars().filter(|c| !c.is_control() || c.is_whitespace()).count();
+    (text.len() >= 16 && printable * 10 >= text.chars().count() * 9).then_some(text)
+}
+
 /// Decodes a base64 (standard or URL-safe) run when the result is mostly printable text.
 #[must_use]
 pub(super) fn decode_base64_text(run: &[u8]) -> Option<String> {
@@ -176,7 +199,5 @@ pub(super) fn decode_base64_text(run: &[u8]) -> Option<String> {
         .decode(&trimmed)
         .or_else(|_| base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(&trimmed))
         .ok()?;
-    let text = String::from_utf8(decoded).ok()?;
-    let printable = text.chars().filter(|c| !c.is_control() || c.is_whitespace()).count();
-    (text.len() >= 16 && printable * 10 >= text.chars().count() * 9).then_some(text)
+    printable_text(decoded)
 }

@@ -18,6 +18,24 @@ fn secret_rule() -> &'static Rule {
     RULES.iter().find(|r| r.id == "secret_assignment").expect("secret_assignment rule")
 }
 
+/// The warn-level rule of generically named secrets ([`GENERIC_SECRET_NAME`]).
+fn generic_rule() -> &'static Rule {
+    RULES.iter().find(|r| r.id == "generic_secret").expect("generic_secret rule")
+}
+
+/// Key names of secrets named only generically (issue 16): passphrases, salts, master keys,
+/// seeds and mnemonics, encryption and signing keys, matched on the lowercased name.
+static GENERIC_SECRET_NAME: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(r"(?:pass[_-]?phrase|salt|master[_.-]?(?:key|secret|password)|cipher[_-]?seed|^seed$|seed[_-]?(?:phrase|words)|mnemonic|recovery[_-]?(?:phrase|key|code)|encryption[_-]?(?:key|secret)|signing[_-]?(?:key|secret)|hmac[_-]?(?:key|secret))").expect("static regex")
+});
+
+/// Twelve to twenty-four lowercase words: a wallet seed or recovery phrase.
+fn is_word_list(value: &str) -> bool {
+    let words: Vec<&str> = value.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+    (12..=24).contains(&words.len())
+        && words.iter().all(|w| (3..=8).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_lowercase()))
+}
+
 /// Appends `/` and `key` escaped as a JSON pointer segment (`~` → `~0`, `/` → `~1`).
 fn push_segment(at: &mut String, key: &str) {
     at.push('/');
@@ -60,6 +78,7 @@ fn structure(rule_id: &str, loc: String, sample: &str, reason: String) -> Findin
 #[derive(Clone, Copy)]
 struct KeyFacts {
     secret_named: bool,
+    generic_secret: bool,
     forbidden: bool,
     boundary_flag: bool,
 }
@@ -81,6 +100,7 @@ fn key_facts(k: &str) -> KeyFacts {
     let lower = k.to_lowercase();
     let facts = KeyFacts {
         secret_named: SECRET_NAME.is_match(&lower),
+        generic_secret: GENERIC_SECRET_NAME.is_match(&lower),
         forbidden: is_forbidden_key(&lower),
         boundary_flag: is_boundary_flag(&lower),
     };
@@ -120,15 +140,7 @@ fn scan_at(value: &Value, at: &mut String, policy: Policy, out: &mut Vec<Finding
 }
 
 fn scan_array(items: &[Value], at: &mut String, policy: Policy, out: &mut Vec<Finding>) {
-    let turns = items
-        .iter()
-        .filter(|v| {
-            v.get("content").is_some()
-                && v.get("role")
-                    .and_then(Value::as_str)
-                    .is_some_and(|r| matches!(r, "user" | "assistant" | "system" | "tool"))
-        })
-        .count();
+    let turns = items.iter().filter(|v| is_role_message(v) || is_chat_export_message(v)).count();
     if turns >= 2 {
         out.push(structure(
             "chat_message_array",
@@ -156,6 +168,22 @@ fn scan_array(items: &[Value], at: &mut String, policy: Policy, out: &mut Vec<Fi
     }
 }
 
+/// A `{role, content}` chat message.
+fn is_role_message(v: &Value) -> bool {
+    v.get("content").is_some()
+        && v.get("role").and_then(Value::as_str).is_some_and(|r| matches!(r, "user" | "assistant" | "system" | "tool"))
+}
+
+/// A message of a chat export (Slack, Teams, Discord): a string text under `text`,
+/// `message`, `body` or `content`, a sender under `user`, `user_name`, `author`, `from` or
+/// `sender`, and a time under `ts`, `timestamp`, `time`, `date` or `created_at`.
+fn is_chat_export_message(v: &Value) -> bool {
+    let has = |keys: &[&str]| keys.iter().any(|k| v.get(*k).is_some_and(|x| !x.is_null()));
+    ["text", "message", "body", "content"].iter().any(|k| v.get(*k).is_some_and(Value::is_string))
+        && has(&["user", "user_name", "username", "author", "from", "sender"])
+        && has(&["ts", "timestamp", "time", "date", "created_at", "createdDateTime"])
+}
+
 /// One object entry `k: v`, `at` its pointer.
 fn scan_entry(k: &str, v: &Value, at: &mut String, policy: Policy, out: &mut Vec<Finding>) {
     let facts = key_facts(k);
@@ -170,9 +198,19 @@ fn scan_entry(k: &str, v: &Value, at: &mut String, policy: Policy, out: &mut Vec
         };
         out.push(finding(&hit, at.clone(), policy));
     }
+    if facts.generic_secret && !facts.secret_named && value_text.is_some_and(|t| looks_random(t) || is_word_list(t)) {
+        let hit = Hit {
+            rule: generic_rule(),
+            start: 0,
+            matched: value_text.unwrap_or_default().to_owned(),
+            note: " (JSON field)",
+        };
+        out.push(finding(&hit, at.clone(), policy));
+    }
     // A forbidden key is structure even when its value was redacted; only an environment
-    // reference or a `<your-…>` template leaves it alone.
-    if facts.forbidden && !value_text.is_some_and(values::is_reference_or_template) {
+    // reference, a `<your-…>` template or a name made of words (a field or constant name,
+    // [`values::is_identifier`]) leaves it alone.
+    if facts.forbidden && !value_text.is_some_and(|t| values::is_reference_or_template(t) || values::is_identifier(t)) {
         let shown = crate::textsafe::sanitize(k, false);
         out.push(structure("forbidden_key", at.clone(), k, format!("key name {shown:?} carries raw or secret data")));
     }

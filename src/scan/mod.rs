@@ -6,6 +6,7 @@
 //! built once. Texts of 4 MiB or more are scanned in two halves on two threads. Pure.
 
 mod decode;
+mod disguise;
 pub mod invisible;
 mod json;
 pub mod prefilter;
@@ -107,6 +108,11 @@ fn matches_in_windows(bytes: &[u8], windows: &prefilter::Windows) -> Vec<Hit> {
                     Check::Always | Check::AtLeastTwo | Check::AtLeastThree => true,
                     Check::NotPlaceholder => !is_reference_or_placeholder(&String::from_utf8_lossy(value.as_bytes())),
                     Check::Random => looks_random(&String::from_utf8_lossy(value.as_bytes())),
+                    Check::RandomOrHex => {
+                        let v = String::from_utf8_lossy(value.as_bytes());
+                        looks_random(&v) || (v.len() >= 32 && v.bytes().all(|b| b.is_ascii_hexdigit()))
+                    }
+                    Check::InText => bytes.len() >= whole.len() + 32,
                 };
                 if ok {
                     let shown = if rule.id == "home_path" { value } else { whole };
@@ -225,8 +231,30 @@ fn hits_with_decoding_split(text: &str, split: usize, piece: usize) -> Vec<Hit> 
     let mut hits = keep_evidence(plain);
     hits.extend(keep_evidence(part.percent));
     hits.extend(part.base64);
+    hits.extend(disguised_hits(text));
     let mut seen = std::collections::BTreeSet::new();
     hits.retain(|h| seen.insert((h.rule.id, h.matched.clone())));
+    hits
+}
+
+/// Matches on the lines of `text` that hold a disguise ([`disguise::undisguised`]), each at
+/// the start of its line in `text`. Single-line rules only: the lines are taken apart from
+/// their neighbours.
+fn disguised_hits(text: &str) -> Vec<Hit> {
+    let Some((undone, map)) = disguise::undisguised(text) else { return Vec::new() };
+    let d = undone.as_bytes();
+    let mut windows = prefilter::windows(d);
+    for (w, rule) in windows.iter_mut().zip(RULES.iter()) {
+        if rules::extra_lines(rule) > 0 {
+            w.clear();
+        }
+    }
+    let mut hits = keep_evidence(matches_in_windows(d, &windows));
+    for h in &mut hits {
+        let i = map.partition_point(|&(u, _)| u <= h.start).saturating_sub(1);
+        h.start = map.get(i).map_or(0, |&(_, line)| line);
+        h.note = " (disguised: zero-width, fullwidth or split across string literals)";
+    }
     hits
 }
 
@@ -305,14 +333,32 @@ fn hits_in_piece(text: &str, from: usize, to: usize, part: &mut PartHits) {
         }
     });
     for (start, end) in base64_runs(&bytes[from..to]) {
-        if let Some(decoded) = decode::decode_base64_text(&bytes[from + start..from + end]) {
-            for mut h in raw_hits(decoded.as_bytes()) {
-                h.start = from + start;
-                h.note = " (inside base64)";
-                part.base64.push(h);
-            }
+        for mut h in run_hits(&bytes[from + start..from + end], DECODE_DEPTH) {
+            h.start = from + start;
+            part.base64.push(h);
         }
     }
+}
+
+/// How many encodings deep a run is decoded: base64 of base64 (or of hex) is still read.
+const DECODE_DEPTH: usize = 3;
+
+/// The matches inside one base64 or hex run ([`decode::decode_run_text`]), and inside the
+/// runs its decoded text holds, `depth` layers down; each hit's `start` is left for the
+/// caller to place.
+fn run_hits(run: &[u8], depth: usize) -> Vec<Hit> {
+    let Some((decoded, how)) = decode::decode_run_text(run) else { return Vec::new() };
+    let d = decoded.as_bytes();
+    let mut hits = raw_hits(d);
+    for h in &mut hits {
+        h.note = how;
+    }
+    if depth > 1 {
+        for (start, end) in base64_runs(d) {
+            hits.extend(run_hits(&d[start..end], depth - 1));
+        }
+    }
+    hits
 }
 
 /// Scans one string found at `location` (a JSON pointer, or a label). Texts of 4 MiB or

@@ -61,6 +61,108 @@ pub const STEMS: &[&str] = &[
     "larkoffice",
     "docs.internal",
     "t-20",
+    "hook",
+    "putty",
+    "phrase",
+    "salt",
+    "master",
+    "seed",
+    "mnemonic",
+    "recovery",
+    "encryption",
+    "signing",
+    "hmac",
+    "backup",
+    "file:",
+    "smb:",
+    "cifs:",
+    "afp:",
+    "nfs:",
+    "documents and",
+    "im_start",
+    "header_id",
+    "/inst]",
+    "用户",
+    "助手",
+    "ユーザー",
+    "アシスタント",
+    "사용자",
+    "어시스턴트",
+    "goroutine",
+    "panicked",
+    "backtrace",
+    "failures",
+    "short test",
+    "test session",
+    "mailto",
+    "wrote:",
+    "écrit",
+    "schrieb",
+    "escribi",
+    "original mess",
+    "whereas",
+    "hereinafter",
+    "whereof",
+    "therefore",
+    "confiden",
+    "vertraulich",
+    "internal use",
+    "riservato",
+    "社外秘",
+    "関係者外秘",
+    "部外秘",
+    "極秘",
+    "機密",
+    "机密",
+    "绝密",
+    "内部资料",
+    "대외비",
+    "memo",
+    "attendees",
+    "participants",
+    "present",
+    "absent",
+    "apologies",
+    "agenda",
+    "action item",
+    "decisions",
+    "minutes",
+    "next meeting",
+    "kubectl",
+    "terraform",
+    "helm",
+    "rm -",
+    "git push",
+    "docker",
+    "psql",
+    "dropdb",
+    "dropuser",
+    "mysql",
+    "employee",
+    "manager",
+    "review",
+    "rating",
+    "comments",
+    "compensation",
+    "hr partner",
+    "strengths",
+    "areas for",
+    "goals for",
+    "performance impr",
+    "mortem",
+    "incident",
+    "summary",
+    "impact",
+    "timeline",
+    "root cause",
+    "contributing",
+    "lessons",
+    "what went",
+    "responders",
+    "on-call",
+    "detection",
+    "resolution",
+    "follow",
 ];
 
 /// One literal of a literal-gated rule, lower case, with the stem it is found by.
@@ -104,6 +206,16 @@ struct Rules {
     timestamped: usize,
     stack: usize,
     shell: usize,
+    unc: usize,
+    unc_slash: usize,
+    tilde_user: usize,
+    chat_log: usize,
+    syslog: usize,
+    ndjson: usize,
+    powershell: usize,
+    email_headers: usize,
+    contract_clauses: usize,
+    chat_export: usize,
 }
 
 fn rule_index(id: &str) -> usize {
@@ -161,6 +273,16 @@ fn compile(with_teddy: bool) -> Compiled {
         timestamped: rule_index("timestamped_log"),
         stack: rule_index("stack_trace"),
         shell: rule_index("shell_session"),
+        unc: rule_index("unc_path"),
+        unc_slash: rule_index("unc_slash_path"),
+        tilde_user: rule_index("tilde_user_path"),
+        chat_log: rule_index("chat_log"),
+        syslog: rule_index("syslog_lines"),
+        ndjson: rule_index("ndjson_log"),
+        powershell: rule_index("powershell_session"),
+        email_headers: rule_index("email_headers"),
+        contract_clauses: rule_index("contract_clauses"),
+        chat_export: rule_index("chat_export"),
     };
     Compiled { teddy, fallback, by_stem, rules }
 }
@@ -321,7 +443,11 @@ fn byte_gates(r: &Rules, bytes: &[u8], from: usize, to: usize, col: &mut Collect
             continue;
         }
         let next = rest(s + 1);
+        if bytes[s] == b'\\' && next.first() == Some(&b'\\') && (s == 0 || at(s - 1) != b'\\') {
+            col.add(r.unc, s);
+        }
         if bytes[s] == b'/' {
+            slash_gates(r, bytes, s, next, col);
             if next.starts_with(b"home/") || next.starts_with(b"Users/") || next.starts_with(b"root") {
                 col.add(r.home, s);
             }
@@ -376,6 +502,26 @@ fn byte_gates(r: &Rules, bytes: &[u8], from: usize, to: usize, col: &mut Collect
         if [&b"internal"[..], b"corp", b"lan", b"intranet", b"local"].iter().any(|p| next.starts_with(p)) {
             col.add(r.internal_host, d);
         }
+    }
+}
+
+/// The forward-slash share and `~user/` gates at the `/` at `s` (`next` is what follows it).
+fn slash_gates(r: &Rules, bytes: &[u8], s: usize, next: &[u8], col: &mut Collector) {
+    let before = s.checked_sub(1).map(|i| bytes[i]);
+    if next.first() == Some(&b'/')
+        && before.is_none_or(|b| matches!(b, b'\n' | b'"' | b'\'' | b'(' | b'=' | b',') || is_blank(b))
+    {
+        col.add(r.unc_slash, s);
+    }
+    // `~name/`: the name is 1 to 32 of `[a-z0-9_-]` right before the slash.
+    let name = bytes[..s]
+        .iter()
+        .rev()
+        .take(33)
+        .take_while(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'_' | b'-'))
+        .count();
+    if (1..=32).contains(&name) && s > name && bytes[s - name - 1] == b'~' {
+        col.add(r.tilde_user, s);
     }
 }
 
@@ -444,6 +590,7 @@ fn head(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
     if d(0) {
         if b.get(1) == Some(&b':') || (d(1) && b.get(2) == Some(&b':')) {
             col.add(r.session_log, start);
+            col.add(r.chat_log, start);
         }
         if d(1) {
             col.add(r.timestamped, start);
@@ -457,6 +604,8 @@ fn head(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
     {
         col.add(r.timestamped, start);
     }
+    indented_heads(r, line, start, col);
+    document_heads(r, line, start, col);
     // stack_trace: `^[ \t]+at `
     if matches!(first, b' ' | b'\t') {
         let k = line.iter().position(|b| !matches!(b, b' ' | b'\t')).unwrap_or(line.len());
@@ -476,6 +625,58 @@ fn head(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
     };
     if prompt {
         col.add(r.shell, start);
+    }
+    // ndjson_log: `^\{[ \t]*"`
+    if first == b'{' && line[1..].iter().find(|b| !matches!(b, b' ' | b'\t')) == Some(&b'"') {
+        col.add(r.ndjson, start);
+    }
+}
+
+/// The gates of rules that allow blanks before their line-start shape: `syslog_lines`
+/// (`^[ \t]*[A-Z][a-z]{2} [ \d]\d `) and `powershell_session` (`^[ \t]*PS `).
+fn indented_heads(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
+    let k = line.iter().position(|b| !matches!(b, b' ' | b'\t')).unwrap_or(line.len());
+    let b = &line[k..];
+    if b.len() >= 6
+        && b[0].is_ascii_uppercase()
+        && b[1].is_ascii_lowercase()
+        && b[2].is_ascii_lowercase()
+        && b[3] == b' '
+        && (b[4] == b' ' || b[4].is_ascii_digit())
+        && b[5].is_ascii_digit()
+    {
+        col.add(r.syslog, start);
+    }
+    if b.starts_with(b"PS ") {
+        col.add(r.powershell, start);
+    }
+}
+
+/// The line-start gates of the private-document rules: `email_headers`
+/// (`^[ \t>]*<header>[ \t]*:` or `：`) and `contract_clauses` (`^[ \t]*\d{1,2}\.\d`).
+fn document_heads(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
+    let k = line.iter().position(|b| !matches!(b, b' ' | b'\t' | b'>')).unwrap_or(line.len());
+    let rest = &line[k..];
+    let header = rules::documents::EMAIL_HEADERS.iter().any(|h| {
+        rest.strip_prefix(h.as_bytes()).is_some_and(|after| {
+            let a = after.iter().position(|b| !matches!(b, b' ' | b'\t')).unwrap_or(after.len());
+            after[a..].starts_with(b":") || after[a..].starts_with("：".as_bytes())
+        })
+    });
+    if header {
+        col.add(r.email_headers, start);
+    }
+    // chat_export: `^[A-Z]` (a sender's name) or `^\[\d` (a Teams time stamp)
+    if line[0].is_ascii_uppercase() || (line[0] == b'[' && line.get(1).is_some_and(u8::is_ascii_digit)) {
+        col.add(r.chat_export, start);
+    }
+    let k = line.iter().position(|b| !matches!(b, b' ' | b'\t')).unwrap_or(line.len());
+    let digits = line[k..].iter().take(3).take_while(|b| b.is_ascii_digit()).count();
+    if (1..=2).contains(&digits)
+        && line.get(k + digits) == Some(&b'.')
+        && line.get(k + digits + 1).is_some_and(u8::is_ascii_digit)
+    {
+        col.add(r.contract_clauses, start);
     }
 }
 

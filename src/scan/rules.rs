@@ -20,6 +20,12 @@ pub enum Check {
     AtLeastTwo,
     /// At least three matches in the text.
     AtLeastThree,
+    /// The captured value must look random, or be 32 or more hex digits (a key in hex; a
+    /// hash of the same shape is allowed by [`Check::Random`], not here).
+    RandomOrHex,
+    /// The scanned text must hold 32 bytes or more besides the match: a marking on a
+    /// document, not a label standing alone (a UI string `"Confidential"`).
+    InText,
 }
 
 /// Lines after the candidate line that a multi-line rule's match may reach (its pattern
@@ -29,8 +35,10 @@ pub fn extra_lines(rule: &Rule) -> usize {
     match rule.id {
         // prompt, up to two blank lines, output, up to two blank lines, output
         "shell_session" => 6,
-        // `error[E…]: …` then ` --> file:line:col`
-        "compiler_error" => 1,
+        // `error[E…]: …` then ` --> file:line:col`; `Agenda:` then a list item
+        "compiler_error" | "meeting_minutes" => 1,
+        // `PS C:\> command`, up to two blank lines, one output line
+        "powershell_session" => 3,
         _ => 0,
     }
 }
@@ -62,11 +70,14 @@ pub enum Gate {
 #[must_use]
 pub fn gate(rule: &Rule) -> Gate {
     match rule.id {
-        "home_path" | "windows_home_path" | "wsl_home_path" | "tilde_path" | "system_path" => Gate::Slash,
+        "home_path" | "windows_home_path" | "wsl_home_path" | "tilde_path" | "system_path" | "unc_path"
+        | "unc_slash_path" | "tilde_user_path" => Gate::Slash,
         "email" | "url_password" => Gate::At,
         "private_ip" | "internal_host" => Gate::Dot,
         "aws_access_key_id" | "google_api_key" | "aklt_access_key" | "twilio_key" | "sendgrid_key" => Gate::Upper,
-        "transcript_turns" | "session_log" | "timestamped_log" | "stack_trace" | "shell_session" => Gate::LineHead,
+        "transcript_turns" | "session_log" | "timestamped_log" | "stack_trace" | "shell_session" | "chat_log"
+        | "syslog_lines" | "ndjson_log" | "powershell_session" | "email_headers" | "contract_clauses"
+        | "chat_export" => Gate::LineHead,
         _ => Gate::Literals,
     }
 }
@@ -125,7 +136,8 @@ pub fn word_start(rule: &Rule) -> bool {
 pub struct Rule {
     /// Stable id.
     pub id: &'static str,
-    /// `credentials`, `local_paths`, `transcripts`, `raw_tool_output`, `network`, `structure`.
+    /// `credentials`, `local_paths`, `transcripts`, `raw_tool_output`, `network`,
+    /// `private_documents`, `operations`, `structure`.
     pub category: &'static str,
     /// Severity for the `public` policy (`block`, `warn`, `info`).
     pub public: &'static str,
@@ -152,11 +164,13 @@ const I: &str = "info";
 
 mod content;
 mod credentials;
+pub mod documents;
 
-/// Every text rule: the credential rows, then the content rows (structure rules work on
-/// JSON keys and live in `scan::json`).
-pub static RULES: LazyLock<Vec<Rule>> =
-    LazyLock::new(|| credentials::CREDENTIALS.iter().chain(content::CONTENT).copied().collect());
+/// Every text rule: the credential rows, the content rows, then the private-document rows
+/// (structure rules work on JSON keys and live in `scan::json`).
+pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
+    credentials::CREDENTIALS.iter().chain(content::CONTENT).chain(documents::DOCUMENTS).copied().collect()
+});
 
 /// Key names that must not carry data (JSON), matched on the lowercased key.
 pub const FORBIDDEN_KEYS: &[&str] = &[

@@ -56,7 +56,7 @@ fn percent_encoded_and_base64_secrets_are_found() {
     let mut f = Vec::new();
     scan_text("note=deploy%20with%20token%3Dghp_Xq8vR2mN5tK9wL3pZ7yB4cD6fH1jA0sE2gU8", "/x", Policy::Local, &mut f);
     assert!(f.iter().any(|x| x.rule_id == "github_token"));
-    let b64 = base64::engine::general_purpose::STANDARD.encode("config: aws key AKIAQ3EXAMPLEKEY7Z2X for the bucket");
+    let b64 = base64::engine::general_purpose::STANDARD.encode("config: aws key AKIAQ3ZK7WJ2R5TBNY2X for the bucket");
     let mut f = Vec::new();
     scan_text(&format!("blob {b64}"), "/x", Policy::Local, &mut f);
     assert!(f.iter().any(|x| x.rule_id == "aws_access_key_id" && x.reason.contains("base64")), "{f:?}");
@@ -372,6 +372,59 @@ const PIECES: &[&str] = &[
     "%zz",
     "token%3Dghp_Xq8vR2mN5tK9wL3pZ7yB4cD6fH1jA0sE2gU8",
     "Y29uZmlnOiBhd3Mga2V5IEFLSUFRM0VYQU1QTEVLRVk3WjJYIGZvciB0aGUgYnVja2V0",
+    "\\\\srv01\\share",
+    "\\wsl$\\Ubuntu",
+    "//nas-01/backup",
+    "//",
+    "~bob/",
+    "~",
+    "[10:42] bob: ",
+    "10:43 PM alice: ",
+    "Nov  3 10:14:02 web01 sshd[1]: ",
+    "{\"level\":",
+    "{ \"msg\": ",
+    "PS C:\\> Get-Item",
+    "From: ",
+    "To:",
+    "Subject :",
+    "件名：",
+    "> Date: ",
+    "4.2 ",
+    "12.1. The Supplier shall",
+    "<|im_start|>user",
+    "<|start_header_id|>user<|end_header_id|>",
+    "[/INST]",
+    "用户：",
+    "助手: ",
+    "goroutine 1 [running]:",
+    "thread 'main' panicked at ",
+    "stack backtrace:",
+    "===== FAILURES =====",
+    "mailto:a@b.io",
+    "On Tue, 3 Mar 2026 Dana wrote:",
+    "-----Original Message-----",
+    "WHEREAS",
+    "hereinafter \"",
+    "CONFIDENTIAL",
+    "Confidential",
+    "社外秘",
+    "【機密】",
+    "MEMORANDUM",
+    "Attendees:",
+    "Action items:",
+    "passphrase=",
+    "salt: ",
+    "seed phrase: ",
+    "abandon ability able about above absent absorb abstract absurd abuse access accident",
+    "https://hooks.slack.com/services/T04Q7ZK2M/B06R3XW9P1L/",
+    "PuTTY-User-Key-File-2: ssh-rsa",
+    "file:///home/ana",
+    "smb://nas/x",
+    "C:\\Documents and Settings\\bob",
+    "ｇｈｐ＿",
+    "\u{200b}",
+    "\" + \"",
+    "\" \"",
 ];
 
 proptest::proptest! {

@@ -80,6 +80,37 @@ pub fn is_reference_or_template(value: &str) -> bool {
         || (lower.starts_with("<your") || lower.starts_with("your_") || lower.starts_with("your-"))
 }
 
+/// True for a name made of words (`preferredTokenSigningKeyThumbprint`, `API_KEY_HEADER_NAME`,
+/// `token-signing-key`): letters only, cut at underscores, hyphens, dots and lower-to-upper
+/// case changes into two or more segments of three or more letters, each with a vowel. A
+/// field or constant name, not a secret (issue 16: `"clientSecret": "preferredTokenSigning…"`
+/// blocked). Random letters make short or vowel-less segments.
+#[must_use]
+pub fn is_identifier(value: &str) -> bool {
+    let v = value.trim();
+    if v.is_empty() || !v.bytes().all(|b| b.is_ascii_alphabetic() || matches!(b, b'_' | b'-' | b'.')) {
+        return false;
+    }
+    let mut segments: Vec<String> = Vec::new();
+    let mut current = String::new();
+    let mut prev_lower = false;
+    for c in v.chars() {
+        if matches!(c, '_' | '-' | '.') {
+            segments.push(std::mem::take(&mut current));
+            prev_lower = false;
+            continue;
+        }
+        if c.is_ascii_uppercase() && prev_lower {
+            segments.push(std::mem::take(&mut current));
+        }
+        prev_lower = c.is_ascii_lowercase();
+        current.push(c);
+    }
+    segments.push(current);
+    let vowel = |s: &str| s.chars().any(|c| matches!(c.to_ascii_lowercase(), 'a' | 'e' | 'i' | 'o' | 'u' | 'y'));
+    segments.len() >= 2 && segments.iter().all(|s| s.len() >= 3 && vowel(s))
+}
+
 /// True for ids writegate and LoopX print themselves: revisions, commit hashes, write ids,
 /// todo ids, idempotency keys, completion keys, lease ids, UUIDs, and run ids (a
 /// `generated_at` or its artifact stem with a writer suffix, `2026-11-29T13-04-00-00-00-operator-gate`).
@@ -111,6 +142,9 @@ fn entropy(s: &str) -> f64 {
 pub fn looks_random(value: &str) -> bool {
     let v = value.trim().trim_matches(['"', '\'', '`']);
     if v.chars().count() < 8 || is_reference_or_placeholder(v) || is_our_id(v) {
+        return false;
+    }
+    if is_identifier(v) {
         return false;
     }
     let classes = [

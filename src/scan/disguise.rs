@@ -1,0 +1,154 @@
+//! Disguises undone for the scan (issue 16): a secret or path split by zero-width
+//! characters, written in fullwidth letters (`ｇｈｐ＿…`), or cut into string literals joined
+//! by concatenation (`"ghp_" "AbC…"`, `'sk_live_' + '…'`). The lines that hold one are
+//! rewritten without it and scanned again; a match found there and not in the plain text is
+//! the disguised secret. Pure.
+
+use super::invisible::is_zero_width;
+
+/// A fullwidth digit or Latin letter (`U+FF10`–`U+FF19`, `U+FF21`–`U+FF3A`, `U+FF41`–`U+FF5A`):
+/// what a token in fullwidth is made of. Fullwidth punctuation alone (`，` `：` `（`, common in
+/// CJK prose) does not make a line disguised.
+fn is_fullwidth_alnum(c: char) -> bool {
+    matches!(c, '\u{FF10}'..='\u{FF19}' | '\u{FF21}'..='\u{FF3A}' | '\u{FF41}'..='\u{FF5A}')
+}
+
+/// The ASCII character a fullwidth form (`U+FF01`–`U+FF5E`) stands for.
+fn folded(c: char) -> Option<char> {
+    let u = u32::from(c);
+    (0xFF01..=0xFF5E).contains(&u).then(|| char::from_u32(u - 0xFF01 + 0x21)).flatten()
+}
+
+/// A byte a split token is made of on either side of a join.
+fn is_token_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+' | b'/' | b'=' | b'.')
+}
+
+/// Where a concatenation join starts at quote `q` of `bytes`: the closing quote after a
+/// token byte, blanks (a line break too), at most one `+` or `.`/`..` operator, blanks, and
+/// the same quote before a token byte. Returns the end of the join (the byte after the
+/// opening quote).
+fn join_at(bytes: &[u8], q: usize) -> Option<usize> {
+    let quote = bytes[q];
+    if q == 0 || !is_token_byte(bytes[q - 1]) {
+        return None;
+    }
+    let mut i = q + 1;
+    let blanks = |i: &mut usize| {
+        while bytes.get(*i).is_some_and(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')) {
+            *i += 1;
+        }
+    };
+    blanks(&mut i);
+    if bytes.get(i) == Some(&b'+') {
+        i += 1;
+    } else if bytes.get(i..i + 2) == Some(b"..") {
+        i += 2;
+    }
+    blanks(&mut i);
+    (bytes.get(i) == Some(&quote) && bytes.get(i + 1).copied().is_some_and(is_token_byte)).then_some(i + 1)
+}
+
+/// The text with every disguise undone, as the disguised lines alone (each ending in `\n`),
+/// with `(offset in it, offset in text)` at each line's start; `None` when `text` holds no
+/// disguise. A join across a line break takes both lines. Found from the bytes that can
+/// start a disguise: a zero-width character's or fullwidth letter's first byte (`E2`, `EF`)
+/// and the quotes.
+#[must_use]
+pub(super) fn undisguised(text: &str) -> Option<(String, Vec<(usize, usize)>)> {
+    let bytes = text.as_bytes();
+    // (line start, line end) of each disguised stretch.
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    let mut mark = |p: usize, end: usize| {
+        let start = memchr::memrchr(b'\n', &bytes[..p]).map_or(0, |i| i + 1);
+        let stop = memchr::memchr(b'\n', &bytes[end..]).map_or(bytes.len(), |i| end + i);
+        spans.push((start, stop));
+    };
+    for p in memchr::memchr3_iter(0xE2, 0xEF, b'"', bytes).chain(memchr::memchr_iter(b'\'', bytes)) {
+        if matches!(bytes[p], b'"' | b'\'') {
+            if let Some(e) = join_at(bytes, p) {
+                mark(p, e);
+            }
+            continue;
+        }
+        let Some(c) = text.get(p..).and_then(|s| s.chars().next()) else { continue };
+        if (is_zero_width(c) && p > 0) || is_fullwidth_alnum(c) {
+            mark(p, p + c.len_utf8());
+        }
+    }
+    spans.sort_unstable();
+    spans.dedup();
+    let mut merged: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
+    for (start, stop) in spans {
+        match merged.last_mut() {
+            Some(last) if start <= last.1 => last.1 = last.1.max(stop),
+            _ => merged.push((start, stop)),
+        }
+    }
+    let spans = merged;
+    if spans.is_empty() {
+        return None;
+    }
+    let mut out = String::new();
+    let mut map = Vec::with_capacity(spans.len());
+    for (start, end) in spans {
+        map.push((out.len(), start));
+        undo_line(&text[start..end], &mut out);
+        out.push('\n');
+    }
+    Some((out, map))
+}
+
+/// Appends `line` to `out` without zero-width characters, with fullwidth forms folded to
+/// ASCII and concatenation joins removed.
+fn undo_line(line: &str, out: &mut String) {
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    while i < line.len() {
+        let b = bytes[i];
+        if matches!(b, b'"' | b'\'')
+            && let Some(e) = join_at(bytes, i)
+        {
+            i = e;
+            continue;
+        }
+        let Some(c) = line[i..].chars().next() else { break };
+        if !is_zero_width(c) {
+            out.push(folded(c).unwrap_or(c));
+        }
+        i += c.len_utf8();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn undone(text: &str) -> Option<String> {
+        undisguised(text).map(|(t, _)| t)
+    }
+
+    #[test]
+    fn undoes_each_disguise_on_its_line_only() {
+        assert_eq!(undone("plain text\nnothing here"), None);
+        assert_eq!(undone("a\nt = \"ghp_\" \"AbC12\"\nb").as_deref(), Some("t = \"ghp_AbC12\"\n"));
+        assert_eq!(undone("k = 'sk_live_' + 'x9Y'").as_deref(), Some("k = 'sk_live_x9Y'\n"));
+        assert_eq!(undone("(\"ghp_ab\"\n  \"cd\")").as_deref(), Some("(\"ghp_abcd\")\n"));
+        assert_eq!(undone("/home/\u{200b}maria/x").as_deref(), Some("/home/maria/x\n"));
+        assert_eq!(undone("ｇｈｐ＿Ａｂ１").as_deref(), Some("ghp_Ab1\n"));
+        // Not disguises: a variable between literals, a list, CJK punctuation, a BOM at the start.
+        assert_eq!(undone("\"Hello, \" + name + \"!\""), None);
+        assert_eq!(undone("[\"a\", \"b\"]"), None);
+        assert_eq!(undone("你好，世界：（测试）"), None);
+        assert_eq!(undone("\u{feff}# title"), None);
+    }
+
+    #[test]
+    fn the_map_points_at_each_line_start() {
+        let text = "first\nx = \"ab\" \"cd\"\nmiddle\n/Users/\u{2060}li/y\n";
+        let (out, map) = undisguised(text).expect("disguised");
+        assert_eq!(out, "x = \"abcd\"\n/Users/li/y\n");
+        assert_eq!(map, vec![(0, 6), (11, 27)]);
+        assert_eq!(&text[27..34], "/Users/");
+    }
+}

@@ -1,0 +1,164 @@
+//! The boundary scan's second-pass classes (issue 16), scored on labelled cases in
+//! `fixtures/scan_corpus/classes/`: `tuning.jsonl` (the rules were written against it) and
+//! `held_out.jsonl` (written from the class descriptions alone by another author, never
+//! tuned against; scored by the ignored test below).
+//!
+//! A case is `{"id", "class", "kind": "text"|"json", "input", "expect": "block"|"warn"|"clean",
+//! "note"}`, judged under the public policy as `writegate scan` judges a file: a `block` case
+//! needs a block finding, a `warn` case a warn or block finding, and a `clean` case must have
+//! no block finding (a warn on it counts against precision, not as a false block).
+//!
+//! Per class: recall (positives caught at their severity / positives), precision (caught /
+//! (caught + clean cases of the class with any warn or block finding)) and false blocks.
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+use writegate::scan::{Policy, scan_json, scan_text};
+use writegate::wire::Finding;
+
+/// One class's counts.
+#[derive(Default, Debug, Clone, Copy)]
+struct Score {
+    positives: usize,
+    caught: usize,
+    clean: usize,
+    clean_flagged: usize,
+    false_blocks: usize,
+}
+
+impl Score {
+    fn recall(&self) -> f64 {
+        if self.positives == 0 { 1.0 } else { self.caught as f64 / self.positives as f64 }
+    }
+
+    fn precision(&self) -> f64 {
+        let flagged = self.caught + self.clean_flagged;
+        if flagged == 0 { 1.0 } else { self.caught as f64 / flagged as f64 }
+    }
+}
+
+/// What one case gave: its class, whether it was judged right, and a line for the report.
+struct Outcome {
+    class: String,
+    expect: String,
+    right: bool,
+    flagged: bool,
+    blocked: bool,
+    line: String,
+}
+
+fn findings_of(case: &Value) -> Vec<Finding> {
+    let mut out = Vec::new();
+    match case["kind"].as_str() {
+        Some("json") => scan_json(&case["input"], "", Policy::Public, &mut out),
+        _ => scan_text(case["input"].as_str().unwrap_or(""), "/", Policy::Public, &mut out),
+    }
+    out
+}
+
+fn judge(case: &Value) -> Outcome {
+    let id = case["id"].as_str().unwrap_or("?");
+    let expect = case["expect"].as_str().unwrap_or("?").to_owned();
+    let findings = findings_of(case);
+    let blocked = findings.iter().any(|f| f.severity == "block");
+    let flagged = blocked || findings.iter().any(|f| f.severity == "warn");
+    let right = match expect.as_str() {
+        "block" => blocked,
+        "warn" => flagged,
+        _ => !blocked,
+    };
+    let rules: Vec<String> =
+        findings.iter().filter(|f| f.severity != "info").map(|f| format!("{}:{}", f.rule_id, f.severity)).collect();
+    Outcome {
+        class: case["class"].as_str().unwrap_or("?").to_owned(),
+        expect,
+        right,
+        flagged,
+        blocked,
+        line: format!("{id} ({}) -> {rules:?}", case["note"].as_str().unwrap_or("")),
+    }
+}
+
+/// Scores every case of `file`; the per-class table, the wrong cases, and the scores.
+fn score(file: &str) -> (String, Vec<String>, BTreeMap<String, Score>) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/scan_corpus/classes").join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut scores: BTreeMap<String, Score> = BTreeMap::new();
+    let mut wrong = Vec::new();
+    for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let case: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{file} line {}: {e}", n + 1));
+        assert!(
+            matches!(case["expect"].as_str(), Some("block" | "warn" | "clean")),
+            "{file} line {}: expect must be block, warn or clean",
+            n + 1
+        );
+        let o = judge(&case);
+        let s = scores.entry(o.class.clone()).or_default();
+        if o.expect == "clean" {
+            s.clean += 1;
+            s.clean_flagged += usize::from(o.flagged);
+            s.false_blocks += usize::from(o.blocked);
+        } else {
+            s.positives += 1;
+            s.caught += usize::from(o.right);
+        }
+        if !o.right {
+            wrong.push(format!("missed {} {}", o.expect, o.line));
+        } else if o.expect == "clean" && o.flagged {
+            wrong.push(format!("warned on clean {}", o.line));
+        }
+    }
+    let mut table =
+        format!("{file}\nclass                positives caught recall  clean flagged false_blocks precision\n");
+    let mut total = Score::default();
+    for (class, s) in &scores {
+        table += &format!(
+            "{class:<20} {:>9} {:>6} {:>6.3} {:>6} {:>7} {:>12} {:>9.3}\n",
+            s.positives,
+            s.caught,
+            s.recall(),
+            s.clean,
+            s.clean_flagged,
+            s.false_blocks,
+            s.precision()
+        );
+        total.positives += s.positives;
+        total.caught += s.caught;
+        total.clean += s.clean;
+        total.clean_flagged += s.clean_flagged;
+        total.false_blocks += s.false_blocks;
+    }
+    table += &format!(
+        "{:<20} {:>9} {:>6} {:>6.3} {:>6} {:>7} {:>12} {:>9.3}\n",
+        "all",
+        total.positives,
+        total.caught,
+        total.recall(),
+        total.clean,
+        total.clean_flagged,
+        total.false_blocks,
+        total.precision()
+    );
+    (table, wrong, scores)
+}
+
+#[test]
+fn tuning_classes_are_caught_and_no_clean_case_blocks() {
+    let (table, wrong, scores) = score("tuning.jsonl");
+    eprintln!("{table}\n{}", wrong.join("\n"));
+    for (class, s) in &scores {
+        assert_eq!(s.false_blocks, 0, "{class}: a clean case blocks\n{table}");
+        assert!(s.recall() >= 0.9, "{class}: recall {:.3} under 0.9\n{table}", s.recall());
+    }
+}
+
+/// The held-out part, scored once when the work on a class is done (`cargo test --test
+/// scan_classes -- --ignored --nocapture`): its figures go in the closing note, never into
+/// the rules.
+#[test]
+#[ignore = "held out: scored on purpose, not on every run"]
+fn held_out_classes_report() {
+    let (table, wrong, scores) = score("held_out.jsonl");
+    println!("{table}\n{}", wrong.join("\n"));
+    assert!(scores.values().map(|s| s.positives + s.clean).sum::<usize>() > 100, "the held-out part is there");
+}
