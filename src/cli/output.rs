@@ -262,12 +262,12 @@ pub(super) fn scan(path: &Path, policy: &str, as_json: bool) -> anyhow::Result<i
     }
     let policy = if policy == "local" { Policy::Local } else { Policy::Public };
     let mut findings: Vec<Finding> = Vec::new();
-    if let Ok(v) = crate::json::parse_strict(&bytes) {
-        scan::scan_json(&v, "", policy, &mut findings);
-    } else {
-        let text = String::from_utf8_lossy(&bytes);
-        let lines: Vec<(usize, String)> = text.lines().enumerate().map(|(i, l)| (i + 1, l.to_owned())).collect();
-        scan::scan_lines(&lines, policy, &mut findings);
+    // A JSON document is an object or an array here: other text is not parsed on speculation.
+    let body = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes);
+    let json_like = body.iter().find(|b| !b.is_ascii_whitespace()).is_some_and(|b| matches!(b, b'{' | b'['));
+    match json_like.then(|| crate::json::parse_strict(&bytes).ok()).flatten() {
+        Some(v) => scan::scan_json(&v, "", policy, &mut findings),
+        None => scan::scan_document(&String::from_utf8_lossy(&bytes), policy, &mut findings),
     }
     let blocking = findings.iter().any(|f| f.severity == "block");
     if as_json {

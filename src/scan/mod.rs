@@ -409,6 +409,44 @@ pub fn scan_text_one_thread(text: &str, location: &str, policy: Policy, out: &mu
     }
 }
 
+/// Scans a whole document (a file `writegate scan` reads) in place: what [`scan_lines`] finds
+/// on its lines, with the same `line:column` locations, without copying each line into a
+/// `String` and joining them back (issue 16: that held the input four times over). A text
+/// with `\r` goes through [`scan_lines`], which sees `\r\n` as a line break.
+pub fn scan_document(text: &str, policy: Policy, out: &mut Vec<Finding>) {
+    if text.contains('\r') {
+        let lines: Vec<(usize, String)> = text.lines().enumerate().map(|(i, l)| (i + 1, l.to_owned())).collect();
+        scan_lines(&lines, policy, out);
+        return;
+    }
+    // Line starts, counted only when there is a finding to place.
+    let starts: std::cell::OnceCell<Vec<usize>> = std::cell::OnceCell::new();
+    let at = |offset: usize| {
+        let starts = starts.get_or_init(|| {
+            std::iter::once(0).chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1)).collect()
+        });
+        let idx = starts.partition_point(|s| *s <= offset).saturating_sub(1);
+        let line_start = starts.get(idx).copied().unwrap_or(0);
+        let col = column(text, line_start, offset);
+        format!("{}:{col}", idx + 1)
+    };
+    for h in hits_with_decoding(text) {
+        out.push(finding(&h, at(h.start), policy));
+    }
+    invisible::scan(text, &at, out);
+}
+
+/// The 1-based column (in characters) of byte `offset` on the line starting at byte
+/// `line_start` of `text`. A match may start on a UTF-8 continuation byte (a byte-mode class
+/// before it took one): the column is then that of the character it starts in.
+fn column(text: &str, line_start: usize, offset: usize) -> usize {
+    let mut end = offset.max(line_start).min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[line_start..end].chars().count() + 1
+}
+
 /// Scans added lines (`(line number, text)`) as one text, so multi-line evidence (turns,
 /// log runs, stack traces) is seen; locations are `line:column` of the proposed text.
 pub fn scan_lines(lines: &[(usize, String)], policy: Policy, out: &mut Vec<Finding>) {
@@ -422,7 +460,7 @@ pub fn scan_lines(lines: &[(usize, String)], policy: Policy, out: &mut Vec<Findi
     let at = |offset: usize| {
         let idx = starts.partition_point(|(s, _)| *s <= offset).saturating_sub(1);
         let (line_start, line_no) = starts.get(idx).copied().unwrap_or((0, 0));
-        let col = text[line_start..offset.max(line_start)].chars().count() + 1;
+        let col = column(&text, line_start, offset);
         format!("{line_no}:{col}")
     };
     for h in hits_with_decoding(&text) {
