@@ -33,21 +33,46 @@ fn kind_of(c: char, at: usize) -> Option<usize> {
     }
 }
 
+/// Whether byte `b` can start a character [`kind_of`] reports: a C0 control other than tab,
+/// line feed and carriage return, DEL, or the lead byte of a C1 control (`C2`), of U+061C
+/// (`D8`), of the U+2000 block's bidi and zero-width characters (`E2`) or of U+FEFF (`EF`).
+/// None of these is a UTF-8 continuation byte, so each marks a character boundary.
+fn may_start_hidden(b: u8) -> bool {
+    matches!(b, 0x00..=0x08 | 0x0b | 0x0c | 0x0e..=0x1f | 0x7f | 0xc2 | 0xd8 | 0xe2 | 0xef)
+}
+
+/// Bytes tested at once: comparisons over a block compile to vector code.
+const BLOCK: usize = 64;
+
+/// The first occurrence and the count of each kind in `text`: only the characters that
+/// start at a byte [`may_start_hidden`] are decoded.
+fn census(text: &str) -> ([Option<(usize, char)>; 3], [usize; 3]) {
+    let mut first: [Option<(usize, char)>; 3] = [None; 3];
+    let mut count = [0usize; 3];
+    let bytes = text.as_bytes();
+    for (n, block) in bytes.chunks(BLOCK).enumerate() {
+        if !block.iter().fold(false, |any, &b| any | may_start_hidden(b)) {
+            continue;
+        }
+        for (i, &b) in block.iter().enumerate() {
+            let at = n * BLOCK + i;
+            if !may_start_hidden(b) {
+                continue;
+            }
+            let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) else { continue };
+            if let Some(k) = kind_of(c, at) {
+                count[k] += 1;
+                first[k].get_or_insert((at, c));
+            }
+        }
+    }
+    (first, count)
+}
+
 /// Appends the hidden-character findings of `text`; `location` turns the byte offset of a
 /// kind's first occurrence into a location (a JSON pointer, or `line:column`).
 pub fn scan(text: &str, location: &dyn Fn(usize) -> String, out: &mut Vec<Finding>) {
-    // Fast path: nothing outside printable ASCII but tab / newline / CR.
-    if text.bytes().all(|b| (0x20..0x7f).contains(&b) || matches!(b, b'\t' | b'\n' | b'\r')) {
-        return;
-    }
-    let mut first: [Option<(usize, char)>; 3] = [None; 3];
-    let mut count = [0usize; 3];
-    for (at, c) in text.char_indices() {
-        if let Some(k) = kind_of(c, at) {
-            count[k] += 1;
-            first[k].get_or_insert((at, c));
-        }
-    }
+    let (first, count) = census(text);
     for (k, (id, severity, what)) in KINDS.iter().enumerate() {
         let Some((at, c)) = first[k] else { continue };
         let around: String = text[at..].chars().take(32).collect();
@@ -72,6 +97,36 @@ mod tests {
         let mut out = Vec::new();
         scan(text, &|at| format!("@{at}"), &mut out);
         out.into_iter().map(|f| (f.rule_id, f.severity)).collect()
+    }
+
+    /// What [`census`] must equal: every character decoded.
+    fn census_of_every_char(text: &str) -> ([Option<(usize, char)>; 3], [usize; 3]) {
+        let mut first: [Option<(usize, char)>; 3] = [None; 3];
+        let mut count = [0usize; 3];
+        for (at, c) in text.char_indices() {
+            if let Some(k) = kind_of(c, at) {
+                count[k] += 1;
+                first[k].get_or_insert((at, c));
+            }
+        }
+        (first, count)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn census_decodes_only_where_it_must(
+            pieces in proptest::collection::vec(proptest::prop_oneof![
+                proptest::prelude::Just("plain ".to_owned()),
+                proptest::prelude::Just("\u{200b}\u{200c}\u{200d}\u{2060}\u{feff}".to_owned()),
+                proptest::prelude::Just("\u{202a}\u{202e}\u{2066}\u{2069}\u{200e}\u{200f}\u{061c}".to_owned()),
+                proptest::prelude::Just("\u{1b}[31m\u{7}\u{7f}\u{85}\u{9f}\t\r\n".to_owned()),
+                proptest::prelude::Just("“quoted” — ❯ ¡ ÿ ة 表 ﻿ \u{2028}".to_owned()),
+                ".{0,70}",
+            ], 0..40)
+        ) {
+            let text: String = pieces.concat();
+            proptest::prop_assert_eq!(census(&text), census_of_every_char(&text));
+        }
     }
 
     #[test]

@@ -94,12 +94,38 @@ fn raw_hits(bytes: &[u8]) -> Vec<Hit> {
 /// Every match of each rule's regex in its windows that passes the rule's check, before
 /// the evidence thresholds of [`keep_evidence`].
 fn matches_in_windows(bytes: &[u8], windows: &prefilter::Windows) -> Vec<Hit> {
+    matches_up_to(bytes, windows, None)
+}
+
+/// How many matches a rule needs in a text to be reported ([`Check::AtLeastTwo`],
+/// [`Check::AtLeastThree`]; 1 for the others).
+fn matches_needed(rule: &Rule) -> usize {
+    match rule.check {
+        Check::AtLeastTwo => 2,
+        Check::AtLeastThree => 3,
+        _ => 1,
+    }
+}
+
+/// [`matches_in_windows`]; with `counts` (per rule, the matches already found earlier in the
+/// same text, updated here), a multi-match rule stops once it has as many as it needs:
+/// [`keep_evidence`] reports such a rule once, at its first match, so later matches change
+/// nothing (log files match on every line: this is most of a scan's regex time on them).
+fn matches_up_to(bytes: &[u8], windows: &prefilter::Windows, mut counts: Option<&mut [usize]>) -> Vec<Hit> {
     let mut hits = Vec::new();
     for (i, rule) in RULES.iter().enumerate() {
         let Some(rule_windows) = windows.get(i).filter(|w| !w.is_empty()) else { continue };
+        let need = matches_needed(rule);
+        let limit = match counts.as_deref() {
+            Some(c) if need > 1 => need.saturating_sub(c[i]),
+            _ => usize::MAX,
+        };
+        if limit == 0 {
+            continue;
+        }
         let re = regex(i);
         let mut found: Vec<Hit> = Vec::new();
-        for &(ws, we) in rule_windows {
+        'windows: for &(ws, we) in rule_windows {
             let window = &bytes[ws..we];
             for caps in re.captures_iter(window) {
                 let Some(whole) = caps.get(0) else { continue };
@@ -112,7 +138,8 @@ fn matches_in_windows(bytes: &[u8], windows: &prefilter::Windows) -> Vec<Hit> {
                         let v = String::from_utf8_lossy(value.as_bytes());
                         looks_random(&v) || (v.len() >= 32 && v.bytes().all(|b| b.is_ascii_hexdigit()))
                     }
-                    Check::InText => bytes.len() >= whole.len() + 32,
+                    // A final line break does not count: a file scans as its lines do.
+                    Check::InText => bytes.strip_suffix(b"\n").unwrap_or(bytes).len() >= whole.len() + 32,
                 };
                 if ok {
                     let shown = if rule.id == "home_path" { value } else { whole };
@@ -122,8 +149,14 @@ fn matches_in_windows(bytes: &[u8], windows: &prefilter::Windows) -> Vec<Hit> {
                         matched: String::from_utf8_lossy(shown.as_bytes()).into_owned(),
                         note: "",
                     });
+                    if found.len() >= limit {
+                        break 'windows;
+                    }
                 }
             }
+        }
+        if let Some(c) = counts.as_deref_mut() {
+            c[i] += found.len();
         }
         hits.extend(found);
     }
@@ -134,11 +167,7 @@ fn matches_in_windows(bytes: &[u8], windows: &prefilter::Windows) -> Vec<Hit> {
 /// over all of `hits`: such a rule is reported once, at its first match, when it matched
 /// often enough; other hits pass unchanged.
 fn keep_evidence(hits: Vec<Hit>) -> Vec<Hit> {
-    let need = |r: &Rule| match r.check {
-        Check::AtLeastTwo => 2,
-        Check::AtLeastThree => 3,
-        _ => 1,
-    };
+    let need = matches_needed;
     let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     for h in &hits {
         *counts.entry(h.rule.id).or_default() += 1;
@@ -227,7 +256,7 @@ fn hits_with_decoding_split(text: &str, split: usize, piece: usize) -> Vec<Hit> 
         }
     };
     let mut plain = part.plain;
-    plain.extend(matches_in_windows(bytes, &part.multi_line));
+    plain.extend(matches_up_to(bytes, &part.multi_line, Some(&mut vec![0; RULES.len()])));
     let mut hits = keep_evidence(plain);
     hits.extend(keep_evidence(part.percent));
     hits.extend(part.base64);
@@ -279,6 +308,8 @@ struct PartHits {
     percent: Vec<Hit>,
     /// Already thresholded: each base64 run is its own text.
     base64: Vec<Hit>,
+    /// Per rule, the plain matches found so far ([`matches_up_to`]).
+    counts: Vec<usize>,
 }
 
 /// The matches whose candidates lie in `text[from..to]` (`from` at a line start, `to` at a
@@ -287,7 +318,13 @@ struct PartHits {
 /// over a piece after the first reads it from cache.
 fn hits_in_part(text: &str, from: usize, to: usize, piece: usize) -> PartHits {
     let bytes = text.as_bytes();
-    let mut part = PartHits { plain: Vec::new(), multi_line: Vec::new(), percent: Vec::new(), base64: Vec::new() };
+    let mut part = PartHits {
+        plain: Vec::new(),
+        multi_line: Vec::new(),
+        percent: Vec::new(),
+        base64: Vec::new(),
+        counts: vec![0; RULES.len()],
+    };
     let mut start = from;
     while start < to {
         let end = if to - start <= piece {
@@ -313,7 +350,7 @@ fn hits_in_piece(text: &str, from: usize, to: usize, part: &mut PartHits) {
             }
         }
         prefilter::merge_into(&mut part.multi_line, multi_line);
-        part.plain.extend(matches_in_windows(bytes, &windows));
+        part.plain.extend(matches_up_to(bytes, &windows, Some(&mut part.counts)));
     }
     let percent = &mut part.percent;
     percent_batches(&text[from..to], PERCENT_BATCH, |decoded, map| {

@@ -21,6 +21,9 @@ use std::sync::LazyLock;
 /// Chunk size in bytes; a chunk runs on to the end of its line.
 const CHUNK: usize = 64 * 1024;
 
+/// Stems per Teddy searcher: Teddy takes at most 128 patterns, and slows as its buckets fill.
+const TEDDY_GROUP: usize = 40;
+
 /// Search keys of the literal gate, lower case. Each literal of a [`Gate::Literals`] rule
 /// contains one (the first that fits is used); no stem is a prefix of another, so a search
 /// that reports one stem per position misses none. Few and specific stems keep Teddy fast.
@@ -62,7 +65,6 @@ pub const STEMS: &[&str] = &[
     "docs.internal",
     "t-20",
     "hook",
-    "putty",
     "phrase",
     "salt",
     "master",
@@ -82,18 +84,11 @@ pub const STEMS: &[&str] = &[
     "im_start",
     "header_id",
     "/inst]",
-    "用户",
-    "助手",
-    "ユーザー",
-    "アシスタント",
-    "사용자",
-    "어시스턴트",
     "goroutine",
     "panicked",
     "backtrace",
     "failures",
     "short test",
-    "test session",
     "mailto",
     "wrote:",
     "écrit",
@@ -117,17 +112,6 @@ pub const STEMS: &[&str] = &[
     "绝密",
     "内部资料",
     "대외비",
-    "memo",
-    "attendees",
-    "participants",
-    "present",
-    "absent",
-    "apologies",
-    "agenda",
-    "action item",
-    "decisions",
-    "minutes",
-    "next meeting",
     "kubectl",
     "terraform",
     "helm",
@@ -138,31 +122,6 @@ pub const STEMS: &[&str] = &[
     "dropdb",
     "dropuser",
     "mysql",
-    "employee",
-    "manager",
-    "review",
-    "rating",
-    "comments",
-    "compensation",
-    "hr partner",
-    "strengths",
-    "areas for",
-    "goals for",
-    "performance impr",
-    "mortem",
-    "incident",
-    "summary",
-    "impact",
-    "timeline",
-    "root cause",
-    "contributing",
-    "lessons",
-    "what went",
-    "responders",
-    "on-call",
-    "detection",
-    "resolution",
-    "follow",
 ];
 
 /// One literal of a literal-gated rule, lower case, with the stem it is found by.
@@ -176,11 +135,16 @@ struct Lit {
 }
 
 struct Compiled {
-    teddy: Option<packed::Searcher>,
+    /// Teddy searchers over groups of at most [`TEDDY_GROUP`] stems, each with the global
+    /// index of its stems; `None` where Teddy cannot run (or a group would not build).
+    teddy: Option<Vec<(packed::Searcher, Vec<usize>)>>,
     /// The same stems, for machines without Teddy's vector instructions.
     fallback: AhoCorasick,
     /// Stem index → the literals found through it.
     by_stem: Vec<Vec<Lit>>,
+    /// First byte (lower case) → the [`Gate::SectionHead`] literals starting with it, lower
+    /// case, with their rule index.
+    section_heads: Vec<Vec<(Vec<u8>, usize)>>,
     /// Rule indexes of the byte and line-start gates.
     rules: Rules,
 }
@@ -228,7 +192,14 @@ static COMPILED: LazyLock<Compiled> = LazyLock::new(|| compile(true));
 /// machine without it (the fallback is tested against it).
 fn compile(with_teddy: bool) -> Compiled {
     let mut by_stem: Vec<Vec<Lit>> = STEMS.iter().map(|_| Vec::new()).collect();
+    let mut section_heads: Vec<Vec<(Vec<u8>, usize)>> = vec![Vec::new(); 256];
     for (i, r) in RULES.iter().enumerate() {
+        if rules::gate(r) == Gate::SectionHead {
+            for l in r.literals {
+                let text = l.to_ascii_lowercase().into_bytes();
+                section_heads[usize::from(text[0])].push((text, i));
+            }
+        }
         if rules::gate(r) != Gate::Literals {
             continue;
         }
@@ -243,12 +214,31 @@ fn compile(with_teddy: bool) -> Compiled {
     }
     let teddy = with_teddy
         .then(|| {
-            packed::Config::new()
-                .match_kind(packed::MatchKind::LeftmostFirst)
-                .heuristic_pattern_limits(false)
-                .builder()
-                .extend(STEMS)
-                .build()
+            // Groups by kind: Teddy checks as many leading bytes as its group's shortest stem
+            // has (up to 4), so 3-byte stems go together; stems that are not ASCII start with
+            // the lead bytes of CJK text and go together; the rest in groups of TEDDY_GROUP.
+            let kind = |k: usize| {
+                let s = STEMS[k];
+                (if s.is_ascii() { usize::from(s.len() >= 4) } else { 2 }, k)
+            };
+            let mut ids: Vec<usize> = (0..STEMS.len()).collect();
+            ids.sort_by_key(|&k| kind(k));
+            let groups: Vec<Vec<usize>> = ids
+                .chunk_by(|&a, &b| kind(a).0 == kind(b).0)
+                .flat_map(|same| same.chunks(TEDDY_GROUP).map(<[usize]>::to_vec))
+                .collect();
+            groups
+                .into_iter()
+                .map(|group| {
+                    packed::Config::new()
+                        .match_kind(packed::MatchKind::LeftmostFirst)
+                        .heuristic_pattern_limits(false)
+                        .builder()
+                        .extend(group.iter().map(|&k| STEMS[k]))
+                        .build()
+                        .map(|t| (t, group))
+                })
+                .collect::<Option<Vec<_>>>()
         })
         .flatten();
     let fallback =
@@ -284,7 +274,7 @@ fn compile(with_teddy: bool) -> Compiled {
         contract_clauses: rule_index("contract_clauses"),
         chat_export: rule_index("chat_export"),
     };
-    Compiled { teddy, fallback, by_stem, rules }
+    Compiled { teddy, fallback, by_stem, section_heads, rules }
 }
 
 fn is_word(b: u8) -> bool {
@@ -397,7 +387,7 @@ fn windows_with(c: &Compiled, bytes: &[u8], from: usize, end: usize) -> Windows 
         folded.extend(bytes[from..to].iter().map(u8::to_ascii_lowercase));
         stems(c, &folded, from, &mut col);
         byte_gates(&c.rules, bytes, from, to, &mut col);
-        line_heads(&c.rules, bytes, from, to, &mut col);
+        line_heads(c, bytes, from, to, &mut col);
         from = to;
     }
     col.windows
@@ -405,17 +395,26 @@ fn windows_with(c: &Compiled, bytes: &[u8], from: usize, end: usize) -> Windows 
 
 /// The literal gate over one lower-cased chunk that starts at `base`.
 fn stems(c: &Compiled, folded: &[u8], base: usize, col: &mut Collector) {
-    let mut at = 0;
-    loop {
-        let found = match &c.teddy {
-            Some(t) => t.find_in(folded, aho_corasick::Span::from(at..folded.len())).map(|m| (m.start(), m.pattern())),
-            None => c
-                .fallback
-                .find(aho_corasick::Input::new(folded).span(at..folded.len()))
-                .map(|m| (m.start(), m.pattern())),
-        };
-        let Some((s, stem)) = found else { break };
-        for lit in &c.by_stem[stem.as_usize()] {
+    let mut found: Vec<(usize, usize)> = Vec::new();
+    if let Some(groups) = &c.teddy {
+        for (t, ids) in groups {
+            let mut at = 0;
+            while let Some(m) = t.find_in(folded, aho_corasick::Span::from(at..folded.len())) {
+                found.push((m.start(), ids[m.pattern().as_usize()]));
+                at = m.start() + 1;
+            }
+        }
+        // Windows are built in text order, rule by rule.
+        found.sort_unstable();
+    } else {
+        let mut at = 0;
+        while let Some(m) = c.fallback.find(aho_corasick::Input::new(folded).span(at..folded.len())) {
+            found.push((m.start(), m.pattern().as_usize()));
+            at = m.start() + 1;
+        }
+    }
+    for (s, stem) in found {
+        for lit in &c.by_stem[stem] {
             let Some(start) = s.checked_sub(lit.offset) else { continue };
             let end = start + lit.text.len();
             if folded.get(start..end) != Some(&lit.text[..])
@@ -426,7 +425,6 @@ fn stems(c: &Compiled, folded: &[u8], base: usize, col: &mut Collector) {
             }
             col.add(lit.rule, base + start);
         }
-        at = s + 1;
     }
 }
 
@@ -549,14 +547,15 @@ fn upper(r: &Rules, bytes: &[u8], from: usize, to: usize, u: usize, col: &mut Co
 }
 
 /// The line-start gate: each line of `bytes[from..to]` (which starts at a line start).
-fn line_heads(r: &Rules, bytes: &[u8], from: usize, to: usize, col: &mut Collector) {
+fn line_heads(c: &Compiled, bytes: &[u8], from: usize, to: usize, col: &mut Collector) {
     let mut start = from;
     let mut breaks = memchr::memchr_iter(b'\n', &bytes[from..to]).map(|k| from + k);
     loop {
         let end = breaks.next();
         let line = &bytes[start..end.unwrap_or(to)];
         if !line.is_empty() {
-            head(r, line, start, col);
+            head(&c.rules, line, start, col);
+            section_head(c, line, start, col);
         }
         match end {
             Some(e) => start = e + 1,
@@ -626,10 +625,60 @@ fn head(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
     if prompt {
         col.add(r.shell, start);
     }
-    // ndjson_log: `^\{[ \t]*"`
-    if first == b'{' && line[1..].iter().find(|b| !matches!(b, b' ' | b'\t')) == Some(&b'"') {
+    if first == b'{' && ndjson_head(line) {
         col.add(r.ndjson, start);
     }
+}
+
+/// The [`Gate::SectionHead`] gate: a rule's literal right after the line's run of
+/// `[ \t>*_#-]`. The rules' own prefixes are subsets of that set and their words start with
+/// none of its bytes, so where such a rule matches, its word starts where the run ends.
+fn section_head(c: &Compiled, line: &[u8], start: usize, col: &mut Collector) {
+    let k =
+        line.iter().position(|b| !matches!(b, b' ' | b'\t' | b'>' | b'*' | b'_' | b'#' | b'-')).unwrap_or(line.len());
+    let Some(first) = line.get(k) else { return };
+    for (lit, rule) in &c.section_heads[usize::from(first.to_ascii_lowercase())] {
+        if starts_with_ci(&line[k..], lit) {
+            col.add(*rule, start);
+        }
+    }
+}
+
+/// `ndjson_log`'s whole head, `^\{[ \t]*"(level|lvl|…|logger)"[ \t]*:`: JSON lines of other
+/// records are common and never match.
+fn ndjson_head(line: &[u8]) -> bool {
+    let blanks = |b: &[u8]| b.iter().position(|c| !matches!(c, b' ' | b'\t')).unwrap_or(b.len());
+    let rest = &line[1..];
+    let Some(rest) = rest[blanks(rest)..].strip_prefix(b"\"") else { return false };
+    let Some(close) = memchr::memchr(b'"', rest) else { return false };
+    let after = &rest[close + 1..];
+    matches!(
+        &rest[..close],
+        b"level"
+            | b"lvl"
+            | b"severity"
+            | b"ts"
+            | b"time"
+            | b"timestamp"
+            | b"@timestamp"
+            | b"msg"
+            | b"message"
+            | b"logger"
+    ) && after.get(blanks(after)) == Some(&b':')
+}
+
+/// The end `chat_export`'s name line must have, `\d:\d{2}(?:[ \t]?[AP]M)?[ \t]*$`: a clock
+/// time closes the line (prose lines start with a capital too).
+fn ends_with_clock(line: &[u8]) -> bool {
+    let mut end = line.len();
+    while end > 0 && matches!(line[end - 1], b' ' | b'\t') {
+        end -= 1;
+    }
+    let mut t = &line[..end];
+    if let Some(rest) = t.strip_suffix(b"AM").or_else(|| t.strip_suffix(b"PM")) {
+        t = rest.strip_suffix(b" ").or_else(|| rest.strip_suffix(b"\t")).unwrap_or(rest);
+    }
+    matches!(t, [.., d, b':', m1, m2] if d.is_ascii_digit() && m1.is_ascii_digit() && m2.is_ascii_digit())
 }
 
 /// The gates of rules that allow blanks before their line-start shape: `syslog_lines`
@@ -666,8 +715,9 @@ fn document_heads(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
     if header {
         col.add(r.email_headers, start);
     }
-    // chat_export: `^[A-Z]` (a sender's name) or `^\[\d` (a Teams time stamp)
-    if line[0].is_ascii_uppercase() || (line[0] == b'[' && line.get(1).is_some_and(u8::is_ascii_digit)) {
+    if (line[0].is_ascii_uppercase() && ends_with_clock(line))
+        || (line[0] == b'[' && line.get(1).is_some_and(u8::is_ascii_digit))
+    {
         col.add(r.chat_export, start);
     }
     let k = line.iter().position(|b| !matches!(b, b' ' | b'\t')).unwrap_or(line.len());

@@ -23,8 +23,9 @@ pub enum Check {
     /// The captured value must look random, or be 32 or more hex digits (a key in hex; a
     /// hash of the same shape is allowed by [`Check::Random`], not here).
     RandomOrHex,
-    /// The scanned text must hold 32 bytes or more besides the match: a marking on a
-    /// document, not a label standing alone (a UI string `"Confidential"`).
+    /// The scanned text must hold 32 bytes or more besides the match (a final line break not
+    /// counted): a marking on a document, not a label standing alone (a UI string
+    /// `"Confidential"`).
     InText,
 }
 
@@ -64,6 +65,11 @@ pub enum Gate {
     /// The line's first bytes have the shape the pattern anchors at `^` (turns, log lines,
     /// stack frames, prompts).
     LineHead,
+    /// One of [`Rule::literals`] (ASCII case-insensitive) starts the line after a run of
+    /// `[ \t>*_#-]` (list marks, headings, quotes, emphasis): section names of documents and
+    /// role names the pattern anchors at `^`. Checked per line, so common words (`Summary`,
+    /// `Manager`) cost no search.
+    SectionHead,
 }
 
 /// The gate of each rule.
@@ -78,6 +84,7 @@ pub fn gate(rule: &Rule) -> Gate {
         "transcript_turns" | "session_log" | "timestamped_log" | "stack_trace" | "shell_session" | "chat_log"
         | "syslog_lines" | "ndjson_log" | "powershell_session" | "email_headers" | "contract_clauses"
         | "chat_export" => Gate::LineHead,
+        "memo_header" | "meeting_minutes" | "hr_review" | "postmortem_sections" | "cjk_turns" => Gate::SectionHead,
         _ => Gate::Literals,
     }
 }
@@ -144,7 +151,8 @@ pub struct Rule {
     /// Severity for the `local` policy.
     pub local: &'static str,
     /// Literals of a [`Gate::Literals`] rule (ASCII, matched case-insensitively): one of
-    /// them occurs wherever the pattern matches. Empty for the other gates.
+    /// them occurs wherever the pattern matches; of a [`Gate::SectionHead`] rule, one of them
+    /// starts the line wherever it matches. Empty for the other gates.
     pub literals: &'static [&'static str],
     /// Byte-mode regex (compiled once). Capture group 1, when present, is the value judged.
     pub pattern: &'static str,
