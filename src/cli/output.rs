@@ -267,7 +267,12 @@ pub(super) fn scan(path: &Path, policy: &str, as_json: bool) -> anyhow::Result<i
     let json_like = body.iter().find(|b| !b.is_ascii_whitespace()).is_some_and(|b| matches!(b, b'{' | b'['));
     match json_like.then(|| crate::json::parse_strict(&bytes).ok()).flatten() {
         Some(v) => scan::scan_json(&v, "", policy, &mut findings),
-        None => scan::scan_document(&String::from_utf8_lossy(&bytes), policy, &mut findings),
+        // Valid UTF-8 is checked with SIMD (std's check is a tenth of a large scan's time on
+        // CJK text); invalid bytes become U+FFFD as before.
+        None => match simdutf8::basic::from_utf8(&bytes) {
+            Ok(text) => scan::scan_document(text, policy, &mut findings),
+            Err(_) => scan::scan_document(&String::from_utf8_lossy(&bytes), policy, &mut findings),
+        },
     }
     let blocking = findings.iter().any(|f| f.severity == "block");
     if as_json {

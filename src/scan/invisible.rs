@@ -33,38 +33,59 @@ fn kind_of(c: char, at: usize) -> Option<usize> {
     }
 }
 
-/// Whether byte `b` can start a character [`kind_of`] reports: a C0 control other than tab,
-/// line feed and carriage return, DEL, or the lead byte of a C1 control (`C2`), of U+061C
-/// (`D8`), of the U+2000 block's bidi and zero-width characters (`E2`) or of U+FEFF (`EF`).
-/// None of these is a UTF-8 continuation byte, so each marks a character boundary.
-fn may_start_hidden(b: u8) -> bool {
-    matches!(b, 0x00..=0x08 | 0x0b | 0x0c | 0x0e..=0x1f | 0x7f | 0xc2 | 0xd8 | 0xe2 | 0xef)
+/// Whether the bytes `b`, `next` can start a character [`kind_of`] reports: a C0 control
+/// other than tab, line feed and carriage return, DEL, a C1 control (`C2 80`–`C2 9F`),
+/// U+061C (`D8 9C`), a bidi or zero-width character of U+2000–U+206F (`E2 80`, `E2 81`) or
+/// U+FEFF (`EF BB`). None of the first bytes is a UTF-8 continuation byte, so each marks a
+/// character boundary. Bitwise, without branches, so a block's test compiles to vector code.
+#[allow(clippy::needless_bitwise_bool)]
+fn may_start_hidden(b: u8, next: u8) -> bool {
+    (b < 0x20) & (b != b'\t') & (b != b'\n') & (b != b'\r')
+        | (b == 0x7f)
+        | (b == 0xc2) & (0x80..=0x9f).contains(&next)
+        | (b == 0xd8) & (next == 0x9c)
+        | (b == 0xe2) & ((next == 0x80) | (next == 0x81))
+        | (b == 0xef) & (next == 0xbb)
 }
 
-/// Bytes tested at once: comparisons over a block compile to vector code.
+/// Bytes tested at once.
 const BLOCK: usize = 64;
 
 /// The first occurrence and the count of each kind in `text`: only the characters that
-/// start at a byte [`may_start_hidden`] are decoded.
+/// start where [`may_start_hidden`] holds are decoded.
 fn census(text: &str) -> ([Option<(usize, char)>; 3], [usize; 3]) {
     let mut first: [Option<(usize, char)>; 3] = [None; 3];
     let mut count = [0usize; 3];
     let bytes = text.as_bytes();
-    for (n, block) in bytes.chunks(BLOCK).enumerate() {
-        if !block.iter().fold(false, |any, &b| any | may_start_hidden(b)) {
-            continue;
-        }
-        for (i, &b) in block.iter().enumerate() {
-            let at = n * BLOCK + i;
-            if !may_start_hidden(b) {
-                continue;
+    let next = |i: usize| bytes.get(i + 1).copied().unwrap_or(0);
+    let mut base = 0;
+    while base < bytes.len() {
+        let len = BLOCK.min(bytes.len() - base);
+        // A whole block with the byte after each: fixed-size arrays, so the test is vector code.
+        let block = |from: usize| bytes.get(from..from + BLOCK).and_then(|b| <&[u8; BLOCK]>::try_from(b).ok());
+        let skip = match (block(base), block(base + 1)) {
+            (Some(here), Some(after)) => {
+                let mut any = false;
+                for i in 0..BLOCK {
+                    any |= may_start_hidden(here[i], after[i]);
+                }
+                !any
             }
-            let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) else { continue };
-            if let Some(k) = kind_of(c, at) {
-                count[k] += 1;
-                first[k].get_or_insert((at, c));
+            _ => false,
+        };
+        if !skip {
+            for (at, &b) in bytes.iter().enumerate().skip(base).take(len) {
+                if !may_start_hidden(b, next(at)) {
+                    continue;
+                }
+                let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) else { continue };
+                if let Some(k) = kind_of(c, at) {
+                    count[k] += 1;
+                    first[k].get_or_insert((at, c));
+                }
             }
         }
+        base += len;
     }
     (first, count)
 }

@@ -451,7 +451,7 @@ pub fn scan_text_one_thread(text: &str, location: &str, policy: Policy, out: &mu
 /// `String` and joining them back (issue 16: that held the input four times over). A text
 /// with `\r` goes through [`scan_lines`], which sees `\r\n` as a line break.
 pub fn scan_document(text: &str, policy: Policy, out: &mut Vec<Finding>) {
-    if text.contains('\r') {
+    if memchr::memchr(b'\r', text.as_bytes()).is_some() {
         let lines: Vec<(usize, String)> = text.lines().enumerate().map(|(i, l)| (i + 1, l.to_owned())).collect();
         scan_lines(&lines, policy, out);
         return;

@@ -193,6 +193,10 @@ fn every_literal_has_a_stem_and_stems_are_not_prefixes() {
         .collect();
     let unused: Vec<&str> = prefilter::STEMS.iter().copied().filter(|s| !used.contains(s)).collect();
     assert!(unused.is_empty(), "stems that serve no literal (each costs Teddy time): {unused:?}");
+    // The email_headers gate takes the name before the first `:` or EF byte.
+    for h in rules::documents::EMAIL_HEADERS {
+        assert!(!h.contains(':') && !h.bytes().any(|b| b == 0xef) && !h.ends_with([' ', '\t']), "{h:?}");
+    }
     for a in prefilter::STEMS {
         assert!(a.len() >= 3, "{a}: stems shorter than 3 bytes slow Teddy down");
         for b in prefilter::STEMS {
