@@ -19,26 +19,53 @@ pub(super) static B64: [bool; 256] = {
 /// Shortest base64 run that is decoded and scanned again, in bytes.
 const B64_MIN_RUN: usize = 40;
 
+/// Whether a byte belongs to the base64 alphabet, in arithmetic and comparisons only (no
+/// table), so a block's test compiles to vector code; the same set as [`B64`].
+fn is_b64(b: u8) -> bool {
+    let letter = (b | 0x20).wrapping_sub(b'a') < 26;
+    let digit = b.wrapping_sub(b'0') < 10;
+    #[allow(clippy::needless_bitwise_bool)]
+    let any = letter | digit | (b == b'+') | (b == b'/') | (b == b'_') | (b == b'-');
+    any
+}
+
+#[cfg(test)]
+#[test]
+fn the_arithmetic_alphabet_is_the_table() {
+    for b in 0..=255u8 {
+        assert_eq!(is_b64(b), B64[usize::from(b)], "byte {b:#04x}");
+    }
+}
+
+/// Bytes per aligned block of [`base64_runs`]' screen. A run of at least
+/// `2 * RUN_BLOCK - 1` bytes holds a whole aligned block, and [`B64_MIN_RUN`] is at least that.
+const RUN_BLOCK: usize = 16;
+
 /// Maximal runs of [`B64_MIN_RUN`] or more base64 characters, each with up to two `=` of
 /// padding after it: `(start, end)` byte offsets, in order.
 ///
-/// Probes every 40th byte: a run that long must cover the probe, so a probe on a byte
-/// outside the alphabet skips 40 bytes at once, and one inside it costs only its own run.
+/// Tests aligned 16-byte blocks: a run that long holds a whole one, so only a block made
+/// entirely of the alphabet (rare in prose, code and logs) is grown into its run.
 pub(super) fn base64_runs(bytes: &[u8]) -> Vec<(usize, usize)> {
+    const _: () = assert!(B64_MIN_RUN >= 2 * RUN_BLOCK - 1);
     let mut out = Vec::new();
     // Invariant: every run ending before `i` is handled, and `i` is not inside a run.
     let mut i = 0;
-    while let Some(&probe) = bytes.get(i + B64_MIN_RUN - 1) {
-        let p = i + B64_MIN_RUN - 1;
-        if !B64[usize::from(probe)] {
-            i = p + 1;
+    let mut a = 0;
+    while let Some(block) = bytes.get(a..a + RUN_BLOCK).and_then(|b| <&[u8; RUN_BLOCK]>::try_from(b).ok()) {
+        let mut all = 1u8;
+        for &b in block {
+            all &= u8::from(is_b64(b));
+        }
+        if all == 0 {
+            a += RUN_BLOCK;
             continue;
         }
-        let mut start = p;
+        let mut start = a;
         while start > i && B64[usize::from(bytes[start - 1])] {
             start -= 1;
         }
-        let mut end = p + 1;
+        let mut end = a + RUN_BLOCK;
         while end < bytes.len() && B64[usize::from(bytes[end])] {
             end += 1;
         }
@@ -50,6 +77,7 @@ pub(super) fn base64_runs(bytes: &[u8]) -> Vec<(usize, usize)> {
             out.push((start, end));
         }
         i = end;
+        a = end.div_ceil(RUN_BLOCK) * RUN_BLOCK;
     }
     out
 }

@@ -71,6 +71,12 @@ pub(super) fn undisguised(text: &str) -> Option<(String, Vec<(usize, usize)>)> {
             }
             continue;
         }
+        // Most E2 and EF bytes start punctuation (`“` `—` `，` `：`): the second byte rules
+        // them out before any decoding.
+        let second = bytes.get(p + 1).copied().unwrap_or(0);
+        if !matches!((bytes[p], second), (0xE2, 0x80 | 0x81) | (0xEF, 0xBB..=0xBD)) {
+            continue;
+        }
         let Some(c) = text.get(p..).and_then(|s| s.chars().next()) else { continue };
         if (is_zero_width(c) && p > 0) || is_fullwidth_alnum(c) {
             mark(p, p + c.len_utf8());

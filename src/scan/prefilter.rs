@@ -325,7 +325,16 @@ pub fn merge_into(into: &mut Windows, piece: Windows) {
 struct Collector<'a> {
     bytes: &'a [u8],
     windows: Windows,
+    /// The line the line-start gates are looking at, `(start, end)` with `end` at its line
+    /// break or the end of `bytes`: candidates in it need no search for its bounds.
+    line: (usize, usize),
 }
+
+/// [`rules::extra_lines`] of each rule, looked up by index.
+static EXTRA_LINES: LazyLock<Vec<usize>> = LazyLock::new(|| RULES.iter().map(rules::extra_lines).collect());
+
+/// No line: [`Collector::line`] before the line-start gates run.
+const NO_LINE: (usize, usize) = (usize::MAX, 0);
 
 impl Collector<'_> {
     /// Records that `rule` may match on the line holding byte `pos`: a window from that line's
@@ -336,15 +345,21 @@ impl Collector<'_> {
             self.windows.resize_with(RULES.len(), Vec::new);
         }
         let Some(ws) = self.windows.get_mut(rule) else { return };
-        let extra = rules::extra_lines(&RULES[rule]);
+        let extra = EXTRA_LINES[rule];
         // A single-line rule's window already covers the whole line of a later candidate in
         // it; a multi-line rule's must grow to that candidate's reach.
         if extra == 0 && ws.last().is_some_and(|&(_, e)| pos < e) {
             return;
         }
         let bytes = self.bytes;
-        let start = memchr::memrchr(b'\n', &bytes[..pos]).map_or(0, |i| i + 1);
-        let mut end = memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i);
+        let (start, mut end) = if (self.line.0..=self.line.1).contains(&pos) {
+            self.line
+        } else {
+            (
+                memchr::memrchr(b'\n', &bytes[..pos]).map_or(0, |i| i + 1),
+                memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i),
+            )
+        };
         for _ in 0..extra {
             if end >= bytes.len() {
                 break;
@@ -374,7 +389,7 @@ pub fn windows_in(bytes: &[u8], from: usize, end: usize) -> Windows {
 }
 
 fn windows_with(c: &Compiled, bytes: &[u8], from: usize, end: usize) -> Windows {
-    let mut col = Collector { bytes, windows: Vec::new() };
+    let mut col = Collector { bytes, windows: Vec::new(), line: NO_LINE };
     let mut folded = Vec::with_capacity((end - from).min(CHUNK + 4096));
     let mut from = from;
     while from < end {
@@ -553,29 +568,47 @@ fn line_heads(c: &Compiled, bytes: &[u8], from: usize, to: usize, col: &mut Coll
     loop {
         let end = breaks.next();
         let line = &bytes[start..end.unwrap_or(to)];
+        col.line = if end.is_some() || to == bytes.len() { (start, end.unwrap_or(to)) } else { NO_LINE };
         if !line.is_empty() {
-            head(&c.rules, line, start, col);
-            section_head(c, line, start, col);
+            let skips = Skips::of(line);
+            head(&c.rules, line, start, &skips, col);
+            section_head(c, line, start, skips.marks, col);
         }
         match end {
             Some(e) => start = e + 1,
             None => break,
         }
     }
+    col.line = NO_LINE;
 }
 
 fn starts_with_ci(text: &[u8], word: &[u8]) -> bool {
     text.get(..word.len()).is_some_and(|t| t.eq_ignore_ascii_case(word))
 }
 
-fn head(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
+/// Where a line's leading runs end: of blanks (`[ \t]*`), and of blanks and marks
+/// (`[ \t>*_#-]*`: quotes, list marks, headings, emphasis). Computed once per line for all
+/// the line-start gates.
+struct Skips {
+    blanks: usize,
+    marks: usize,
+}
+
+impl Skips {
+    fn of(line: &[u8]) -> Skips {
+        let run = |from: usize, set: fn(u8) -> bool| {
+            line[from..].iter().position(|&b| !set(b)).map_or(line.len(), |i| from + i)
+        };
+        let blanks = run(0, |b| matches!(b, b' ' | b'\t'));
+        let marks = run(blanks, |b| matches!(b, b' ' | b'\t' | b'>' | b'*' | b'_' | b'#' | b'-'));
+        Skips { blanks, marks }
+    }
+}
+
+fn head(r: &Rules, line: &[u8], start: usize, skips: &Skips, col: &mut Collector) {
     let first = line[0];
     // transcript_turns: `^[ \t>*_#-]*(\*\*)?(user|assistant|human|system|ai|model)`
-    let k = if matches!(first, b' ' | b'\t' | b'>' | b'*' | b'_' | b'#' | b'-') {
-        line.iter().position(|b| !matches!(b, b' ' | b'\t' | b'>' | b'*' | b'_' | b'#' | b'-')).unwrap_or(line.len())
-    } else {
-        0
-    };
+    let k = skips.marks;
     if line.get(k).is_some_and(|c| matches!(c | 0x20, b'u' | b'a' | b'h' | b's' | b'm'))
         && [&b"user"[..], b"assistant", b"human", b"system", b"ai", b"model"]
             .iter()
@@ -603,14 +636,11 @@ fn head(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
     {
         col.add(r.timestamped, start);
     }
-    indented_heads(r, line, start, col);
-    document_heads(r, line, start, col);
+    indented_heads(r, line, start, skips.blanks, col);
+    document_heads(r, line, start, skips.blanks, col);
     // stack_trace: `^[ \t]+at `
-    if matches!(first, b' ' | b'\t') {
-        let k = line.iter().position(|b| !matches!(b, b' ' | b'\t')).unwrap_or(line.len());
-        if line[k..].starts_with(b"at ") {
-            col.add(r.stack, start);
-        }
+    if skips.blanks > 0 && line[skips.blanks..].starts_with(b"at ") {
+        col.add(r.stack, start);
     }
     // shell_session: `^(\$|%|❯|>>>|PS…>|user@host:…\$) +`
     let class = |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'_' | b'.' | b'-');
@@ -633,9 +663,7 @@ fn head(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
 /// The [`Gate::SectionHead`] gate: a rule's literal right after the line's run of
 /// `[ \t>*_#-]`. The rules' own prefixes are subsets of that set and their words start with
 /// none of its bytes, so where such a rule matches, its word starts where the run ends.
-fn section_head(c: &Compiled, line: &[u8], start: usize, col: &mut Collector) {
-    let k =
-        line.iter().position(|b| !matches!(b, b' ' | b'\t' | b'>' | b'*' | b'_' | b'#' | b'-')).unwrap_or(line.len());
+fn section_head(c: &Compiled, line: &[u8], start: usize, k: usize, col: &mut Collector) {
     let Some(first) = line.get(k) else { return };
     for (lit, rule) in &c.section_heads[usize::from(first.to_ascii_lowercase())] {
         if starts_with_ci(&line[k..], lit) {
@@ -683,8 +711,7 @@ fn ends_with_clock(line: &[u8]) -> bool {
 
 /// The gates of rules that allow blanks before their line-start shape: `syslog_lines`
 /// (`^[ \t]*[A-Z][a-z]{2} [ \d]\d `) and `powershell_session` (`^[ \t]*PS `).
-fn indented_heads(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
-    let k = line.iter().position(|b| !matches!(b, b' ' | b'\t')).unwrap_or(line.len());
+fn indented_heads(r: &Rules, line: &[u8], start: usize, k: usize, col: &mut Collector) {
     let b = &line[k..];
     if b.len() >= 6
         && b[0].is_ascii_uppercase()
@@ -703,8 +730,12 @@ fn indented_heads(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
 
 /// The line-start gates of the private-document rules: `email_headers`
 /// (`^[ \t>]*<header>[ \t]*:` or `：`) and `contract_clauses` (`^[ \t]*\d{1,2}\.\d`).
-fn document_heads(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
-    let k = line.iter().position(|b| !matches!(b, b' ' | b'\t' | b'>')).unwrap_or(line.len());
+fn document_heads(r: &Rules, line: &[u8], start: usize, blanks: usize, col: &mut Collector) {
+    let k = if line.get(blanks) == Some(&b'>') {
+        line.iter().position(|b| !matches!(b, b' ' | b'\t' | b'>')).unwrap_or(line.len())
+    } else {
+        blanks
+    };
     let rest = &line[k..];
     // No header name holds `:` or the lead byte of `：` (EF), nor ends with a blank: the name
     // is what precedes the first of them, blanks trimmed.
@@ -724,7 +755,7 @@ fn document_heads(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
     {
         col.add(r.chat_export, start);
     }
-    let k = line.iter().position(|b| !matches!(b, b' ' | b'\t')).unwrap_or(line.len());
+    let k = blanks;
     let digits = line[k..].iter().take(3).take_while(|b| b.is_ascii_digit()).count();
     if (1..=2).contains(&digits)
         && line.get(k + digits) == Some(&b'.')
@@ -739,7 +770,7 @@ fn document_heads(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
 #[doc(hidden)]
 #[must_use]
 pub fn windows_every_line(bytes: &[u8]) -> Windows {
-    let mut col = Collector { bytes, windows: Vec::new() };
+    let mut col = Collector { bytes, windows: Vec::new(), line: NO_LINE };
     let mut start = 0;
     loop {
         for r in 0..RULES.len() {
