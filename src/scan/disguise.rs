@@ -49,6 +49,51 @@ fn join_at(bytes: &[u8], q: usize) -> Option<usize> {
     (bytes.get(i) == Some(&quote) && bytes.get(i + 1).copied().is_some_and(is_token_byte)).then_some(i + 1)
 }
 
+/// Whether the bytes `b`, `next` can start a disguise: a quote followed by what a join
+/// needs next (a blank or line break, `+`, `.`, or the same quote: see [`join_at`]), or the
+/// first two bytes of a zero-width character (`E2 80`, `E2 81`, `EF BB`) or of a fullwidth
+/// form (`EF BC`, `EF BD`). Bitwise, without branches, for the block test.
+fn may_start_disguise(b: u8, next: u8) -> bool {
+    let quote = u8::from(b == b'"') | u8::from(b == b'\'');
+    let joins = u8::from(matches!(next, b' ' | b'\t' | b'\r' | b'\n' | b'+' | b'.')) | u8::from(next == b);
+    let wide = (u8::from(b == 0xE2) & (u8::from(next == 0x80) | u8::from(next == 0x81)))
+        | (u8::from(b == 0xEF) & u8::from((0xBB..=0xBD).contains(&next)));
+    (quote & joins) | wide != 0
+}
+
+/// Bytes per block of [`candidates`].
+const BLOCK: usize = 64;
+
+/// The offsets where [`may_start_disguise`] holds, in order. Whole blocks are tested in
+/// fixed-size arrays (vector code); JSON and prose quotes followed by `:` `,` or a letter,
+/// the common case, never reach the per-byte test.
+fn candidates(bytes: &[u8]) -> Vec<usize> {
+    let next = |i: usize| bytes.get(i + 1).copied().unwrap_or(0);
+    let block = |from: usize| bytes.get(from..from + BLOCK).and_then(|b| <&[u8; BLOCK]>::try_from(b).ok());
+    let mut out = Vec::new();
+    let mut base = 0;
+    while base < bytes.len() {
+        let len = BLOCK.min(bytes.len() - base);
+        if let (Some(here), Some(after)) = (block(base), block(base + 1)) {
+            // A cheaper superset first: every byte a join needs after a quote is at most `.`
+            // (0x2E), and `,` (after every JSON string but the last) is not one of them.
+            let mut any = 0u8;
+            for i in 0..BLOCK {
+                let (b, n) = (here[i], after[i]);
+                let quote = u8::from(b == b'"') | u8::from(b == b'\'');
+                any |= (quote & u8::from(n <= b'.') & u8::from(n != b',')) | u8::from(b == 0xE2) | u8::from(b == 0xEF);
+            }
+            if any == 0 {
+                base += len;
+                continue;
+            }
+        }
+        out.extend((base..base + len).filter(|&p| may_start_disguise(bytes[p], next(p))));
+        base += len;
+    }
+    out
+}
+
 /// The text with every disguise undone, as the disguised lines alone (each ending in `\n`),
 /// with `(offset in it, offset in text)` at each line's start; `None` when `text` holds no
 /// disguise. A join across a line break takes both lines. Found from the bytes that can
@@ -64,7 +109,7 @@ pub(super) fn undisguised(text: &str) -> Option<(String, Vec<(usize, usize)>)> {
         let stop = memchr::memchr(b'\n', &bytes[end..]).map_or(bytes.len(), |i| end + i);
         spans.push((start, stop));
     };
-    for p in memchr::memchr3_iter(0xE2, 0xEF, b'"', bytes).chain(memchr::memchr_iter(b'\'', bytes)) {
+    for p in candidates(bytes) {
         if matches!(bytes[p], b'"' | b'\'') {
             if let Some(e) = join_at(bytes, p) {
                 mark(p, e);

@@ -456,21 +456,40 @@ pub fn scan_document(text: &str, policy: Policy, out: &mut Vec<Finding>) {
         scan_lines(&lines, policy, out);
         return;
     }
-    // Line starts, counted only when there is a finding to place.
-    let starts: std::cell::OnceCell<Vec<usize>> = std::cell::OnceCell::new();
+    let bytes = text.as_bytes();
+    let hits = hits_with_decoding(text);
+    // The line of every hit, from one sweep over the text up to the last of them.
+    let mut offsets: Vec<usize> = hits.iter().map(|h| h.start).collect();
+    offsets.sort_unstable();
+    offsets.dedup();
+    let mut known: Vec<(usize, usize)> = Vec::with_capacity(offsets.len());
+    let (mut from, mut line) = (0, 1);
+    for offset in offsets {
+        line += count_newlines(&bytes[from..offset]);
+        known.push((offset, line));
+        from = offset;
+    }
     let at = |offset: usize| {
-        let starts = starts.get_or_init(|| {
-            std::iter::once(0).chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1)).collect()
-        });
-        let idx = starts.partition_point(|s| *s <= offset).saturating_sub(1);
-        let line_start = starts.get(idx).copied().unwrap_or(0);
-        let col = column(text, line_start, offset);
-        format!("{}:{col}", idx + 1)
+        let line = match known.binary_search_by_key(&offset, |&(o, _)| o) {
+            Ok(i) => known[i].1,
+            Err(i) => {
+                let (o, l) = i.checked_sub(1).map_or((0, 1), |j| known[j]);
+                l + count_newlines(&bytes[o..offset])
+            }
+        };
+        let line_start = memchr::memrchr(b'\n', &bytes[..offset]).map_or(0, |i| i + 1);
+        format!("{line}:{}", column(text, line_start, offset))
     };
-    for h in hits_with_decoding(text) {
+    for h in hits {
         out.push(finding(&h, at(h.start), policy));
     }
     invisible::scan(text, &at, out);
+}
+
+/// The line breaks in `bytes` (`memchr`'s counting iterator counts with vector code: a
+/// text's lines are counted once per scan, to place its findings).
+fn count_newlines(bytes: &[u8]) -> usize {
+    memchr::memchr_iter(b'\n', bytes).count()
 }
 
 /// The 1-based column (in characters) of byte `offset` on the line starting at byte
