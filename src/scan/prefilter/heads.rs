@@ -1,0 +1,210 @@
+//! The line-start gates of [`super`]: each line's first bytes, after its blanks or marks,
+//! decide which [`super::Gate::LineHead`] and [`super::Gate::SectionHead`] rules' regexes
+//! must look at it.
+
+use super::{Collector, Compiled, NO_LINE, Rules};
+use crate::scan::rules;
+
+/// The line-start gate: each line of `bytes[from..to]` (which starts at a line start).
+pub(super) fn line_heads(c: &Compiled, bytes: &[u8], from: usize, to: usize, col: &mut Collector) {
+    let mut start = from;
+    let mut breaks = memchr::memchr_iter(b'\n', &bytes[from..to]).map(|k| from + k);
+    loop {
+        let end = breaks.next();
+        let line = &bytes[start..end.unwrap_or(to)];
+        col.line = if end.is_some() || to == bytes.len() { (start, end.unwrap_or(to)) } else { NO_LINE };
+        if !line.is_empty() {
+            let skips = Skips::of(line);
+            head(&c.rules, line, start, &skips, col);
+            section_head(c, line, start, skips.marks, col);
+        }
+        match end {
+            Some(e) => start = e + 1,
+            None => break,
+        }
+    }
+    col.line = NO_LINE;
+}
+
+fn starts_with_ci(text: &[u8], word: &[u8]) -> bool {
+    text.get(..word.len()).is_some_and(|t| t.eq_ignore_ascii_case(word))
+}
+
+/// Where a line's leading runs end: of blanks (`[ \t]*`), and of blanks and marks
+/// (`[ \t>*_#-]*`: quotes, list marks, headings, emphasis). Computed once per line for all
+/// the line-start gates.
+struct Skips {
+    blanks: usize,
+    marks: usize,
+}
+
+impl Skips {
+    fn of(line: &[u8]) -> Skips {
+        let run = |from: usize, set: fn(u8) -> bool| {
+            line[from..].iter().position(|&b| !set(b)).map_or(line.len(), |i| from + i)
+        };
+        let blanks = run(0, |b| matches!(b, b' ' | b'\t'));
+        let marks = run(blanks, |b| matches!(b, b' ' | b'\t' | b'>' | b'*' | b'_' | b'#' | b'-'));
+        Skips { blanks, marks }
+    }
+}
+
+fn head(r: &Rules, line: &[u8], start: usize, skips: &Skips, col: &mut Collector) {
+    let first = line[0];
+    // transcript_turns: `^[ \t>*_#-]*(\*\*)?(user|assistant|human|system|ai|model)`
+    let k = skips.marks;
+    if line.get(k).is_some_and(|c| matches!(c | 0x20, b'u' | b'a' | b'h' | b's' | b'm'))
+        && [&b"user"[..], b"assistant", b"human", b"system", b"ai", b"model"]
+            .iter()
+            .any(|w| starts_with_ci(&line[k..], w))
+    {
+        col.add(r.turns, start);
+    }
+    // session_log `^\[?\d{1,2}:` and timestamped_log `^\[?(\d\d|[A-Z][a-z][a-z] +\d)`
+    let b = if first == b'[' { &line[1..] } else { line };
+    let d = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    if d(0) {
+        if b.get(1) == Some(&b':') || (d(1) && b.get(2) == Some(&b':')) {
+            col.add(r.session_log, start);
+            col.add(r.chat_log, start);
+        }
+        if d(1) {
+            col.add(r.timestamped, start);
+        }
+    } else if b.len() >= 5
+        && b[0].is_ascii_uppercase()
+        && b[3] == b' '
+        && b[1].is_ascii_lowercase()
+        && b[2].is_ascii_lowercase()
+        && b[4..].iter().find(|&&c| c != b' ').is_some_and(u8::is_ascii_digit)
+    {
+        col.add(r.timestamped, start);
+    }
+    indented_heads(r, line, start, skips.blanks, col);
+    document_heads(r, line, start, skips.blanks, col);
+    // stack_trace: `^[ \t]+at `
+    if skips.blanks > 0 && line[skips.blanks..].starts_with(b"at ") {
+        col.add(r.stack, start);
+    }
+    // shell_session: `^(\$|%|❯|>>>|PS…>|user@host:…\$) +`
+    let class = |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'_' | b'.' | b'-');
+    let prompt = match first {
+        b'$' | b'%' => line.get(1) == Some(&b' '),
+        0xE2 => line.starts_with("❯ ".as_bytes()),
+        b'>' => line.starts_with(b">>> "),
+        b'P' => line.get(1) == Some(&b'S'),
+        c if class(&c) => line.get(line.iter().position(|b| !class(b)).unwrap_or(line.len())) == Some(&b'@'),
+        _ => false,
+    };
+    if prompt {
+        col.add(r.shell, start);
+    }
+    if first == b'{' && ndjson_head(line) {
+        col.add(r.ndjson, start);
+    }
+}
+
+/// The [`Gate::SectionHead`] gate: a rule's literal right after the line's run of
+/// `[ \t>*_#-]`. The rules' own prefixes are subsets of that set and their words start with
+/// none of its bytes, so where such a rule matches, its word starts where the run ends.
+fn section_head(c: &Compiled, line: &[u8], start: usize, k: usize, col: &mut Collector) {
+    let Some(first) = line.get(k) else { return };
+    for (lit, rule) in &c.section_heads[usize::from(first.to_ascii_lowercase())] {
+        if starts_with_ci(&line[k..], lit) {
+            col.add(*rule, start);
+        }
+    }
+}
+
+/// `ndjson_log`'s whole head, `^\{[ \t]*"(level|lvl|…|logger)"[ \t]*:`: JSON lines of other
+/// records are common and never match.
+fn ndjson_head(line: &[u8]) -> bool {
+    let blanks = |b: &[u8]| b.iter().position(|c| !matches!(c, b' ' | b'\t')).unwrap_or(b.len());
+    let rest = &line[1..];
+    let Some(rest) = rest[blanks(rest)..].strip_prefix(b"\"") else { return false };
+    let Some(close) = memchr::memchr(b'"', rest) else { return false };
+    let after = &rest[close + 1..];
+    matches!(
+        &rest[..close],
+        b"level"
+            | b"lvl"
+            | b"severity"
+            | b"ts"
+            | b"time"
+            | b"timestamp"
+            | b"@timestamp"
+            | b"msg"
+            | b"message"
+            | b"logger"
+    ) && after.get(blanks(after)) == Some(&b':')
+}
+
+/// The end `chat_export`'s name line must have, `\d:\d{2}(?:[ \t]?[AP]M)?[ \t]*$`: a clock
+/// time closes the line (prose lines start with a capital too).
+fn ends_with_clock(line: &[u8]) -> bool {
+    let mut end = line.len();
+    while end > 0 && matches!(line[end - 1], b' ' | b'\t') {
+        end -= 1;
+    }
+    let mut t = &line[..end];
+    if let Some(rest) = t.strip_suffix(b"AM").or_else(|| t.strip_suffix(b"PM")) {
+        t = rest.strip_suffix(b" ").or_else(|| rest.strip_suffix(b"\t")).unwrap_or(rest);
+    }
+    matches!(t, [.., d, b':', m1, m2] if d.is_ascii_digit() && m1.is_ascii_digit() && m2.is_ascii_digit())
+}
+
+/// The gates of rules that allow blanks before their line-start shape: `syslog_lines`
+/// (`^[ \t]*[A-Z][a-z]{2} [ \d]\d `) and `powershell_session` (`^[ \t]*PS `).
+fn indented_heads(r: &Rules, line: &[u8], start: usize, k: usize, col: &mut Collector) {
+    let b = &line[k..];
+    if b.len() >= 6
+        && b[0].is_ascii_uppercase()
+        && b[1].is_ascii_lowercase()
+        && b[2].is_ascii_lowercase()
+        && b[3] == b' '
+        && (b[4] == b' ' || b[4].is_ascii_digit())
+        && b[5].is_ascii_digit()
+    {
+        col.add(r.syslog, start);
+    }
+    if b.starts_with(b"PS ") {
+        col.add(r.powershell, start);
+    }
+}
+
+/// The line-start gates of the private-document rules: `email_headers`
+/// (`^[ \t>]*<header>[ \t]*:` or `：`) and `contract_clauses` (`^[ \t]*\d{1,2}\.\d`).
+fn document_heads(r: &Rules, line: &[u8], start: usize, blanks: usize, col: &mut Collector) {
+    let k = if line.get(blanks) == Some(&b'>') {
+        line.iter().position(|b| !matches!(b, b' ' | b'\t' | b'>')).unwrap_or(line.len())
+    } else {
+        blanks
+    };
+    let rest = &line[k..];
+    // No header name holds `:` or the lead byte of `：` (EF), nor ends with a blank: the name
+    // is what precedes the first of them, blanks trimmed.
+    let header = memchr::memchr2(b':', 0xef, rest).is_some_and(|p| {
+        let mut name = &rest[..p];
+        while let [head @ .., b' ' | b'\t'] = name {
+            name = head;
+        }
+        (rest[p] == b':' || rest[p..].starts_with("：".as_bytes()))
+            && rules::documents::EMAIL_HEADERS.iter().any(|h| h.as_bytes() == name)
+    });
+    if header {
+        col.add(r.email_headers, start);
+    }
+    if (line[0].is_ascii_uppercase() && ends_with_clock(line))
+        || (line[0] == b'[' && line.get(1).is_some_and(u8::is_ascii_digit))
+    {
+        col.add(r.chat_export, start);
+    }
+    let k = blanks;
+    let digits = line[k..].iter().take(3).take_while(|b| b.is_ascii_digit()).count();
+    if (1..=2).contains(&digits)
+        && line.get(k + digits) == Some(&b'.')
+        && line.get(k + digits + 1).is_some_and(u8::is_ascii_digit)
+    {
+        col.add(r.contract_clauses, start);
+    }
+}
