@@ -191,6 +191,35 @@ fn rule_index(id: &str) -> usize {
 
 static COMPILED: LazyLock<Compiled> = LazyLock::new(|| compile(true));
 
+/// The Teddy searchers over the stems, by kind: Teddy checks as many leading bytes as its
+/// group's shortest stem has (up to 4), so 3-byte stems go together; stems that are not ASCII
+/// start with the lead bytes of CJK text and go together; the rest in groups of
+/// [`TEDDY_GROUP`]. `None` where Teddy cannot run or a group would not build.
+fn teddy_groups() -> Option<Vec<(packed::Searcher, Vec<usize>)>> {
+    let kind = |k: usize| {
+        let s = STEMS[k];
+        (if s.is_ascii() { usize::from(s.len() >= 4) } else { 2 }, k)
+    };
+    let mut ids: Vec<usize> = (0..STEMS.len()).collect();
+    ids.sort_by_key(|&k| kind(k));
+    let groups: Vec<Vec<usize>> = ids
+        .chunk_by(|&a, &b| kind(a).0 == kind(b).0)
+        .flat_map(|same| same.chunks(TEDDY_GROUP).map(<[usize]>::to_vec))
+        .collect();
+    groups
+        .into_iter()
+        .map(|group| {
+            packed::Config::new()
+                .match_kind(packed::MatchKind::LeftmostFirst)
+                .heuristic_pattern_limits(false)
+                .builder()
+                .extend(group.iter().map(|&k| STEMS[k]))
+                .build()
+                .map(|t| (t, group))
+        })
+        .collect::<Option<Vec<_>>>()
+}
+
 /// The gates' automata and tables; `with_teddy: false` leaves out the vector search, as on a
 /// machine without it (the fallback is tested against it).
 fn compile(with_teddy: bool) -> Compiled {
@@ -215,35 +244,7 @@ fn compile(with_teddy: bool) -> Compiled {
             by_stem[k].push(Lit { text, offset, rule: i, after: rules::after(r), word_start: rules::word_start(r) });
         }
     }
-    let teddy = with_teddy
-        .then(|| {
-            // Groups by kind: Teddy checks as many leading bytes as its group's shortest stem
-            // has (up to 4), so 3-byte stems go together; stems that are not ASCII start with
-            // the lead bytes of CJK text and go together; the rest in groups of TEDDY_GROUP.
-            let kind = |k: usize| {
-                let s = STEMS[k];
-                (if s.is_ascii() { usize::from(s.len() >= 4) } else { 2 }, k)
-            };
-            let mut ids: Vec<usize> = (0..STEMS.len()).collect();
-            ids.sort_by_key(|&k| kind(k));
-            let groups: Vec<Vec<usize>> = ids
-                .chunk_by(|&a, &b| kind(a).0 == kind(b).0)
-                .flat_map(|same| same.chunks(TEDDY_GROUP).map(<[usize]>::to_vec))
-                .collect();
-            groups
-                .into_iter()
-                .map(|group| {
-                    packed::Config::new()
-                        .match_kind(packed::MatchKind::LeftmostFirst)
-                        .heuristic_pattern_limits(false)
-                        .builder()
-                        .extend(group.iter().map(|&k| STEMS[k]))
-                        .build()
-                        .map(|t| (t, group))
-                })
-                .collect::<Option<Vec<_>>>()
-        })
-        .flatten();
+    let teddy = with_teddy.then(teddy_groups).flatten();
     let fallback =
         AhoCorasick::builder().match_kind(MatchKind::LeftmostFirst).build(STEMS).expect("static stems build");
     let rules = Rules {

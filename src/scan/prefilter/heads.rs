@@ -60,8 +60,25 @@ fn head(r: &Rules, line: &[u8], start: usize, skips: &Skips, col: &mut Collector
     {
         col.add(r.turns, start);
     }
-    // session_log `^\[?\d{1,2}:` and timestamped_log `^\[?(\d\d|[A-Z][a-z][a-z] +\d)`
-    let b = if first == b'[' { &line[1..] } else { line };
+    clock_heads(r, line, start, col);
+    indented_heads(r, line, start, skips.blanks, col);
+    document_heads(r, line, start, skips.blanks, col);
+    // stack_trace: `^[ \t]+at `
+    if skips.blanks > 0 && line[skips.blanks..].starts_with(b"at ") {
+        col.add(r.stack, start);
+    }
+    if shell_prompt(line) {
+        col.add(r.shell, start);
+    }
+    if first == b'{' && ndjson_head(line) {
+        col.add(r.ndjson, start);
+    }
+}
+
+/// The gates of `session_log` (`^\[?\d{1,2}:`), `chat_log` (the same clock) and
+/// `timestamped_log` (`^\[?(\d\d|[A-Z][a-z][a-z] +\d)`).
+fn clock_heads(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
+    let b = if line[0] == b'[' { &line[1..] } else { line };
     let d = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
     if d(0) {
         if b.get(1) == Some(&b':') || (d(1) && b.get(2) == Some(&b':')) {
@@ -80,27 +97,18 @@ fn head(r: &Rules, line: &[u8], start: usize, skips: &Skips, col: &mut Collector
     {
         col.add(r.timestamped, start);
     }
-    indented_heads(r, line, start, skips.blanks, col);
-    document_heads(r, line, start, skips.blanks, col);
-    // stack_trace: `^[ \t]+at `
-    if skips.blanks > 0 && line[skips.blanks..].starts_with(b"at ") {
-        col.add(r.stack, start);
-    }
-    // shell_session: `^(\$|%|❯|>>>|PS…>|user@host:…\$) +`
+}
+
+/// `shell_session`'s prompt: `^(\$|%|❯|>>>|PS…>|user@host:…\$) +`.
+fn shell_prompt(line: &[u8]) -> bool {
     let class = |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'_' | b'.' | b'-');
-    let prompt = match first {
+    match line[0] {
         b'$' | b'%' => line.get(1) == Some(&b' '),
         0xE2 => line.starts_with("❯ ".as_bytes()),
         b'>' => line.starts_with(b">>> "),
         b'P' => line.get(1) == Some(&b'S'),
         c if class(&c) => line.get(line.iter().position(|b| !class(b)).unwrap_or(line.len())) == Some(&b'@'),
         _ => false,
-    };
-    if prompt {
-        col.add(r.shell, start);
-    }
-    if first == b'{' && ndjson_head(line) {
-        col.add(r.ndjson, start);
     }
 }
 
