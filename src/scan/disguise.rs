@@ -64,16 +64,17 @@ fn may_start_disguise(b: u8, next: u8) -> bool {
 /// Bytes per block of [`candidates`].
 const BLOCK: usize = 64;
 
-/// The offsets where [`may_start_disguise`] holds, in order. Whole blocks are tested in
-/// fixed-size arrays (vector code); JSON and prose quotes followed by `:` `,` or a letter,
-/// the common case, never reach the per-byte test.
-fn candidates(bytes: &[u8]) -> Vec<usize> {
+/// The offsets in `bytes[from..to]` where [`may_start_disguise`] holds, in order (the byte
+/// after `to` is read as the last one's `next`). Whole blocks are tested in fixed-size arrays
+/// (vector code); JSON and prose quotes followed by `:` `,` or a letter, the common case,
+/// never reach the per-byte test.
+fn candidates(bytes: &[u8], from: usize, to: usize) -> Vec<usize> {
     let next = |i: usize| bytes.get(i + 1).copied().unwrap_or(0);
     let block = |from: usize| bytes.get(from..from + BLOCK).and_then(|b| <&[u8; BLOCK]>::try_from(b).ok());
     let mut out = Vec::new();
-    let mut base = 0;
-    while base < bytes.len() {
-        let len = BLOCK.min(bytes.len() - base);
+    let mut base = from;
+    while base < to {
+        let len = BLOCK.min(to - base);
         if let (Some(here), Some(after)) = (block(base), block(base + 1)) {
             // A cheaper superset first: every byte a join needs after a quote is at most `.`
             // (0x2E), and `,` (after every JSON string but the last) is not one of them.
@@ -94,22 +95,21 @@ fn candidates(bytes: &[u8]) -> Vec<usize> {
     out
 }
 
-/// The text with every disguise undone, as the disguised lines alone (each ending in `\n`),
-/// with `(offset in it, offset in text)` at each line's start; `None` when `text` holds no
-/// disguise. A join across a line break takes both lines. Found from the bytes that can
-/// start a disguise: a zero-width character's or fullwidth letter's first byte (`E2`, `EF`)
-/// and the quotes.
+/// The disguised stretches whose disguise starts in `text[from..to]`: `(line start, line
+/// end)` of each, in order, possibly overlapping (a join across a line break takes both
+/// lines). Found from the bytes that can start a disguise: a zero-width character's or
+/// fullwidth letter's first byte (`E2`, `EF`) and the quotes. The scan calls this piece by
+/// piece, while each piece is in cache, and hands the stretches to [`undone`].
 #[must_use]
-pub(super) fn undisguised(text: &str) -> Option<(String, Vec<(usize, usize)>)> {
+pub(super) fn stretches(text: &str, from: usize, to: usize) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
-    // (line start, line end) of each disguised stretch.
     let mut spans: Vec<(usize, usize)> = Vec::new();
     let mut mark = |p: usize, end: usize| {
         let start = memchr::memrchr(b'\n', &bytes[..p]).map_or(0, |i| i + 1);
         let stop = memchr::memchr(b'\n', &bytes[end..]).map_or(bytes.len(), |i| end + i);
         spans.push((start, stop));
     };
-    for p in candidates(bytes) {
+    for p in candidates(bytes, from, to) {
         if matches!(bytes[p], b'"' | b'\'') {
             if let Some(e) = join_at(bytes, p) {
                 mark(p, e);
@@ -127,6 +127,22 @@ pub(super) fn undisguised(text: &str) -> Option<(String, Vec<(usize, usize)>)> {
             mark(p, p + c.len_utf8());
         }
     }
+    spans
+}
+
+/// The text with every disguise undone, as the disguised lines alone (each ending in `\n`),
+/// with `(offset in it, offset in text)` at each line's start; `None` when `text` holds no
+/// disguise.
+#[cfg(test)]
+fn undisguised(text: &str) -> Option<(String, Vec<(usize, usize)>)> {
+    undone(text, stretches(text, 0, text.len()))
+}
+
+/// The lines of `text` covered by `spans` ([`stretches`], in any order), merged and with
+/// every disguise undone, each ending in `\n`, with `(offset in it, offset in text)` at each
+/// line's start; `None` when there is no span.
+#[must_use]
+pub(super) fn undone(text: &str, mut spans: Vec<(usize, usize)>) -> Option<(String, Vec<(usize, usize)>)> {
     spans.sort_unstable();
     spans.dedup();
     let mut merged: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
@@ -175,23 +191,48 @@ fn undo_line(line: &str, out: &mut String) {
 mod tests {
     use super::*;
 
-    fn undone(text: &str) -> Option<String> {
+    fn undone_text(text: &str) -> Option<String> {
         undisguised(text).map(|(t, _)| t)
     }
 
     #[test]
     fn undoes_each_disguise_on_its_line_only() {
-        assert_eq!(undone("plain text\nnothing here"), None);
-        assert_eq!(undone("a\nt = \"ghp_\" \"AbC12\"\nb").as_deref(), Some("t = \"ghp_AbC12\"\n"));
-        assert_eq!(undone("k = 'sk_live_' + 'x9Y'").as_deref(), Some("k = 'sk_live_x9Y'\n"));
-        assert_eq!(undone("(\"ghp_ab\"\n  \"cd\")").as_deref(), Some("(\"ghp_abcd\")\n"));
-        assert_eq!(undone("/home/\u{200b}maria/x").as_deref(), Some("/home/maria/x\n"));
-        assert_eq!(undone("ｇｈｐ＿Ａｂ１").as_deref(), Some("ghp_Ab1\n"));
+        assert_eq!(undone_text("plain text\nnothing here"), None);
+        assert_eq!(undone_text("a\nt = \"ghp_\" \"AbC12\"\nb").as_deref(), Some("t = \"ghp_AbC12\"\n"));
+        assert_eq!(undone_text("k = 'sk_live_' + 'x9Y'").as_deref(), Some("k = 'sk_live_x9Y'\n"));
+        assert_eq!(undone_text("(\"ghp_ab\"\n  \"cd\")").as_deref(), Some("(\"ghp_abcd\")\n"));
+        assert_eq!(undone_text("/home/\u{200b}maria/x").as_deref(), Some("/home/maria/x\n"));
+        assert_eq!(undone_text("ｇｈｐ＿Ａｂ１").as_deref(), Some("ghp_Ab1\n"));
         // Not disguises: a variable between literals, a list, CJK punctuation, a BOM at the start.
-        assert_eq!(undone("\"Hello, \" + name + \"!\""), None);
-        assert_eq!(undone("[\"a\", \"b\"]"), None);
-        assert_eq!(undone("你好，世界：（测试）"), None);
-        assert_eq!(undone("\u{feff}# title"), None);
+        assert_eq!(undone_text("\"Hello, \" + name + \"!\""), None);
+        assert_eq!(undone_text("[\"a\", \"b\"]"), None);
+        assert_eq!(undone_text("你好，世界：（测试）"), None);
+        assert_eq!(undone_text("\u{feff}# title"), None);
+    }
+
+    proptest::proptest! {
+        /// Gathered piece by piece (as the scan does, cut anywhere on a character boundary),
+        /// the stretches undo to what one pass over the whole text gives.
+        #[test]
+        fn stretches_gathered_in_pieces_undo_as_one_pass(
+            parts in proptest::collection::vec(proptest::prop_oneof![
+                proptest::prelude::Just("x = \"ghp_\" \"AbC\"\n"),
+                proptest::prelude::Just("'sk_live_' +\n  'x9'"),
+                proptest::prelude::Just("/home/\u{200b}li/"),
+                proptest::prelude::Just("ｇｈｐ＿Ａｂ１ "),
+                proptest::prelude::Just("你好，世界：\n"),
+                proptest::prelude::Just("\"a\", \"b\"\n"),
+                proptest::prelude::Just("plain words "),
+            ], 0..60),
+            cuts in proptest::collection::vec(0usize..2000, 0..5),
+        ) {
+            let text: String = parts.concat();
+            let mut bounds: Vec<usize> = cuts.iter().map(|&c| c % (text.len() + 1)).filter(|&c| text.is_char_boundary(c)).collect();
+            bounds.extend([0, text.len()]);
+            bounds.sort_unstable();
+            let pieced: Vec<(usize, usize)> = bounds.windows(2).flat_map(|w| stretches(&text, w[0], w[1])).collect();
+            proptest::prop_assert_eq!(undone(&text, pieced), undisguised(&text));
+        }
     }
 
     #[test]

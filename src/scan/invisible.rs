@@ -51,60 +51,82 @@ fn may_start_hidden(b: u8, next: u8) -> bool {
 /// Bytes tested at once.
 const BLOCK: usize = 64;
 
-/// The first occurrence and the count of each kind in `text`: only the characters that
-/// start where [`may_start_hidden`] holds are decoded.
-fn census(text: &str) -> ([Option<(usize, char)>; 3], [usize; 3]) {
-    let mut first: [Option<(usize, char)>; 3] = [None; 3];
-    let mut count = [0usize; 3];
-    let bytes = text.as_bytes();
-    let next = |i: usize| bytes.get(i + 1).copied().unwrap_or(0);
-    let mut base = 0;
-    while base < bytes.len() {
-        let len = BLOCK.min(bytes.len() - base);
-        // Whole blocks are tested in fixed-size arrays, so the tests are vector code: first
-        // for any byte besides printable ASCII, tab, CR and line feed (most blocks of prose,
-        // code and logs have none), then for the byte pairs that can start a hidden character.
-        let block = |from: usize| bytes.get(from..from + BLOCK).and_then(|b| <&[u8; BLOCK]>::try_from(b).ok());
-        let skip = match (block(base), block(base + 1)) {
-            (Some(here), Some(after)) => {
-                let mut unusual = 0u8;
-                for &b in here {
-                    // `b.wrapping_add(0x81) < 0x81` is `b >= 0x7f` (DEL and every non-ASCII byte).
-                    unusual |= u8::from(b.wrapping_add(0x81) < 0x81) | (u8::from(b < 0x20) & u8::from(b != b'\n'));
-                }
-                let mut any = 0u8;
-                if unusual != 0 {
-                    for i in 0..BLOCK {
-                        any |= u8::from(may_start_hidden(here[i], after[i]));
-                    }
-                }
-                any == 0
-            }
-            _ => false,
-        };
-        if !skip {
-            for (at, &b) in bytes.iter().enumerate().skip(base).take(len) {
-                if !may_start_hidden(b, next(at)) {
-                    continue;
-                }
-                let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) else { continue };
-                if let Some(k) = kind_of(c, at) {
-                    count[k] += 1;
-                    first[k].get_or_insert((at, c));
-                }
-            }
-        }
-        base += len;
-    }
-    (first, count)
+/// The hidden characters of a text, or of the pieces of it seen so far: per kind (in
+/// [`KINDS`] order), the first occurrence (byte offset, character) and the count.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Census {
+    first: [Option<(usize, char)>; 3],
+    count: [usize; 3],
 }
 
-/// Appends the hidden-character findings of `text`; `location` turns the byte offset of a
-/// kind's first occurrence into a location (a JSON pointer, or `line:column`).
-pub fn scan(text: &str, location: &dyn Fn(usize) -> String, out: &mut Vec<Finding>) {
-    let (first, count) = census(text);
+impl Census {
+    /// The census of `text[from..to]` (offsets into `text`; `from` and `to` on character
+    /// boundaries): only the characters that start where [`may_start_hidden`] holds are
+    /// decoded.
+    #[must_use]
+    pub(super) fn of(text: &str, from: usize, to: usize) -> Census {
+        let mut c = Census::default();
+        let bytes = text.as_bytes();
+        let next = |i: usize| bytes.get(i + 1).copied().unwrap_or(0);
+        let mut base = from;
+        while base < to {
+            let len = BLOCK.min(to - base);
+            // Whole blocks are tested in fixed-size arrays, so the tests are vector code:
+            // first for any byte besides printable ASCII, tab, CR and line feed (most blocks
+            // of prose, code and logs have none), then for the byte pairs that can start a
+            // hidden character.
+            let block = |from: usize| bytes.get(from..from + BLOCK).and_then(|b| <&[u8; BLOCK]>::try_from(b).ok());
+            let skip = match (block(base), block(base + 1)) {
+                (Some(here), Some(after)) => {
+                    let mut unusual = 0u8;
+                    for &b in here {
+                        // `b.wrapping_add(0x81) < 0x81` is `b >= 0x7f` (DEL and every non-ASCII byte).
+                        unusual |= u8::from(b.wrapping_add(0x81) < 0x81) | (u8::from(b < 0x20) & u8::from(b != b'\n'));
+                    }
+                    let mut any = 0u8;
+                    if unusual != 0 {
+                        for i in 0..BLOCK {
+                            any |= u8::from(may_start_hidden(here[i], after[i]));
+                        }
+                    }
+                    any == 0
+                }
+                _ => false,
+            };
+            if !skip {
+                for (at, &b) in bytes.iter().enumerate().skip(base).take(len) {
+                    if !may_start_hidden(b, next(at)) {
+                        continue;
+                    }
+                    let Some(ch) = text.get(at..).and_then(|rest| rest.chars().next()) else { continue };
+                    if let Some(k) = kind_of(ch, at) {
+                        c.count[k] += 1;
+                        c.first[k].get_or_insert((at, ch));
+                    }
+                }
+            }
+            base += len;
+        }
+        c
+    }
+
+    /// Adds the census of a later part of the same text.
+    pub(super) fn absorb(&mut self, later: Census) {
+        for k in 0..KINDS.len() {
+            self.count[k] += later.count[k];
+            if self.first[k].is_none() {
+                self.first[k] = later.first[k];
+            }
+        }
+    }
+}
+
+/// Appends the hidden-character findings of `text` from its census; `location` turns the
+/// byte offset of a kind's first occurrence into a location (a JSON pointer, or
+/// `line:column`).
+pub(super) fn report(text: &str, census: &Census, location: &dyn Fn(usize) -> String, out: &mut Vec<Finding>) {
     for (k, (id, severity, what)) in KINDS.iter().enumerate() {
-        let Some((at, c)) = first[k] else { continue };
+        let Some((at, c)) = census.first[k] else { continue };
         let around: String = text[at..].chars().take(32).collect();
         let shown = crate::textsafe::sanitize(&around.chars().take(12).collect::<String>(), false);
         out.push(Finding {
@@ -113,7 +135,7 @@ pub fn scan(text: &str, location: &dyn Fn(usize) -> String, out: &mut Vec<Findin
             severity: (*severity).into(),
             location: location(at),
             sample_masked: shown.chars().take(12).collect(),
-            reason: format!("{what}: {} in this text, first U+{:04X}", count[k], u32::from(c)),
+            reason: format!("{what}: {} in this text, first U+{:04X}", census.count[k], u32::from(c)),
             fingerprint: format!("{id}:{}", &sha256_hex(format!("{id}\0{around}").as_bytes())[..16]),
         });
     }
@@ -125,21 +147,20 @@ mod tests {
 
     fn kinds(text: &str) -> Vec<(String, String)> {
         let mut out = Vec::new();
-        scan(text, &|at| format!("@{at}"), &mut out);
+        report(text, &Census::of(text, 0, text.len()), &|at| format!("@{at}"), &mut out);
         out.into_iter().map(|f| (f.rule_id, f.severity)).collect()
     }
 
-    /// What [`census`] must equal: every character decoded.
-    fn census_of_every_char(text: &str) -> ([Option<(usize, char)>; 3], [usize; 3]) {
-        let mut first: [Option<(usize, char)>; 3] = [None; 3];
-        let mut count = [0usize; 3];
-        for (at, c) in text.char_indices() {
-            if let Some(k) = kind_of(c, at) {
-                count[k] += 1;
-                first[k].get_or_insert((at, c));
+    /// What [`Census::of`] must equal: every character decoded.
+    fn census_of_every_char(text: &str) -> Census {
+        let mut c = Census::default();
+        for (at, ch) in text.char_indices() {
+            if let Some(k) = kind_of(ch, at) {
+                c.count[k] += 1;
+                c.first[k].get_or_insert((at, ch));
             }
         }
-        (first, count)
+        c
     }
 
     proptest::proptest! {
@@ -154,10 +175,21 @@ mod tests {
                 proptest::prelude::Just("sixty-four bytes of plain ASCII text, to fill a whole block: ok.\n".to_owned()),
                 proptest::prelude::Just("“quoted” — ❯ ¡ ÿ ة 表 ﻿ \u{2028}".to_owned()),
                 ".{0,70}",
-            ], 0..40)
+            ], 0..40),
+            cuts in proptest::collection::vec(0usize..4000, 0..4),
         ) {
             let text: String = pieces.concat();
-            proptest::prop_assert_eq!(census(&text), census_of_every_char(&text));
+            let whole = census_of_every_char(&text);
+            proptest::prop_assert_eq!(Census::of(&text, 0, text.len()), whole);
+            // Piece by piece, as the scan takes a text, absorbed in order.
+            let mut bounds: Vec<usize> = cuts.iter().map(|&c| c % (text.len() + 1)).filter(|&c| text.is_char_boundary(c)).collect();
+            bounds.extend([0, text.len()]);
+            bounds.sort_unstable();
+            let mut pieced = Census::default();
+            for w in bounds.windows(2) {
+                pieced.absorb(Census::of(&text, w[0], w[1]));
+            }
+            proptest::prop_assert_eq!(pieced, whole);
         }
     }
 

@@ -224,13 +224,13 @@ pub fn prefilter_vs_every_line(text: &str) -> (Vec<MatchKey>, Vec<MatchKey>) {
 
 /// Hits in `text`, plus hits in its percent-decoded form and in decoded base64 runs, with
 /// offsets into `text`.
-fn hits_with_decoding(text: &str) -> Vec<Hit> {
+fn hits_with_decoding(text: &str) -> (Vec<Hit>, invisible::Census) {
     hits_with_decoding_split(text, SPLIT, PIECE)
 }
 
 /// [`hits_with_decoding`], splitting texts of `split` bytes or more, in pieces of about
 /// `piece` bytes.
-fn hits_with_decoding_split(text: &str, split: usize, piece: usize) -> Vec<Hit> {
+fn hits_with_decoding_split(text: &str, split: usize, piece: usize) -> (Vec<Hit>, invisible::Census) {
     let bytes = text.as_bytes();
     let mid = (text.len() >= split && *TWO_CORES)
         .then(|| memchr::memchr(b'\n', &bytes[text.len() / 2..]).map(|i| text.len() / 2 + i + 1))
@@ -252,6 +252,8 @@ fn hits_with_decoding_split(text: &str, split: usize, piece: usize) -> Vec<Hit> 
             prefilter::merge_into(&mut part.multi_line, second.multi_line);
             part.percent.append(&mut second.percent);
             part.base64.append(&mut second.base64);
+            part.stretches.append(&mut second.stretches);
+            part.census.absorb(second.census);
             part
         }
     };
@@ -260,17 +262,17 @@ fn hits_with_decoding_split(text: &str, split: usize, piece: usize) -> Vec<Hit> 
     let mut hits = keep_evidence(plain);
     hits.extend(keep_evidence(part.percent));
     hits.extend(part.base64);
-    hits.extend(disguised_hits(text));
+    hits.extend(disguised_hits(text, part.stretches));
     let mut seen = std::collections::BTreeSet::new();
     hits.retain(|h| seen.insert((h.rule.id, h.matched.clone())));
-    hits
+    (hits, part.census)
 }
 
-/// Matches on the lines of `text` that hold a disguise ([`disguise::undisguised`]), each at
-/// the start of its line in `text`. Single-line rules only: the lines are taken apart from
-/// their neighbours.
-fn disguised_hits(text: &str) -> Vec<Hit> {
-    let Some((undone, map)) = disguise::undisguised(text) else { return Vec::new() };
+/// Matches on the lines of `text` that hold a disguise (`stretches`, from
+/// [`disguise::stretches`]), each at the start of its line in `text`. Single-line rules
+/// only: the lines are taken apart from their neighbours.
+fn disguised_hits(text: &str, stretches: Vec<(usize, usize)>) -> Vec<Hit> {
+    let Some((undone, map)) = disguise::undone(text, stretches) else { return Vec::new() };
     let d = undone.as_bytes();
     let mut windows = prefilter::windows(d);
     for (w, rule) in windows.iter_mut().zip(RULES.iter()) {
@@ -310,6 +312,10 @@ struct PartHits {
     base64: Vec<Hit>,
     /// Per rule, the plain matches found so far ([`matches_up_to`]).
     counts: Vec<usize>,
+    /// The lines holding a disguise ([`disguise::stretches`]).
+    stretches: Vec<(usize, usize)>,
+    /// The hidden characters ([`invisible::Census`]).
+    census: invisible::Census,
 }
 
 /// The matches whose candidates lie in `text[from..to]` (`from` at a line start, `to` at a
@@ -324,6 +330,8 @@ fn hits_in_part(text: &str, from: usize, to: usize, piece: usize) -> PartHits {
         percent: Vec::new(),
         base64: Vec::new(),
         counts: vec![0; RULES.len()],
+        stretches: Vec::new(),
+        census: invisible::Census::default(),
     };
     let mut start = from;
     while start < to {
@@ -341,6 +349,8 @@ fn hits_in_part(text: &str, from: usize, to: usize, piece: usize) -> PartHits {
 /// [`hits_in_part`] for one piece, added to `part`.
 fn hits_in_piece(text: &str, from: usize, to: usize, part: &mut PartHits) {
     let bytes = text.as_bytes();
+    part.census.absorb(invisible::Census::of(text, from, to));
+    part.stretches.extend(disguise::stretches(text, from, to));
     let mut windows = prefilter::windows_in(bytes, from, to);
     if !windows.is_empty() {
         let mut multi_line = vec![Vec::new(); windows.len()];
@@ -411,10 +421,11 @@ pub fn scan_text(text: &str, location: &str, policy: Policy, out: &mut Vec<Findi
         return;
     }
     let before = out.len();
-    for h in hits_with_decoding(text) {
+    let (hits, census) = hits_with_decoding(text);
+    for h in hits {
         out.push(finding(&h, location.to_owned(), policy));
     }
-    invisible::scan(text, &|_| location.to_owned(), out);
+    invisible::report(text, &census, &|_| location.to_owned(), out);
     if short && out.len() == before {
         CLEAN_SHORT_TEXTS.with_borrow_mut(|seen| {
             if seen.len() >= CLEAN_TEXTS_KEPT {
@@ -441,9 +452,11 @@ thread_local! {
 /// [`scan_text`] on one thread whatever the size: for the scan benchmark.
 #[doc(hidden)]
 pub fn scan_text_one_thread(text: &str, location: &str, policy: Policy, out: &mut Vec<Finding>) {
-    for h in hits_with_decoding_split(text, usize::MAX, PIECE) {
+    let (hits, census) = hits_with_decoding_split(text, usize::MAX, PIECE);
+    for h in hits {
         out.push(finding(&h, location.to_owned(), policy));
     }
+    invisible::report(text, &census, &|_| location.to_owned(), out);
 }
 
 /// Scans a whole document (a file `writegate scan` reads) in place: what [`scan_lines`] finds
@@ -457,7 +470,7 @@ pub fn scan_document(text: &str, policy: Policy, out: &mut Vec<Finding>) {
         return;
     }
     let bytes = text.as_bytes();
-    let hits = hits_with_decoding(text);
+    let (hits, census) = hits_with_decoding(text);
     // The line of every hit, from one sweep over the text up to the last of them.
     let mut offsets: Vec<usize> = hits.iter().map(|h| h.start).collect();
     offsets.sort_unstable();
@@ -483,7 +496,7 @@ pub fn scan_document(text: &str, policy: Policy, out: &mut Vec<Finding>) {
     for h in hits {
         out.push(finding(&h, at(h.start), policy));
     }
-    invisible::scan(text, &at, out);
+    invisible::report(text, &census, &at, out);
 }
 
 /// The line breaks in `bytes` (`memchr`'s counting iterator counts with vector code: a
@@ -519,10 +532,11 @@ pub fn scan_lines(lines: &[(usize, String)], policy: Policy, out: &mut Vec<Findi
         let col = column(&text, line_start, offset);
         format!("{line_no}:{col}")
     };
-    for h in hits_with_decoding(&text) {
+    let (hits, census) = hits_with_decoding(&text);
+    for h in hits {
         out.push(finding(&h, at(h.start), policy));
     }
-    invisible::scan(&text, &at, out);
+    invisible::report(&text, &census, &at, out);
 }
 
 /// The one function for every string that reaches a screen or a record (issue 12 case 3):

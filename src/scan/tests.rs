@@ -232,6 +232,13 @@ fn prefilter_is_exact_on_rule_examples_and_corpus() {
 /// Pieces that sit on either side of every gate: keywords in any case, operators, quotes,
 /// blanks, tokens, prompts, paths, addresses and line breaks.
 const PIECES: &[&str] = &[
+    // Disguises and hidden characters, which the scan gathers piece by piece.
+    "\u{200b}",
+    "\u{1b}[31m",
+    "ｇｈｐ＿",
+    "\"ghp_\" \"",
+    "' + '",
+    "\"\n  \"",
     "password",
     "PassWord",
     "passwd",
@@ -461,10 +468,10 @@ proptest::proptest! {
     #[test]
     fn split_scan_finds_what_one_pass_finds(parts in proptest::collection::vec(0..PIECES.len(), 0..400)) {
         let text: String = parts.iter().map(|&i| PIECES[i]).collect();
-        let key = |hits: Vec<Hit>| {
+        let key = |(hits, census): (Vec<Hit>, invisible::Census)| {
             let mut v: Vec<_> = hits.into_iter().map(|h| (h.rule.id, h.start, h.matched, h.note)).collect();
             v.sort();
-            v
+            (v, census)
         };
         let whole = key(hits_with_decoding_split(&text, usize::MAX, usize::MAX));
         proptest::prop_assert_eq!(key(hits_with_decoding_split(&text, 64, usize::MAX)), whole.clone());
