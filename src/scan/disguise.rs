@@ -53,53 +53,20 @@ fn join_at(bytes: &[u8], q: usize) -> Option<usize> {
 /// needs next (a blank or line break, `+`, `.`, or the same quote: see [`join_at`]), or the
 /// first two bytes of a zero-width character (`E2 80`, `E2 81`, `EF BB`) or of a fullwidth
 /// form (`EF BC`, `EF BD`). Bitwise, without branches, for the block test.
+#[allow(clippy::needless_bitwise_bool)]
 fn may_start_disguise(b: u8, next: u8) -> bool {
-    let quote = u8::from(b == b'"') | u8::from(b == b'\'');
-    let joins = u8::from(matches!(next, b' ' | b'\t' | b'\r' | b'\n' | b'+' | b'.')) | u8::from(next == b);
-    let wide = (u8::from(b == 0xE2) & (u8::from(next == 0x80) | u8::from(next == 0x81)))
-        | (u8::from(b == 0xEF) & u8::from((0xBB..=0xBD).contains(&next)));
-    (quote & joins) | wide != 0
-}
-
-/// Bytes per block of [`candidates`].
-const BLOCK: usize = 64;
-
-/// The offsets in `bytes[from..to]` where [`may_start_disguise`] holds, in order (the byte
-/// after `to` is read as the last one's `next`). Whole blocks are tested in fixed-size arrays
-/// (vector code); JSON and prose quotes followed by `:` `,` or a letter, the common case,
-/// never reach the per-byte test.
-fn candidates(bytes: &[u8], from: usize, to: usize) -> Vec<usize> {
-    let next = |i: usize| bytes.get(i + 1).copied().unwrap_or(0);
-    let block = |from: usize| bytes.get(from..from + BLOCK).and_then(|b| <&[u8; BLOCK]>::try_from(b).ok());
-    let mut out = Vec::new();
-    let mut base = from;
-    while base < to {
-        let len = BLOCK.min(to - base);
-        if let (Some(here), Some(after)) = (block(base), block(base + 1)) {
-            // A cheaper superset first: every byte a join needs after a quote is at most `.`
-            // (0x2E), and `,` (after every JSON string but the last) is not one of them.
-            let mut any = 0u8;
-            for i in 0..BLOCK {
-                let (b, n) = (here[i], after[i]);
-                let quote = u8::from(b == b'"') | u8::from(b == b'\'');
-                any |= (quote & u8::from(n <= b'.') & u8::from(n != b',')) | u8::from(b == 0xE2) | u8::from(b == 0xEF);
-            }
-            if any == 0 {
-                base += len;
-                continue;
-            }
-        }
-        out.extend((base..base + len).filter(|&p| may_start_disguise(bytes[p], next(p))));
-        base += len;
-    }
-    out
+    let quote = (b == b'"') | (b == b'\'');
+    let joins = (next == b' ') | (next == b'\t') | (next == b'\r') | (next == b'\n') | (next == b'+') | (next == b'.');
+    let wide = (b == 0xE2) & ((next == 0x80) | (next == 0x81)) | (b == 0xEF) & (next >= 0xBB) & (next <= 0xBD);
+    quote & (joins | (next == b)) | wide
 }
 
 /// The disguised stretches whose disguise starts in `text[from..to]`: `(line start, line
 /// end)` of each, in order, possibly overlapping (a join across a line break takes both
 /// lines). Found from the bytes that can start a disguise: a zero-width character's or
 /// fullwidth letter's first byte (`E2`, `EF`) and the quotes. The scan calls this piece by
-/// piece, while each piece is in cache, and hands the stretches to [`undone`].
+/// piece, while each piece is in cache, and hands the stretches to [`undone`]. The bytes
+/// are screened with [`may_start_disguise`] in blocks ([`super::blocks::offsets_where`]).
 #[must_use]
 pub(super) fn stretches(text: &str, from: usize, to: usize) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
@@ -109,7 +76,15 @@ pub(super) fn stretches(text: &str, from: usize, to: usize) -> Vec<(usize, usize
         let stop = memchr::memchr(b'\n', &bytes[end..]).map_or(bytes.len(), |i| end + i);
         spans.push((start, stop));
     };
-    for p in candidates(bytes, from, to) {
+    let mut candidates = Vec::new();
+    // The screen: every byte a join needs after a quote is at most `.` (0x2E), and `,` (after
+    // every JSON string but the last) is not one of them.
+    let screen = |b: u8, n: u8| {
+        let quote = u8::from(b == b'"') | u8::from(b == b'\'');
+        (quote & u8::from(n <= b'.') & u8::from(n != b',')) | u8::from(b == 0xE2) | u8::from(b == 0xEF) != 0
+    };
+    super::blocks::offsets_where(bytes, (from, to), screen, may_start_disguise, &mut candidates);
+    for p in candidates {
         if matches!(bytes[p], b'"' | b'\'') {
             if let Some(e) = join_at(bytes, p) {
                 mark(p, e);

@@ -48,8 +48,6 @@ fn may_start_hidden(b: u8, next: u8) -> bool {
         | (b == 0xef) & (next == 0xbb)
 }
 
-/// Bytes tested at once.
-const BLOCK: usize = 64;
 
 /// The hidden characters of a text, or of the pieces of it seen so far: per kind (in
 /// [`KINDS`] order), the first occurrence (byte offset, character) and the count.
@@ -67,45 +65,18 @@ impl Census {
     pub(super) fn of(text: &str, from: usize, to: usize) -> Census {
         let mut c = Census::default();
         let bytes = text.as_bytes();
-        let next = |i: usize| bytes.get(i + 1).copied().unwrap_or(0);
-        let mut base = from;
-        while base < to {
-            let len = BLOCK.min(to - base);
-            // Whole blocks are tested in fixed-size arrays, so the tests are vector code:
-            // first for any byte besides printable ASCII, tab, CR and line feed (most blocks
-            // of prose, code and logs have none), then for the byte pairs that can start a
-            // hidden character.
-            let block = |from: usize| bytes.get(from..from + BLOCK).and_then(|b| <&[u8; BLOCK]>::try_from(b).ok());
-            let skip = match (block(base), block(base + 1)) {
-                (Some(here), Some(after)) => {
-                    let mut unusual = 0u8;
-                    for &b in here {
-                        // `b.wrapping_add(0x81) < 0x81` is `b >= 0x7f` (DEL and every non-ASCII byte).
-                        unusual |= u8::from(b.wrapping_add(0x81) < 0x81) | (u8::from(b < 0x20) & u8::from(b != b'\n'));
-                    }
-                    let mut any = 0u8;
-                    if unusual != 0 {
-                        for i in 0..BLOCK {
-                            any |= u8::from(may_start_hidden(here[i], after[i]));
-                        }
-                    }
-                    any == 0
-                }
-                _ => false,
-            };
-            if !skip {
-                for (at, &b) in bytes.iter().enumerate().skip(base).take(len) {
-                    if !may_start_hidden(b, next(at)) {
-                        continue;
-                    }
-                    let Some(ch) = text.get(at..).and_then(|rest| rest.chars().next()) else { continue };
-                    if let Some(k) = kind_of(ch, at) {
-                        c.count[k] += 1;
-                        c.first[k].get_or_insert((at, ch));
-                    }
-                }
+        let mut offsets = Vec::new();
+        // The screen: any byte besides printable ASCII, tab, CR and line feed? Most blocks of
+        // prose, code and logs have none. (`b.wrapping_add(0x81) < 0x81` is `b >= 0x7f`: DEL
+        // and every non-ASCII byte.)
+        let screen = |b: u8, _| u8::from(b.wrapping_add(0x81) < 0x81) | (u8::from(b < 0x20) & u8::from(b != b'\n')) != 0;
+        super::blocks::offsets_where(bytes, (from, to), screen, may_start_hidden, &mut offsets);
+        for at in offsets {
+            let Some(ch) = text.get(at..).and_then(|rest| rest.chars().next()) else { continue };
+            if let Some(k) = kind_of(ch, at) {
+                c.count[k] += 1;
+                c.first[k].get_or_insert((at, ch));
             }
-            base += len;
         }
         c
     }

@@ -5,6 +5,7 @@
 //! gate gives ([`prefilter`]: Teddy stems, byte and line-start gates); every automaton is
 //! built once. Texts of 4 MiB or more are scanned in two halves on two threads. Pure.
 
+mod blocks;
 mod decode;
 mod disguise;
 pub mod invisible;
