@@ -152,6 +152,16 @@ fn tuning_classes_are_caught_and_no_clean_case_blocks() {
     }
 }
 
+#[test]
+fn second_tuning_part_is_caught_and_no_clean_case_blocks() {
+    let (table, wrong, scores) = score("tuning_2.jsonl");
+    eprintln!("{table}\n{}", wrong.join("\n"));
+    for (class, s) in &scores {
+        assert_eq!(s.false_blocks, 0, "{class}: a clean case blocks\n{table}");
+        assert!(s.recall() >= 0.9, "{class}: recall {:.3} under 0.9\n{table}", s.recall());
+    }
+}
+
 /// The held-out part, scored once when the work on a class is done (`cargo test --test
 /// scan_classes -- --ignored --nocapture`): its figures go in the closing note, never into
 /// the rules.

@@ -62,10 +62,29 @@ fn is_forbidden_key(lower: &str) -> bool {
             .any(|s| lower.ends_with(s))
 }
 
+/// A key name that holds what a tool printed (lowercased): `stdout`, `stderr`, `output` and
+/// `*_output`, `console`, `log`/`logs` and the CI and build logs, `observation`/`observed`,
+/// `tool_result`, `dump` and `*_dump`. A journal an agent keeps (`decision_log`) is not one.
+fn is_captured_output_key(lower: &str) -> bool {
+    matches!(
+        lower,
+        "stdout" | "stderr" | "output" | "console" | "log" | "logs" | "build_log" | "ci_log" | "job_log" | "test_log"
+            | "run_log" | "console_log" | "observation" | "observed" | "tool_result" | "dump"
+    ) || ["_output", "_stdout", "_stderr", "_dump"].iter().any(|s| lower.ends_with(s))
+}
+
+/// Lines of a captured output from which it is raw tool output, not a one-line summary.
+const CAPTURED_OUTPUT_LINES: usize = 4;
+
 fn structure(rule_id: &str, loc: String, sample: &str, reason: String) -> Finding {
     Finding {
         rule_id: rule_id.into(),
-        category: if rule_id == "chat_message_array" { "transcripts" } else { "structure" }.into(),
+        category: match rule_id {
+            "chat_message_array" => "transcripts",
+            "captured_output" => "raw_tool_output",
+            _ => "structure",
+        }
+        .into(),
         severity: "block".into(),
         fingerprint: format!("{rule_id}:{}", &sha256_hex(format!("{rule_id}\0{loc}").as_bytes())[..16]),
         location: loc,
@@ -81,6 +100,7 @@ struct KeyFacts {
     generic_secret: bool,
     forbidden: bool,
     boundary_flag: bool,
+    captured_output: bool,
 }
 
 /// At most this many key names are remembered per thread (then forgotten all at once).
@@ -103,6 +123,7 @@ fn key_facts(k: &str) -> KeyFacts {
         generic_secret: GENERIC_SECRET_NAME.is_match(&lower),
         forbidden: is_forbidden_key(&lower),
         boundary_flag: is_boundary_flag(&lower),
+        captured_output: is_captured_output_key(&lower),
     };
     KEY_FACTS.with_borrow_mut(|m| {
         if m.len() >= KEYS_KEPT {
@@ -208,11 +229,26 @@ fn scan_entry(k: &str, v: &Value, at: &mut String, policy: Policy, out: &mut Vec
         out.push(finding(&hit, at.clone(), policy));
     }
     // A forbidden key is structure even when its value was redacted; only an environment
-    // reference, a `<your-…>` template or a name made of words (a field or constant name,
-    // [`values::is_identifier`]) leaves it alone.
-    if facts.forbidden && !value_text.is_some_and(|t| values::is_reference_or_template(t) || values::is_identifier(t)) {
+    // reference, a `<your-…>` template, a name made of words (a field or constant name,
+    // [`values::is_identifier`]) or a provider's published example key leaves it alone.
+    if facts.forbidden
+        && !value_text.is_some_and(|t| {
+            values::is_reference_or_template(t)
+                || values::is_identifier(t)
+                || values::is_snake_name(t)
+                || values::is_documentation_example(t)
+        })
+    {
         let shown = crate::textsafe::sanitize(k, false);
         out.push(structure("forbidden_key", at.clone(), k, format!("key name {shown:?} carries raw or secret data")));
+    }
+    if facts.captured_output
+        && let Some(t) = value_text
+        && t.lines().filter(|l| !l.trim().is_empty()).nth(CAPTURED_OUTPUT_LINES - 1).is_some()
+    {
+        let shown = crate::textsafe::sanitize(k, false);
+        let lines = t.lines().filter(|l| !l.trim().is_empty()).count();
+        out.push(structure("captured_output", at.clone(), k, format!("{shown:?} holds {lines} lines a tool printed")));
     }
     if facts.boundary_flag && v == &Value::Bool(true) {
         let shown = crate::textsafe::sanitize(k, false);

@@ -98,6 +98,14 @@ fn matches_in_windows(bytes: &[u8], windows: &prefilter::Windows) -> Vec<Hit> {
     matches_up_to(bytes, windows, None)
 }
 
+/// A credential match that is a published documentation example, or a fixed-prefix token
+/// (a [`Check::Always`] rule with literals) whose body is filler ([`values::is_filler_token`]).
+fn is_example_or_filler(rule: &Rule, matched: &[u8]) -> bool {
+    let m = String::from_utf8_lossy(matched);
+    values::is_documentation_example(&m)
+        || (rule.check == Check::Always && !rule.literals.is_empty() && values::is_filler_token(&m))
+}
+
 /// How many matches a rule needs in a text to be reported ([`Check::AtLeastTwo`],
 /// [`Check::AtLeastThree`]; 1 for the others).
 fn matches_needed(rule: &Rule) -> usize {
@@ -141,7 +149,7 @@ fn matches_up_to(bytes: &[u8], windows: &prefilter::Windows, mut counts: Option<
                     }
                     // A final line break does not count: a file scans as its lines do.
                     Check::InText => bytes.strip_suffix(b"\n").unwrap_or(bytes).len() >= whole.len() + 32,
-                };
+                } && !(rule.category == "credentials" && is_example_or_filler(rule, whole.as_bytes()));
                 if ok {
                     let shown = if rule.id == "home_path" { value } else { whole };
                     found.push(Hit {
@@ -629,7 +637,8 @@ pub fn rules_markdown() -> String {
             cell(r.miss)
         ));
     }
-    out.push_str("| `forbidden_key` | structure | block | block | JSON keys that carry raw or secret data (`raw_*`, `*_token`, `password`, `secret`, `request_body`, `transcript`, …) unless the value is an environment reference or a `<your-…>` template | `{\"access_token\": \"x\"}` | `{\"token_count\": 3}` |\n");
+    out.push_str("| `forbidden_key` | structure | block | block | JSON keys that carry raw or secret data (`raw_*`, `*_token`, `password`, `secret`, `request_body`, `transcript`, …) unless the value is an environment reference, a `<your-…>` template, a field or cookie name, or a provider's published example key | `{\"access_token\": \"x\"}` | `{\"token_count\": 3}` |\n");
+    out.push_str("| `captured_output` | raw_tool_output | block | block | a key that holds what a tool printed (`stdout`, `stderr`, `output`, `*_output`, `log`, `build_log`, `observation`, …) with four or more non-blank lines | `{\"stdout\": \"a\\nb\\nc\\nd\"}` | `{\"decision_log\": \"a\\nb\\nc\\nd\"}` |\n");
     out.push_str("| `boundary_flag_true` | structure | block | block | a boundary flag (`*_copied`, `*_recorded`, `*_authorized`, `*_granted`) set to true | `{\"credentials_copied\": true}` | `{\"credentials_copied\": false}` |\n");
     out.push_str("| `chat_message_array` | transcripts | block | block | a JSON array with two or more `{role, content}` chat messages | `[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"assistant\",\"content\":\"yo\"}]` | `[{\"role\":\"agent\"}]` |\n");
     out.push_str("\nAllowed without a finding: environment-variable references (`$X`, `${X}`, `%X%`, `os.environ[…]`, `process.env.X`), placeholders (`<your-token>`, `example`, `redacted`, `changeme`, …), and writegate/LoopX ids (revisions, idempotency keys, write ids, todo ids, commit hashes). An operator-kept allowlist (`gate/allowlist.json`) can downgrade a finding by fingerprint; text inside a payload never allows itself.\n");

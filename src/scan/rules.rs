@@ -84,7 +84,8 @@ pub fn gate(rule: &Rule) -> Gate {
         "transcript_turns" | "session_log" | "timestamped_log" | "stack_trace" | "shell_session" | "chat_log"
         | "syslog_lines" | "ndjson_log" | "powershell_session" | "email_headers" | "contract_clauses"
         | "chat_export" => Gate::LineHead,
-        "memo_header" | "meeting_minutes" | "hr_review" | "postmortem_sections" | "cjk_turns" => Gate::SectionHead,
+        "memo_header" | "meeting_minutes" | "hr_review" | "postmortem_sections" | "cjk_turns"
+        | "tool_output_lines" => Gate::SectionHead,
         _ => Gate::Literals,
     }
 }

@@ -39,14 +39,64 @@ const PLACEHOLDER_WORDS: &[&str] = &[
     "here",
 ];
 
+/// Credentials published in providers' documentation as examples, matched exactly (issue 16:
+/// "a cloud provider's published documentation example key" blocked). Exact values only: a
+/// real key with `EXAMPLE` appended is not one of them.
+const DOCUMENTATION_EXAMPLES: &[&str] = &[
+    // AWS IAM and CLI documentation: the example access key ids and secret access keys.
+    "AKIAIOSFODNN7EXAMPLE",
+    "AKIAI44QH8DHBEXAMPLE",
+    "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY",
+    // Azurite, the Azure Storage emulator: its published well-known account key.
+    "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+    // Stripe's API reference: the test-mode secret key shown in its examples.
+    "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+    // jwt.io's default example token.
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+];
+
+/// True for a credential a provider publishes in its documentation as an example
+/// ([`DOCUMENTATION_EXAMPLES`]), the value trimmed of blanks and quotes.
+#[must_use]
+pub fn is_documentation_example(value: &str) -> bool {
+    let v = value.trim().trim_matches(['"', '\'', '`']);
+    DOCUMENTATION_EXAMPLES.contains(&v)
+}
+
+/// True for a provider token whose body (what follows its prefix, up to the first `_` or
+/// `-`) is filler, not key material: three or fewer distinct letters and digits
+/// (`ghp_XXXX…`, `xoxb-0000-…`), or words (`xoxb-your-token-here`, [`is_identifier`]).
+/// Random bodies have many distinct characters and digits or case changes inside words.
+#[must_use]
+pub fn is_filler_token(token: &str) -> bool {
+    let Some(cut) = token.find(['_', '-']) else { return false };
+    let body = token[cut + 1..].trim_matches(['_', '-']);
+    let mut distinct: Vec<u8> = body.bytes().filter(u8::is_ascii_alphanumeric).map(|b| b.to_ascii_lowercase()).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    distinct.len() <= 3 || is_identifier(body) || is_identifier(&body.to_ascii_lowercase())
+}
+
+/// Passwords that are a database's or tool's well-known default (`postgres://postgres:postgres@…`
+/// on a test database): matched exactly, lowercased.
+const DEFAULT_PASSWORDS: &[&str] = &["postgres", "password", "pass", "root", "admin", "guest", "test", "mysql", "user"];
+
+/// Where a secret lives in a secret manager (`vault://…`, `op://…`, an AWS Secrets Manager or
+/// SSM parameter ARN): a reference, not the secret.
+const SECRET_MANAGER_PREFIXES: &[&str] =
+    &["vault://", "vault:", "op://", "arn:aws:secretsmanager:", "arn:aws:ssm:", "ssm://", "gcpsm://", "sm://", "azurekv://", "keyvault://", "ref+"];
+
 /// True for values that only refer to a secret (`$X`, `${X}`, `%X%`, `os.environ[...]`,
 /// `process.env.X`, `getenv(...)`) or are placeholders (`<your-token>`, `example`, …).
 /// Mirrors LoopX's reference rule, plus placeholders.
 #[must_use]
 pub fn is_reference_or_placeholder(value: &str) -> bool {
     let v = value.trim().trim_matches(['"', '\'', '`']);
+    // `Bearer ${TOKEN}`, `token $GITHUB_TOKEN`: an auth scheme before a reference.
+    let v = ["Bearer ", "bearer ", "Basic ", "basic ", "token ", "Token "].iter().find_map(|p| v.strip_prefix(p)).unwrap_or(v);
     let lower = v.to_ascii_lowercase();
-    if v.is_empty() {
+    if v.is_empty() || DEFAULT_PASSWORDS.contains(&lower.as_str()) || SECRET_MANAGER_PREFIXES.iter().any(|p| lower.starts_with(p)) {
         return true;
     }
     if v.starts_with('$') || (v.starts_with('%') && v[1..].contains('%')) || v.starts_with('<') || v.starts_with("{{") {
@@ -70,8 +120,10 @@ pub fn is_reference_or_placeholder(value: &str) -> bool {
 #[must_use]
 pub fn is_reference_or_template(value: &str) -> bool {
     let v = value.trim();
+    let v = ["Bearer ", "bearer ", "Basic ", "basic ", "token ", "Token "].iter().find_map(|p| v.strip_prefix(p)).unwrap_or(v);
     let lower = v.to_ascii_lowercase();
-    v.starts_with('$')
+    SECRET_MANAGER_PREFIXES.iter().any(|p| lower.starts_with(p))
+        || v.starts_with('$')
         || (v.starts_with('%') && v[1..].contains('%'))
         || v.starts_with("{{")
         || ["os.environ", "os.getenv", "process.env", "getenv(", "system.getenv", "deno.env", "env::var"]
@@ -88,6 +140,8 @@ pub fn is_reference_or_template(value: &str) -> bool {
 #[must_use]
 pub fn is_identifier(value: &str) -> bool {
     let v = value.trim();
+    // An HTTP header name's `X-` prefix (`X-Api-Key`).
+    let v = v.strip_prefix("X-").or_else(|| v.strip_prefix("x-")).unwrap_or(v);
     if v.is_empty() || !v.bytes().all(|b| b.is_ascii_alphabetic() || matches!(b, b'_' | b'-' | b'.')) {
         return false;
     }
@@ -109,6 +163,17 @@ pub fn is_identifier(value: &str) -> bool {
     segments.push(current);
     let vowel = |s: &str| s.chars().any(|c| matches!(c.to_ascii_lowercase(), 'a' | 'e' | 'i' | 'o' | 'u' | 'y'));
     segments.len() >= 2 && segments.iter().all(|s| s.len() >= 3 && vowel(s))
+}
+
+/// True for a lowercase snake_case name of at most 40 characters (`rw_session`,
+/// `db_password`): letters in segments joined by single underscores, no digits. What a
+/// settings file puts under a secret-named key to name a cookie or a field, never a
+/// generated value.
+#[must_use]
+pub fn is_snake_name(value: &str) -> bool {
+    let v = value.trim();
+    (3..=40).contains(&v.len())
+        && v.split('_').all(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_lowercase()))
 }
 
 /// True for ids writegate and LoopX print themselves: revisions, commit hashes, write ids,
@@ -141,7 +206,7 @@ fn entropy(s: &str) -> f64 {
 #[must_use]
 pub fn looks_random(value: &str) -> bool {
     let v = value.trim().trim_matches(['"', '\'', '`']);
-    if v.chars().count() < 8 || is_reference_or_placeholder(v) || is_our_id(v) {
+    if v.chars().count() < 8 || is_reference_or_placeholder(v) || is_our_id(v) || is_documentation_example(v) {
         return false;
     }
     if is_identifier(v) {
