@@ -253,25 +253,61 @@ pub(super) fn print_prune(
     out(&table(&["GOAL", "KEPT", "SIZE", "REMOVED", "FREED", "NOTE"], &rows))
 }
 
-pub(super) fn scan(path: &Path, policy: &str, as_json: bool) -> anyhow::Result<i32> {
-    let mut bytes = Vec::new();
-    if path == Path::new("-") {
-        std::io::stdin().read_to_end(&mut bytes).context("failed to read stdin")?;
-    } else {
-        bytes = std::fs::read(path).with_context(|| format!("failed to read {}", path.display()))?;
+/// A file read for `writegate scan`, with what was learnt while each piece was in cache.
+struct ReadText {
+    bytes: Vec<u8>,
+    /// A `\r` occurs.
+    has_cr: bool,
+}
+
+/// Bytes read at a time by [`read_text`]: small enough that checking a piece after reading
+/// it reads it from cache, not memory.
+const READ_PIECE: usize = 256 * 1024;
+
+/// Reads `r` to its end (`size_hint` bytes expected: the buffer is sized once), looking for
+/// `\r` piece by piece as they arrive, instead of in one more sweep over the whole text.
+/// (UTF-8 is still checked over the whole text at once: a `&str` of the whole buffer can
+/// only be had, without `unsafe`, from a check of the whole buffer.) Errors: what reading
+/// gives.
+fn read_text<R: std::io::Read>(r: &mut R, size_hint: usize) -> std::io::Result<ReadText> {
+    let mut bytes: Vec<u8> = Vec::with_capacity(size_hint.saturating_add(1));
+    let mut has_cr = false;
+    loop {
+        let filled = bytes.len();
+        if bytes.capacity() - filled < READ_PIECE {
+            bytes.reserve(READ_PIECE);
+        }
+        let n = r.by_ref().take(READ_PIECE as u64).read_to_end(&mut bytes)?;
+        if n == 0 {
+            break;
+        }
+        has_cr |= memchr::memchr(b'\r', &bytes[filled..]).is_some();
     }
+    Ok(ReadText { has_cr, bytes })
+}
+
+pub(super) fn scan(path: &Path, policy: &str, as_json: bool) -> anyhow::Result<i32> {
+    let read = if path == Path::new("-") {
+        read_text(&mut std::io::stdin().lock(), 0).context("failed to read stdin")?
+    } else {
+        let fail = || format!("failed to read {}", path.display());
+        let mut file = std::fs::File::open(path).with_context(fail)?;
+        let size = file.metadata().map_or(0, |m| usize::try_from(m.len()).unwrap_or(0));
+        read_text(&mut file, size).with_context(fail)?
+    };
+    let bytes = &read.bytes;
     let policy = if policy == "local" { Policy::Local } else { Policy::Public };
     let mut findings: Vec<Finding> = Vec::new();
     // A JSON document is an object or an array here: other text is not parsed on speculation.
-    let body = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes);
+    let body = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
     let json_like = body.iter().find(|b| !b.is_ascii_whitespace()).is_some_and(|b| matches!(b, b'{' | b'['));
-    match json_like.then(|| crate::json::parse_strict(&bytes).ok()).flatten() {
+    match json_like.then(|| crate::json::parse_strict(bytes).ok()).flatten() {
         Some(v) => scan::scan_json(&v, "", policy, &mut findings),
-        // Valid UTF-8 is checked with SIMD (std's check is a tenth of a large scan's time on
-        // CJK text); invalid bytes become U+FFFD as before.
-        None => match simdutf8::basic::from_utf8(&bytes) {
-            Ok(text) => scan::scan_document(text, policy, &mut findings),
-            Err(_) => scan::scan_document(&String::from_utf8_lossy(&bytes), policy, &mut findings),
+        // UTF-8 was checked with SIMD while reading (std's check is a tenth of a large scan's
+        // time on CJK text); invalid bytes become U+FFFD as before.
+        None => match simdutf8::basic::from_utf8(bytes) {
+            Ok(text) => scan::scan_document_known(text, read.has_cr, policy, &mut findings),
+            Err(_) => scan::scan_document(&String::from_utf8_lossy(bytes), policy, &mut findings),
         },
     }
     let blocking = findings.iter().any(|f| f.severity == "block");

@@ -473,7 +473,13 @@ pub fn scan_text_one_thread(text: &str, location: &str, policy: Policy, out: &mu
 /// `String` and joining them back (issue 16: that held the input four times over). A text
 /// with `\r` goes through [`scan_lines`], which sees `\r\n` as a line break.
 pub fn scan_document(text: &str, policy: Policy, out: &mut Vec<Finding>) {
-    if memchr::memchr(b'\r', text.as_bytes()).is_some() {
+    scan_document_known(text, memchr::memchr(b'\r', text.as_bytes()).is_some(), policy, out);
+}
+
+/// [`scan_document`] when the caller already knows whether `text` holds a `\r` (`has_cr`;
+/// `writegate scan` learns it while reading the file, so the text is not swept once more).
+pub fn scan_document_known(text: &str, has_cr: bool, policy: Policy, out: &mut Vec<Finding>) {
+    if has_cr {
         let lines: Vec<(usize, String)> = text.lines().enumerate().map(|(i, l)| (i + 1, l.to_owned())).collect();
         scan_lines(&lines, policy, out);
         return;

@@ -37,7 +37,8 @@ pub fn extra_lines(rule: &Rule) -> usize {
         // prompt, up to two blank lines, output, up to two blank lines, output
         "shell_session" => 6,
         // `error[E…]: …` then ` --> file:line:col`; `Agenda:` then a list item
-        "compiler_error" | "meeting_minutes" => 1,
+        // `Kind regards,` then the name on the next line
+        "compiler_error" | "meeting_minutes" | "letter_shape" => 1,
         // `PS C:\> command`, up to two blank lines, one output line
         "powershell_session" => 3,
         _ => 0,
@@ -136,6 +137,7 @@ pub fn word_start(rule: &Rule) -> bool {
             | "authorization_header"
             | "bearer_token"
             | "internal_task_id"
+            | "letter_shape"
     )
 }
 
