@@ -112,6 +112,8 @@ fn matches_needed(rule: &Rule) -> usize {
     match rule.check {
         Check::AtLeastTwo => 2,
         Check::AtLeastThree => 3,
+        // Enough turns to judge the speakers by.
+        Check::Speakers => SPEAKER_TURNS_KEPT,
         _ => 1,
     }
 }
@@ -140,7 +142,7 @@ fn matches_up_to(bytes: &[u8], windows: &prefilter::Windows, mut counts: Option<
                 let Some(whole) = caps.get(0) else { continue };
                 let value = (1..caps.len()).find_map(|g| caps.get(g)).unwrap_or(whole);
                 let ok = match rule.check {
-                    Check::Always | Check::AtLeastTwo | Check::AtLeastThree => true,
+                    Check::Always | Check::AtLeastTwo | Check::AtLeastThree | Check::Speakers => true,
                     Check::NotPlaceholder => !is_reference_or_placeholder(&String::from_utf8_lossy(value.as_bytes())),
                     Check::Random => looks_random(&String::from_utf8_lossy(value.as_bytes())),
                     Check::RandomOrHex => {
@@ -181,13 +183,33 @@ fn keep_evidence(hits: Vec<Hit>) -> Vec<Hit> {
     for h in &hits {
         *counts.entry(h.rule.id).or_default() += 1;
     }
+    let speakers_hold = speakers_hold(&hits);
     let mut reported = std::collections::BTreeSet::new();
     hits.into_iter()
         .filter(|h| {
+            if h.rule.check == Check::Speakers {
+                return speakers_hold && reported.insert(h.rule.id);
+            }
             let n = need(h.rule);
             n == 1 || (counts[h.rule.id] >= n && reported.insert(h.rule.id))
         })
         .collect()
+}
+
+/// Turns of a [`Check::Speakers`] rule looked at (the first ones of a text).
+const SPEAKER_TURNS_KEPT: usize = 64;
+
+/// Whether the [`Check::Speakers`] hits among `hits` make a conversation: four or more turns
+/// by speakers not in [`rules::NOT_SPEAKERS`], two or more of whom speak twice or more.
+fn speakers_hold(hits: &[Hit]) -> bool {
+    let mut turns: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for h in hits.iter().filter(|h| h.rule.check == Check::Speakers) {
+        let speaker = h.matched.split(':').next().unwrap_or_default();
+        if !rules::NOT_SPEAKERS.contains(&speaker) {
+            *turns.entry(speaker).or_default() += 1;
+        }
+    }
+    turns.values().sum::<usize>() >= 4 && turns.values().filter(|&&n| n >= 2).count() >= 2
 }
 
 /// Per-rule cost of [`raw_hits`] on `text`: `(rule id, windows, bytes in windows, µs)`,

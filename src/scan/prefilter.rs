@@ -205,6 +205,7 @@ struct Rules {
     email_headers: usize,
     contract_clauses: usize,
     chat_export: usize,
+    named_turns: usize,
 }
 
 fn rule_index(id: &str) -> usize {
@@ -299,6 +300,7 @@ fn compile(with_teddy: bool) -> Compiled {
         email_headers: rule_index("email_headers"),
         contract_clauses: rule_index("contract_clauses"),
         chat_export: rule_index("chat_export"),
+        named_turns: rule_index("named_turns"),
     };
     Compiled { teddy, fallback, by_stem, section_heads, rules }
 }

@@ -27,7 +27,27 @@ pub enum Check {
     /// counted): a marking on a document, not a label standing alone (a UI string
     /// `"Confidential"`).
     InText,
+    /// Speaker turns (`Alice Smith: …`): four or more, from two or more speakers who each
+    /// speak twice or more, none of them a common field label ([`NOT_SPEAKERS`]). A list of
+    /// `Owner: …` / `Status: …` fields has no speakers; a conversation has them.
+    Speakers,
 }
+
+/// Capitalised words that open `Label: value` lines of notes and reports, never a speaker
+/// of [`Check::Speakers`].
+pub const NOT_SPEAKERS: &[&str] = &[
+    "Status", "Owner", "Note", "Notes", "Summary", "Result", "Results", "Next", "Next Steps", "Todo", "Done", "Date",
+    "Time", "Error", "Warning", "Info", "Name", "Type", "Title", "Description", "Priority", "Assignee", "Reviewer",
+    "Estimate", "Action", "Actions", "Decision", "Risk", "Risks", "Goal", "Step", "Phase", "Source", "Target",
+    "Impact", "Cause", "Root Cause", "Fix", "Example", "Input", "Output", "Expected", "Actual", "Question", "Answer",
+    "Update", "Blocker", "Blockers", "Context", "Problem", "Solution", "Reason", "Scope", "Owner Team", "Due",
+    "Due Date", "Version", "Env", "Environment", "Host", "Branch", "Commit", "Author", "Subject", "From", "To",
+    "Cc", "Tags", "Labels", "Link", "Links", "See", "Also", "Todo Item", "Pros", "Cons", "Yes", "No", "Q", "A",
+    "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday",
+    "Saturday", "Sunday", "Today", "Tomorrow", "Yesterday", "Morning", "Afternoon", "Evening", "Week",
+    "Important", "Warning", "Caution", "Tip", "Hint", "Usage", "Returns", "Args", "Arguments", "Parameters",
+    "Default", "Required", "Optional", "Progress", "Outcome", "Findings", "Finding", "Observation", "Plan",
+];
 
 /// Lines after the candidate line that a multi-line rule's match may reach (its pattern
 /// bounds them), so the regex window holds the whole match.
@@ -84,7 +104,7 @@ pub fn gate(rule: &Rule) -> Gate {
         "aws_access_key_id" | "google_api_key" | "aklt_access_key" | "twilio_key" | "sendgrid_key" => Gate::Upper,
         "transcript_turns" | "session_log" | "timestamped_log" | "stack_trace" | "shell_session" | "chat_log"
         | "syslog_lines" | "ndjson_log" | "powershell_session" | "email_headers" | "contract_clauses"
-        | "chat_export" => Gate::LineHead,
+        | "chat_export" | "named_turns" => Gate::LineHead,
         "memo_header" | "meeting_minutes" | "hr_review" | "postmortem_sections" | "cjk_turns"
         | "tool_output_lines" => Gate::SectionHead,
         _ => Gate::Literals,

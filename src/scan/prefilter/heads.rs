@@ -67,6 +67,9 @@ fn head(r: &Rules, line: &[u8], start: usize, skips: &Skips, col: &mut Collector
     if skips.blanks > 0 && line[skips.blanks..].starts_with(b"at ") {
         col.add(r.stack, start);
     }
+    if named_turn_head(line) {
+        col.add(r.named_turns, start);
+    }
     if shell_prompt(line) {
         col.add(r.shell, start);
     }
@@ -97,6 +100,23 @@ fn clock_heads(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
     {
         col.add(r.timestamped, start);
     }
+}
+
+/// `named_turns`' head, `^[A-Z][a-z]+(?: [A-Z][a-z]+)?:[ \t]`: most prose lines start with a
+/// capital, few with a name and a colon.
+fn named_turn_head(line: &[u8]) -> bool {
+    let word = |from: usize| {
+        let upper = line.get(from).is_some_and(u8::is_ascii_uppercase);
+        let lower = line.get(from + 1..).unwrap_or_default().iter().take_while(|b| b.is_ascii_lowercase()).count();
+        (upper && lower > 0).then_some(from + 1 + lower)
+    };
+    let Some(mut end) = word(0) else { return false };
+    if line.get(end) == Some(&b' ')
+        && let Some(second) = word(end + 1)
+    {
+        end = second;
+    }
+    line.get(end) == Some(&b':') && line.get(end + 1).is_some_and(|b| matches!(b, b' ' | b'\t'))
 }
 
 /// `shell_session`'s prompt: `^(\$|%|❯|>>>|PS…>|user@host:…\$) +`.
@@ -202,7 +222,7 @@ fn document_heads(r: &Rules, line: &[u8], start: usize, blanks: usize, col: &mut
     if header {
         col.add(r.email_headers, start);
     }
-    if (line[0].is_ascii_uppercase() && ends_with_clock(line))
+    if (line[0].is_ascii_alphabetic() && ends_with_clock(line))
         || (line[0] == b'[' && line.get(1).is_some_and(u8::is_ascii_digit))
     {
         col.add(r.chat_export, start);

@@ -216,11 +216,25 @@ pub(super) const CONTENT: &[Rule] = &[
         public: B,
         local: B,
         literals: &[],
-        pattern: r"(?m)^\[?\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[AaPp][Mm])?\]?[ \t]+<?@?[A-Za-z][A-Za-z0-9._-]{1,30}(?: [A-Z][A-Za-z0-9._-]{1,30})?>?(?:[ \t]+\([^)\n]{1,30}\))?:[ \t]+\S",
+        // `[10:42] alice: …`, IRC's `[12:01] <alice> …`, Teams' `[10:42 AM] Okafor, Sam`.
+        pattern: r"(?m)^\[?\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[AaPp][Mm])?\]?[ \t]+(?:<[@+%~&]?[A-Za-z][A-Za-z0-9._|-]{0,30}>[ \t]+\S|<?@?[A-Za-z][A-Za-z0-9._-]{1,30}(?: [A-Z][A-Za-z0-9._-]{1,30})?>?(?:[ \t]+\([^)\n]{1,30}\))?:[ \t]+\S|[A-Z][A-Za-z'-]+, [A-Z][A-Za-z'-]+[ \t]*$)",
         check: Check::AtLeastThree,
-        what: "a named chat log (`[10:42] alice: …`, three or more lines)",
+        what: "a named chat log (`[10:42] alice: …`, `[12:01] <alice> …`, three or more lines)",
         hit: "[10:42] alice: did it ship?\n[10:43] bob: not yet\n[10:44] alice: ok",
         miss: "10:42 alice joined",
+    },
+    Rule {
+        id: "named_turns",
+        category: "transcripts",
+        public: B,
+        local: B,
+        literals: &[],
+        // A speaker (one or two capitalised words) and a message of two words or more.
+        pattern: r"(?m)^([A-Z][a-z]+(?: [A-Z][a-z]+)?):[ \t]+\S+[ \t]+\S",
+        check: Check::Speakers,
+        what: "a conversation between named speakers (`Alice Smith: …`, two speakers, two turns each)",
+        hit: "Alice Smith: can we cut it?\nBob Chen: only if sales agrees\nAlice Smith: I will ask\nBob Chen: thanks a lot",
+        miss: "Status: in review\nOwner: Dana Whitfield\nStatus: merged now\nOwner: Sam Okafor",
     },
     Rule {
         id: "chat_export",
@@ -228,7 +242,9 @@ pub(super) const CONTENT: &[Rule] = &[
         public: B,
         local: B,
         literals: &[],
-        pattern: r"(?m)^(?:[A-Z][A-Za-z.'-]+(?: [A-Z][A-Za-z.'-]+){0,3}[ \t]{1,4}\d{1,2}:\d{2}(?:[ \t]?[AP]M)?[ \t]*$|\[\d{1,2}/\d{1,2}/\d{2,4},? \d{1,2}:\d{2}(?: ?[AP]M)?\][ \t]+\S)",
+        // A lowercase sender (a Slack handle) only before a 12-hour time: `standup  10:00`
+        // lines of a schedule stay out.
+        pattern: r"(?m)^(?:[A-Z][A-Za-z.'-]+(?: [A-Z][A-Za-z.'-]+){0,3}[ \t]{1,4}\d{1,2}:\d{2}(?:[ \t]?[AP]M)?[ \t]*$|[a-z][a-z0-9._-]{1,30}[ \t]{1,4}\d{1,2}:\d{2}[ \t]?[AP]M[ \t]*$|\[\d{1,2}/\d{1,2}/\d{2,4},? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\][ \t]+\S)",
         check: Check::AtLeastThree,
         what: "a copied Slack or Teams thread: sender-and-time lines (`Jon Bell  10:15 AM`, `[11/5/2024 3:02 PM] Okafor, Chidi`), three or more",
         hit: "Priya Nair  10:14 AM\nchurn risk\nJon Bell  10:15 AM\nwhy?\nPriya Nair  10:17 AM\nprice",
