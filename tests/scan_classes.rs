@@ -156,7 +156,9 @@ fn tuning_classes_are_caught_and_no_clean_case_blocks() {
 fn second_tuning_part_is_caught_and_no_clean_case_blocks() {
     let (table, wrong, scores) = score("tuning_2.jsonl");
     eprintln!("{table}\n{}", wrong.join("\n"));
-    for (class, s) in &scores {
+    // `out_of_scope`: cases the second author wrote in none of the classes (phone
+    // numbers, employee ids, addresses at reserved `.example` domains): reported only.
+    for (class, s) in scores.iter().filter(|(c, _)| c.as_str() != "out_of_scope") {
         assert_eq!(s.false_blocks, 0, "{class}: a clean case blocks\n{table}");
         assert!(s.recall() >= 0.9, "{class}: recall {:.3} under 0.9\n{table}", s.recall());
     }

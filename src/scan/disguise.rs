@@ -25,13 +25,18 @@ fn is_token_byte(b: u8) -> bool {
 }
 
 /// Where a concatenation join starts at quote `q` of `bytes`: the closing quote after a
-/// token byte, blanks (a line break too), at most one `+` or `.`/`..` operator, blanks, and
-/// the same quote before a token byte. Returns the end of the join (the byte after the
-/// opening quote).
+/// token byte, then either the other quote right after it (a shell word made of quoted
+/// pieces, `'xo'"xb-"'…'`) or blanks (a line break too), at most one `+` or `.`/`..`
+/// operator, blanks, and the same quote, before a token byte. Returns the end of the join
+/// (the byte after the opening quote).
 fn join_at(bytes: &[u8], q: usize) -> Option<usize> {
     let quote = bytes[q];
     if q == 0 || !is_token_byte(bytes[q - 1]) {
         return None;
+    }
+    let other = if quote == b'"' { b'\'' } else { b'"' };
+    if bytes.get(q + 1) == Some(&other) && bytes.get(q + 2).copied().is_some_and(is_token_byte) {
+        return Some(q + 2);
     }
     let mut i = q + 1;
     let blanks = |i: &mut usize| {
@@ -50,7 +55,7 @@ fn join_at(bytes: &[u8], q: usize) -> Option<usize> {
 }
 
 /// Whether the bytes `b`, `next` can start a disguise: a quote followed by what a join
-/// needs next (a blank or line break, `+`, `.`, or the same quote: see [`join_at`]), or the
+/// needs next (a blank or line break, `+`, `.`, or a quote: see [`join_at`]), or the
 /// first two bytes of a zero-width character (`E2 80`, `E2 81`, `EF BB`) or of a fullwidth
 /// form (`EF BC`, `EF BD`). Bitwise, without branches, for the block test.
 #[allow(clippy::needless_bitwise_bool)]
@@ -58,7 +63,7 @@ fn may_start_disguise(b: u8, next: u8) -> bool {
     let quote = (b == b'"') | (b == b'\'');
     let joins = (next == b' ') | (next == b'\t') | (next == b'\r') | (next == b'\n') | (next == b'+') | (next == b'.');
     let wide = (b == 0xE2) & ((next == 0x80) | (next == 0x81)) | (b == 0xEF) & (next >= 0xBB) & (next <= 0xBD);
-    quote & (joins | (next == b)) | wide
+    quote & (joins | (next == b'"') | (next == b'\'')) | wide
 }
 
 /// The disguised stretches whose disguise starts in `text[from..to]`: `(line start, line
@@ -102,7 +107,67 @@ pub(super) fn stretches(text: &str, from: usize, to: usize) -> Vec<(usize, usize
             mark(p, p + c.len_utf8());
         }
     }
+    // Calls that assemble a string from literal pieces: `''.join([…])`, `[…].join`,
+    // `string.Concat(…)`, `"{}-{}".format(…)`, `os.path.join(…)`.
+    let piece = &bytes[from..to.min(bytes.len())];
+    for word in PIECE_CALLS {
+        for k in memchr::memmem::find_iter(piece, word) {
+            mark(from + k, from + k + word.len());
+        }
+    }
     spans
+}
+
+/// The calls whose quoted arguments [`undo_line`] puts together ([`pieces_joined`]).
+const PIECE_CALLS: &[&[u8]] = &[b"join", b"oncat", b".format("];
+
+/// The contents of the quoted literals of `line` (`'…'`, `"…"`; a backslash escapes the
+/// next byte), in order. Backticks are not quotes here: Markdown puts code in them.
+fn literals_of(line: &str) -> Vec<&str> {
+    let bytes = line.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let q = bytes[i];
+        if !matches!(q, b'"' | b'\'') {
+            i += 1;
+            continue;
+        }
+        let mut j = i + 1;
+        while j < bytes.len() && bytes[j] != q {
+            j += if bytes[j] == b'\\' { 2 } else { 1 };
+        }
+        if let Some(s) = line.get(i + 1..j.min(bytes.len())) {
+            out.push(s);
+        }
+        i = j + 1;
+    }
+    out
+}
+
+/// The strings a piece-assembling call on `line` can make ([`PIECE_CALLS`]): its quoted
+/// literals joined with nothing and with `/` (a path join), and a `{}` template filled with
+/// the literals after it. Empty when the line has fewer than two literals.
+fn pieces_joined(line: &str) -> Vec<String> {
+    let lits: Vec<&str> = literals_of(line).into_iter().filter(|l| !l.is_empty()).collect();
+    if lits.len() < 2 {
+        return Vec::new();
+    }
+    let mut out = vec![lits.concat(), lits.join("/").replace("//", "/")];
+    let (template, args) = (lits[0], &lits[1..]);
+    if template.matches("{}").count() == args.len() {
+        let mut filled = String::new();
+        let mut rest = template;
+        for a in args {
+            let (before, after) = rest.split_once("{}").unwrap_or((rest, ""));
+            filled.push_str(before);
+            filled.push_str(a);
+            rest = after;
+        }
+        filled.push_str(rest);
+        out.push(filled);
+    }
+    out
 }
 
 /// The text with every disguise undone, as the disguised lines alone (each ending in `\n`),
@@ -135,8 +200,15 @@ pub(super) fn undone(text: &str, mut spans: Vec<(usize, usize)>) -> Option<(Stri
     let mut map = Vec::with_capacity(spans.len());
     for (start, end) in spans {
         map.push((out.len(), start));
-        undo_line(&text[start..end], &mut out);
+        let lines = &text[start..end];
+        undo_line(lines, &mut out);
         out.push('\n');
+        for line in lines.lines().filter(|l| PIECE_CALLS.iter().any(|w| memchr::memmem::find(l.as_bytes(), w).is_some())) {
+            for joined in pieces_joined(line) {
+                out.push_str(&joined);
+                out.push('\n');
+            }
+        }
     }
     Some((out, map))
 }

@@ -81,6 +81,7 @@ fn structure(rule_id: &str, loc: String, sample: &str, reason: String) -> Findin
         rule_id: rule_id.into(),
         category: match rule_id {
             "chat_message_array" => "transcripts",
+            "pay_records" => "private_documents",
             "captured_output" => "raw_tool_output",
             _ => "structure",
         }
@@ -161,6 +162,15 @@ fn scan_at(value: &Value, at: &mut String, policy: Policy, out: &mut Vec<Finding
 }
 
 fn scan_array(items: &[Value], at: &mut String, policy: Policy, out: &mut Vec<Finding>) {
+    let people = items.iter().filter(|v| is_pay_record(v)).count();
+    if people >= PAY_RECORDS {
+        out.push(structure(
+            "pay_records",
+            at.clone(),
+            "name/pay",
+            format!("an array of {people} records of named people with their pay"),
+        ));
+    }
     let turns = items.iter().filter(|v| is_role_message(v) || is_chat_export_message(v)).count();
     if turns >= 2 {
         out.push(structure(
@@ -187,6 +197,35 @@ fn scan_array(items: &[Value], at: &mut String, policy: Policy, out: &mut Vec<Fi
             }
         }
     }
+}
+
+/// Records of [`is_pay_record`] in one array from which it is a payroll or compensation
+/// table (a private document).
+const PAY_RECORDS: usize = 3;
+
+/// An object naming a person (a string value of two or three capitalised words under a key
+/// such as `name`, `employee`, `person`) beside a number under a pay key (`salary`, `base`,
+/// `bonus`, `pay`, `wage`, `compensation`, `comp`, `equity`).
+fn is_pay_record(v: &Value) -> bool {
+    let Some(map) = v.as_object() else { return false };
+    let person = |s: &str| {
+        let words: Vec<&str> = s.split(' ').collect();
+        (2..=3).contains(&words.len())
+            && words.iter().all(|w| {
+                let mut c = w.chars();
+                c.next().is_some_and(char::is_uppercase) && w.len() >= 2 && c.all(char::is_lowercase)
+            })
+    };
+    let named = map.iter().any(|(k, v)| {
+        let k = k.to_ascii_lowercase();
+        ["name", "employee", "person", "staff", "member", "full_name"].iter().any(|n| k.contains(n))
+            && v.as_str().is_some_and(person)
+    });
+    let paid = map.iter().any(|(k, v)| {
+        let k = k.to_ascii_lowercase();
+        v.is_number() && ["salary", "base", "bonus", "pay", "wage", "compensation", "comp", "equity"].iter().any(|p| k.contains(p))
+    });
+    named && paid
 }
 
 /// A `{role, content}` chat message.

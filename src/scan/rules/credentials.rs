@@ -370,7 +370,7 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         local: B,
         literals: &[".webhook.office.com/webhookb2/", "outlook.office.com/webhook/"],
         pattern: r"https?://(?:[A-Za-z0-9-]+\.webhook|outlook)\.office\.com/webhook(?:b2)?/[0-9a-fA-F-]{36}@[0-9a-fA-F-]{36}/IncomingWebhook/([0-9a-fA-F]{32})",
-        check: Check::Random,
+        check: Check::RandomOrHex,
         what: "a Microsoft Teams incoming-webhook URL",
         hit: "https://contoso.webhook.office.com/webhookb2/0b5c3d1e-8f2a-4c6b-9d7e-1a2b3c4d5e6f@72f988bf-86f1-41af-91ab-2d7cd011db47/IncomingWebhook/9f8e7d6c5b4a39281706f5e4d3c2b1a0/4e5f6a7b-8c9d-4e0f-a1b2-c3d4e5f6a7b8",
         miss: "https://contoso.webhook.office.com/webhookb2/<group>@<tenant>/IncomingWebhook/<id>/<owner>",
