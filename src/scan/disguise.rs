@@ -110,13 +110,37 @@ pub(super) fn stretches(text: &str, from: usize, to: usize) -> Vec<(usize, usize
     // Calls that assemble a string from literal pieces: `''.join([…])`, `[…].join`,
     // `string.Concat(…)`, `"{}-{}".format(…)`, `os.path.join(…)`.
     let piece = &bytes[from..to.min(bytes.len())];
-    for word in PIECE_CALLS {
-        for k in memchr::memmem::find_iter(piece, word) {
-            mark(from + k, from + k + word.len());
-        }
+    let mut at = 0;
+    while let Some(m) = PIECE_CALL_SEARCH.find(piece, at) {
+        mark(from + m.start(), from + m.end());
+        at = m.end();
     }
     spans
 }
+
+/// One search for every [`PIECE_CALLS`] word: a vector (Teddy) search where the machine has
+/// one, Aho-Corasick otherwise.
+enum PieceCallSearch {
+    Packed(aho_corasick::packed::Searcher),
+    Automaton(aho_corasick::AhoCorasick),
+}
+
+impl PieceCallSearch {
+    fn find(&self, hay: &[u8], at: usize) -> Option<aho_corasick::Match> {
+        let span = aho_corasick::Span::from(at..hay.len());
+        match self {
+            PieceCallSearch::Packed(s) => s.find_in(hay, span),
+            PieceCallSearch::Automaton(a) => a.find(aho_corasick::Input::new(hay).span(span)),
+        }
+    }
+}
+
+static PIECE_CALL_SEARCH: std::sync::LazyLock<PieceCallSearch> = std::sync::LazyLock::new(|| {
+    match aho_corasick::packed::Searcher::new(PIECE_CALLS.iter().copied()) {
+        Some(s) => PieceCallSearch::Packed(s),
+        None => PieceCallSearch::Automaton(aho_corasick::AhoCorasick::new(PIECE_CALLS).expect("static words build")),
+    }
+});
 
 /// The calls whose quoted arguments [`undo_line`] puts together ([`pieces_joined`]).
 const PIECE_CALLS: &[&[u8]] = &[b"join", b"oncat", b".format("];
@@ -280,6 +304,33 @@ mod tests {
             let pieced: Vec<(usize, usize)> = bounds.windows(2).flat_map(|w| stretches(&text, w[0], w[1])).collect();
             proptest::prop_assert_eq!(undone(&text, pieced), undisguised(&text));
         }
+    }
+
+    #[test]
+    fn piece_calls_are_found_by_either_search() {
+        let hay = b"k = ''.join(['AKIA', 'X']); string.Concat(a, b); '{}-{}'.format(x, y); rejoin";
+        let automaton = PieceCallSearch::Automaton(aho_corasick::AhoCorasick::new(PIECE_CALLS).expect("builds"));
+        let all = |s: &PieceCallSearch| {
+            let mut v = Vec::new();
+            let mut at = 0;
+            while let Some(m) = s.find(hay, at) {
+                v.push((m.start(), m.end()));
+                at = m.end();
+            }
+            v
+        };
+        let found = all(&automaton);
+        assert_eq!(found.len(), 4, "{found:?}");
+        assert_eq!(all(&PIECE_CALL_SEARCH), found);
+    }
+
+    #[test]
+    fn joined_pieces_are_scanned_as_one_string() {
+        let joined = |line: &str| pieces_joined(line);
+        assert!(joined("key = ''.join(['AKIA', 'ITYR5GRO', 'A3HV7DVH'])").contains(&"AKIAITYR5GROA3HV7DVH".to_owned()));
+        assert!(joined("open(os.path.join('/home', 'mk', '.ssh'))").contains(&"/home/mk/.ssh".to_owned()));
+        assert!(joined("\"{}-{}\".format(\"sk\", \"ant\")").contains(&"sk-ant".to_owned()));
+        assert!(joined("x = f('one')").is_empty());
     }
 
     #[test]
