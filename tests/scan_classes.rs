@@ -174,3 +174,13 @@ fn held_out_classes_report() {
     println!("{table}\n{}", wrong.join("\n"));
     assert!(scores.values().map(|s| s.positives + s.clean).sum::<usize>() > 100, "the held-out part is there");
 }
+
+/// The second held-out part (`held_out_2.jsonl`, 241 cases by a third author, committed
+/// before the second round of tuning), scored the same way and reported apart.
+#[test]
+#[ignore = "held out: scored on purpose, not on every run"]
+fn second_held_out_classes_report() {
+    let (table, wrong, scores) = score("held_out_2.jsonl");
+    println!("{table}\n{}", wrong.join("\n"));
+    assert!(scores.values().map(|s| s.positives + s.clean).sum::<usize>() > 100, "the held-out part is there");
+}

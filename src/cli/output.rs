@@ -283,7 +283,7 @@ fn read_text<R: std::io::Read>(r: &mut R, size_hint: usize) -> std::io::Result<R
         }
         has_cr |= memchr::memchr(b'\r', &bytes[filled..]).is_some();
     }
-    Ok(ReadText { has_cr, bytes })
+    Ok(ReadText { bytes, has_cr })
 }
 
 pub(super) fn scan(path: &Path, policy: &str, as_json: bool) -> anyhow::Result<i32> {

@@ -62,7 +62,7 @@ fn join_at(bytes: &[u8], q: usize) -> Option<usize> {
 fn may_start_disguise(b: u8, next: u8) -> bool {
     let quote = (b == b'"') | (b == b'\'');
     let joins = (next == b' ') | (next == b'\t') | (next == b'\r') | (next == b'\n') | (next == b'+') | (next == b'.');
-    let wide = (b == 0xE2) & ((next == 0x80) | (next == 0x81)) | (b == 0xEF) & (next >= 0xBB) & (next <= 0xBD);
+    let wide = (b == 0xE2) & ((next == 0x80) | (next == 0x81)) | (b == 0xEF) & (0xBB..=0xBD).contains(&next);
     quote & (joins | (next == b'"') | (next == b'\'')) | wide
 }
 
@@ -135,12 +135,11 @@ impl PieceCallSearch {
     }
 }
 
-static PIECE_CALL_SEARCH: std::sync::LazyLock<PieceCallSearch> = std::sync::LazyLock::new(|| {
-    match aho_corasick::packed::Searcher::new(PIECE_CALLS.iter().copied()) {
+static PIECE_CALL_SEARCH: std::sync::LazyLock<PieceCallSearch> =
+    std::sync::LazyLock::new(|| match aho_corasick::packed::Searcher::new(PIECE_CALLS.iter().copied()) {
         Some(s) => PieceCallSearch::Packed(s),
         None => PieceCallSearch::Automaton(aho_corasick::AhoCorasick::new(PIECE_CALLS).expect("static words build")),
-    }
-});
+    });
 
 /// The calls whose quoted arguments [`undo_line`] puts together ([`pieces_joined`]).
 const PIECE_CALLS: &[&[u8]] = &[b"join", b"oncat", b".format("];
@@ -227,7 +226,9 @@ pub(super) fn undone(text: &str, mut spans: Vec<(usize, usize)>) -> Option<(Stri
         let lines = &text[start..end];
         undo_line(lines, &mut out);
         out.push('\n');
-        for line in lines.lines().filter(|l| PIECE_CALLS.iter().any(|w| memchr::memmem::find(l.as_bytes(), w).is_some())) {
+        for line in
+            lines.lines().filter(|l| PIECE_CALLS.iter().any(|w| memchr::memmem::find(l.as_bytes(), w).is_some()))
+        {
             for joined in pieces_joined(line) {
                 out.push_str(&joined);
                 out.push('\n');

@@ -48,7 +48,6 @@ fn may_start_hidden(b: u8, next: u8) -> bool {
         | (b == 0xef) & (next == 0xbb)
 }
 
-
 /// The hidden characters of a text, or of the pieces of it seen so far: per kind (in
 /// [`KINDS`] order), the first occurrence (byte offset, character) and the count.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -69,7 +68,8 @@ impl Census {
         // The screen: any byte besides printable ASCII, tab, CR and line feed? Most blocks of
         // prose, code and logs have none. (`b.wrapping_add(0x81) < 0x81` is `b >= 0x7f`: DEL
         // and every non-ASCII byte.)
-        let screen = |b: u8, _| u8::from(b.wrapping_add(0x81) < 0x81) | (u8::from(b < 0x20) & u8::from(b != b'\n')) != 0;
+        let screen =
+            |b: u8, _| u8::from(b.wrapping_add(0x81) < 0x81) | (u8::from(b < 0x20) & u8::from(b != b'\n')) != 0;
         super::blocks::offsets_where(bytes, (from, to), screen, may_start_hidden, &mut offsets);
         for at in offsets {
             let Some(ch) = text.get(at..).and_then(|rest| rest.chars().next()) else { continue };

@@ -68,8 +68,22 @@ fn is_forbidden_key(lower: &str) -> bool {
 fn is_captured_output_key(lower: &str) -> bool {
     matches!(
         lower,
-        "stdout" | "stderr" | "output" | "console" | "log" | "logs" | "build_log" | "ci_log" | "job_log" | "test_log"
-            | "run_log" | "console_log" | "observation" | "observed" | "tool_result" | "dump"
+        "stdout"
+            | "stderr"
+            | "output"
+            | "console"
+            | "log"
+            | "logs"
+            | "build_log"
+            | "ci_log"
+            | "job_log"
+            | "test_log"
+            | "run_log"
+            | "console_log"
+            | "observation"
+            | "observed"
+            | "tool_result"
+            | "dump"
     ) || ["_output", "_stdout", "_stderr", "_dump"].iter().any(|s| lower.ends_with(s))
 }
 
@@ -223,7 +237,10 @@ fn is_pay_record(v: &Value) -> bool {
     });
     let paid = map.iter().any(|(k, v)| {
         let k = k.to_ascii_lowercase();
-        v.is_number() && ["salary", "base", "bonus", "pay", "wage", "compensation", "comp", "equity"].iter().any(|p| k.contains(p))
+        v.is_number()
+            && ["salary", "base", "bonus", "pay", "wage", "compensation", "comp", "equity"]
+                .iter()
+                .any(|p| k.contains(p))
     });
     named && paid
 }

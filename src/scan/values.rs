@@ -72,7 +72,8 @@ pub fn is_documentation_example(value: &str) -> bool {
 pub fn is_filler_token(token: &str) -> bool {
     let Some(cut) = token.find(['_', '-']) else { return false };
     let body = token[cut + 1..].trim_matches(['_', '-']);
-    let mut distinct: Vec<u8> = body.bytes().filter(u8::is_ascii_alphanumeric).map(|b| b.to_ascii_lowercase()).collect();
+    let mut distinct: Vec<u8> =
+        body.bytes().filter(u8::is_ascii_alphanumeric).map(|b| b.to_ascii_lowercase()).collect();
     distinct.sort_unstable();
     distinct.dedup();
     distinct.len() <= 3 || is_identifier(body) || is_identifier(&body.to_ascii_lowercase())
@@ -84,8 +85,19 @@ const DEFAULT_PASSWORDS: &[&str] = &["postgres", "password", "pass", "root", "ad
 
 /// Where a secret lives in a secret manager (`vault://…`, `op://…`, an AWS Secrets Manager or
 /// SSM parameter ARN): a reference, not the secret.
-const SECRET_MANAGER_PREFIXES: &[&str] =
-    &["vault://", "vault:", "op://", "arn:aws:secretsmanager:", "arn:aws:ssm:", "ssm://", "gcpsm://", "sm://", "azurekv://", "keyvault://", "ref+"];
+const SECRET_MANAGER_PREFIXES: &[&str] = &[
+    "vault://",
+    "vault:",
+    "op://",
+    "arn:aws:secretsmanager:",
+    "arn:aws:ssm:",
+    "ssm://",
+    "gcpsm://",
+    "sm://",
+    "azurekv://",
+    "keyvault://",
+    "ref+",
+];
 
 /// True for values that only refer to a secret (`$X`, `${X}`, `%X%`, `os.environ[...]`,
 /// `process.env.X`, `getenv(...)`) or are placeholders (`<your-token>`, `example`, …).
@@ -94,9 +106,15 @@ const SECRET_MANAGER_PREFIXES: &[&str] =
 pub fn is_reference_or_placeholder(value: &str) -> bool {
     let v = value.trim().trim_matches(['"', '\'', '`']);
     // `Bearer ${TOKEN}`, `token $GITHUB_TOKEN`: an auth scheme before a reference.
-    let v = ["Bearer ", "bearer ", "Basic ", "basic ", "token ", "Token "].iter().find_map(|p| v.strip_prefix(p)).unwrap_or(v);
+    let v = ["Bearer ", "bearer ", "Basic ", "basic ", "token ", "Token "]
+        .iter()
+        .find_map(|p| v.strip_prefix(p))
+        .unwrap_or(v);
     let lower = v.to_ascii_lowercase();
-    if v.is_empty() || DEFAULT_PASSWORDS.contains(&lower.as_str()) || SECRET_MANAGER_PREFIXES.iter().any(|p| lower.starts_with(p)) {
+    if v.is_empty()
+        || DEFAULT_PASSWORDS.contains(&lower.as_str())
+        || SECRET_MANAGER_PREFIXES.iter().any(|p| lower.starts_with(p))
+    {
         return true;
     }
     if v.starts_with('$') || (v.starts_with('%') && v[1..].contains('%')) || v.starts_with('<') || v.starts_with("{{") {
@@ -120,7 +138,10 @@ pub fn is_reference_or_placeholder(value: &str) -> bool {
 #[must_use]
 pub fn is_reference_or_template(value: &str) -> bool {
     let v = value.trim();
-    let v = ["Bearer ", "bearer ", "Basic ", "basic ", "token ", "Token "].iter().find_map(|p| v.strip_prefix(p)).unwrap_or(v);
+    let v = ["Bearer ", "bearer ", "Basic ", "basic ", "token ", "Token "]
+        .iter()
+        .find_map(|p| v.strip_prefix(p))
+        .unwrap_or(v);
     let lower = v.to_ascii_lowercase();
     SECRET_MANAGER_PREFIXES.iter().any(|p| lower.starts_with(p))
         || v.starts_with('$')
@@ -172,8 +193,7 @@ pub fn is_identifier(value: &str) -> bool {
 #[must_use]
 pub fn is_snake_name(value: &str) -> bool {
     let v = value.trim();
-    (3..=40).contains(&v.len())
-        && v.split('_').all(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_lowercase()))
+    (3..=40).contains(&v.len()) && v.split('_').all(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_lowercase()))
 }
 
 /// True for ids writegate and LoopX print themselves: revisions, commit hashes, write ids,
