@@ -98,11 +98,15 @@ fn matches_in_windows(bytes: &[u8], windows: &prefilter::Windows) -> Vec<Hit> {
     matches_up_to(bytes, windows, None)
 }
 
-/// A credential match that is a published documentation example, or a fixed-prefix token
-/// (a [`Check::Always`] rule with literals) whose body is filler ([`values::is_filler_token`]).
-fn is_example_or_filler(rule: &Rule, matched: &[u8]) -> bool {
+/// A credential match that is, or whose captured value is, a published documentation example
+/// (`Authorization: Bearer <the jwt.io example>`, `AccountKey=<the Azurite key>`), or a
+/// fixed-prefix token (a [`Check::Always`] rule with literals) whose body is filler
+/// ([`values::is_filler_token`]).
+fn is_example_or_filler(rule: &Rule, matched: &[u8], value: &[u8]) -> bool {
     let m = String::from_utf8_lossy(matched);
     values::is_documentation_example(&m)
+        || values::is_documentation_example(&String::from_utf8_lossy(value))
+        || m.rsplit([' ', '=', ':', '"', '\'']).next().is_some_and(values::is_documentation_example)
         || (rule.check == Check::Always && !rule.literals.is_empty() && values::is_filler_token(&m))
 }
 
@@ -151,7 +155,7 @@ fn matches_up_to(bytes: &[u8], windows: &prefilter::Windows, mut counts: Option<
                     }
                     // A final line break does not count: a file scans as its lines do.
                     Check::InText => bytes.strip_suffix(b"\n").unwrap_or(bytes).len() >= whole.len() + 32,
-                } && !(rule.category == "credentials" && is_example_or_filler(rule, whole.as_bytes()));
+                } && !(rule.category == "credentials" && is_example_or_filler(rule, whole.as_bytes(), value.as_bytes()));
                 if ok {
                     let shown = if rule.id == "home_path" { value } else { whole };
                     found.push(Hit {

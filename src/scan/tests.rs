@@ -596,3 +596,26 @@ fn a_match_starting_inside_a_character_is_placed_without_panicking() {
     assert_eq!(f, g);
     assert!(f.iter().all(|x| x.location.starts_with("1:")), "{f:?}");
 }
+
+/// Published documentation examples do not block where they stand in a header, an account
+/// key assignment or a JSON docs example; a random key of the same shape beside them does.
+#[test]
+fn documentation_examples_do_not_block_in_headers_and_assignments() {
+    let jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
+    let azurite = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+    let blocks = |text: &str| {
+        let mut f = Vec::new();
+        scan_text(text, "/x", Policy::Public, &mut f);
+        f.into_iter().filter(|x| x.severity == "block").map(|x| x.rule_id).collect::<Vec<_>>()
+    };
+    assert_eq!(blocks(&format!("curl -H 'Authorization: Bearer {jwt}' https://api.example.com")), Vec::<String>::new());
+    assert_eq!(blocks(&format!("DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={azurite};")), Vec::<String>::new());
+    let mut f = Vec::new();
+    scan_json(&json!({"headers": {"Authorization": format!("Bearer {jwt}")}}), "", Policy::Public, &mut f);
+    assert!(f.iter().all(|x| x.severity != "block"), "{f:?}");
+    // The same shapes with other values still block.
+    let other = jwt.replace("SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c", "Qm9vX2R3a2Jxc1Z0eU1uQ3pGc0xhR2hQa1J0WnZ4Yk");
+    assert!(!blocks(&format!("curl -H 'Authorization: Bearer {other}'")).is_empty());
+    let key = azurite.replace("Eby8", "Qz7p");
+    assert!(!blocks(&format!("AccountName=prod;AccountKey={key};")).is_empty());
+}

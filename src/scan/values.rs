@@ -57,10 +57,12 @@ const DOCUMENTATION_EXAMPLES: &[&str] = &[
 ];
 
 /// True for a credential a provider publishes in its documentation as an example
-/// ([`DOCUMENTATION_EXAMPLES`]), the value trimmed of blanks and quotes.
+/// ([`DOCUMENTATION_EXAMPLES`]), the value trimmed of blanks and quotes and of an auth
+/// scheme before it (`Bearer <example>`).
 #[must_use]
 pub fn is_documentation_example(value: &str) -> bool {
     let v = value.trim().trim_matches(['"', '\'', '`']);
+    let v = ["Bearer ", "bearer ", "Basic ", "basic "].iter().find_map(|p| v.strip_prefix(p)).unwrap_or(v);
     DOCUMENTATION_EXAMPLES.contains(&v)
 }
 
