@@ -8,6 +8,7 @@
 mod blocks;
 mod decode;
 mod disguise;
+mod evidence;
 pub mod invisible;
 mod json;
 pub mod prefilter;
@@ -17,9 +18,10 @@ mod values;
 use crate::loopx::hash::sha256_hex;
 use crate::wire::Finding;
 use decode::{PERCENT_BATCH, base64_runs, percent_batches, raw_offset};
+use evidence::{keep_evidence, matches_in_windows, matches_up_to, raw_hits};
 pub use json::scan_json;
 use regex::bytes::Regex;
-use rules::{Check, RULES, Rule};
+use rules::{RULES, Rule};
 use std::sync::LazyLock;
 pub use values::{is_our_id, is_reference_or_placeholder, looks_random};
 
@@ -84,136 +86,6 @@ fn finding(hit: &Hit, location: String, policy: Policy) -> Finding {
             &sha256_hex(format!("{}\0{}", hit.rule.id, hit.matched).as_bytes())[..16]
         ),
     }
-}
-
-/// Rule matches in `bytes`: each rule's regex runs only on the windows its gate gives
-/// ([`prefilter`]).
-fn raw_hits(bytes: &[u8]) -> Vec<Hit> {
-    keep_evidence(matches_in_windows(bytes, &prefilter::windows(bytes)))
-}
-
-/// Every match of each rule's regex in its windows that passes the rule's check, before
-/// the evidence thresholds of [`keep_evidence`].
-fn matches_in_windows(bytes: &[u8], windows: &prefilter::Windows) -> Vec<Hit> {
-    matches_up_to(bytes, windows, None)
-}
-
-/// A credential match that is, or whose captured value is, a published documentation example
-/// (`Authorization: Bearer <the jwt.io example>`, `AccountKey=<the Azurite key>`), or a
-/// fixed-prefix token (a [`Check::Always`] rule with literals) whose body is filler
-/// ([`values::is_filler_token`]).
-fn is_example_or_filler(rule: &Rule, matched: &[u8], value: &[u8]) -> bool {
-    let m = String::from_utf8_lossy(matched);
-    values::is_documentation_example(&m)
-        || values::is_documentation_example(&String::from_utf8_lossy(value))
-        || m.rsplit([' ', '=', ':', '"', '\'']).next().is_some_and(values::is_documentation_example)
-        || (rule.check == Check::Always && !rule.literals.is_empty() && values::is_filler_token(&m))
-}
-
-/// How many matches a rule needs in a text to be reported ([`Check::AtLeastTwo`],
-/// [`Check::AtLeastThree`]; 1 for the others).
-fn matches_needed(rule: &Rule) -> usize {
-    match rule.check {
-        Check::AtLeastTwo => 2,
-        Check::AtLeastThree => 3,
-        // Enough turns to judge the speakers by.
-        Check::Speakers => SPEAKER_TURNS_KEPT,
-        _ => 1,
-    }
-}
-
-/// [`matches_in_windows`]; with `counts` (per rule, the matches already found earlier in the
-/// same text, updated here), a multi-match rule stops once it has as many as it needs:
-/// [`keep_evidence`] reports such a rule once, at its first match, so later matches change
-/// nothing (log files match on every line: this is most of a scan's regex time on them).
-fn matches_up_to(bytes: &[u8], windows: &prefilter::Windows, mut counts: Option<&mut [usize]>) -> Vec<Hit> {
-    let mut hits = Vec::new();
-    for (i, rule) in RULES.iter().enumerate() {
-        let Some(rule_windows) = windows.get(i).filter(|w| !w.is_empty()) else { continue };
-        let need = matches_needed(rule);
-        let limit = match counts.as_deref() {
-            Some(c) if need > 1 => need.saturating_sub(c[i]),
-            _ => usize::MAX,
-        };
-        if limit == 0 {
-            continue;
-        }
-        let re = regex(i);
-        let mut found: Vec<Hit> = Vec::new();
-        'windows: for &(ws, we) in rule_windows {
-            let window = &bytes[ws..we];
-            for caps in re.captures_iter(window) {
-                let Some(whole) = caps.get(0) else { continue };
-                let value = (1..caps.len()).find_map(|g| caps.get(g)).unwrap_or(whole);
-                let ok = match rule.check {
-                    Check::Always | Check::AtLeastTwo | Check::AtLeastThree | Check::Speakers => true,
-                    Check::NotPlaceholder => !is_reference_or_placeholder(&String::from_utf8_lossy(value.as_bytes())),
-                    Check::Random => looks_random(&String::from_utf8_lossy(value.as_bytes())),
-                    Check::RandomOrHex => {
-                        let v = String::from_utf8_lossy(value.as_bytes());
-                        looks_random(&v) || (v.len() >= 32 && v.bytes().all(|b| b.is_ascii_hexdigit()))
-                    }
-                    // A final line break does not count: a file scans as its lines do.
-                    Check::InText => bytes.strip_suffix(b"\n").unwrap_or(bytes).len() >= whole.len() + 32,
-                } && !(rule.category == "credentials" && is_example_or_filler(rule, whole.as_bytes(), value.as_bytes()));
-                if ok {
-                    let shown = if rule.id == "home_path" { value } else { whole };
-                    found.push(Hit {
-                        rule,
-                        start: ws + shown.start(),
-                        matched: String::from_utf8_lossy(shown.as_bytes()).into_owned(),
-                        note: "",
-                    });
-                    if found.len() >= limit {
-                        break 'windows;
-                    }
-                }
-            }
-        }
-        if let Some(c) = counts.as_deref_mut() {
-            c[i] += found.len();
-        }
-        hits.extend(found);
-    }
-    hits
-}
-
-/// Applies the multi-match rules' thresholds ([`Check::AtLeastTwo`], [`Check::AtLeastThree`])
-/// over all of `hits`: such a rule is reported once, at its first match, when it matched
-/// often enough; other hits pass unchanged.
-fn keep_evidence(hits: Vec<Hit>) -> Vec<Hit> {
-    let need = matches_needed;
-    let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
-    for h in &hits {
-        *counts.entry(h.rule.id).or_default() += 1;
-    }
-    let speakers_hold = speakers_hold(&hits);
-    let mut reported = std::collections::BTreeSet::new();
-    hits.into_iter()
-        .filter(|h| {
-            if h.rule.check == Check::Speakers {
-                return speakers_hold && reported.insert(h.rule.id);
-            }
-            let n = need(h.rule);
-            n == 1 || (counts[h.rule.id] >= n && reported.insert(h.rule.id))
-        })
-        .collect()
-}
-
-/// Turns of a [`Check::Speakers`] rule looked at (the first ones of a text).
-const SPEAKER_TURNS_KEPT: usize = 64;
-
-/// Whether the [`Check::Speakers`] hits among `hits` make a conversation: four or more turns
-/// by speakers not in [`rules::NOT_SPEAKERS`], two or more of whom speak twice or more.
-fn speakers_hold(hits: &[Hit]) -> bool {
-    let mut turns: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
-    for h in hits.iter().filter(|h| h.rule.check == Check::Speakers) {
-        let speaker = h.matched.split(':').next().unwrap_or_default();
-        if !rules::NOT_SPEAKERS.contains(&speaker) {
-            *turns.entry(speaker).or_default() += 1;
-        }
-    }
-    turns.values().sum::<usize>() >= 4 && turns.values().filter(|&&n| n >= 2).count() >= 2
 }
 
 /// Per-rule cost of [`raw_hits`] on `text`: `(rule id, windows, bytes in windows, µs)`,

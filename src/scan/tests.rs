@@ -609,12 +609,16 @@ fn documentation_examples_do_not_block_in_headers_and_assignments() {
         f.into_iter().filter(|x| x.severity == "block").map(|x| x.rule_id).collect::<Vec<_>>()
     };
     assert_eq!(blocks(&format!("curl -H 'Authorization: Bearer {jwt}' https://api.example.com")), Vec::<String>::new());
-    assert_eq!(blocks(&format!("DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={azurite};")), Vec::<String>::new());
+    assert_eq!(
+        blocks(&format!("DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={azurite};")),
+        Vec::<String>::new()
+    );
     let mut f = Vec::new();
     scan_json(&json!({"headers": {"Authorization": format!("Bearer {jwt}")}}), "", Policy::Public, &mut f);
     assert!(f.iter().all(|x| x.severity != "block"), "{f:?}");
     // The same shapes with other values still block.
-    let other = jwt.replace("SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c", "Qm9vX2R3a2Jxc1Z0eU1uQ3pGc0xhR2hQa1J0WnZ4Yk");
+    let other =
+        jwt.replace("SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c", "Qm9vX2R3a2Jxc1Z0eU1uQ3pGc0xhR2hQa1J0WnZ4Yk");
     assert!(!blocks(&format!("curl -H 'Authorization: Bearer {other}'")).is_empty());
     let key = azurite.replace("Eby8", "Qz7p");
     assert!(!blocks(&format!("AccountName=prod;AccountKey={key};")).is_empty());
