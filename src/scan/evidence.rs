@@ -66,7 +66,11 @@ pub(super) fn matches_up_to(bytes: &[u8], windows: &prefilter::Windows, mut coun
                 let value = (1..caps.len()).find_map(|g| caps.get(g)).unwrap_or(whole);
                 let ok = match rule.check {
                     Check::Always | Check::AtLeastTwo | Check::AtLeastThree | Check::Speakers => true,
-                    Check::NotPlaceholder => !is_reference_or_placeholder(&String::from_utf8_lossy(value.as_bytes())),
+                    Check::NotPlaceholder => {
+                        !is_reference_or_placeholder(&String::from_utf8_lossy(value.as_bytes()))
+                            && !(rule.id == "url_password"
+                                && values::is_local_default_login(&String::from_utf8_lossy(whole.as_bytes())))
+                    }
                     Check::Random => looks_random(&String::from_utf8_lossy(value.as_bytes())),
                     Check::RandomOrHex => {
                         let v = String::from_utf8_lossy(value.as_bytes());

@@ -623,3 +623,19 @@ fn documentation_examples_do_not_block_in_headers_and_assignments() {
     let key = azurite.replace("Eby8", "Qz7p");
     assert!(!blocks(&format!("AccountName=prod;AccountKey={key};")).is_empty());
 }
+
+/// A default password on this machine's own host is a test login; the same on another host,
+/// or a real password on localhost, is a credential.
+#[test]
+fn default_logins_pass_only_on_the_local_host() {
+    let blocks = |text: &str| {
+        let mut f = Vec::new();
+        scan_text(text, "/x", Policy::Public, &mut f);
+        f.iter().any(|x| x.rule_id == "url_password" && x.severity == "block")
+    };
+    assert!(!blocks("DATABASE_URL=postgres://postgres:postgres@localhost:5432/app_test"));
+    assert!(!blocks("redis://default:password@127.0.0.1:6379/0"));
+    assert!(blocks("DATABASE_URL=postgres://postgres:postgres@db.prod.example.com:5432/app"));
+    assert!(blocks("DATABASE_URL=postgres://app:Xq8vR2mN5tK9@localhost:5432/app"));
+    assert!(blocks("postgres://postgres:postgres@localhost.evil.example.com/app"));
+}

@@ -85,6 +85,22 @@ pub fn is_filler_token(token: &str) -> bool {
 /// on a test database): matched exactly, lowercased.
 const DEFAULT_PASSWORDS: &[&str] = &["postgres", "password", "pass", "root", "admin", "guest", "test", "mysql", "user"];
 
+/// True for a URL whose password is a well-known default ([`DEFAULT_PASSWORDS`]) on this
+/// machine's own host (`localhost`, `127.0.0.1`, `[::1]`, `0.0.0.0`): a local test
+/// database's login, not a credential. `url` is a `scheme://user:password@host…` match;
+/// the same password for any other host is still a credential.
+#[must_use]
+pub fn is_local_default_login(url: &str) -> bool {
+    let Some((userinfo, host)) = url.split_once("://").and_then(|(_, rest)| rest.rsplit_once('@')) else {
+        return false;
+    };
+    let password = userinfo.split_once(':').map_or("", |(_, p)| p).to_ascii_lowercase();
+    DEFAULT_PASSWORDS.contains(&password.as_str())
+        && ["localhost", "127.0.0.1", "[::1]", "0.0.0.0"]
+            .iter()
+            .any(|h| host.strip_prefix(h).is_some_and(|rest| rest.is_empty() || rest.starts_with([':', '/', '?'])))
+}
+
 /// Where a secret lives in a secret manager (`vault://…`, `op://…`, an AWS Secrets Manager or
 /// SSM parameter ARN): a reference, not the secret.
 const SECRET_MANAGER_PREFIXES: &[&str] = &[
@@ -113,10 +129,7 @@ pub fn is_reference_or_placeholder(value: &str) -> bool {
         .find_map(|p| v.strip_prefix(p))
         .unwrap_or(v);
     let lower = v.to_ascii_lowercase();
-    if v.is_empty()
-        || DEFAULT_PASSWORDS.contains(&lower.as_str())
-        || SECRET_MANAGER_PREFIXES.iter().any(|p| lower.starts_with(p))
-    {
+    if v.is_empty() || SECRET_MANAGER_PREFIXES.iter().any(|p| lower.starts_with(p)) {
         return true;
     }
     if v.starts_with('$') || (v.starts_with('%') && v[1..].contains('%')) || v.starts_with('<') || v.starts_with("{{") {
