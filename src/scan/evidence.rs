@@ -67,9 +67,10 @@ pub(super) fn matches_up_to(bytes: &[u8], windows: &prefilter::Windows, mut coun
                 let ok = match rule.check {
                     Check::Always | Check::AtLeastTwo | Check::AtLeastThree | Check::Speakers => true,
                     Check::NotPlaceholder => {
-                        !is_reference_or_placeholder(&String::from_utf8_lossy(value.as_bytes()))
-                            && !(rule.id == "url_password"
-                                && values::is_local_default_login(&String::from_utf8_lossy(whole.as_bytes())))
+                        let placeholder = is_reference_or_placeholder(&String::from_utf8_lossy(value.as_bytes()));
+                        let local_login = rule.id == "url_password"
+                            && values::is_local_default_login(&String::from_utf8_lossy(whole.as_bytes()));
+                        !(placeholder || local_login)
                     }
                     Check::Random => looks_random(&String::from_utf8_lossy(value.as_bytes())),
                     Check::RandomOrHex => {
