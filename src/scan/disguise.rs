@@ -76,10 +76,19 @@ fn may_start_disguise(b: u8, next: u8) -> bool {
 pub(super) fn stretches(text: &str, from: usize, to: usize) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
     let mut spans: Vec<(usize, usize)> = Vec::new();
+    // The last span marked: candidates come in order, and a long line holds many, so a
+    // candidate inside it reuses its bounds instead of searching the line again (that
+    // search, per candidate, made a 10 MB line of quotes take minutes).
+    let mut last: Option<(usize, usize)> = None;
     let mut mark = |p: usize, end: usize| {
-        let start = memchr::memrchr(b'\n', &bytes[..p]).map_or(0, |i| i + 1);
+        let within = last.filter(|&(start, stop)| p >= start && p <= stop);
+        if within.is_some_and(|(_, stop)| end <= stop) {
+            return;
+        }
+        let start = within.map_or_else(|| memchr::memrchr(b'\n', &bytes[..p]).map_or(0, |i| i + 1), |(start, _)| start);
         let stop = memchr::memchr(b'\n', &bytes[end..]).map_or(bytes.len(), |i| end + i);
         spans.push((start, stop));
+        last = Some((start, stop));
     };
     let mut candidates = Vec::new();
     // The screen: every byte a join needs after a quote is at most `.` (0x2E), and `,` (after
@@ -304,6 +313,16 @@ mod tests {
             bounds.sort_unstable();
             let pieced: Vec<(usize, usize)> = bounds.windows(2).flat_map(|w| stretches(&text, w[0], w[1])).collect();
             proptest::prop_assert_eq!(undone(&text, pieced), undisguised(&text));
+        }
+    }
+
+    /// A line holding many disguise candidates is marked once, not once per candidate: each
+    /// mark searched the line for its bounds, so a 10 MB line of quotes took minutes.
+    #[test]
+    fn a_long_line_of_candidates_is_one_stretch() {
+        for line in ["\"a\" ".repeat(50_000), "\u{200b}a".repeat(50_000), "''.join([".repeat(20_000)] {
+            let text = format!("before\n{line}\nafter\n");
+            assert_eq!(stretches(&text, 0, text.len()).len(), 1);
         }
     }
 
