@@ -639,3 +639,18 @@ fn default_logins_pass_only_on_the_local_host() {
     assert!(blocks("DATABASE_URL=postgres://app:Xq8vR2mN5tK9@localhost:5432/app"));
     assert!(blocks("postgres://postgres:postgres@localhost.evil.example.com/app"));
 }
+
+/// Placeholder tokens made of the alphabet in order do not block; random ones do.
+#[test]
+fn sequential_placeholder_tokens_do_not_block() {
+    let blocks = |text: &str| {
+        let mut f = Vec::new();
+        scan_text(text, "/x", Policy::Public, &mut f);
+        f.iter().any(|x| x.severity == "block" && x.category == "credentials")
+    };
+    assert!(!blocks("token: ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"));
+    assert!(!blocks("Slack bot tokens look like xoxb-1234-5678-abcdefghijklmnopqrstuvwx"));
+    assert!(blocks("token: ghp_Xq8vR2mN5tK9wL3pZ7yB4cD6fH1jA0sE2gU8"));
+    // A real token with a short run in it is still a token.
+    assert!(blocks("token: ghp_ABCDEFGHq8vR2mN5tK9wL3pZ7yB4cD6fH1jA0s"));
+}

@@ -68,8 +68,10 @@ pub fn is_documentation_example(value: &str) -> bool {
 
 /// True for a provider token whose body (what follows its prefix, up to the first `_` or
 /// `-`) is filler, not key material: three or fewer distinct letters and digits
-/// (`ghp_XXXX…`, `xoxb-0000-…`), or words (`xoxb-your-token-here`, [`is_identifier`]).
-/// Random bodies have many distinct characters and digits or case changes inside words.
+/// (`ghp_XXXX…`, `xoxb-0000-…`), words (`xoxb-your-token-here`, [`is_identifier`]), or a
+/// run of the alphabet and digits in order (`ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789`,
+/// [`is_sequential`]). Random bodies have many distinct characters, digits or case changes
+/// inside words, and almost no character followed by its successor.
 #[must_use]
 pub fn is_filler_token(token: &str) -> bool {
     let Some(cut) = token.find(['_', '-']) else { return false };
@@ -78,7 +80,22 @@ pub fn is_filler_token(token: &str) -> bool {
         body.bytes().filter(u8::is_ascii_alphanumeric).map(|b| b.to_ascii_lowercase()).collect();
     distinct.sort_unstable();
     distinct.dedup();
-    distinct.len() <= 3 || is_identifier(body) || is_identifier(&body.to_ascii_lowercase())
+    distinct.len() <= 3 || is_identifier(body) || is_identifier(&body.to_ascii_lowercase()) || is_sequential(body)
+}
+
+/// True when, of the letters and digits of `body` (16 or more), at least nine in ten follow
+/// their predecessor in the order `A`–`Z`, `0`–`9`, `a`–`z` (`Z`, `z` and `9` running into
+/// `A`, `a` or `0`): `ABCDEF…0123…`, `12345678abcdefgh…`. In random key material about one
+/// pair in sixty does.
+#[must_use]
+pub fn is_sequential(body: &str) -> bool {
+    let chars: Vec<u8> = body.bytes().filter(u8::is_ascii_alphanumeric).collect();
+    let follows = |a: u8, b: u8| {
+        (b == a.wrapping_add(1) && b.is_ascii_alphanumeric())
+            || (matches!(a, b'Z' | b'z' | b'9') && matches!(b, b'A' | b'a' | b'0'))
+    };
+    let in_order = chars.windows(2).filter(|w| follows(w[0], w[1])).count();
+    chars.len() >= 16 && in_order * 10 >= (chars.len() - 1) * 9
 }
 
 /// Passwords that are a database's or tool's well-known default (`postgres://postgres:postgres@…`
@@ -244,7 +261,7 @@ pub fn looks_random(value: &str) -> bool {
     if v.chars().count() < 8 || is_reference_or_placeholder(v) || is_our_id(v) || is_documentation_example(v) {
         return false;
     }
-    if is_identifier(v) {
+    if is_identifier(v) || is_sequential(v) {
         return false;
     }
     let classes = [

@@ -194,7 +194,7 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         pattern: r"\bdo[opr]_v1_[a-f0-9]{64}",
         check: Check::Always,
         what: "DigitalOcean token",
-        hit: "dop_v1_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+        hit: "dop_v1_96cd0380fd78042d54f4b95325e291b87613e3268789eb7ac3046e88543af2a3",
         miss: "dop_v1_ prefix",
     },
     Rule {
@@ -206,7 +206,7 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         pattern: r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b",
         check: Check::Always,
         what: "Shopify access token",
-        hit: "shpat_0123456789abcdef0123456789abcdef",
+        hit: "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",
         miss: "shpat_ prefix",
     },
     Rule {
