@@ -142,26 +142,26 @@ fn score(file: &str) -> (String, Vec<String>, BTreeMap<String, Score>) {
     (table, wrong, scores)
 }
 
-#[test]
-fn tuning_classes_are_caught_and_no_clean_case_blocks() {
-    let (table, wrong, scores) = score("tuning.jsonl");
+/// Asserts a tuning file: no clean case blocks and recall ≥ 0.9 in every class but
+/// `out_of_scope` (cases the second author wrote in none of the classes: phone
+/// numbers, employee ids, addresses at reserved `.example` domains; reported only).
+fn assert_tuned(file: &str) {
+    let (table, wrong, scores) = score(file);
     eprintln!("{table}\n{}", wrong.join("\n"));
-    for (class, s) in &scores {
+    for (class, s) in scores.iter().filter(|(c, _)| c.as_str() != "out_of_scope") {
         assert_eq!(s.false_blocks, 0, "{class}: a clean case blocks\n{table}");
         assert!(s.recall() >= 0.9, "{class}: recall {:.3} under 0.9\n{table}", s.recall());
     }
 }
 
 #[test]
+fn tuning_classes_are_caught_and_no_clean_case_blocks() {
+    assert_tuned("tuning.jsonl");
+}
+
+#[test]
 fn second_tuning_part_is_caught_and_no_clean_case_blocks() {
-    let (table, wrong, scores) = score("tuning_2.jsonl");
-    eprintln!("{table}\n{}", wrong.join("\n"));
-    // `out_of_scope`: cases the second author wrote in none of the classes (phone
-    // numbers, employee ids, addresses at reserved `.example` domains): reported only.
-    for (class, s) in scores.iter().filter(|(c, _)| c.as_str() != "out_of_scope") {
-        assert_eq!(s.false_blocks, 0, "{class}: a clean case blocks\n{table}");
-        assert!(s.recall() >= 0.9, "{class}: recall {:.3} under 0.9\n{table}", s.recall());
-    }
+    assert_tuned("tuning_2.jsonl");
 }
 
 /// The held-out part, scored once when the work on a class is done (`cargo test --test
@@ -170,7 +170,12 @@ fn second_tuning_part_is_caught_and_no_clean_case_blocks() {
 #[test]
 #[ignore = "held out: scored on purpose, not on every run"]
 fn held_out_classes_report() {
-    let (table, wrong, scores) = score("held_out.jsonl");
+    report("held_out.jsonl");
+}
+
+/// Prints a held-out file's table and wrong cases; asserts only that the file is there.
+fn report(file: &str) {
+    let (table, wrong, scores) = score(file);
     println!("{table}\n{}", wrong.join("\n"));
     assert!(scores.values().map(|s| s.positives + s.clean).sum::<usize>() > 100, "the held-out part is there");
 }
@@ -180,7 +185,5 @@ fn held_out_classes_report() {
 #[test]
 #[ignore = "held out: scored on purpose, not on every run"]
 fn second_held_out_classes_report() {
-    let (table, wrong, scores) = score("held_out_2.jsonl");
-    println!("{table}\n{}", wrong.join("\n"));
-    assert!(scores.values().map(|s| s.positives + s.clean).sum::<usize>() > 100, "the held-out part is there");
+    report("held_out_2.jsonl");
 }

@@ -597,17 +597,21 @@ fn a_match_starting_inside_a_character_is_placed_without_panicking() {
     assert!(f.iter().all(|x| x.location.starts_with("1:")), "{f:?}");
 }
 
+/// The block findings of `text` scanned under the public policy.
+fn public_blocks(text: &str) -> Vec<Finding> {
+    let mut f = Vec::new();
+    scan_text(text, "/x", Policy::Public, &mut f);
+    f.retain(|x| x.severity == "block");
+    f
+}
+
 /// Published documentation examples do not block where they stand in a header, an account
 /// key assignment or a JSON docs example; a random key of the same shape beside them does.
 #[test]
 fn documentation_examples_do_not_block_in_headers_and_assignments() {
     let jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
     let azurite = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
-    let blocks = |text: &str| {
-        let mut f = Vec::new();
-        scan_text(text, "/x", Policy::Public, &mut f);
-        f.into_iter().filter(|x| x.severity == "block").map(|x| x.rule_id).collect::<Vec<_>>()
-    };
+    let blocks = |text: &str| public_blocks(text).into_iter().map(|x| x.rule_id).collect::<Vec<_>>();
     assert_eq!(blocks(&format!("curl -H 'Authorization: Bearer {jwt}' https://api.example.com")), Vec::<String>::new());
     assert_eq!(
         blocks(&format!("DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={azurite};")),
@@ -628,11 +632,7 @@ fn documentation_examples_do_not_block_in_headers_and_assignments() {
 /// or a real password on localhost, is a credential.
 #[test]
 fn default_logins_pass_only_on_the_local_host() {
-    let blocks = |text: &str| {
-        let mut f = Vec::new();
-        scan_text(text, "/x", Policy::Public, &mut f);
-        f.iter().any(|x| x.rule_id == "url_password" && x.severity == "block")
-    };
+    let blocks = |text: &str| public_blocks(text).iter().any(|x| x.rule_id == "url_password");
     assert!(!blocks("DATABASE_URL=postgres://postgres:postgres@localhost:5432/app_test"));
     assert!(!blocks("redis://default:password@127.0.0.1:6379/0"));
     assert!(blocks("DATABASE_URL=postgres://postgres:postgres@db.prod.example.com:5432/app"));
@@ -643,11 +643,7 @@ fn default_logins_pass_only_on_the_local_host() {
 /// Placeholder tokens made of the alphabet in order do not block; random ones do.
 #[test]
 fn sequential_placeholder_tokens_do_not_block() {
-    let blocks = |text: &str| {
-        let mut f = Vec::new();
-        scan_text(text, "/x", Policy::Public, &mut f);
-        f.iter().any(|x| x.severity == "block" && x.category == "credentials")
-    };
+    let blocks = |text: &str| public_blocks(text).iter().any(|x| x.category == "credentials");
     assert!(!blocks("token: ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"));
     assert!(!blocks("Slack bot tokens look like xoxb-1234-5678-abcdefghijklmnopqrstuvwx"));
     assert!(blocks("token: ghp_Xq8vR2mN5tK9wL3pZ7yB4cD6fH1jA0sE2gU8"));

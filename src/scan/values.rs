@@ -56,14 +56,22 @@ const DOCUMENTATION_EXAMPLES: &[&str] = &[
     "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
 ];
 
+/// `value` without an HTTP auth scheme before it (`Bearer `, `Basic `, `token `, either case
+/// of the first letter): what the scheme carries is the value judged.
+fn without_auth_scheme(value: &str) -> &str {
+    ["Bearer ", "bearer ", "Basic ", "basic ", "token ", "Token "]
+        .iter()
+        .find_map(|p| value.strip_prefix(p))
+        .unwrap_or(value)
+}
+
 /// True for a credential a provider publishes in its documentation as an example
 /// ([`DOCUMENTATION_EXAMPLES`]), the value trimmed of blanks and quotes and of an auth
 /// scheme before it (`Bearer <example>`).
 #[must_use]
 pub fn is_documentation_example(value: &str) -> bool {
     let v = value.trim().trim_matches(['"', '\'', '`']);
-    let v = ["Bearer ", "bearer ", "Basic ", "basic "].iter().find_map(|p| v.strip_prefix(p)).unwrap_or(v);
-    DOCUMENTATION_EXAMPLES.contains(&v)
+    DOCUMENTATION_EXAMPLES.contains(&without_auth_scheme(v))
 }
 
 /// True for a provider token whose body (what follows its prefix, up to the first `_` or
@@ -141,10 +149,7 @@ const SECRET_MANAGER_PREFIXES: &[&str] = &[
 pub fn is_reference_or_placeholder(value: &str) -> bool {
     let v = value.trim().trim_matches(['"', '\'', '`']);
     // `Bearer ${TOKEN}`, `token $GITHUB_TOKEN`: an auth scheme before a reference.
-    let v = ["Bearer ", "bearer ", "Basic ", "basic ", "token ", "Token "]
-        .iter()
-        .find_map(|p| v.strip_prefix(p))
-        .unwrap_or(v);
+    let v = without_auth_scheme(v);
     let lower = v.to_ascii_lowercase();
     if v.is_empty() || SECRET_MANAGER_PREFIXES.iter().any(|p| lower.starts_with(p)) {
         return true;
@@ -170,10 +175,7 @@ pub fn is_reference_or_placeholder(value: &str) -> bool {
 #[must_use]
 pub fn is_reference_or_template(value: &str) -> bool {
     let v = value.trim();
-    let v = ["Bearer ", "bearer ", "Basic ", "basic ", "token ", "Token "]
-        .iter()
-        .find_map(|p| v.strip_prefix(p))
-        .unwrap_or(v);
+    let v = without_auth_scheme(v);
     let lower = v.to_ascii_lowercase();
     SECRET_MANAGER_PREFIXES.iter().any(|p| lower.starts_with(p))
         || v.starts_with('$')
