@@ -562,7 +562,8 @@ pub(super) fn gate_lock(gate: &GateDir) -> Result<std::fs::File, EngineError> {
     }
     // Best effort: the record only names the holder to whoever waits.
     let record = serde_json::json!({"pid": std::process::id(), "acquired_at": chrono::Utc::now().to_rfc3339()});
-    let _ = f.set_len(0).and_then(|()| writeln!(f, "{record}"));
+    // One write of the whole line (`writeln!` on a bare file made one call per JSON token).
+    let _ = f.set_len(0).and_then(|()| f.write_all(format!("{record}\n").as_bytes()));
     Ok(f)
 }
 

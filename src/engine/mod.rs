@@ -140,6 +140,10 @@ pub struct Engine {
     /// How `loopx` is run for LoopX 2.x goals (default: `$WRITEGATE_LOOPX` or `loopx` on
     /// `PATH`, with the operator's environment).
     pub loopx: std::sync::Arc<crate::loopx2::cli::Runner>,
+    /// The `revisions/` folders this engine (and its clones) swept for dead writers' temps:
+    /// that folder grows by a snapshot or two per apply, so it is swept once per engine,
+    /// not at every decision (see [`Engine::recover_goal`]).
+    pub(crate) swept: std::sync::Arc<std::sync::Mutex<std::collections::HashSet<PathBuf>>>,
 }
 
 impl Engine {
@@ -158,6 +162,7 @@ impl Engine {
             user_adapters: std::sync::Arc::default(),
             predictions: std::sync::Arc::default(),
             loopx: std::sync::Arc::default(),
+            swept: std::sync::Arc::default(),
         })
     }
 

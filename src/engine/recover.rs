@@ -33,9 +33,9 @@ impl Engine {
         let goal = self.goal(goal_id)?.clone();
         let mut notes = Vec::new();
         let target = std::fs::canonicalize(&goal.state_file).unwrap_or_else(|_| goal.state_file.clone());
-        let gate_dirs = [gate.applying(), gate.revisions().dir().to_owned(), gate.inbox()];
         let stale = remove_stale_temps(&target)
-            + gate_dirs.iter().map(|d| crate::gate::fsutil::remove_dead_temps(d)).sum::<usize>();
+            + [gate.applying(), gate.inbox()].iter().map(|d| crate::gate::fsutil::remove_dead_temps(d)).sum::<usize>()
+            + self.sweep_revisions_once(&gate);
         if stale > 0 {
             notes.push(format!("removed {stale} temp file(s) left by an interrupted write"));
         }
@@ -58,6 +58,17 @@ impl Engine {
             tracing::warn!(goal = goal_id, "{n}");
         }
         Ok(notes)
+    }
+
+    /// Removes dead writers' temps from `gate`'s `revisions/` the first time this engine
+    /// recovers the goal: listing that folder, which grows with every apply, at each
+    /// decision made an apply's cost grow with the number of earlier applies. A dead writer's
+    /// temp is an unfinished dot-file that no reader takes for a snapshot; one left while
+    /// this engine runs waits for the next engine's sweep. The number removed.
+    fn sweep_revisions_once(&self, gate: &crate::gate::GateDir) -> usize {
+        let dir = gate.revisions().dir().to_owned();
+        let first = self.swept.lock().map_or(true, |mut swept| swept.insert(dir.clone()));
+        if first { crate::gate::fsutil::remove_dead_temps(&dir) } else { 0 }
     }
 
     /// Finishes or unwinds the apply `marker` (at `path`) describes; the note says which.

@@ -209,8 +209,10 @@ fn agent_label(agent: Option<&str>) -> String {
 fn write_record(file: &mut File, record: &Value) -> std::io::Result<()> {
     file.seek(SeekFrom::Start(0))?;
     file.set_len(0)?;
-    file.write_all(canonical_json(record, true).as_bytes())?;
-    file.write_all(b"\n")?;
+    // One write: a reader never sees the record without its newline, and it is one call.
+    let mut line = canonical_json(record, true);
+    line.push('\n');
+    file.write_all(line.as_bytes())?;
     file.sync_all()
 }
 
