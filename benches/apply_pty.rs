@@ -76,12 +76,14 @@ fn build(root: &Path) -> PathBuf {
             None => format!("{now}\nBench marker {k}\n"),
         };
         let id = e.propose_replace("busy", &edited, "codex-main-control", None).expect("propose").item_id;
-        let out = e.decide(
-            &id,
-            // The demo's state holds lines the local policy warns on (a host, an e-mail).
-            &Decision::Apply(writegate::engine::Approval { confirm_warnings: true, ..Default::default() }),
-            None,
-        ).expect("apply");
+        let out = e
+            .decide(
+                &id,
+                // The demo's state holds lines the local policy warns on (a host, an e-mail).
+                &Decision::Apply(writegate::engine::Approval { confirm_warnings: true, ..Default::default() }),
+                None,
+            )
+            .expect("apply");
         assert_eq!(out.status, writegate::wire::Status::Applied, "{out:?}");
     }
     // The fresh goal starts from the same text.
@@ -124,15 +126,39 @@ fn batch(t: &mut Pty, goal: &str) -> Duration {
     took / BATCH as u32
 }
 
+/// Where the reference loop writes: folders of its own beside the goal's (`raw-ref/` in the
+/// state's folder and in the goal's runtime folder), so its files are allocated where the
+/// apply's are (the file system places a new file near its folder) without the TUI seeing
+/// them (it watches neither folder).
+struct RawDirs {
+    state: PathBuf,
+    gate: PathBuf,
+}
+
+impl RawDirs {
+    fn beside(e: &Engine, goal: &str) -> Self {
+        let state = e.goal(goal).expect("goal").state_file.parent().expect("state folder").join("raw-ref");
+        let gate = e.ws.goal_runtime_dir(goal).expect("runtime folder").join("raw-ref");
+        for d in
+            [state.clone(), gate.join("revisions"), gate.join("applying"), gate.join("inbox"), gate.join("decided")]
+        {
+            std::fs::create_dir_all(d).expect("mkdir");
+        }
+        Self { state, gate }
+    }
+}
+
 /// The durable writes of one apply in a batch (`Engine::write_and_record`), on their own:
-/// the text after (the text before was kept by the apply before), the write-ahead marker
-/// and the state, each a file written, fsynced, renamed into place and its folder fsynced;
-/// the record appended and fsynced; the item renamed into `decided/` with both folders
-/// fsynced; the marker removed. Around them, the lock holder record rewritten and fsynced
-/// when the state lock is taken and when it is released. 11 fsyncs.
-fn raw_apply(dir: &Path, n: usize, state: &[u8]) {
+/// the text after (the text before was kept by the apply before) in `revisions/`, the
+/// write-ahead marker in `applying/` and the state in its folder, each a file written,
+/// fsynced, renamed into place and its folder fsynced; the record appended to the results
+/// log and fsynced; the item (dropped before the clock starts, as a proposal is) renamed
+/// from `inbox/` into `decided/` with both folders fsynced; the marker removed. Around them,
+/// the lock holder record rewritten and fsynced when the state lock is taken and when it is
+/// released. 11 fsyncs.
+fn raw_apply(dirs: &RawDirs, n: usize, state: &[u8]) {
     let sync_dir = |d: &Path| std::fs::File::open(d).and_then(|f| f.sync_all()).expect("dir fsync");
-    let put = |name: &str, body: &[u8]| {
+    let put = |dir: &Path, name: &str, body: &[u8]| {
         let tmp = dir.join(format!(".{name}.tmp"));
         let mut f = std::fs::File::create(&tmp).expect("create");
         f.write_all(body).expect("write");
@@ -152,28 +178,34 @@ fn raw_apply(dir: &Path, n: usize, state: &[u8]) {
         .write(true)
         .create(true)
         .truncate(false)
-        .open(dir.join("STATE.md.lock"))
+        .open(dirs.state.join("STATE.md.lock"))
         .expect("lock");
     holder(&mut lock, &[b'h'; 260]);
-    put(&format!("rev-after-{n}.md"), state);
-    put("marker.json", &[b'm'; 1500]);
-    put("STATE.md", state);
-    let mut log = std::fs::OpenOptions::new().create(true).append(true).open(dir.join("results.jsonl")).expect("log");
+    put(&dirs.gate.join("revisions"), &format!("rev-after-{n}.md"), state);
+    let applying = dirs.gate.join("applying");
+    put(&applying, "marker.json", &[b'm'; 1500]);
+    put(&dirs.state, "STATE.md", state);
+    let mut log =
+        std::fs::OpenOptions::new().create(true).append(true).open(dirs.gate.join("results.jsonl")).expect("log");
     log.write_all(&[b'r'; 1100]).expect("append");
     log.sync_all().expect("fsync");
-    std::fs::write(dir.join(format!("item-{n}.json")), [b'i'; 3000]).expect("item");
-    std::fs::create_dir_all(dir.join("decided")).expect("decided");
-    std::fs::rename(dir.join(format!("item-{n}.json")), dir.join(format!("decided/item-{n}.json"))).expect("move");
-    sync_dir(dir);
-    sync_dir(&dir.join("decided"));
-    std::fs::remove_file(dir.join("marker.json")).expect("rm");
+    let (inbox, decided) = (dirs.gate.join("inbox"), dirs.gate.join("decided"));
+    std::fs::rename(inbox.join(format!("item-{n}.json")), decided.join(format!("item-{n}.json"))).expect("move");
+    sync_dir(&decided);
+    sync_dir(&inbox);
+    std::fs::remove_file(applying.join("marker.json")).expect("rm");
     holder(&mut lock, &[b'h'; 300]);
 }
 
-fn raw_loop(dir: &Path, n: &mut usize, state: &[u8]) -> Duration {
+/// `BATCH` reference applies; the time per apply. The items they move are dropped first,
+/// outside the timing.
+fn raw_loop(dirs: &RawDirs, n: &mut usize, state: &[u8]) -> Duration {
+    for k in *n..*n + BATCH {
+        std::fs::write(dirs.gate.join(format!("inbox/item-{k}.json")), [b'i'; 3000]).expect("item");
+    }
     let s = Instant::now();
     for _ in 0..BATCH {
-        raw_apply(dir, *n, state);
+        raw_apply(dirs, *n, state);
         *n += 1;
     }
     s.elapsed() / BATCH as u32
@@ -184,11 +216,13 @@ fn main() {
     let home = dir.path().join("home");
     let t0 = Instant::now();
     let registry = build(dir.path());
-    println!("setup: {DECIDED} applied edits recorded in goal busy in {:.1} s; load {}", t0.elapsed().as_secs_f64(), load());
+    println!(
+        "setup: {DECIDED} applied edits recorded in goal busy in {:.1} s; load {}",
+        t0.elapsed().as_secs_f64(),
+        load()
+    );
     let e = engine(&registry);
-    let state = std::fs::read(&e.goal("fresh").expect("goal").state_file).expect("state");
-    let raw_dir = dir.path().join("raw");
-    std::fs::create_dir_all(&raw_dir).expect("raw");
+    let raw_dirs = [RawDirs::beside(&e, "fresh"), RawDirs::beside(&e, "busy")];
     let mut raw_n = 0;
     let mut ratios = Vec::new();
     for round in 0..ROUNDS {
@@ -204,9 +238,13 @@ fn main() {
         .expect("loaded");
         let order = if round % 2 == 0 { ["fresh", "busy"] } else { ["busy", "fresh"] };
         for goal in order {
-            let before = raw_loop(&raw_dir, &mut raw_n, &state);
+            let raw_dir = &raw_dirs[usize::from(goal == "busy")];
+            // The loop writes texts of the goal's own size: before the batch, its state then;
+            // after, its state grown by the batch's todos.
+            let state_file = e.goal(goal).expect("goal").state_file.clone();
+            let before = raw_loop(raw_dir, &mut raw_n, &std::fs::read(&state_file).expect("state"));
             let per = batch(&mut t, goal);
-            let after = raw_loop(&raw_dir, &mut raw_n, &state);
+            let after = raw_loop(raw_dir, &mut raw_n, &std::fs::read(&state_file).expect("state"));
             let decided = e.log(Some(goal)).map_or(0, |l| l.len());
             let raw = f64::midpoint(ms(before), ms(after));
             ratios.push(ms(per) / raw);

@@ -119,8 +119,8 @@ impl Engine {
         failpoint("after_gate_lock");
         // Under the lock, the gate folder must still resolve inside the runtime root (issue
         // 12 case 2): a swap since it was first resolved is refused before anything is written.
-        self.gate(&found.goal_id)?;
-        self.recover_goal(&found.goal_id)?;
+        let gate = self.gate(&found.goal_id)?;
+        self.recover_goal_in(&gate, &found.goal_id)?;
         let item = Item::read(&found.path, &found.goal_id);
         if !found.path.exists() {
             return Err(EngineError::NoSuchItem(reference.to_owned()));
@@ -192,7 +192,8 @@ impl Engine {
             }
         };
         failpoint("after_state_lock");
-        let p = self.prepare(item);
+        // The gate folder was checked under the gate lock moments before.
+        let p = self.prepare_in(item, &self.goal_snapshot_in(&item.goal_id, Ok(gate.clone())));
         let mut status = match &p.predicted {
             Predicted::Ready => Status::Applied,
             Predicted::Invalid => return Ok(Outcome::invalid(&p)),

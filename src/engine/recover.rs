@@ -29,13 +29,25 @@ impl Engine {
     /// # Errors
     /// [`EngineError`] on I/O failure or an unparseable marker.
     pub fn recover_goal(&self, goal_id: &str) -> Result<Vec<String>, EngineError> {
-        let gate = self.gate(goal_id)?;
+        self.recover_goal_in(&self.gate(goal_id)?, goal_id)
+    }
+
+    /// [`Self::recover_goal`] with the goal's gate folder checked by the caller (under the
+    /// gate lock, moments before).
+    pub(super) fn recover_goal_in(
+        &self,
+        gate: &crate::gate::GateDir,
+        goal_id: &str,
+    ) -> Result<Vec<String>, EngineError> {
         let goal = self.goal(goal_id)?.clone();
         let mut notes = Vec::new();
         let target = std::fs::canonicalize(&goal.state_file).unwrap_or_else(|_| goal.state_file.clone());
+        // One listing of applying/ for its temps and every kind of marker.
+        let applying = gate.applying_entries();
         let stale = remove_stale_temps(&target)
-            + [gate.applying(), gate.inbox()].iter().map(|d| crate::gate::fsutil::remove_dead_temps(d)).sum::<usize>()
-            + self.sweep_revisions_once(&gate);
+            + crate::gate::fsutil::remove_dead_temps_among(&applying)
+            + crate::gate::fsutil::remove_dead_temps(&gate.inbox())
+            + self.sweep_revisions_once(gate);
         if stale > 0 {
             notes.push(format!("removed {stale} temp file(s) left by an interrupted write"));
         }
@@ -47,13 +59,13 @@ impl Engine {
         } else {
             std::sync::Arc::new(log.read_all(true)?.into_iter().map(std::sync::Arc::new).collect())
         };
-        for path in gate.markers("json") {
+        for path in crate::gate::GateDir::markers_among(&applying, "json") {
             let marker = read_marker(&path)?;
-            notes.push(self.recover_marker(&gate, &goal, &records, &path, &marker)?);
+            notes.push(self.recover_marker(gate, &goal, &records, &path, &marker)?);
         }
-        notes.extend(self.recover_releases(&gate, goal_id, &records)?);
-        notes.extend(self.recover_loopx_runs(&gate, goal_id, &records)?);
-        notes.extend(Self::finish_interrupted_closes(&gate, goal_id, &records)?);
+        notes.extend(self.recover_releases(gate, goal_id, &records, &applying)?);
+        notes.extend(self.recover_loopx_runs(gate, goal_id, &records, &applying)?);
+        notes.extend(Self::finish_interrupted_closes(gate, goal_id, &records)?);
         for n in &notes {
             tracing::warn!(goal = goal_id, "{n}");
         }

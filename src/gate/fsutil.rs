@@ -177,6 +177,17 @@ pub fn remove_dead_temps(dir: &Path) -> usize {
     remove_dead_temps_where(dir, |_| true)
 }
 
+/// [`remove_dead_temps`] over entries already listed (full paths).
+#[must_use]
+pub fn remove_dead_temps_among(entries: &[PathBuf]) -> usize {
+    entries
+        .iter()
+        .filter(|p| {
+            p.file_name().is_some_and(|f| is_dead_temp(&f.to_string_lossy())) && std::fs::remove_file(p).is_ok()
+        })
+        .count()
+}
+
 fn remove_dead_temps_where(dir: &Path, keep: impl Fn(&str) -> bool) -> usize {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return 0;

@@ -87,15 +87,28 @@ impl GateDir {
     /// lease releases, `loopx`: LoopX 2.x commands), sorted; temp dot-files are not markers.
     #[must_use]
     pub fn markers(&self, ext: &str) -> Vec<PathBuf> {
+        Self::markers_among(&self.applying_entries(), ext)
+    }
+
+    /// Every entry of `applying/` (markers and temps), sorted; empty when it cannot be
+    /// listed. One listing serves every kind of marker ([`Self::markers_among`]).
+    #[must_use]
+    pub fn applying_entries(&self) -> Vec<PathBuf> {
         let Ok(rd) = std::fs::read_dir(self.applying()) else { return Vec::new() };
-        let mut out: Vec<PathBuf> = rd
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == ext))
-            .filter(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
-            .collect();
+        let mut out: Vec<PathBuf> = rd.filter_map(Result::ok).map(|e| e.path()).collect();
         out.sort();
         out
+    }
+
+    /// The markers with extension `ext` among `entries` (see [`Self::markers`]).
+    #[must_use]
+    pub fn markers_among(entries: &[PathBuf], ext: &str) -> Vec<PathBuf> {
+        entries
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == ext))
+            .filter(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
+            .cloned()
+            .collect()
     }
 
     /// Pending item files: `inbox/*.json`, skipping dot-files and temp files (agents write

@@ -238,9 +238,10 @@ impl Engine {
         gate: &GateDir,
         goal_id: &str,
         records: &[std::sync::Arc<ResultRecord>],
+        applying: &[std::path::PathBuf],
     ) -> Result<Vec<String>, EngineError> {
         let mut notes = Vec::new();
-        for path in gate.markers("loopx") {
+        for path in GateDir::markers_among(applying, "loopx") {
             let marker = read_run_marker(&path)?;
             notes.push(self.recover_run(gate, goal_id, records, &path, &marker)?);
         }

@@ -97,9 +97,10 @@ impl Engine {
         gate: &GateDir,
         goal_id: &str,
         records: &[std::sync::Arc<ResultRecord>],
+        applying: &[std::path::PathBuf],
     ) -> Result<Vec<String>, EngineError> {
         let mut notes = Vec::new();
-        for path in gate.markers("release") {
+        for path in GateDir::markers_among(applying, "release") {
             let marker = read_release_marker(&path)?;
             notes.push(self.recover_release(gate, goal_id, records, &path, &marker)?);
         }
