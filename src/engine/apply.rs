@@ -193,7 +193,12 @@ impl Engine {
         };
         failpoint("after_state_lock");
         // The gate folder was checked under the gate lock moments before.
-        let p = self.prepare_in(item, &self.goal_snapshot_in(&item.goal_id, Ok(gate.clone())));
+        let snap = self.goal_snapshot_in(&item.goal_id, Ok(gate.clone()));
+        let mut p = self.prepare_for_apply(item, &snap);
+        if p.predicted != Predicted::Ready {
+            // A conflict, a duplicate or a failure is recorded and shown with its details.
+            p = self.prepare_in(item, &snap);
+        }
         let mut status = match &p.predicted {
             Predicted::Ready => Status::Applied,
             Predicted::Invalid => return Ok(Outcome::invalid(&p)),

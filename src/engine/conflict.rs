@@ -189,7 +189,14 @@ impl super::Engine {
 
     /// Looks up the base at `expected_revision` among the goal's revision snapshots and, when
     /// it is kept, builds the 3-way view; the revision conflict's details say which.
-    pub(super) fn add_three_way(&self, p: &mut Prepared, intent: &Intent, current: &str, ctx: &EditContext) {
+    pub(super) fn add_three_way(
+        &self,
+        p: &mut Prepared,
+        intent: &Intent,
+        current: &str,
+        ctx: &EditContext,
+        detail: super::preview::Detail,
+    ) {
         let mut source = "revisions";
         let mut base = self
             .gate(&intent.goal_id)
@@ -223,6 +230,16 @@ impl super::Engine {
         }
         let Ok(Some(base)) = base else { return };
         let proposed = super::conflict::proposed_on(&base, intent, ctx);
+        if detail == super::preview::Detail::Decision {
+            p.three_way = Some(ThreeWay {
+                base,
+                proposed,
+                overlaps: Vec::new(),
+                since_diff: String::new(),
+                proposal_diff: String::new(),
+            });
+            return;
+        }
         let view = super::conflict::three_way(base, current, proposed);
         if let Some(Value::Object(c)) = p.conflict.as_mut()
             && c.get("kind").and_then(Value::as_str) == Some("revision_conflict")

@@ -224,6 +224,17 @@ pub(super) fn readable_results<'a>(
     }
 }
 
+/// How much of a stale item's 3-way view a preparation builds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Detail {
+    /// Everything: the view's diffs and overlapping lines, the conflict's diff details and a
+    /// recompute's diff of diffs (the TUI, `preview`, `list`).
+    Full,
+    /// What a decision reads: the base, the proposal on it and every check; the diffs, the
+    /// overlapping lines and the diff of diffs stay empty (they decide nothing).
+    Decision,
+}
+
 impl Engine {
     /// Evaluates every check for `item` against the current disk state. Writes nothing.
     #[must_use]
@@ -234,6 +245,18 @@ impl Engine {
     /// [`Engine::prepare`] against an already read [`GoalSnapshot`] of the item's goal.
     #[must_use]
     pub fn prepare_in(&self, item: &Item, snap: &GoalSnapshot) -> Prepared {
+        self.prepare_with(item, snap, Detail::Full)
+    }
+
+    /// [`Engine::prepare_in`] for the apply that follows at once under the locks: the same
+    /// checks, status and texts, without what only the operator reads ([`Detail::Decision`]).
+    /// Apply keeps it only when it says `ready`; any other status is prepared again in full
+    /// for the record and the outcome's details.
+    pub(super) fn prepare_for_apply(&self, item: &Item, snap: &GoalSnapshot) -> Prepared {
+        self.prepare_with(item, snap, Detail::Decision)
+    }
+
+    fn prepare_with(&self, item: &Item, snap: &GoalSnapshot, detail: Detail) -> Prepared {
         if let Some(p) = decided_preview(item, snap) {
             return p;
         }
@@ -242,7 +265,7 @@ impl Engine {
         } else if let Some(cmd) = &item.command {
             self.prepare_canonical(item, cmd, snap)
         } else {
-            self.prepare_intent(item, snap)
+            self.prepare_intent(item, snap, detail)
         };
         super::rejections::mark(&mut p, &snap.results);
         if let (Some(why), Some(Value::Object(c))) = (&p.stale_reason, p.conflict.as_mut()) {
@@ -252,7 +275,7 @@ impl Engine {
     }
 
     /// The checks of a write intent (a LoopX 0.5.x packet with writegate's proposal).
-    fn prepare_intent(&self, item: &Item, snap: &GoalSnapshot) -> Prepared {
+    fn prepare_intent(&self, item: &Item, snap: &GoalSnapshot, detail: Detail) -> Prepared {
         let mut p = Prepared::new(item);
         p.authority = snap.authority.as_deref().map(|a| a.kind.as_str());
         let intent = match &item.intent {
@@ -323,12 +346,12 @@ impl Engine {
         };
         Self::check_edit(&mut p, &intent, (&current, &state), raw, &ctx, rev_ok);
         if !rev_ok {
-            self.add_three_way(&mut p, &intent, &current, &ctx);
+            self.add_three_way(&mut p, &intent, &current, &ctx, detail);
         }
         p.current_text = Some(current);
         check_boundary(&mut p, &intent, snap.allowlist.as_deref().unwrap_or_default());
         check_lock(&mut p, &goal.state_file);
-        p.stale_reason = super::recompute::recompute_if_eligible(&mut p);
+        p.stale_reason = super::recompute::recompute_if_eligible(&mut p, detail);
         p
     }
 

@@ -9,7 +9,7 @@
 //! current change touched. Pure over the texts of a [`Prepared`]; nothing here writes.
 
 use super::item::Proposal;
-use super::preview::{Predicted, Prepared};
+use super::preview::{Detail, Predicted, Prepared};
 use crate::loopx::edit::TodoOp;
 use crate::loopx::hash::revision_of_text;
 use crate::loopx::pytext::py_strip;
@@ -128,10 +128,19 @@ thread_local! {
         const { std::cell::RefCell::new(std::collections::VecDeque::new()) };
 }
 
-/// [`parts`] of `text`, from [`REMEMBERED`] when this thread cut the very same text lately.
-/// An `Err` and a text over [`PARTS_TEXT_MAX`] are not remembered.
+/// [`parts`] of `text`, from [`REMEMBERED`] when this thread cut the very same text lately
+/// (a hit becomes the newest: a goal's base, used by every item of a batch, stays while
+/// each apply's texts pass through). An `Err` and a text over [`PARTS_TEXT_MAX`] are not
+/// remembered.
 fn parts_remembered(text: &str) -> Result<std::rc::Rc<Parts>, String> {
-    if let Some(p) = REMEMBERED.with_borrow(|m| m.iter().find(|(t, _)| **t == *text).map(|(_, p)| p.clone())) {
+    let hit = REMEMBERED.with_borrow_mut(|m| {
+        let at = m.iter().position(|(t, _)| **t == *text)?;
+        let entry = m.remove(at)?;
+        let p = entry.1.clone();
+        m.push_back(entry);
+        Some(p)
+    });
+    if let Some(p) = hit {
         return Ok(p);
     }
     let p = std::rc::Rc::new(parts(text)?);
@@ -215,6 +224,12 @@ fn moved_phrases(before: &Parts, since: &Changes) -> Vec<String> {
 /// # Errors
 /// Why not, in one sentence for the operator (the item then stays `revision_conflict`).
 pub fn recompute_check(p: &Prepared) -> Result<Recomputed, String> {
+    recompute_check_with(p, Detail::Full)
+}
+
+/// [`recompute_check`]; with [`Detail::Decision`] the same verdict without the diff of
+/// diffs (left empty: it is for the operator's eyes and decides nothing).
+fn recompute_check_with(p: &Prepared, detail: Detail) -> Result<Recomputed, String> {
     if !p.failures.iter().any(|(name, _)| name == "revision") {
         return Err(format!("only a stale item is recomputed; this one is {}", p.predicted.name()));
     }
@@ -273,12 +288,17 @@ pub fn recompute_check(p: &Prepared) -> Result<Recomputed, String> {
             )
         });
     }
-    let rebased_diff = crate::diff::unified(current, recomputed, "state");
+    let diff_of_diffs = match detail {
+        Detail::Full => {
+            super::conflict::diff_of_diffs(&view.proposal_diff, &crate::diff::unified(current, recomputed, "state"))
+        }
+        Detail::Decision => String::new(),
+    };
     Ok(Recomputed {
         base_revision: intent.expected_revision.clone(),
         onto: revision_of_text(current),
         moved: moved_phrases(&base, &since),
-        diff_of_diffs: super::conflict::diff_of_diffs(&view.proposal_diff, &rebased_diff),
+        diff_of_diffs,
         base_from_item: p.conflict.as_ref().is_some_and(|c| c["base_source"] == "item"),
     })
 }
@@ -289,11 +309,11 @@ pub fn recompute_check(p: &Prepared) -> Result<Recomputed, String> {
 /// `moved_since_base` and `diff_of_diffs`; beside a lease or key-reuse conflict, which then
 /// leads, a `recomputed` note), and the next failing check or `ready` decides.
 /// Any other item is left as it is; for a stale one the reason it stays stale is returned.
-pub(super) fn recompute_if_eligible(p: &mut Prepared) -> Option<String> {
+pub(super) fn recompute_if_eligible(p: &mut Prepared, detail: Detail) -> Option<String> {
     if !p.failures.iter().any(|(name, _)| name == "revision") {
         return None;
     }
-    let r = match recompute_check(p) {
+    let r = match recompute_check_with(p, detail) {
         Ok(r) => r,
         Err(why) => return Some(why),
     };
@@ -404,5 +424,78 @@ mod tests {
         assert_eq!(moved.len(), 3, "{moved:?}");
         assert!(moved.iter().any(|m| m == "## Next Action changed"), "{moved:?}");
         assert!(moved.iter().any(|m| m.ends_with(" added")) && moved.iter().any(|m| m.ends_with(" removed")));
+    }
+}
+
+#[cfg(test)]
+mod detail_tests {
+    use crate::engine::{Approval, Clock, Decision, Engine};
+    use crate::loopx::edit::{TodoArgs, TodoOp};
+
+    fn add(e: &Engine, text: &str) -> String {
+        let op =
+            TodoOp::TodoAdd(TodoArgs { role: Some("agent".into()), text: Some(text.into()), ..TodoArgs::default() });
+        e.propose("docs-goal", &op).expect("propose").item_id
+    }
+
+    /// Apply's decision-only preparation gives the verdict, the checks and the bytes of the
+    /// full one, for a stale add that is recomputed and for one that stays stale.
+    #[test]
+    fn a_decision_only_preparation_decides_like_the_full_one() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let reg = crate::demo::build(dir.path(), "t").expect("demo");
+        let loc = crate::loopx::registry::Locator {
+            registry: Some(reg),
+            ..crate::loopx::registry::Locator::from_env(None, None)
+        };
+        let e = Engine::open(&loc, Clock::System, "t".into()).expect("engine");
+        let (first, second) = (add(&e, "[P2] first"), add(&e, "[P2] second"));
+        let apply = Decision::Apply(Approval { confirm_warnings: true, ..Approval::default() });
+        assert_eq!(e.decide(&first, &apply, None).expect("apply").status, crate::wire::Status::Applied);
+        let item = e.find_item(&second).expect("item");
+        let snap = e.goal_snapshot(&item.goal_id);
+        let (full, lean) = (e.prepare_in(&item, &snap), e.prepare_for_apply(&item, &snap));
+        assert_eq!(full.predicted.name(), "ready", "{:?}", full.stale_reason);
+        assert_eq!(
+            (lean.predicted.name(), &lean.checks, &lean.proposed_text),
+            (full.predicted.name(), &full.checks, &full.proposed_text)
+        );
+        let (l, f) = (lean.recomputed.expect("lean"), full.recomputed.expect("full"));
+        assert_eq!((l.onto, l.moved, l.base_revision), (f.onto, f.moved, f.base_revision));
+        assert!(lean.three_way.as_ref().is_some_and(|v| v.since_diff.is_empty()), "no display work");
+        assert!(full.three_way.as_ref().is_some_and(|v| !v.since_diff.is_empty()));
+        // An update of a todo reworded since the agent read it stays stale in both.
+        let path = e.goal("docs-goal").expect("goal").state_file.clone();
+        let now = std::fs::read_to_string(&path).expect("state");
+        let todo = crate::loopx::state::ActiveState::parse(&now).todos[0].clone();
+        let op = TodoOp::TodoUpdate(TodoArgs {
+            todo_id: Some(todo.todo_id.clone()),
+            agent_id: Some("codex-main-control".into()),
+            note: Some("stale".into()),
+            ..TodoArgs::default()
+        });
+        let second = e.propose("docs-goal", &op).expect("propose").item_id;
+        let item = e.find_item(&second).expect("item");
+        let reworded: Vec<String> = now
+            .lines()
+            .enumerate()
+            .map(|(i, l)| if i == todo.line { format!("{l} (reworded)") } else { l.to_owned() })
+            .collect();
+        std::fs::write(&path, reworded.join("\n") + "\n").expect("edit");
+        let snap = e.goal_snapshot(&item.goal_id);
+        let (full, lean) = (e.prepare_in(&item, &snap), e.prepare_for_apply(&item, &snap));
+        assert_eq!(full.predicted.name(), "revision_conflict", "{:?}", full.recomputed);
+        assert_eq!(
+            (lean.predicted.name(), &lean.checks, &lean.stale_reason),
+            (full.predicted.name(), &full.checks, &full.stale_reason)
+        );
+        // Apply records such an item with the full details.
+        let out = e.decide(&second, &apply, None).expect("decide");
+        assert_eq!(out.status, crate::wire::Status::RevisionConflict);
+        assert!(
+            out.conflict.as_ref().is_some_and(|c| c["since_base_diff"].as_str().is_some_and(|d| !d.is_empty())),
+            "{:?}",
+            out.conflict
+        );
     }
 }

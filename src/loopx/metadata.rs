@@ -297,7 +297,9 @@ fn tokens(body: &str) -> impl Iterator<Item = (usize, &str, &str)> {
                 0
             };
             if value_len == 0 {
-                at += 1;
+                // Every later start inside this key run ends at the same `key_end`, so
+                // fails the same way.
+                at = key_end;
                 continue;
             }
             at = value_start + value_len;
