@@ -352,3 +352,14 @@ pub fn hold_state_lock(registry: &Path, goal: &str, hold: std::time::Duration) -
     });
     Ok(())
 }
+
+/// For tests inside the crate: an engine (operator `t`, system clock) on a fresh demo
+/// workspace in a temporary folder, which the returned guard removes.
+#[cfg(test)]
+pub(crate) fn test_engine() -> (tempfile::TempDir, Engine) {
+    let dir = tempfile::tempdir().expect("tmp");
+    let reg = build(dir.path(), "t").expect("demo");
+    let loc = Locator { registry: Some(reg), ..Locator::from_env(None, None) };
+    let e = Engine::open(&loc, Clock::System, "t".into()).expect("engine");
+    (dir, e)
+}

@@ -23,6 +23,8 @@ mod authority_check;
 pub mod canonical;
 mod checks;
 pub mod conflict;
+#[cfg(test)]
+mod detail_tests;
 pub mod item;
 mod lease;
 pub mod patch;

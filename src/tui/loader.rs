@@ -344,14 +344,7 @@ mod tests {
     use super::*;
 
     fn demo() -> (tempfile::TempDir, Engine) {
-        let dir = tempfile::tempdir().expect("tmp");
-        let reg = crate::demo::build(dir.path(), "t").expect("demo");
-        let loc = crate::loopx::registry::Locator {
-            registry: Some(reg),
-            ..crate::loopx::registry::Locator::from_env(None, None)
-        };
-        let e = Engine::open(&loc, crate::engine::Clock::System, "t".into()).expect("engine");
-        (dir, e)
+        crate::demo::test_engine()
     }
 
     #[test]
