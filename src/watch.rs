@@ -11,7 +11,7 @@ use inotify::{EventMask, Inotify, WatchDescriptor, WatchMask};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::Sender;
-use std::sync::{Arc, Mutex, atomic::AtomicBool, atomic::Ordering};
+use std::sync::{Arc, Condvar, Mutex, atomic::AtomicBool, atomic::Ordering};
 use std::time::{Duration, SystemTime};
 
 /// Debounce window: bursts of events (editor saves, rename dances) within it coalesce.
@@ -119,6 +119,8 @@ enum Backend {
 #[derive(Clone)]
 pub struct Watcher {
     backend: Arc<Mutex<Backend>>,
+    /// Signalled when the thread has set up (the backend left [`Backend::Starting`]).
+    ready: Arc<Condvar>,
     stop: Arc<AtomicBool>,
     _owner: Arc<StopOnDrop>,
 }
@@ -135,9 +137,14 @@ impl Watcher {
     /// Watches exactly `dirs` from now on: folders new to the set (and the `fresh` ones, made
     /// anew under a path already watched) are watched before this returns, so a file landing
     /// in one after it is reported; folders no longer in the set stop being watched. When
-    /// polling, the fresh folders' listings become the baseline here.
+    /// polling, the fresh folders' listings become the baseline here. Called while the
+    /// watcher's thread is still setting up, it waits for that (up to [`SETUP_WAIT`]): the
+    /// watches are added here, not later by the thread, after the caller has read the files.
     pub fn update(&self, dirs: &[PathBuf], fresh: &[PathBuf]) {
-        let Ok(mut b) = self.backend.lock() else { return };
+        let Ok(b) = self.backend.lock() else { return };
+        let Ok((mut b, _)) = self.ready.wait_timeout_while(b, SETUP_WAIT, |b| matches!(b, Backend::Starting(_))) else {
+            return;
+        };
         match &mut *b {
             Backend::Starting(d) => *d = dirs.to_vec(),
             Backend::Polling { dirs: d, last } => {
@@ -175,6 +182,10 @@ impl Watcher {
     }
 }
 
+/// How long [`Watcher::update`] waits for the watcher's thread to set up before it leaves
+/// the folders for the thread to watch when it does.
+pub const SETUP_WAIT: Duration = Duration::from_secs(10);
+
 /// The inotify events that can change what writegate shows: a write is `IN_MODIFY`, a
 /// rename into or out of a folder `IN_MOVED_*`. Not `IN_OPEN` / `IN_ACCESS` / `IN_CLOSE_*`:
 /// writegate's own reads must never wake the watcher (notify 8 always asks for `IN_OPEN`,
@@ -207,7 +218,8 @@ pub fn start(dirs: &[PathBuf], poll: Duration, force_poll: bool, tx: &Sender<Wat
         Backend::Starting(dirs.to_vec())
     };
     let backend = Arc::new(Mutex::new(first));
-    let w = Watcher { backend, stop: stop.clone(), _owner: Arc::new(StopOnDrop(stop)) };
+    let ready = Arc::new(Condvar::new());
+    let w = Watcher { backend, ready, stop: stop.clone(), _owner: Arc::new(StopOnDrop(stop)) };
     let (thread_side, tx) = (w.clone_weak(), tx.clone());
     std::thread::spawn(move || {
         let reason = if force_poll { "polling requested".to_owned() } else { run_native(&thread_side, &tx) };
@@ -224,6 +236,7 @@ pub fn start(dirs: &[PathBuf], poll: Duration, force_poll: bool, tx: &Sender<Wat
 /// never keeps it running.
 struct ThreadSide {
     backend: Arc<Mutex<Backend>>,
+    ready: Arc<Condvar>,
     stop: Arc<AtomicBool>,
 }
 
@@ -235,7 +248,7 @@ impl ThreadSide {
 
 impl Watcher {
     fn clone_weak(&self) -> ThreadSide {
-        ThreadSide { backend: self.backend.clone(), stop: self.stop.clone() }
+        ThreadSide { backend: self.backend.clone(), ready: self.ready.clone(), stop: self.stop.clone() }
     }
 }
 
@@ -268,6 +281,7 @@ fn run_native(side: &ThreadSide, tx: &Sender<WatchMsg>) -> String {
             }
         }
         *b = Backend::Native { watches, by_wd, by_dir };
+        side.ready.notify_all();
     }
     let _ = tx.send(WatchMsg::Mode(WatchMode::Native));
     let mut buf = vec![0u8; 64 * 1024];
@@ -412,6 +426,7 @@ fn run_polling(side: &ThreadSide, poll: Duration, tx: &Sender<WatchMsg>, reason:
             let last = fingerprint(&dirs);
             *b = Backend::Polling { dirs, last };
         }
+        side.ready.notify_all();
     }
     let _ = tx.send(WatchMsg::Mode(WatchMode::Polling { interval: poll, reason }));
     let mut next = std::time::Instant::now() + poll;
@@ -542,6 +557,37 @@ mod rearm_tests {
             while rx.try_recv().is_ok() {}
             std::fs::write(a.path().join("ignored.json"), "{}")?;
             assert!(rx.recv_timeout(Duration::from_millis(300)).is_err(), "polling: {force_poll}");
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn an_update_while_the_thread_sets_up_is_watched_when_it_returns() -> Result<(), Box<dyn std::error::Error>> {
+        // The TUI starts its watcher with no folders and the loader arms it at once; the
+        // folders must be watched when that returns, not whenever the thread gets to them.
+        for force_poll in [false, true] {
+            let dir = tempfile::tempdir()?;
+            let (tx, rx) = std::sync::mpsc::channel();
+            let w = start(&[], Duration::from_millis(30), force_poll, &tx);
+            w.update(&[dir.path().to_owned()], &[dir.path().to_owned()]);
+            let watching = w.backend.lock().map(|b| match &*b {
+                Backend::Native { by_dir, .. } => by_dir.contains_key(dir.path()),
+                Backend::Polling { dirs, .. } => dirs.iter().any(|d| d == dir.path()),
+                Backend::Starting(_) => false,
+            });
+            assert_eq!(watching.ok(), Some(true), "polling: {force_poll}");
+            std::fs::write(dir.path().join("landed.json"), "{}")?;
+            let landed =
+                |m: &WatchMsg| matches!(m, WatchMsg::Changed(p) if p.iter().any(|p| p.ends_with("landed.json")));
+            let mut seen = Vec::new();
+            while let Ok(m) = rx.recv_timeout(Duration::from_secs(2)) {
+                if landed(&m) {
+                    break;
+                }
+                seen.push(m);
+            }
+            assert!(seen.iter().all(|m| matches!(m, WatchMsg::Mode(_))), "{seen:?} (polling: {force_poll})");
+            assert!(seen.len() <= 1, "never reported: {seen:?} (polling: {force_poll})");
         }
         Ok(())
     }

@@ -284,14 +284,7 @@ impl Loader {
     /// Points the watcher at the folders to watch now; the goals of folders new since.
     fn rearm(&mut self) -> Vec<String> {
         let eng = current(&self.engine);
-        let set = watch::watch_set(&eng);
-        if set == self.dirs {
-            return Vec::new();
-        }
-        let known: std::collections::HashSet<&(PathBuf, u64)> = self.dirs.iter().collect();
-        let fresh: Vec<PathBuf> = set.iter().filter(|d| !known.contains(d)).map(|(p, _)| p.clone()).collect();
-        self.watcher.update(&set.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>(), &fresh);
-        self.dirs = set;
+        let fresh = settle(&self.watcher, &mut self.dirs, || watch::watch_set(&eng));
         let job = job_for(&eng, &fresh);
         job.goals.into_iter().chain(job.items.into_keys()).collect()
     }
@@ -339,6 +332,36 @@ impl Loader {
     }
 }
 
+/// Most listings [`settle`] takes before it leaves the rest to the events of the folders it
+/// watches by then (a folder removed and made again without end never settles).
+const SETTLE_ROUNDS: usize = 16;
+
+/// Points `watcher` at the folders `list` gives, listing again after every change of the
+/// watches until a listing finds the set unchanged. A folder made after a listing but before
+/// its parent's watch was in place (`goals/<id>/gate/inbox` made just after `goals/`, as a
+/// first proposal does) sends no event; the listing after the watch is set finds it. `dirs`
+/// is the set watched before (paths with inodes) and becomes the set watched now; returns
+/// the folders new to it, in listing order.
+fn settle(
+    watcher: &watch::Watcher,
+    dirs: &mut Vec<(PathBuf, u64)>,
+    mut list: impl FnMut() -> Vec<(PathBuf, u64)>,
+) -> Vec<PathBuf> {
+    let mut new_since = Vec::new();
+    for _ in 0..SETTLE_ROUNDS {
+        let set = list();
+        if set == *dirs {
+            break;
+        }
+        let known: std::collections::HashSet<&(PathBuf, u64)> = dirs.iter().collect();
+        let fresh: Vec<PathBuf> = set.iter().filter(|d| !known.contains(d)).map(|(p, _)| p.clone()).collect();
+        watcher.update(&set.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>(), &fresh);
+        new_since.extend(fresh);
+        *dirs = set;
+    }
+    new_since
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -377,6 +400,48 @@ mod tests {
         a.merge(Job::default());
         assert!(a.rearm && !a.full && a.goals.contains("g1") && a.items.contains_key("g2") && !a.is_empty());
         assert!(Job::default().is_empty());
+    }
+}
+
+#[cfg(test)]
+mod settle_tests {
+    use super::*;
+    use std::os::unix::fs::MetadataExt as _;
+    use std::time::Duration;
+
+    fn with_ino(dirs: &[&Path]) -> Vec<(PathBuf, u64)> {
+        dirs.iter().filter_map(|d| std::fs::metadata(d).ok().map(|m| (d.to_path_buf(), m.ino()))).collect()
+    }
+
+    #[test]
+    fn a_folder_made_between_a_listing_and_its_watch_is_watched() -> Result<(), Box<dyn std::error::Error>> {
+        // CI saw it: a goal's first proposal made `goals/`, then `goals/<id>/gate/inbox`
+        // before the watch on `goals/` was in place; the proposal never showed.
+        let root = tempfile::tempdir()?;
+        let (goals, inbox) = (root.path().join("goals"), root.path().join("goals/g/gate/inbox"));
+        let (tx, rx) = std::sync::mpsc::channel();
+        let w = watch::start(&[root.path().to_owned()], Duration::from_millis(30), false, &tx);
+        assert!(matches!(rx.recv_timeout(Duration::from_secs(2))?, watch::WatchMsg::Mode(_)));
+        std::fs::create_dir(&goals)?;
+        let mut dirs = with_ino(&[root.path()]);
+        let mut listings = 0;
+        let fresh = settle(&w, &mut dirs, || {
+            listings += 1;
+            let set = with_ino(&[root.path(), &goals, &inbox]);
+            // The proposer's next folders land after this listing, before the watches.
+            if listings == 1 {
+                std::fs::create_dir_all(&inbox).expect("mkdir");
+            }
+            set
+        });
+        assert!(fresh.contains(&inbox), "{fresh:?}");
+        assert_eq!(dirs.len(), 3);
+        assert_eq!(listings, 3, "listed until nothing changed");
+        while rx.try_recv().is_ok() {}
+        std::fs::write(inbox.join("item.json"), "{}")?;
+        let got = rx.recv_timeout(Duration::from_secs(2))?;
+        assert!(matches!(&got, watch::WatchMsg::Changed(p) if p.iter().any(|p| p.ends_with("item.json"))), "{got:?}");
+        Ok(())
     }
 }
 
