@@ -68,6 +68,22 @@ pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
     let root = io("create folder", std::fs::create_dir_all(root).and_then(|()| std::fs::canonicalize(root)))?;
     let project = root.clone();
     let runtime = root.join(".loopx-runtime");
+    let registry = write_goal_files(&project, &runtime)?;
+    let loc = Locator { registry: Some(registry.clone()), ..Locator::from_env(None, None) };
+    let engine = Engine::open(&loc, Clock::System, operator.to_owned())?;
+    demo_goal_history(&engine)?;
+    demo_goal_intents(&engine)?;
+    demo_goal_other_files(&engine, &runtime)?;
+    docs_goal_items(&engine)?;
+    let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ").to_string();
+    loopx2::drop_items(&engine, &stamp)?;
+    Ok(registry)
+}
+
+/// The registry (two LoopX 0.5.x goals and the LoopX 2.x one), their state files, the 2.x
+/// goal's files and demo-goal's two task leases (one held by the peer, one expired), under
+/// `project` and `runtime`; returns the registry path.
+fn write_goal_files(project: &Path, runtime: &Path) -> Result<PathBuf, DemoError> {
     let registry = project.join(".loopx/registry.json");
     let goal = |id: &str, agents: &[&str]| {
         json!({
@@ -79,11 +95,11 @@ pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
         })
     };
     let reg = json!({"schema_version": "0.1", "updated_at": "2026-11-29", "common_runtime_root": runtime,
-        "goals": [goal("demo-goal", &[MAIN, PEER]), goal("docs-goal", &[MAIN]), loopx2::registry_entry(&project)]});
+        "goals": [goal("demo-goal", &[MAIN, PEER]), goal("docs-goal", &[MAIN]), loopx2::registry_entry(project)]});
     write(&registry, &(serde_json::to_string_pretty(&reg).unwrap_or_default() + "\n"))?;
     write(&project.join(".codex/goals/demo-goal/ACTIVE_GOAL_STATE.md"), DEMO_STATE)?;
     write(&project.join(".codex/goals/docs-goal/ACTIVE_GOAL_STATE.md"), DOCS_STATE)?;
-    loopx2::write_files(&project, &runtime)?;
+    loopx2::write_files(project, runtime)?;
     let lease = |todo: &str, owner: &str, expires: chrono::DateTime<chrono::Utc>| {
         json!({
         "schema_version": "task_lease_v0", "goal_id": "demo-goal", "todo_id": todo, "owner": owner,
@@ -103,11 +119,13 @@ pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
         &(crate::loopx::hash::python_json_indent2(&lease("todo_c670645b588b", MAIN, now - chrono::Duration::hours(1)))
             + "\n"),
     )?;
+    Ok(registry)
+}
 
-    let loc = Locator { registry: Some(registry.clone()), ..Locator::from_env(None, None) };
-    let engine = Engine::open(&loc, Clock::System, operator.to_owned())?;
+/// demo-goal's history: a claim applied, the same item dropped in again (a duplicate), and
+/// an update proposed before another LoopX writer changed the state (a stale intent).
+fn demo_goal_history(engine: &Engine) -> Result<(), DemoError> {
     let apply = Decision::apply();
-    // History: a claim applied through the engine; then the same item again (duplicate).
     let claim = engine.propose(
         "demo-goal",
         &TodoOp::TodoClaim(TodoArgs {
@@ -145,7 +163,11 @@ pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
     if let Ok(o) = apply_op(&text, &other, &ctx) {
         io("write state", atomic_write(&state_path, o.text.as_bytes()))?;
     }
-    // Current intents: ready, hard-lease conflicts, a boundary block and a warning.
+    Ok(())
+}
+
+/// demo-goal's current intents: ready, hard-lease conflicts, a boundary block and a warning.
+fn demo_goal_intents(engine: &Engine) -> Result<(), DemoError> {
     engine.propose(
         "demo-goal",
         &update("todo_cc1c01a7ef81", |a| {
@@ -180,8 +202,13 @@ pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
             a.evidence = Some("ci log kept at /home/alice/ci/run-418.log".into());
         }),
     )?;
-    // Invalid inputs (half-written, LoopX dry-run output without a proposal), run rows LoopX
-    // wrote, and writeback previews.
+    Ok(())
+}
+
+/// demo-goal's other files: invalid inputs (half-written, LoopX dry-run output without a
+/// proposal), the run rows LoopX wrote, the workspace's runtimes and the writeback previews.
+fn demo_goal_other_files(engine: &Engine, runtime: &Path) -> Result<(), DemoError> {
+    let gate = engine.gate("demo-goal")?;
     write(
         &gate.inbox().join("half-written.json"),
         "{\"schema_version\": \"local_state_write_correctness_v0\", \"write_intent\": {",
@@ -202,8 +229,13 @@ pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
             &(serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"),
         )?;
     }
+    Ok(())
+}
 
-    // docs-goal (one agent): an idempotency conflict (LoopX reuses a todo's key), then ready items.
+/// docs-goal (one agent): an idempotency conflict (LoopX reuses a todo's key), then ready
+/// items.
+fn docs_goal_items(engine: &Engine) -> Result<(), DemoError> {
+    let apply = Decision::apply();
     let block = engine.propose(
         "docs-goal",
         &update("todo_61974865c668", |a| {
@@ -228,9 +260,7 @@ pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
             ..TodoArgs::default()
         }),
     )?;
-    let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ").to_string();
-    loopx2::drop_items(&engine, &stamp)?;
-    Ok(registry)
+    Ok(())
 }
 
 /// One writeback preview of the demo (seed "Minimal Shape"), with `f` applied.
