@@ -697,7 +697,13 @@ fn a_held_gate_lock_refuses_within_its_bounded_wait_and_names_the_holder() {
     let held =
         std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path).expect("open");
     held.lock().expect("hold it");
-    std::fs::write(&path, "{\"pid\": 4242, \"acquired_at\": \"2026-11-29T13:00:00Z\"}\n").expect("holder");
+    // Longer than the record writegate writes, so a taker that left its tail would show.
+    let note = "x".repeat(120);
+    std::fs::write(
+        &path,
+        format!("{{\"pid\": 4242, \"acquired_at\": \"2026-11-29T13:00:00Z\", \"note\": \"{note}\"}}\n"),
+    )
+    .expect("holder");
     let ready = item_with(&e, "docs-goal", "ready");
     let started = std::time::Instant::now();
     let err = e.decide(&ready, &Decision::Skip, None).expect_err("refused");
@@ -706,6 +712,13 @@ fn a_held_gate_lock_refuses_within_its_bounded_wait_and_names_the_holder() {
     assert!(e.find_item(&ready).is_ok(), "nothing was decided");
     held.unlock().expect("let go");
     assert_eq!(e.decide(&ready, &Decision::Skip, None).expect("skip").status, Status::Skipped);
+    // The taker's record replaced the old one in place (padded, never truncated first): one
+    // line of JSON naming this process, nothing of the old record left behind it.
+    let record = std::fs::read_to_string(&path).expect("record");
+    assert!(record.ends_with('\n') && record.lines().count() == 1, "{record:?}");
+    let holder: serde_json::Value = serde_json::from_str(record.trim()).expect("JSON");
+    assert_eq!(holder["pid"], std::process::id());
+    assert!(holder["acquired_at"].as_str().is_some_and(|t| t.starts_with("20")), "{holder}");
 }
 
 #[test]

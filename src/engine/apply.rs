@@ -529,6 +529,10 @@ fn next_step(status: Status, p: &Prepared) -> String {
 /// mutation locks wait 5 s too).
 pub const GATE_LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
+/// The width the gate lock's holder record is padded to (bytes before its newline): every
+/// record `{"pid":…,"acquired_at":…}` fits.
+const GATE_LOCK_RECORD: usize = 96;
+
 /// Takes the goal's gate lock (`gate/.gate.lock`, exclusive `flock`), serialising decisions
 /// on one goal across processes. Waits at most [`GATE_LOCK_WAIT`], then refuses naming the
 /// holder (the file holds `{"pid", "acquired_at"}` of the last taker), so no process can
@@ -537,12 +541,10 @@ pub const GATE_LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(5
 /// # Errors
 /// [`EngineError::Refused`] when the lock stays held; [`EngineError::Io`].
 pub(super) fn gate_lock(gate: &GateDir) -> Result<std::fs::File, EngineError> {
-    use std::io::Write as _;
     let path = gate.root().join(".gate.lock");
     let io = |source| EngineError::Io { what: format!("gate lock in {}", gate.root().display()), source };
     std::fs::create_dir_all(gate.root()).map_err(io)?;
-    let mut f =
-        std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path).map_err(io)?;
+    let f = std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path).map_err(io)?;
     let deadline = std::time::Instant::now() + GATE_LOCK_WAIT;
     loop {
         match f.try_lock() {
@@ -566,10 +568,17 @@ pub(super) fn gate_lock(gate: &GateDir) -> Result<std::fs::File, EngineError> {
             Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
         }
     }
-    // Best effort: the record only names the holder to whoever waits.
+    // Best effort: the record only names the holder to whoever waits. It is written over the
+    // old one in place, padded with spaces to a fixed width, in one call: truncating first
+    // would free the file's block and allocate a new one, which the apply's next fsync then
+    // has to write out before it can commit.
     let record = serde_json::json!({"pid": std::process::id(), "acquired_at": chrono::Utc::now().to_rfc3339()});
-    // One write of the whole line (`writeln!` on a bare file made one call per JSON token).
-    let _ = f.set_len(0).and_then(|()| f.write_all(format!("{record}\n").as_bytes()));
+    let mut line = format!("{record}");
+    let width = line.len().max(GATE_LOCK_RECORD);
+    line.extend(std::iter::repeat_n(' ', width - line.len()));
+    line.push('\n');
+    let _ =
+        std::os::unix::fs::FileExt::write_all_at(&f, line.as_bytes(), 0).and_then(|()| f.set_len(line.len() as u64));
     Ok(f)
 }
 

@@ -80,7 +80,11 @@ struct Parts {
 /// around an inserted block depending on what is there) and without the frontmatter
 /// `updated_at:` (every LoopX write restamps it).
 fn parts(text: &str) -> Result<Parts, String> {
-    let state = ActiveState::parse(text);
+    parts_of(&ActiveState::parse(text))
+}
+
+/// [`parts`] of a parsed state.
+fn parts_of(state: &ActiveState) -> Result<Parts, String> {
     let mut todos = BTreeMap::new();
     let mut positional = BTreeSet::new();
     for (t, block) in state.todos.iter().zip(state.todo_blocks()) {
@@ -143,7 +147,9 @@ fn parts_remembered(text: &str) -> Result<std::rc::Rc<Parts>, String> {
     if let Some(p) = hit {
         return Ok(p);
     }
-    let p = std::rc::Rc::new(parts(text)?);
+    // The parse is kept too: the recomputed text is the next apply's current state, which
+    // its snapshot parses.
+    let p = std::rc::Rc::new(parts_of(&crate::loopx::state::parse_remembered(text))?);
     if text.len() <= PARTS_TEXT_MAX {
         REMEMBERED.with_borrow_mut(|m| {
             if m.len() >= PARTS_KEPT {
@@ -355,12 +361,12 @@ pub(super) fn recompute_if_eligible(p: &mut Prepared, detail: Detail) -> Option<
 /// # Errors
 /// A todo the change touched changed since, or a todo id repeats.
 pub fn undo_blocks(before: &str, after: &str, current: &str) -> Result<Option<String>, String> {
-    let (b, a, c) = (parts(before)?, parts(after)?, parts(current)?);
+    let state = ActiveState::parse(current);
+    let (b, a, c) = (parts(before)?, parts(after)?, parts_of(&state)?);
     let change = changes(&b, &a);
     if !change.sections.is_empty() || change.todos.is_empty() || change.todos.values().any(Option::is_none) {
         return Ok(None);
     }
-    let state = ActiveState::parse(current);
     let lines = state.lines();
     // (first line, line count, replacement) per touched block, bottom first.
     let mut edits: Vec<(usize, usize, Option<&String>)> = Vec::new();

@@ -83,7 +83,9 @@ impl Engine {
             .as_ref()
             .map_err(Clone::clone)
             .and_then(|g| g.results().read_remembered().map_err(|e| crate::error_chain(&e)));
-        let parsed = state.as_ref().ok().map(|t| std::sync::Arc::new(ActiveState::parse_shared(t)));
+        // Remembered per thread: in a batch the state read here is the text the apply before
+        // recomputed, and parsed then.
+        let parsed = state.as_ref().ok().map(crate::loopx::state::parse_shared_remembered);
         let revision = state.as_ref().ok().map(|t| revision_of_text(t));
         let allowlist = gate.as_ref().map_err(Clone::clone).and_then(crate::gate::allowlist::load);
         let authority = goal

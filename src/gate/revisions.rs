@@ -21,6 +21,10 @@ pub const DEFAULT_MAX_BYTES: u64 = 256 * 1024 * 1024;
 /// Default bound on a snapshot's age (30 days), by modification time.
 pub const DEFAULT_MAX_AGE: Duration = Duration::from_secs(30 * 24 * 3600);
 
+/// How recent a kept snapshot's modification time may be for [`RevisionStore::keep`] to leave
+/// it as it is rather than set it to now (10 minutes; [`DEFAULT_MAX_AGE`] is 30 days).
+const TOUCH_EVERY: Duration = Duration::from_secs(600);
+
 /// The snapshot folder of one goal's gate.
 #[derive(Debug, Clone)]
 pub struct RevisionStore {
@@ -87,9 +91,18 @@ impl RevisionStore {
         let revision = revision_of_text(text);
         let path = self.dir.join(&revision["sha256:".len()..]);
         if matches!(self.load(&revision), Ok(Some(_))) {
-            // Best effort: a failed time update only makes the snapshot look older.
+            // Best effort: a failed time update only makes the snapshot look older. A time set
+            // in the last `TOUCH_EVERY` is left as it is: pruning counts age in days, and each
+            // update dirties the inode that the apply's next fsync must then commit.
             if let Ok(f) = std::fs::File::options().read(true).custom_flags(super::fsutil::O_NONBLOCK).open(&path) {
-                let _ = f.set_modified(SystemTime::now());
+                let now = SystemTime::now();
+                let recent = f
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .is_ok_and(|t| now.duration_since(t).is_ok_and(|age| age < TOUCH_EVERY));
+                if !recent {
+                    let _ = f.set_modified(now);
+                }
             }
             return Ok(revision);
         }
@@ -204,6 +217,23 @@ mod tests {
         assert_eq!(s.load(&rev).expect("load").as_deref(), Some(crlf));
         assert_eq!(std::fs::read_dir(s.dir()).expect("dir").count(), 1, "deduplicated, no temp files left");
         assert_eq!(s.load(&revision_of_text("other")).expect("load"), None);
+    }
+
+    #[test]
+    fn keeping_a_kept_text_again_renews_its_time_only_once_it_is_a_while_old() {
+        let (_d, s) = store();
+        let rev = s.keep("# Goal\n").expect("keep");
+        let path = s.dir().join(&rev[7..]);
+        let mtime = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).expect("mtime");
+        let set = |t: SystemTime| std::fs::File::options().write(true).open(&path).and_then(|f| f.set_modified(t));
+        let recent = SystemTime::now() - TOUCH_EVERY / 2;
+        set(recent).expect("set");
+        s.keep("# Goal\n").expect("keep");
+        assert_eq!(mtime(&path), recent, "a recent time is left as it is");
+        let old = SystemTime::now() - TOUCH_EVERY * 2;
+        set(old).expect("set");
+        s.keep("# Goal\n").expect("keep");
+        assert!(mtime(&path) > SystemTime::now() - TOUCH_EVERY / 2, "an old time is renewed");
     }
 
     #[test]

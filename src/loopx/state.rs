@@ -572,5 +572,8 @@ fn finish_todo(todo: &mut Todo) {
     }
 }
 
+mod remembered;
+pub use remembered::{parse_remembered, parse_shared_remembered};
+
 #[cfg(test)]
 mod tests;
