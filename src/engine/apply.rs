@@ -113,16 +113,16 @@ impl Engine {
             // Proposing takes the gate lock itself, so this runs before it is taken here.
             return self.record_blocker(reference, seen_digest);
         }
-        let found = self.find_item(reference)?;
-        let gate = self.gate(&found.goal_id)?;
+        // The item is read (and its digest compared) only under the lock.
+        let (path, goal_id, gate) = self.locate_item(reference)?;
         let _gate_lock = gate_lock(&gate)?;
         failpoint("after_gate_lock");
         // Under the lock, the gate folder must still resolve inside the runtime root (issue
         // 12 case 2): a swap since it was first resolved is refused before anything is written.
-        let gate = self.gate(&found.goal_id)?;
-        self.recover_goal_in(&gate, &found.goal_id)?;
-        let item = Item::read(&found.path, &found.goal_id);
-        if !found.path.exists() {
+        let gate = self.gate(&goal_id)?;
+        self.recover_goal_in(&gate, &goal_id)?;
+        let item = Item::read(&path, &goal_id);
+        if !path.exists() {
             return Err(EngineError::NoSuchItem(reference.to_owned()));
         }
         if marker_path(&gate, &item.id).exists()

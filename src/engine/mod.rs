@@ -286,6 +286,15 @@ impl Engine {
     /// # Errors
     /// [`EngineError::NoSuchItem`] / [`EngineError::Ambiguous`].
     pub fn find_item(&self, reference: &str) -> Result<Item, EngineError> {
+        self.locate_item(reference).map(|(path, goal_id, _)| Item::read(&path, &goal_id))
+    }
+
+    /// Where [`Self::find_item`] finds `reference`: the item file's path, its goal and that
+    /// goal's gate folder, without reading the file.
+    ///
+    /// # Errors
+    /// [`EngineError::NoSuchItem`] or [`EngineError::Ambiguous`].
+    pub(crate) fn locate_item(&self, reference: &str) -> Result<(PathBuf, String, GateDir), EngineError> {
         let (goal, id) = match reference.split_once('/') {
             Some((g, i)) => (Some(g), i),
             None => (None, reference),
@@ -294,12 +303,12 @@ impl Engine {
         // directly, not by reading every pending item.
         let name = format!("{id}.json");
         let listable = !id.is_empty() && !name.starts_with('.') && !id.contains(['/', '\\']);
-        let mut found: Vec<Item> = Vec::new();
+        let mut found = Vec::new();
         for g in self.goals_named(goal).filter(|_| listable) {
             if let Ok(gate) = self.gate(&g.id) {
                 let path = gate.inbox().join(&name);
                 if std::fs::symlink_metadata(&path).is_ok_and(|m| !m.is_dir()) {
-                    found.push(Item::read(&path, &g.id));
+                    found.push((path, g.id.clone(), gate));
                 }
             }
         }

@@ -87,20 +87,22 @@ fn parts(text: &str) -> Result<Parts, String> {
 fn parts_of(state: &ActiveState) -> Result<Parts, String> {
     let mut todos = BTreeMap::new();
     let mut positional = BTreeSet::new();
-    for (t, block) in state.todos.iter().zip(state.todo_blocks()) {
+    let (lines, blocks) = state.lines_and_todo_blocks();
+    let mut in_block = vec![false; lines.len()];
+    for (t, block) in state.todos.iter().zip(blocks) {
         let key = if t.archived { format!("archive:{}", t.todo_id) } else { t.todo_id.clone() };
         if t.todo_id_source == crate::loopx::state::IdSource::Generated {
             positional.insert(key.clone());
         }
-        if todos.insert(key.clone(), block.join("\n")).is_some() {
+        in_block[block.clone()].fill(true);
+        if todos.insert(key.clone(), lines[block].join("\n")).is_some() {
             return Err(format!("todo id {key} appears twice"));
         }
     }
-    let in_blocks = state.todo_block_lines();
     let mut sections: BTreeMap<String, String> = BTreeMap::new();
     let mut heading = "(frontmatter)".to_owned();
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-    for (i, line) in state.lines().iter().enumerate() {
+    for (line, in_block) in lines.iter().zip(in_block) {
         if line.starts_with("## ") {
             let n = seen.entry(py_strip(line).to_owned()).or_default();
             *n += 1;
@@ -109,7 +111,7 @@ fn parts_of(state: &ActiveState) -> Result<Parts, String> {
             continue;
         }
         let stamp = heading == "(frontmatter)" && line.starts_with("updated_at:");
-        if in_blocks.contains(&i) || py_strip(line).is_empty() || stamp {
+        if in_block || py_strip(line).is_empty() || stamp {
             continue;
         }
         let s = sections.entry(heading.clone()).or_default();

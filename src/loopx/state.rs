@@ -442,15 +442,8 @@ impl ActiveState {
         entries
     }
 
-    /// Line indexes that belong to todo blocks: each checkbox line and the indented lines
-    /// (continuations, metadata) directly under it.
-    #[must_use]
-    pub fn todo_block_lines(&self) -> std::collections::BTreeSet<usize> {
-        let lines = self.lines();
-        self.todos.iter().flat_map(|t| block_range(&lines, t.line)).collect()
-    }
-
-    /// The lines outside every todo block (see [`Self::todo_block_lines`]), in order.
+    /// The lines outside every todo block (a block: a checkbox line and the indented lines,
+    /// continuations and metadata, directly under it), in order.
     #[must_use]
     pub fn lines_outside_todo_blocks(&self) -> Vec<&str> {
         let lines = self.lines();
@@ -477,6 +470,17 @@ impl ActiveState {
     pub fn todo_blocks(&self) -> Vec<Vec<&str>> {
         let lines = self.lines();
         self.todos.iter().map(|t| block_lines(&lines, t.line)).collect()
+    }
+
+    /// The text's lines ([`Self::lines`]) and, for each of [`Self::todos`] in order, the
+    /// range of its block ([`Self::todo_block`]) among them, from one split of the text.
+    #[must_use]
+    pub fn lines_and_todo_blocks(&self) -> (Vec<&str>, Vec<std::ops::Range<usize>>) {
+        let lines = self.lines();
+        let end = lines.len();
+        let blocks = self.todos.iter().map(|t| block_range(&lines, t.line)).map(|r| r.start.min(end)..r.end.min(end));
+        let blocks = blocks.collect();
+        (lines, blocks)
     }
 
     /// Ids that appear on more than one active todo (an error in LoopX's projection).
