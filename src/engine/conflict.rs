@@ -187,21 +187,19 @@ impl super::Engine {
         }
     }
 
-    /// Looks up the base at `expected_revision` among the goal's revision snapshots and, when
-    /// it is kept, builds the 3-way view; the revision conflict's details say which.
+    /// Looks up the base at `expected_revision` among the goal's revision snapshots (in
+    /// `gate`, the snapshot's gate folder: checked when the snapshot was read) and, when it is
+    /// kept, builds the 3-way view; the revision conflict's details say which.
     pub(super) fn add_three_way(
-        &self,
         p: &mut Prepared,
         intent: &Intent,
-        current: &str,
+        (current, gate): (&str, &Result<crate::gate::GateDir, String>),
         ctx: &EditContext,
         detail: super::preview::Detail,
     ) {
         let mut source = "revisions";
-        let mut base = self
-            .gate(&intent.goal_id)
-            .map_err(|e| crate::error_chain(&e))
-            .and_then(|g| g.revisions().load(&intent.expected_revision).map_err(|e| e.to_string()));
+        let mut base =
+            gate.clone().and_then(|g| g.revisions().load(&intent.expected_revision).map_err(|e| e.to_string()));
         if matches!(base, Ok(None))
             && let Some(t) = &intent.base_text
         {

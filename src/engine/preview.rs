@@ -346,7 +346,7 @@ impl Engine {
         };
         Self::check_edit(&mut p, &intent, (&current, &state), raw, &ctx, rev_ok);
         if !rev_ok {
-            self.add_three_way(&mut p, &intent, &current, &ctx, detail);
+            Self::add_three_way(&mut p, &intent, (&current, &snap.gate), &ctx, detail);
         }
         p.current_text = Some(current);
         check_boundary(&mut p, &intent, snap.allowlist.as_deref().unwrap_or_default());

@@ -36,22 +36,51 @@ pub fn splitlines(text: &str) -> Vec<&str> {
     lines_of(text).collect()
 }
 
-/// [`splitlines`] one line at a time, without collecting them.
+/// Bytes that may start a line boundary in UTF-8: the ASCII boundaries, and the lead bytes
+/// of U+0085 (`C2 85`) and of U+2028 / U+2029 (`E2 80 A8` / `E2 80 A9`). Neither lead byte
+/// is ever a continuation byte, so a scan byte by byte never stops inside a character.
+const BOUNDARY_START: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 7 {
+        t[[b'\n', b'\r', 0x0b, 0x0c, 0x1c, 0x1d, 0x1e][i] as usize] = true;
+        i += 1;
+    }
+    t[0xc2] = true;
+    t[0xe2] = true;
+    t
+};
+
+/// The length in bytes of the line boundary starting at `at` ([`is_line_boundary`]), or 0.
+fn boundary_len(bytes: &[u8], at: usize) -> usize {
+    match bytes[at] {
+        0xc2 => usize::from(bytes.get(at + 1) == Some(&0x85)) * 2,
+        0xe2 => usize::from(bytes.get(at + 1) == Some(&0x80) && matches!(bytes.get(at + 2), Some(0xa8 | 0xa9))) * 3,
+        _ => 1,
+    }
+}
+
+/// [`splitlines`] one line at a time, without collecting them. Scans bytes, not characters
+/// (a state is split several times per apply).
 pub fn lines_of(text: &str) -> impl Iterator<Item = &str> {
     let bytes = text.as_bytes();
-    let mut start = 0;
-    let mut iter = text.char_indices();
+    let (mut start, mut at) = (0, 0);
     std::iter::from_fn(move || {
-        for (i, c) in iter.by_ref() {
-            if is_line_boundary(c) {
-                let line = &text[start..i];
-                start = i + c.len_utf8();
-                if c == '\r' && bytes.get(start) == Some(&b'\n') {
-                    start += 1;
-                    iter.next();
-                }
-                return Some(line);
+        while at < bytes.len() {
+            if !BOUNDARY_START[usize::from(bytes[at])] {
+                at += 1;
+                continue;
             }
+            let len = boundary_len(bytes, at);
+            if len == 0 {
+                at += 1;
+                continue;
+            }
+            let line = &text[start..at];
+            let crlf = bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n');
+            at += len + usize::from(crlf);
+            start = at;
+            return Some(line);
         }
         (start < text.len()).then(|| {
             let line = &text[start..];
@@ -174,8 +203,38 @@ mod tests {
         assert_eq!(splitlines("a\u{85}\u{2029}b\x0c"), vec!["a", "", "b"]);
     }
 
+    /// Python's `splitlines` written the plain way, character by character.
+    fn plain_splitlines(text: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        let (mut start, mut iter) = (0, text.char_indices().peekable());
+        while let Some((i, c)) = iter.next() {
+            if is_line_boundary(c) {
+                out.push(&text[start..i]);
+                start = i + c.len_utf8();
+                if c == '\r' && iter.peek().is_some_and(|(_, n)| *n == '\n') {
+                    iter.next();
+                    start += 1;
+                }
+            }
+        }
+        if start < text.len() {
+            out.push(&text[start..]);
+        }
+        out
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+        /// The byte scan splits exactly where the character-by-character split does, on text
+        /// dense in boundaries, their lead bytes in other characters (`Â` is `C2 82`, `€` is
+        /// `E2 82 AC`, `\u{2027}` is `E2 80 A7`) and `\r\n` pairs.
+        #[test]
+        fn lines_of_matches_the_plain_split(
+            t in "[a\n\r\x0b\x0c\x1c\x1d\x1e\u{85}\u{2028}\u{2029}\u{2027}\u{82}€Âé]{0,16}"
+        ) {
+            proptest::prop_assert_eq!(splitlines(&t), plain_splitlines(&t));
+        }
+
         /// The fast path and the split agree with Python's `" ".join(text.split())`, written
         /// the plain way.
         #[test]
