@@ -570,8 +570,7 @@ pub(super) fn gate_lock(gate: &GateDir) -> Result<std::fs::File, EngineError> {
     }
     // Best effort: the record only names the holder to whoever waits. It is written over the
     // old one in place, padded with spaces to a fixed width, in one call: truncating first
-    // would free the file's block and allocate a new one, which the apply's next fsync then
-    // has to write out before it can commit.
+    // freed the file's block and allocated a new one at every decision.
     let record = serde_json::json!({"pid": std::process::id(), "acquired_at": chrono::Utc::now().to_rfc3339()});
     let mut line = format!("{record}");
     let width = line.len().max(GATE_LOCK_RECORD);

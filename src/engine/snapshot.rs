@@ -12,7 +12,8 @@ use serde_json::Value;
 pub struct GoalSnapshot {
     /// The goal, or why it is unknown.
     pub goal: Result<crate::loopx::registry::Goal, String>,
-    /// The state text, or why it cannot be read (shared with `parsed` when it has no `\r`).
+    /// The state text, or why it cannot be read (shared with `parsed` when it has no `\r`
+    /// and was parsed for this snapshot rather than found among this thread's recent parses).
     pub state: Result<std::sync::Arc<String>, String>,
     /// The results log, or why it cannot be read.
     pub results: Result<crate::gate::results::Records, String>,

@@ -92,8 +92,8 @@ impl RevisionStore {
         let path = self.dir.join(&revision["sha256:".len()..]);
         if matches!(self.load(&revision), Ok(Some(_))) {
             // Best effort: a failed time update only makes the snapshot look older. A time set
-            // in the last `TOUCH_EVERY` is left as it is: pruning counts age in days, and each
-            // update dirties the inode that the apply's next fsync must then commit.
+            // in the last `TOUCH_EVERY` is left as it is: pruning counts age in days, and in a
+            // batch every apply kept the text before, which the apply before had just written.
             if let Ok(f) = std::fs::File::options().read(true).custom_flags(super::fsutil::O_NONBLOCK).open(&path) {
                 let now = SystemTime::now();
                 let recent = f
