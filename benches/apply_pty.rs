@@ -226,7 +226,6 @@ fn main() {
     let e = engine(&registry);
     let raw_dirs = [RawDirs::beside(&e, "fresh"), RawDirs::beside(&e, "busy")];
     let mut raw_n = 0;
-    let mut ratios = Vec::new();
     // (round, ours, raw) per batch, in ms per apply.
     let mut rows: Vec<(usize, f64, f64)> = Vec::new();
     for round in 0..ROUNDS {
@@ -251,7 +250,6 @@ fn main() {
             let after = raw_loop(raw_dir, &mut raw_n, &std::fs::read(&state_file).expect("state"));
             let decided = e.log(Some(goal)).map_or(0, |l| l.len());
             let raw = f64::midpoint(ms(before), ms(after));
-            ratios.push(ms(per) / raw);
             rows.push((round, ms(per), raw));
             println!(
                 "round {round}: goal {goal:<5} ({decided:>4} decisions recorded after): {:>6.2} ms per apply; raw durable writes {:>5.2} ms before, {:>5.2} ms after; ratio {:.2}",
@@ -263,6 +261,14 @@ fn main() {
         }
         drop(t);
     }
+    report(&rows);
+    println!("load at the end: {}", load());
+}
+
+/// The summary of the batches, `(round, ms per apply, raw loop ms)` each: the ratio's median
+/// and spread, the ratio where the raw loop was quickest, and the growth over the run.
+fn report(rows: &[(usize, f64, f64)]) {
+    let mut ratios: Vec<f64> = rows.iter().map(|r| r.1 / r.2).collect();
     ratios.sort_by(f64::total_cmp);
     let q = |f: f64| ratios[((ratios.len() - 1) as f64 * f).round() as usize];
     println!(
@@ -276,7 +282,7 @@ fn main() {
     );
     // The apply's own work weighs most where the disk is fast: the ratio over the third of the
     // batches whose raw loop was quickest, beside the whole run's.
-    let mut by_raw = rows.clone();
+    let mut by_raw = rows.to_vec();
     by_raw.sort_by(|a, b| a.2.total_cmp(&b.2));
     let mut fast: Vec<f64> = by_raw[..by_raw.len() / 3].iter().map(|r| r.1 / r.2).collect();
     fast.sort_by(f64::total_cmp);
@@ -304,5 +310,4 @@ fn main() {
         mean(early, |r| r.2),
         mean(late, |r| r.2)
     );
-    println!("load at the end: {}", load());
 }
