@@ -46,18 +46,19 @@ fn keep(raw: Arc<String>, parsed: &Arc<ActiveState>) {
 /// text alone.
 #[must_use]
 pub fn parse_shared_remembered(raw: &Arc<String>) -> Arc<ActiveState> {
-    if let Some(parsed) = lookup(raw) {
-        return parsed;
-    }
-    let parsed = Arc::new(ActiveState::parse_shared(raw));
-    keep(Arc::clone(raw), &parsed);
-    parsed
+    lookup(raw).unwrap_or_else(|| parse_and_keep(Arc::clone(raw)))
 }
 
 /// [`parse_shared_remembered`] of a borrowed text (copied only when it is not kept).
 #[must_use]
 pub fn parse_remembered(text: &str) -> Arc<ActiveState> {
-    lookup(text).unwrap_or_else(|| parse_shared_remembered(&Arc::new(text.to_owned())))
+    lookup(text).unwrap_or_else(|| parse_and_keep(Arc::new(text.to_owned())))
+}
+
+fn parse_and_keep(raw: Arc<String>) -> Arc<ActiveState> {
+    let parsed = Arc::new(ActiveState::parse_shared(&raw));
+    keep(raw, &parsed);
+    parsed
 }
 
 #[cfg(test)]
