@@ -205,14 +205,15 @@ fn demo_goal_intents(engine: &Engine) -> Result<(), DemoError> {
     Ok(())
 }
 
+/// An intent cut off just after `"write_intent": {` (the brace written as `\u{7b}`, so the
+/// source's braces stay balanced for readers and tools that count them).
+const HALF_WRITTEN: &str = "{\"schema_version\": \"local_state_write_correctness_v0\", \"write_intent\": \u{7b}";
+
 /// demo-goal's other files: invalid inputs (half-written, LoopX dry-run output without a
 /// proposal), the run rows LoopX wrote, the workspace's runtimes and the writeback previews.
 fn demo_goal_other_files(engine: &Engine, runtime: &Path) -> Result<(), DemoError> {
     let gate = engine.gate("demo-goal")?;
-    write(
-        &gate.inbox().join("half-written.json"),
-        "{\"schema_version\": \"local_state_write_correctness_v0\", \"write_intent\": {",
-    )?;
+    write(&gate.inbox().join("half-written.json"), HALF_WRITTEN)?;
     write(&gate.inbox().join("raw-loopx-dry-run.json"), RAW_DRY_RUN)?;
     write(
         &runtime.join("goals/demo-goal/runs/index.jsonl"),

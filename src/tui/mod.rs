@@ -9,6 +9,7 @@ pub mod attention;
 pub mod batch;
 mod input;
 pub mod keymap;
+mod loaded;
 mod loader;
 pub mod model;
 mod revert;
