@@ -25,6 +25,7 @@ mod checks;
 pub mod conflict;
 #[cfg(test)]
 mod detail_tests;
+mod gate_lock;
 pub mod item;
 mod lease;
 pub mod patch;
@@ -243,7 +244,7 @@ impl Engine {
             .map(|g| {
                 let result = self.gate(&g.id).map_err(|e| crate::error_chain(&e)).and_then(|gate| {
                     // Under the gate lock: a propose keeps its base and drops its item under it too.
-                    let _lock = apply::gate_lock(&gate).map_err(|e| crate::error_chain(&e))?;
+                    let _lock = gate_lock::gate_lock(&gate).map_err(|e| crate::error_chain(&e))?;
                     let mut protect: std::collections::BTreeSet<String> = self
                         .items(Some(&g.id))
                         .iter()

@@ -88,7 +88,7 @@ impl Engine {
             let gate = self.gate(goal_id)?;
             // The base and the item land together under the gate lock, so a prune cannot
             // remove the base of an item it has not seen yet.
-            let _lock = super::apply::gate_lock(&gate)?;
+            let _lock = super::gate_lock::gate_lock(&gate)?;
             super::keep_snapshots(&gate, &[base]);
             let stamp = self.clock.now().with_timezone(&chrono::Utc).format("%Y%m%dT%H%M%SZ").to_string();
             let id = drop_item(&gate, doc, &stamp, class)

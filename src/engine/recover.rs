@@ -2,7 +2,7 @@
 //! before the state write, and the recovery that finishes or unwinds an apply interrupted
 //! at any step (DESIGN.md §4).
 
-use super::apply::gate_lock;
+use super::gate_lock::gate_lock;
 use super::{Engine, EngineError, Item, read_state};
 use crate::gate::GateDir;
 use crate::gate::fsutil::{atomic_write, durable_move, remove_stale_temps};
