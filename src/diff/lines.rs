@@ -66,14 +66,14 @@ pub(crate) fn diff<'a>(old: &'a str, new: &'a str, deadline: Instant) -> LineDif
     if o_mid.is_empty() || n_mid.is_empty() {
         push_change(&mut ops, o_mid.clone(), n_mid.clone());
     } else {
-        let (pairs, late) = matched_pairs(&o[o_mid.clone()], &n[n_mid.clone()], deadline);
+        let (runs, late) = matched_runs(&o[o_mid.clone()], &n[n_mid.clone()], deadline);
         timed_out = late;
         let (mut oi, mut ni) = (o_mid.start, n_mid.start);
-        for (po, pn) in pairs {
-            let (po, pn) = (po + o_mid.start, pn + n_mid.start);
+        for Run { old, new, len } in runs {
+            let (po, pn) = (old as usize + o_mid.start, new as usize + n_mid.start);
             push_change(&mut ops, oi..po, ni..pn);
-            push_equal(&mut ops, po, pn, 1);
-            (oi, ni) = (po + 1, pn + 1);
+            push_equal(&mut ops, po, pn, len as usize);
+            (oi, ni) = (po + len as usize, pn + len as usize);
         }
         push_change(&mut ops, oi..o_mid.end, ni..n_mid.end);
     }
@@ -81,9 +81,33 @@ pub(crate) fn diff<'a>(old: &'a str, new: &'a str, deadline: Instant) -> LineDif
     LineDiff { old: o, new: n, ops, timed_out }
 }
 
-/// The `(old, new)` index pairs of lines the diff keeps, in order, and whether the deadline
-/// passed. Lines without any equal line on the other side are left out before Myers runs.
-fn matched_pairs<'a>(old: &[&'a str], new: &[&'a str], deadline: Instant) -> (Vec<(usize, usize)>, bool) {
+/// A run of kept lines: `len` lines from `old` on the old side equal to as many from `new`
+/// on the new side (indexes into the slices [`matched_runs`] was given).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Run {
+    old: u32,
+    new: u32,
+    len: u32,
+}
+
+/// Appends the kept pair `(old, new)`, extending the last run when it goes on from it.
+fn push_pair(runs: &mut Vec<Run>, old: u32, new: u32) {
+    if let Some(last) = runs.last_mut()
+        && last.old + last.len == old
+        && last.new + last.len == new
+    {
+        last.len += 1;
+        return;
+    }
+    runs.push(Run { old, new, len: 1 });
+}
+
+/// The runs of lines the diff keeps, in order, and whether the deadline passed. Lines
+/// without any equal line on the other side are left out before Myers runs; so are the
+/// common prefix and suffix of what is left, which Myers would keep whole anyway (a bumped
+/// `updated_at` at the top of a state and a todo added far below leave almost every line
+/// there, and Myers' tables for them were the largest allocation of a 60 MiB state's diff).
+fn matched_runs(old: &[&str], new: &[&str], deadline: Instant) -> (Vec<Run>, bool) {
     if old.len() + new.len() >= u32::MAX as usize {
         // Past what a line number holds (texts of 4 GiB and more): one exact replace.
         return (Vec::new(), false);
@@ -93,31 +117,56 @@ fn matched_pairs<'a>(old: &[&'a str], new: &[&'a str], deadline: Instant) -> (Ve
     let new_ids: Vec<u32> = new.iter().map(|&l| interner.id(l)).collect();
     let distinct = interner.distinct.len();
     drop(interner);
-    let mut in_new = vec![false; distinct];
-    for &id in &new_ids {
-        in_new[id as usize] = true;
-    }
-    let mut in_old = vec![false; distinct];
-    for &id in &old_ids {
-        in_old[id as usize] = true;
-    }
-    let keep = |ids: &[u32], other: &[bool]| -> (Vec<usize>, Vec<u32>) {
-        ids.iter().enumerate().filter(|(_, id)| other[**id as usize]).map(|(i, id)| (i, *id)).unzip()
+    let seen = |ids: &[u32]| {
+        let mut seen = vec![false; distinct];
+        for &id in ids {
+            seen[id as usize] = true;
+        }
+        seen
+    };
+    let (in_new, in_old) = (seen(&new_ids), seen(&old_ids));
+    // (position, id) of each line whose id the other side has too; positions fit a `u32`
+    // (checked above).
+    let keep = |ids: &[u32], other: &[bool]| -> (Vec<u32>, Vec<u32>) {
+        let count = ids.iter().filter(|id| other[**id as usize]).count();
+        let (mut at, mut kept) = (Vec::with_capacity(count), Vec::with_capacity(count));
+        for (i, &id) in ids.iter().enumerate().filter(|(_, id)| other[**id as usize]) {
+            at.push(i as u32);
+            kept.push(id);
+        }
+        (at, kept)
     };
     let (old_at, old_kept) = keep(&old_ids, &in_new);
     let (new_at, new_kept) = keep(&new_ids, &in_old);
-    if old_kept.is_empty() || new_kept.is_empty() {
-        return (Vec::new(), false);
+    drop((old_ids, new_ids, in_new, in_old));
+    let head = old_kept.iter().zip(&new_kept).take_while(|(a, b)| a == b).count();
+    let tail = old_kept[head..].iter().rev().zip(new_kept[head..].iter().rev()).take_while(|(a, b)| a == b).count();
+    let (old_mid, new_mid) = (head..old_kept.len() - tail, head..new_kept.len() - tail);
+    let mut runs = Vec::new();
+    for k in 0..head {
+        push_pair(&mut runs, old_at[k], new_at[k]);
     }
-    let ops = similar::capture_diff_slices_deadline(Algorithm::Myers, &old_kept, &new_kept, Some(deadline));
-    let late = Instant::now() >= deadline;
-    let mut pairs = Vec::new();
-    for op in ops {
-        if let DiffOp::Equal { old_index, new_index, len } = op {
-            pairs.extend((0..len).map(|k| (old_at[old_index + k], new_at[new_index + k])));
+    let mut late = false;
+    if !old_mid.is_empty() && !new_mid.is_empty() {
+        let ops = similar::capture_diff_slices_deadline(
+            Algorithm::Myers,
+            &old_kept[old_mid.clone()],
+            &new_kept[new_mid.clone()],
+            Some(deadline),
+        );
+        late = Instant::now() >= deadline;
+        for op in ops {
+            if let DiffOp::Equal { old_index, new_index, len } = op {
+                for k in 0..len {
+                    push_pair(&mut runs, old_at[head + old_index + k], new_at[head + new_index + k]);
+                }
+            }
         }
     }
-    (pairs, late)
+    for k in 0..tail {
+        push_pair(&mut runs, old_at[old_mid.end + k], new_at[new_mid.end + k]);
+    }
+    (runs, late)
 }
 
 /// Numbers distinct lines in the order first seen (equal lines, equal numbers). The table
@@ -339,6 +388,20 @@ mod tests {
         // Even with the deadline already passed, nothing is coarser: no line matches.
         assert_eq!(d.ops.len(), 1);
         assert!(!d.timed_out);
+        assert_eq!(rebuilt(&d), (old, new));
+    }
+
+    #[test]
+    fn a_change_at_both_ends_keeps_the_middle_without_myers() {
+        // A bumped first line and a line added at the end: past the common prefix and
+        // suffix, every other line is kept whole, even with the deadline already passed.
+        let body: String = (0..20_000).map(|i| format!("- [ ] todo {i}\n")).collect();
+        let old = format!("updated_at: 1\n{body}");
+        let new = format!("updated_at: 2\n{body}- [ ] added\n");
+        let d = diff(&old, &new, Instant::now());
+        assert!(!d.timed_out);
+        assert_eq!(kept(&d.ops), 20_000);
+        assert_eq!(d.ops.len(), 3, "{:?}", d.ops);
         assert_eq!(rebuilt(&d), (old, new));
     }
 
