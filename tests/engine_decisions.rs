@@ -268,7 +268,7 @@ fn a_stale_item_shows_base_current_and_the_proposal_on_the_base() {
     let base = state(&e, "demo-goal");
     let todo = ActiveState::parse(&base).todos.iter().find(|t| t.status == "open").expect("open todo").clone();
     let op = TodoOp::TodoUpdate(TodoArgs {
-        todo_id: Some(todo.todo_id.clone()),
+        todo_id: Some(todo.todo_id.to_string()),
         agent_id: Some("codex-main-control".into()),
         note: Some("measured twice".into()),
         ..TodoArgs::default()
@@ -341,7 +341,7 @@ fn stale_update(other_same_todo: bool) -> (tempfile::TempDir, writegate::engine:
     let base = state(&e, "demo-goal");
     let parsed = ActiveState::parse(&base);
     let open: Vec<_> = parsed.todos.iter().filter(|t| t.status == "open" && t.claimed_by().is_none()).collect();
-    let (mine, theirs) = (open[1].todo_id.clone(), open[2].todo_id.clone());
+    let (mine, theirs) = (open[1].todo_id.to_string(), open[2].todo_id.to_string());
     let update = |todo: &str, note: &str| {
         TodoOp::TodoUpdate(TodoArgs {
             todo_id: Some(todo.into()),

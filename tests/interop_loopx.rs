@@ -258,7 +258,7 @@ fn propose_and_apply_match_real_loopx() {
         compare(&w, &args);
     }
     let st = ActiveState::parse(&std::fs::read_to_string(w.state_file()).expect("state"));
-    let id_of = |text: &str| st.todos.iter().find(|t| t.text.contains(text)).map(|t| t.todo_id.clone()).expect("todo");
+    let id_of = |text: &str| st.todos.iter().find(|t| t.text.contains(text)).map(|t| t.todo_id.to_string()).expect("todo");
     let (t1, t2, t3, gate) =
         (id_of("Claim, update"), id_of("Block me"), id_of("Supersede me"), id_of("Approve the release"));
     let a = ["--agent-id", "codex-main-control"];
@@ -365,7 +365,7 @@ fn propose_and_apply_match_real_loopx() {
         .todos
         .iter()
         .filter(|t| !t.archived)
-        .map(|t| (t.todo_id.clone(), t.role.map_or("", |r| r.as_str()).to_owned(), t.status.to_owned()))
+        .map(|t| (t.todo_id.to_string(), t.role.map_or("", |r| r.as_str()).to_owned(), t.status.to_owned()))
         .collect();
     theirs.sort();
     ours.sort();
@@ -470,7 +470,7 @@ impl ExpiredTwins {
         }
         let st = ActiveState::parse(&std::fs::read_to_string(w.state_file()).expect("state"));
         let id_of =
-            |who: &str| st.todos.iter().find(|t| t.text.contains(who)).map(|t| t.todo_id.clone()).expect("todo");
+            |who: &str| st.todos.iter().find(|t| t.text.contains(who)).map(|t| t.todo_id.to_string()).expect("todo");
         let (by_loopx, by_operator) = (id_of("by LoopX"), id_of("by the operator"));
         for (todo, side) in [(&by_loopx, "a"), (&by_operator, "b")] {
             let (key, scope) = (format!("{tag}-{side}"), format!("{tag}/{side}/**"));
@@ -598,7 +598,7 @@ fn writeback_result_runs_are_read_by_loopx_history() {
     let out = w.loopx(&["todo", "add", "--goal-id", "demo-goal", "--role", "agent", "--text", "[P1] Hand me off"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let st = ActiveState::parse(&std::fs::read_to_string(w.state_file()).expect("state"));
-    let todo = st.todos.iter().find(|t| t.text.contains("Hand me off")).map(|t| t.todo_id.clone()).expect("todo");
+    let todo = st.todos.iter().find(|t| t.text.contains("Hand me off")).map(|t| t.todo_id.to_string()).expect("todo");
     let out = w.loopx(&["refresh-state", "--goal-id", "demo-goal", "--agent-id", "codex-main-control"]);
     assert!(out.status.success(), "refresh-state: {}", String::from_utf8_lossy(&out.stderr));
     let e = w.engine();
@@ -696,7 +696,7 @@ fn stale_proposals_recomputed_on_the_current_state_write_what_loopx_writes() {
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     }
     let st = ActiveState::parse(&std::fs::read_to_string(w.state_file()).expect("state"));
-    let id_of = |text: &str| st.todos.iter().find(|t| t.text.contains(text)).map(|t| t.todo_id.clone()).expect("todo");
+    let id_of = |text: &str| st.todos.iter().find(|t| t.text.contains(text)).map(|t| t.todo_id.to_string()).expect("todo");
     let (upd, claim, sup, done) = (id_of("Update me"), id_of("Claim me"), id_of("Supersede me"), id_of("Complete me"));
     let (g, a) = (["--goal-id", "demo-goal"], ["--agent-id", "codex-main-control"]);
     let mut steps: Vec<Vec<&str>> = (1..=5)

@@ -133,7 +133,7 @@ fn a3_generated_id_drift_never_moves_an_update_to_the_other_duplicate() {
     write(&e, &s);
     let st = ActiveState::parse(&s);
     let dup: Vec<_> = st.todos.iter().filter(|t| t.text == "[P3] Tidy docs").collect();
-    let first = dup[0].todo_id.clone();
+    let first = dup[0].todo_id.to_string();
     let id = e.propose(G, &note(&first, "meant for the FIRST one")).expect("propose").item_id;
     // Another writer removes the smoke-suite todo (above both duplicates).
     let lines: Vec<&str> = s.lines().collect();
@@ -489,9 +489,9 @@ fn a3b_generated_id_drift_never_completes_the_wrong_todo() {
         "### README\n- [ ] [P3] Tidy docs\n  <!-- loopx:todo status=open -->\n### Site\n- [ ] [P3] Tidy docs\n  <!-- loopx:todo status=open -->\n\n## Next Action",
     );
     write(&e, &s);
-    let readme = ActiveState::parse(&s).todos.iter().find(|t| t.text == "[P3] Tidy docs").expect("t").todo_id.clone();
+    let readme = ActiveState::parse(&s).todos.iter().find(|t| t.text == "[P3] Tidy docs").expect("t").todo_id.to_string();
     let done = TodoOp::TodoComplete(TodoArgs {
-        todo_id: Some(readme.clone()),
+        todo_id: Some(readme.to_string()),
         agent_id: Some(MAIN.into()),
         evidence: Some("README tidied".into()),
         ..TodoArgs::default()

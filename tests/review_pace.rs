@@ -24,7 +24,7 @@ fn add(text: &str) -> TodoOp {
 fn target_todo(e: &Engine, goal: &str, text: &str) -> String {
     let id = e.propose(goal, &add(text)).expect("propose").item_id;
     assert_eq!(e.decide(&id, &Decision::apply(), None).expect("apply").status, Status::Applied);
-    ActiveState::parse(&state(e, goal)).todos.iter().find(|t| t.text.contains(text)).expect("added").todo_id.clone()
+    ActiveState::parse(&state(e, goal)).todos.iter().find(|t| t.text.contains(text)).expect("added").todo_id.to_string()
 }
 
 /// Proposes `op` in `goal` and gives its file the modification time `secs` after a fixed

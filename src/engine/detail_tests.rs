@@ -45,7 +45,7 @@ fn a_stale_update_is_recorded_with_the_full_details() {
     let now = std::fs::read_to_string(&path).expect("state");
     let todo = crate::loopx::state::ActiveState::parse(&now).todos[0].clone();
     let op = TodoOp::TodoUpdate(TodoArgs {
-        todo_id: Some(todo.todo_id.clone()),
+        todo_id: Some(todo.todo_id.to_string()),
         agent_id: Some("codex-main-control".into()),
         note: Some("stale".into()),
         ..TodoArgs::default()

@@ -334,7 +334,7 @@ impl Engine {
         let rev_ok = check_revision(&mut p, intent.expected_revision.as_str(), &current_rev);
         let state = snap.parsed.clone().unwrap_or_else(|| std::sync::Arc::new(ActiveState::parse(&current)));
         if let Proposal::TodoOp(op) = &intent.proposal {
-            p.target_text = op.todo_id().and_then(|id| state.find_todo(id)).map(|t| t.text.clone());
+            p.target_text = op.todo_id().and_then(|id| state.find_todo(id)).map(|t| t.text.to_string());
         }
         self.check_lease(&mut p, &intent, &state, raw.as_ref(), &goal.id);
         // One clock reading for the edit and its 3-way base: two could straddle a second,

@@ -90,7 +90,7 @@ fn parts_of(state: &ActiveState) -> Result<Parts, String> {
     let (lines, blocks) = state.lines_and_todo_blocks();
     let mut in_block = vec![false; lines.len()];
     for (t, block) in state.todos.iter().zip(blocks) {
-        let key = if t.archived { format!("archive:{}", t.todo_id) } else { t.todo_id.clone() };
+        let key = if t.archived { format!("archive:{}", t.todo_id) } else { t.todo_id.to_string() };
         if t.todo_id_source == crate::loopx::state::IdSource::Generated {
             positional.insert(key.clone());
         }
@@ -379,7 +379,7 @@ pub fn undo_blocks(before: &str, after: &str, current: &str) -> Result<Option<St
         let Some(t) = state
             .todos
             .iter()
-            .find(|t| (if t.archived { format!("archive:{}", t.todo_id) } else { t.todo_id.clone() }) == *key)
+            .find(|t| (if t.archived { format!("archive:{}", t.todo_id) } else { t.todo_id.to_string() }) == *key)
         else {
             return Err(format!("{key} is not in the current state"));
         };

@@ -142,7 +142,7 @@ pub fn summary(p: &Prepared) -> String {
 /// LoopX decodes them (its HTML comment holds them percent-encoded).
 fn fields(t: &Todo) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
-    out.insert("text".to_owned(), t.text.clone());
+    out.insert("text".to_owned(), t.text.to_string());
     out.insert("status".to_owned(), t.status.to_owned());
     for (k, v) in t.metadata.iter().filter(|(k, _)| !matches!(*k, "status" | "todo_id")) {
         out.insert(k.to_owned(), v.as_text());
@@ -158,7 +158,7 @@ fn fields(t: &Todo) -> BTreeMap<String, String> {
 #[must_use]
 pub fn plan(before: &str, after: &str) -> Vec<String> {
     let (a, b) = (ActiveState::parse(before), ActiveState::parse(after));
-    let key = |t: &Todo| if t.archived { format!("archive:{}", t.todo_id) } else { t.todo_id.clone() };
+    let key = |t: &Todo| if t.archived { format!("archive:{}", t.todo_id) } else { t.todo_id.to_string() };
     let map = |s: &ActiveState| s.todos.iter().map(|t| (key(t), fields(t))).collect::<BTreeMap<_, _>>();
     let (ma, mb) = (map(&a), map(&b));
     let mut out = Vec::new();

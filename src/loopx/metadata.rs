@@ -6,6 +6,8 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_perc
 use regex::Regex;
 use std::sync::LazyLock;
 
+mod packed;
+
 /// Characters LoopX leaves unencoded: `quote(text, safe="A-Za-z0-9_.:-")` keeps ASCII
 /// letters, digits, `_ . - ~` (always safe in CPython) and `:`.
 const METADATA_SAFE: &AsciiSet = &NON_ALPHANUMERIC.remove(b'_').remove(b'.').remove(b'-').remove(b'~').remove(b':');
@@ -91,37 +93,60 @@ static TOKEN_RE: LazyLock<Regex> =
 static TODO_ID_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^todo_[a-z0-9_-]{3,64}$").expect("static regex"));
 static AGENT_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[a-z][a-z0-9_.:@-]{0,79}$").expect("static regex"));
 
-/// One metadata value after LoopX's read normalisation.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum MetaValue {
+/// One metadata value after LoopX's read normalisation, borrowed from its [`Metadata`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MetaValue<'a> {
     /// A compacted text token (most keys).
-    Text(Box<str>),
-    /// A comma-separated list (deduplicated; `excluded_agents` also sorted).
-    List(Box<[String]>),
+    Text(&'a str),
+    /// A comma-separated list (deduplicated; `excluded_agents` also sorted), its items joined
+    /// by `,` (no item holds one).
+    List(&'a str),
     /// `true` / `false`.
     Bool(bool),
 }
 
-impl MetaValue {
+impl MetaValue<'_> {
     /// The value as text (lists comma-joined, booleans `true`/`false`).
     #[must_use]
     pub fn as_text(&self) -> String {
         match self {
-            Self::Text(t) => t.to_string(),
-            Self::List(items) => items.join(","),
+            Self::Text(t) | Self::List(t) => (*t).to_owned(),
             Self::Bool(b) => b.to_string(),
         }
     }
+
+    fn of((_, kind, value): packed::Entry<'_>) -> MetaValue<'_> {
+        match kind {
+            packed::LIST => MetaValue::List(value),
+            packed::TRUE => MetaValue::Bool(true),
+            packed::FALSE => MetaValue::Bool(false),
+            _ => MetaValue::Text(value),
+        }
+    }
+}
+
+/// A value [`normalize`] made, before it is packed.
+enum Normalized {
+    Text(String),
+    List(Vec<String>),
+    Bool(bool),
 }
 
 /// The known metadata of one todo, keyed by field name. Unknown keys are not kept:
 /// LoopX ignores them on read and drops them on rewrite (FORMATS.md §1.5).
 ///
-/// Stored as (position in [`FIELD_ORDER`], value) pairs sorted by position: a todo carries a
-/// handful of keys, and a state of 350,000 todos kept a mostly empty map node per todo.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// Every field lives in one byte buffer, sorted by the key's position in [`FIELD_ORDER`]
+/// (layout: the `packed` module): a todo carries a handful of keys, and a state of 350,000
+/// todos spent most of its memory on a vector and an allocation per value.
+#[derive(Clone, Default, PartialEq, Eq)]
 pub struct Metadata {
-    fields: Vec<(u8, MetaValue)>,
+    packed: Box<[u8]>,
+}
+
+impl std::fmt::Debug for Metadata {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
 }
 
 /// `key`'s position in [`FIELD_ORDER`] (fits a `u8`: the table has 53 keys).
@@ -130,43 +155,60 @@ fn field_index(key: &str) -> Option<u8> {
 }
 
 impl Metadata {
-    /// Where `key`'s value is in `fields`, if it is there.
-    fn slot(&self, key: &str) -> Option<usize> {
-        let i = field_index(key)?;
-        self.fields.binary_search_by_key(&i, |(k, _)| *k).ok()
-    }
-
     /// The value of `key`, if present.
     #[must_use]
-    pub fn get(&self, key: &str) -> Option<&MetaValue> {
-        self.slot(key).map(|at| &self.fields[at].1)
+    pub fn get(&self, key: &str) -> Option<MetaValue<'_>> {
+        let i = field_index(key)?;
+        packed::entries(&self.packed).find(|e| e.0 == i).map(MetaValue::of)
     }
 
-    fn insert(&mut self, key: &str, value: MetaValue) {
+    fn insert(&mut self, key: &str, value: &Normalized) {
         if let Some(i) = field_index(key) {
             self.put(i, value);
         }
     }
 
-    /// Sets the field at position `i` of [`FIELD_ORDER`], keeping `fields` sorted.
-    fn put(&mut self, i: u8, value: MetaValue) {
-        match self.fields.binary_search_by_key(&i, |(k, _)| *k) {
-            Ok(at) => self.fields[at].1 = value,
-            Err(at) => self.fields.insert(at, (i, value)),
-        }
+    /// Sets the field at position `i` of [`FIELD_ORDER`], keeping the fields sorted.
+    fn put(&mut self, i: u8, value: &Normalized) {
+        let joined;
+        let entry = match value {
+            Normalized::Text(t) => (i, packed::TEXT, t.as_str()),
+            Normalized::List(items) => {
+                joined = items.join(",");
+                (i, packed::LIST, joined.as_str())
+            }
+            Normalized::Bool(b) => (i, if *b { packed::TRUE } else { packed::FALSE }, ""),
+        };
+        self.put_entry(entry);
+    }
+
+    fn put_entry(&mut self, entry: packed::Entry<'_>) {
+        let mut entries: Vec<packed::Entry<'_>> = packed::entries(&self.packed).filter(|e| e.0 != entry.0).collect();
+        let at = entries.partition_point(|e| e.0 < entry.0);
+        entries.insert(at, entry);
+        self.packed = packed::encode(entries);
     }
 
     /// The value of `key` as text, if present.
     #[must_use]
     pub fn text(&self, key: &str) -> Option<String> {
-        self.get(key).map(MetaValue::as_text)
+        self.get(key).as_ref().map(MetaValue::as_text)
+    }
+
+    /// The value of `key` as text without a copy, if present and not a boolean.
+    #[must_use]
+    pub fn text_ref(&self, key: &str) -> Option<&str> {
+        match self.get(key)? {
+            MetaValue::Text(t) | MetaValue::List(t) => Some(t),
+            MetaValue::Bool(_) => None,
+        }
     }
 
     /// The list value of `key` (empty when absent).
     #[must_use]
     pub fn list(&self, key: &str) -> Vec<String> {
         match self.get(key) {
-            Some(MetaValue::List(items)) => items.to_vec(),
+            Some(MetaValue::List(items)) => items.split(',').map(str::to_owned).collect(),
             Some(other) => vec![other.as_text()],
             None => Vec::new(),
         }
@@ -175,7 +217,7 @@ impl Metadata {
     /// True when no known key is present.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.fields.is_empty()
+        self.packed.is_empty()
     }
 
     /// Sets `key` from raw (already decoded) text, applying the field's normaliser; a
@@ -183,7 +225,7 @@ impl Metadata {
     /// outside [`FIELD_ORDER`] is not kept (LoopX never writes one).
     pub fn set_text(&mut self, key: &str, raw: &str) {
         match normalize(key, raw) {
-            Some(value) => self.insert(key, value),
+            Some(value) => self.insert(key, &value),
             None => self.remove(key),
         }
     }
@@ -195,30 +237,33 @@ impl Metadata {
 
     /// Sets a boolean field.
     pub fn set_bool(&mut self, key: &str, value: bool) {
-        self.insert(key, MetaValue::Bool(value));
+        self.insert(key, &Normalized::Bool(value));
     }
 
     /// Removes `key`.
     pub fn remove(&mut self, key: &str) {
-        if let Some(at) = self.slot(key) {
-            self.fields.remove(at);
+        if let Some(i) = field_index(key)
+            && packed::entries(&self.packed).any(|e| e.0 == i)
+        {
+            self.packed = packed::encode(packed::entries(&self.packed).filter(|e| e.0 != i));
         }
     }
 
     /// Merges `other` over `self` (later metadata lines override earlier ones).
     pub fn extend(&mut self, other: Metadata) {
-        if self.fields.is_empty() {
-            self.fields = other.fields;
+        if self.packed.is_empty() {
+            self.packed = other.packed;
             return;
         }
-        for (i, value) in other.fields {
-            self.put(i, value);
-        }
+        let mine = packed::entries(&self.packed).filter(|e| packed::entries(&other.packed).all(|o| o.0 != e.0));
+        let mut merged: Vec<packed::Entry<'_>> = mine.chain(packed::entries(&other.packed)).collect();
+        merged.sort_by_key(|e| e.0);
+        self.packed = packed::encode(merged);
     }
 
     /// Iterates present fields in emission order.
-    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &MetaValue)> {
-        self.fields.iter().map(|(i, v)| (FIELD_ORDER[usize::from(*i)], v))
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, MetaValue<'_>)> {
+        packed::entries(&self.packed).map(|e| (FIELD_ORDER.get(usize::from(e.0)).copied().unwrap_or(""), MetaValue::of(e)))
     }
 
     /// The full comment line LoopX writes for this metadata: two spaces,
@@ -254,18 +299,34 @@ pub fn decode_value(raw: &str) -> String {
 #[must_use]
 pub fn parse_line(line: &str) -> Option<Metadata> {
     let body = comment_body(line)?;
-    let mut meta = Metadata::default();
+    // (position, value) of each known key, the last of a key winning, packed once at the end.
+    let mut fields: Vec<(u8, Option<Normalized>)> = Vec::new();
     for (start, key, value) in tokens(body) {
         // Python's `(?<!\S)`: a token starts the body or follows whitespace.
         if start > 0 && !body[..start].ends_with(char::is_whitespace) {
             continue;
         }
-        if key == "removed_continuation_policy" || !FIELD_ORDER.contains(&key) {
+        if key == "removed_continuation_policy" {
             continue;
         }
-        meta.set_text(key, &decode_value(value));
+        let Some(i) = field_index(key) else { continue };
+        // A value the normaliser rejects removes the key, as `set_text` does.
+        let value = normalize(key, &decode_value(value));
+        match fields.iter_mut().find(|(k, _)| *k == i) {
+            Some(slot) => slot.1 = value,
+            None => fields.push((i, value)),
+        }
     }
-    meta.fields.shrink_to_fit();
+    fields.sort_by_key(|(k, _)| *k);
+    let joined: Vec<(u8, u8, String)> = fields
+        .into_iter()
+        .filter_map(|(i, v)| match v? {
+            Normalized::Text(t) => Some((i, packed::TEXT, t)),
+            Normalized::List(items) => Some((i, packed::LIST, items.join(","))),
+            Normalized::Bool(b) => Some((i, if b { packed::TRUE } else { packed::FALSE }, String::new())),
+        })
+        .collect();
+    let meta = Metadata { packed: packed::encode(joined.iter().map(|(i, k, v)| (*i, *k, v.as_str()))) };
     (!meta.is_empty()).then_some(meta)
 }
 
@@ -360,7 +421,7 @@ pub fn parse_bool(raw: &str) -> Option<bool> {
     }
 }
 
-fn normalize(key: &str, raw: &str) -> Option<MetaValue> {
+fn normalize(key: &str, raw: &str) -> Option<Normalized> {
     let text = compact_whitespace(raw);
     if LIST_FIELDS.contains(&key) {
         let mut items: Vec<String> = Vec::new();
@@ -380,10 +441,10 @@ fn normalize(key: &str, raw: &str) -> Option<MetaValue> {
         if key == "excluded_agents" {
             items.sort();
         }
-        return (!items.is_empty()).then(|| MetaValue::List(items.into_boxed_slice()));
+        return (!items.is_empty()).then_some(Normalized::List(items));
     }
     if BOOL_FIELDS.contains(&key) {
-        return parse_bool(&text).map(MetaValue::Bool);
+        return parse_bool(&text).map(Normalized::Bool);
     }
     if text.is_empty() {
         return None;
@@ -404,7 +465,7 @@ fn normalize(key: &str, raw: &str) -> Option<MetaValue> {
             _ => text,
         }
     };
-    Some(MetaValue::Text(value.into_boxed_str()))
+    Some(Normalized::Text(value))
 }
 
 /// LoopX `normalize_todo_status`: `open|done|blocked|deferred`, case-insensitive.

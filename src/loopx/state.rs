@@ -200,8 +200,9 @@ pub enum IdSource {
 /// One parsed todo. Line numbers are 0-based indexes into [`ActiveState::lines`].
 #[derive(Debug, Clone)]
 pub struct Todo {
-    /// The todo id (metadata or generated).
-    pub todo_id: String,
+    /// The todo id (metadata or generated); held inline up to 24 bytes (a generated id is
+    /// 17), so a state of 350,000 todos makes no allocation per id.
+    pub todo_id: compact_str::CompactString,
     /// Metadata or generated.
     pub todo_id_source: IdSource,
     /// `None` for archived todos.
@@ -218,11 +219,9 @@ pub struct Todo {
     pub status: &'static str,
     /// LoopX `done` flag: done or deferred.
     pub done: bool,
-    /// Normalised text including the `[Pn]` prefix and continuation lines.
-    pub text: String,
-    /// `P0`..`P4` (and what follows inside the brackets, uppercased) from the text prefix;
-    /// the plain five are not allocated per todo.
-    pub priority: Option<std::borrow::Cow<'static, str>>,
+    /// Normalised text including the `[Pn]` prefix and continuation lines (shared with the
+    /// state's text where it is a part of it).
+    pub text: TodoText,
     /// Where [`Self::title`] lies in `text` (byte offsets): it is always a part of it.
     title_at: (u32, u32),
     /// Known metadata (merged over every metadata line of the block).
@@ -232,6 +231,21 @@ pub struct Todo {
 }
 
 impl Todo {
+    /// `P0`..`P4` (and what follows inside the brackets, uppercased) from the text's
+    /// `[Pn…]` prefix (`PRIORITY_RE`); the plain five are not allocated.
+    #[must_use]
+    pub fn priority(&self) -> Option<std::borrow::Cow<'static, str>> {
+        let (priority, _) = priority_split(&self.text)?;
+        Some(match py_strip(priority) {
+            "P0" | "p0" => "P0".into(),
+            "P1" | "p1" => "P1".into(),
+            "P2" | "p2" => "P2".into(),
+            "P3" | "p3" => "P3".into(),
+            "P4" | "p4" => "P4".into(),
+            other => other.to_uppercase().into(),
+        })
+    }
+
     /// The text without the priority prefix (LoopX's `title`).
     #[must_use]
     pub fn title(&self) -> &str {
@@ -331,7 +345,7 @@ impl ActiveState {
                     role.and_then(|r| source[r as usize].clone()).unwrap_or_else(|| std::sync::Arc::from(""))
                 };
                 todos.push(Todo {
-                    todo_id: String::new(),
+                    todo_id: compact_str::CompactString::default(),
                     todo_id_source: IdSource::Generated,
                     role: if archive { None } else { role },
                     archived: archive,
@@ -340,8 +354,12 @@ impl ActiveState {
                     marker,
                     status: "",
                     done: false,
-                    text: normalize_todo_text(task_text),
-                    priority: None,
+                    // A compact text of at most 500 bytes (so code points) is its own
+                    // normalised form.
+                    text: match super::pytext::compact_borrowed(task_text).filter(|t| t.len() <= 500) {
+                        Some(t) => TodoText::shared(&text, t),
+                        None => TodoText::from(normalize_todo_text(task_text)),
+                    },
                     title_at: (0, 0),
                     metadata: Metadata::default(),
                     line: n,
@@ -360,7 +378,7 @@ impl ActiveState {
             let cont = py_strip(line);
             if !cont.is_empty() {
                 let joined = format!("{} {cont}", todos[cur].text);
-                todos[cur].text = normalize_todo_text(&joined);
+                todos[cur].text = TodoText::from(normalize_todo_text(&joined));
             }
         }
         for todo in &mut todos {
@@ -539,13 +557,13 @@ fn span_in(text: &str, part: &str) -> (u32, u32) {
 }
 
 fn finish_todo(todo: &mut Todo) {
-    let explicit = todo.metadata.text("status");
+    let explicit = todo.metadata.text_ref("status");
     let marker_status = match todo.marker {
         'x' | 'X' => "done",
         '-' => "deferred",
         _ => "open",
     };
-    todo.status = match explicit.as_deref() {
+    todo.status = match explicit {
         Some("done") => "done",
         Some("blocked") => "blocked",
         Some("deferred") => "deferred",
@@ -554,29 +572,23 @@ fn finish_todo(todo: &mut Todo) {
         None => marker_status,
     };
     todo.done = if explicit.is_some() { matches!(todo.status, "done" | "deferred") } else { marker_status != "open" };
-    if let Some((priority, title)) = priority_split(&todo.text) {
-        todo.priority = Some(match py_strip(priority) {
-            "P0" | "p0" => "P0".into(),
-            "P1" | "p1" => "P1".into(),
-            "P2" | "p2" => "P2".into(),
-            "P3" | "p3" => "P3".into(),
-            "P4" | "p4" => "P4".into(),
-            other => other.to_uppercase().into(),
-        });
+    if let Some((_, title)) = priority_split(&todo.text) {
         todo.title_at = span_in(&todo.text, py_strip(title));
     } else {
         todo.title_at = span_in(&todo.text, &todo.text);
     }
-    if let Some(id) = todo.metadata.text("todo_id") {
-        todo.todo_id = id;
+    if let Some(id) = todo.metadata.text_ref("todo_id") {
+        todo.todo_id = id.into();
         todo.todo_id_source = IdSource::Metadata;
     } else {
         let role = todo.role.map_or("", Role::as_str);
-        todo.todo_id = build_todo_id(role, &todo.source_section, todo.index, &todo.text);
+        todo.todo_id = build_todo_id(role, &todo.source_section, todo.index, &todo.text).into();
     }
 }
 
 mod remembered;
+mod todo_text;
+pub use todo_text::TodoText;
 pub use remembered::{parse_remembered, parse_shared_remembered};
 
 #[cfg(test)]

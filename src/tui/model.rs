@@ -326,13 +326,13 @@ fn goal_row(
                 let hard = dir.as_ref().map_or(LeaseRead::Absent, |d| read_lease(d, &t.todo_id));
                 match hard {
                     LeaseRead::Present(l) if l.status == "active" => row.leases.push(LeaseView {
-                        todo_id: t.todo_id.clone(),
+                        todo_id: t.todo_id.to_string(),
                         holder: l.owner.clone(),
                         expires_at: l.expiry(),
                     }),
                     _ => {
                         if let Some(c) = t.claimed_by() {
-                            row.leases.push(LeaseView { todo_id: t.todo_id.clone(), holder: c, expires_at: None });
+                            row.leases.push(LeaseView { todo_id: t.todo_id.to_string(), holder: c, expires_at: None });
                         }
                     }
                 }

@@ -50,7 +50,7 @@ pub fn stale_item(e: &Engine) -> String {
         .find(|t| t.status == "open" && t.claimed_by().is_none())
         .expect("an open unclaimed todo");
     let op = TodoOp::TodoUpdate(TodoArgs {
-        todo_id: Some(todo.todo_id.clone()),
+        todo_id: Some(todo.todo_id.to_string()),
         agent_id: Some("codex-main-control".into()),
         note: Some("made stale on purpose".into()),
         ..TodoArgs::default()

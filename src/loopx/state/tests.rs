@@ -33,7 +33,7 @@ fn parses_minimal_example() {
     assert_eq!(st.todos.len(), 4);
     let t = &st.todos[0];
     assert_eq!(t.todo_id, "todo_demo001");
-    assert_eq!(t.priority.as_deref(), Some("P1"));
+    assert_eq!(t.priority().as_deref(), Some("P1"));
     assert_eq!(t.title(), "Write the smoke.");
     assert_eq!(t.claimed_by().as_deref(), Some("codex-main-control"));
     assert_eq!(st.todos[1].status, "done");
