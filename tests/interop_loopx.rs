@@ -258,7 +258,8 @@ fn propose_and_apply_match_real_loopx() {
         compare(&w, &args);
     }
     let st = ActiveState::parse(&std::fs::read_to_string(w.state_file()).expect("state"));
-    let id_of = |text: &str| st.todos.iter().find(|t| t.text.contains(text)).map(|t| t.todo_id.to_string()).expect("todo");
+    let id_of =
+        |text: &str| st.todos.iter().find(|t| t.text.contains(text)).map(|t| t.todo_id.to_string()).expect("todo");
     let (t1, t2, t3, gate) =
         (id_of("Claim, update"), id_of("Block me"), id_of("Supersede me"), id_of("Approve the release"));
     let a = ["--agent-id", "codex-main-control"];
@@ -696,7 +697,8 @@ fn stale_proposals_recomputed_on_the_current_state_write_what_loopx_writes() {
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     }
     let st = ActiveState::parse(&std::fs::read_to_string(w.state_file()).expect("state"));
-    let id_of = |text: &str| st.todos.iter().find(|t| t.text.contains(text)).map(|t| t.todo_id.to_string()).expect("todo");
+    let id_of =
+        |text: &str| st.todos.iter().find(|t| t.text.contains(text)).map(|t| t.todo_id.to_string()).expect("todo");
     let (upd, claim, sup, done) = (id_of("Update me"), id_of("Claim me"), id_of("Supersede me"), id_of("Complete me"));
     let (g, a) = (["--goal-id", "demo-goal"], ["--agent-id", "codex-main-control"]);
     let mut steps: Vec<Vec<&str>> = (1..=5)

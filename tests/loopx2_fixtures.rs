@@ -164,7 +164,7 @@ fn every_recorded_step_is_canonical_and_status_equals_what_loopx_reported() {
                 .leases
                 .iter()
                 .filter(|l| !l.expired)
-                .map(|l| (l.todo_id.to_string(), l.owner.clone(), l.version, l.epoch, l.expires_at.clone()))
+                .map(|l| (l.todo_id.clone(), l.owner.clone(), l.version, l.epoch, l.expires_at.clone()))
                 .collect();
             assert_eq!(ours, loopx, "{step}: leases");
         }

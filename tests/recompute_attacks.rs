@@ -489,9 +489,10 @@ fn a3b_generated_id_drift_never_completes_the_wrong_todo() {
         "### README\n- [ ] [P3] Tidy docs\n  <!-- loopx:todo status=open -->\n### Site\n- [ ] [P3] Tidy docs\n  <!-- loopx:todo status=open -->\n\n## Next Action",
     );
     write(&e, &s);
-    let readme = ActiveState::parse(&s).todos.iter().find(|t| t.text == "[P3] Tidy docs").expect("t").todo_id.to_string();
+    let readme =
+        ActiveState::parse(&s).todos.iter().find(|t| t.text == "[P3] Tidy docs").expect("t").todo_id.to_string();
     let done = TodoOp::TodoComplete(TodoArgs {
-        todo_id: Some(readme.to_string()),
+        todo_id: Some(readme.clone()),
         agent_id: Some(MAIN.into()),
         evidence: Some("README tidied".into()),
         ..TodoArgs::default()

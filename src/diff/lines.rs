@@ -12,41 +12,106 @@ use std::time::Instant;
 
 /// The lines of both texts (each with its terminator) and the ops turning `old` into `new`.
 pub(crate) struct LineDiff<'a> {
-    pub old: Vec<&'a str>,
-    pub new: Vec<&'a str>,
+    pub old: Lines<'a>,
+    pub new: Lines<'a>,
     pub ops: Vec<DiffOp>,
     /// True when the deadline passed before Myers finished (the ops are then coarser).
     pub timed_out: bool,
 }
 
+/// A text's lines, each with its terminator (`\n`, `\r\n` or a lone `\r`), held as the byte
+/// offsets where they start: 4 bytes a line where a slice takes 16 (the two tables of a
+/// 60 MiB state's diff were 23 MB of slices).
+pub(crate) struct Lines<'a> {
+    text: &'a str,
+    /// Where each line starts, then `text.len()`: one more entry than there are lines.
+    starts: Starts,
+}
+
+/// Line starts as `u32` for texts that fit one (every text writegate reads), else `usize`.
+enum Starts {
+    Short(Vec<u32>),
+    Long(Vec<usize>),
+}
+
+impl<'a> Lines<'a> {
+    /// The number of lines.
+    pub fn len(&self) -> usize {
+        match &self.starts {
+            Starts::Short(v) => v.len().saturating_sub(1),
+            Starts::Long(v) => v.len().saturating_sub(1),
+        }
+    }
+
+    /// The byte offset where line `i` starts; the text's length for `i == len()` and past it.
+    pub fn start(&self, i: usize) -> usize {
+        let at = match &self.starts {
+            Starts::Short(v) => v.get(i).map(|&s| s as usize),
+            Starts::Long(v) => v.get(i).copied(),
+        };
+        at.unwrap_or(self.text.len())
+    }
+
+    /// Line `i` with its terminator; empty past the last line.
+    pub fn line(&self, i: usize) -> &'a str {
+        if i >= self.len() {
+            return "";
+        }
+        self.text.get(self.start(i)..self.start(i + 1)).unwrap_or_default()
+    }
+
+    /// The text of the lines in `range`, terminators included.
+    pub fn text_of(&self, range: std::ops::Range<usize>) -> &'a str {
+        let end = range.end.min(self.len());
+        let start = range.start.min(end);
+        self.text.get(self.start(start)..self.start(end)).unwrap_or_default()
+    }
+
+    /// The lines in `range`, one slice each.
+    pub fn slices(&self, range: std::ops::Range<usize>) -> Vec<&'a str> {
+        range.map(|i| self.line(i)).collect()
+    }
+}
+
 /// `text` split into lines, each keeping its terminator (`\n`, `\r\n` or a lone `\r`).
-pub(crate) fn split_lines(text: &str) -> Vec<&str> {
+pub(crate) fn split_lines(text: &str) -> Lines<'_> {
+    let starts = match u32::try_from(text.len()) {
+        // Every offset is at most the length, so fits too.
+        Ok(_) => Starts::Short(line_starts(text, |at| u32::try_from(at).unwrap_or(u32::MAX))),
+        Err(_) => Starts::Long(line_starts(text, |at| at)),
+    };
+    Lines { text, starts }
+}
+
+/// Where each line of `text` starts, then its length (what `Lines` keeps), each as `of` gives.
+fn line_starts<T>(text: &str, of: impl Fn(usize) -> T) -> Vec<T> {
     let bytes = text.as_bytes();
-    // At most one line per `\n` or `\r`, and one more: a count first keeps the table at
+    // At most one line per `\n` or `\r`, and the two ends: a count first keeps the table at
     // its size (a guess from the byte length reserved far more for long lines).
-    let mut lines = Vec::with_capacity(memchr::memchr2_iter(b'\n', b'\r', bytes).count() + 1);
-    let mut start = 0;
+    let mut starts = Vec::with_capacity(memchr::memchr2_iter(b'\n', b'\r', bytes).count() + 2);
+    starts.push(of(0));
+    let mut last = 0;
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
-            b'\n' => {
-                lines.push(&text[start..=i]);
-                start = i + 1;
+            b'\r' if bytes.get(i + 1) == Some(&b'\n') => {
+                i += 1;
+                last = i + 1;
             }
-            b'\r' => {
-                let end = if bytes.get(i + 1) == Some(&b'\n') { i + 1 } else { i };
-                lines.push(&text[start..=end]);
-                i = end;
-                start = end + 1;
+            b'\n' | b'\r' => last = i + 1,
+            _ => {
+                i += 1;
+                continue;
             }
-            _ => {}
         }
+        starts.push(of(last));
         i += 1;
     }
-    if start < bytes.len() {
-        lines.push(&text[start..]);
+    // A last line without a terminator ends at the text's end.
+    if text.len() > last {
+        starts.push(of(text.len()));
     }
-    lines
+    starts
 }
 
 /// True when the line has no terminator (the last line of a text without a final newline).
@@ -57,8 +122,10 @@ pub(crate) fn missing_newline(line: &str) -> bool {
 /// The line diff of `old` → `new`, Myers stopping at `deadline`.
 pub(crate) fn diff<'a>(old: &'a str, new: &'a str, deadline: Instant) -> LineDiff<'a> {
     let (o, n) = (split_lines(old), split_lines(new));
-    let prefix = o.iter().zip(&n).take_while(|(a, b)| a == b).count();
-    let suffix = o[prefix..].iter().rev().zip(n[prefix..].iter().rev()).take_while(|(a, b)| a == b).count();
+    let prefix = (0..o.len().min(n.len())).take_while(|&i| o.line(i) == n.line(i)).count();
+    let suffix = (0..(o.len() - prefix).min(n.len() - prefix))
+        .take_while(|&k| o.line(o.len() - 1 - k) == n.line(n.len() - 1 - k))
+        .count();
     let (o_mid, n_mid) = (prefix..o.len() - suffix, prefix..n.len() - suffix);
     let mut ops = Vec::new();
     push_equal(&mut ops, 0, 0, prefix);
@@ -66,7 +133,7 @@ pub(crate) fn diff<'a>(old: &'a str, new: &'a str, deadline: Instant) -> LineDif
     if o_mid.is_empty() || n_mid.is_empty() {
         push_change(&mut ops, o_mid.clone(), n_mid.clone());
     } else {
-        let (runs, late) = matched_runs(&o[o_mid.clone()], &n[n_mid.clone()], deadline);
+        let (runs, late) = matched_runs((&o, o_mid.clone()), (&n, n_mid.clone()), deadline);
         timed_out = late;
         let (mut oi, mut ni) = (o_mid.start, n_mid.start);
         for Run { old, new, len } in runs {
@@ -107,14 +174,18 @@ fn push_pair(runs: &mut Vec<Run>, old: u32, new: u32) {
 /// common prefix and suffix of what is left, which Myers would keep whole anyway (a bumped
 /// `updated_at` at the top of a state and a todo added far below leave almost every line
 /// there, and Myers' tables for them were the largest allocation of a 60 MiB state's diff).
-fn matched_runs(old: &[&str], new: &[&str], deadline: Instant) -> (Vec<Run>, bool) {
-    if old.len() + new.len() >= u32::MAX as usize {
+fn matched_runs(
+    (old, old_range): (&Lines<'_>, std::ops::Range<usize>),
+    (new, new_range): (&Lines<'_>, std::ops::Range<usize>),
+    deadline: Instant,
+) -> (Vec<Run>, bool) {
+    if old_range.len() + new_range.len() >= u32::MAX as usize {
         // Past what a line number holds (texts of 4 GiB and more): one exact replace.
         return (Vec::new(), false);
     }
-    let mut interner = Interner::with_capacity(old.len().max(new.len()));
-    let old_ids: Vec<u32> = old.iter().map(|&l| interner.id(l)).collect();
-    let new_ids: Vec<u32> = new.iter().map(|&l| interner.id(l)).collect();
+    let mut interner = Interner::with_capacity(old_range.len().max(new_range.len()));
+    let old_ids: Vec<u32> = old_range.map(|i| interner.id(old.line(i))).collect();
+    let new_ids: Vec<u32> = new_range.map(|i| interner.id(new.line(i))).collect();
     let distinct = interner.distinct.len();
     drop(interner);
     let seen = |ids: &[u32]| {
@@ -270,9 +341,9 @@ pub(crate) fn op_lines<'d, 'a>(
     let (o, n) = (op.old_range(), op.new_range());
     let equal = matches!(op, DiffOp::Equal { .. });
     let (eo, en) = (o.clone(), n.clone());
-    let same = equal.then(|| eo.zip(en).map(|(i, j)| (' ', Some(i), Some(j), d.old[i])));
-    let removed = (!equal).then(|| o.map(|i| ('-', Some(i), None, d.old[i])));
-    let added = (!equal).then(|| n.map(|j| ('+', None, Some(j), d.new[j])));
+    let same = equal.then(|| eo.zip(en).map(|(i, j)| (' ', Some(i), Some(j), d.old.line(i))));
+    let removed = (!equal).then(|| o.map(|i| ('-', Some(i), None, d.old.line(i))));
+    let added = (!equal).then(|| n.map(|j| ('+', None, Some(j), d.new.line(j))));
     same.into_iter().flatten().chain(removed.into_iter().flatten()).chain(added.into_iter().flatten())
 }
 
@@ -395,7 +466,7 @@ mod tests {
     fn a_change_at_both_ends_keeps_the_middle_without_myers() {
         // A bumped first line and a line added at the end: past the common prefix and
         // suffix, every other line is kept whole, even with the deadline already passed.
-        let body: String = (0..20_000).map(|i| format!("- [ ] todo {i}\n")).collect();
+        let body: String = (0..20_000).map(|i| format!("- [ ] todo {i}\n")).collect::<Vec<_>>().concat();
         let old = format!("updated_at: 1\n{body}");
         let new = format!("updated_at: 2\n{body}- [ ] added\n");
         let d = diff(&old, &new, Instant::now());
@@ -407,7 +478,14 @@ mod tests {
 
     #[test]
     fn lines_split_like_similar() {
-        assert_eq!(split_lines("a\r\nb\rc\nd"), vec!["a\r\n", "b\r", "c\n", "d"]);
+        let all = |t| {
+            let l = split_lines(t);
+            l.slices(0..l.len())
+        };
+        assert_eq!(all("a\r\nb\rc\nd"), vec!["a\r\n", "b\r", "c\n", "d"]);
+        assert_eq!(all("a\n\n"), vec!["a\n", "\n"]);
+        assert!(all("").is_empty());
+        assert_eq!(split_lines("x\ny").text_of(1..5), "y");
         assert!(missing_newline("d") && !missing_newline("x\r"));
         assert_eq!(hunk_header(&[DiffOp::Insert { old_index: 0, new_index: 0, new_len: 2 }]), "@@ -0,0 +1,2 @@");
     }

@@ -190,14 +190,12 @@ pub fn unified_and_ranges(old: &str, new: &str, label: &str) -> (String, Vec<(us
 #[must_use]
 pub fn splices(old: &str, new: &str, deadline: Duration) -> Vec<(std::ops::Range<usize>, String)> {
     let d = lines::diff(old, new, Instant::now() + deadline);
-    let offset = |text: &str, line: &str| line.as_ptr() as usize - text.as_ptr() as usize;
-    let start_of = |i: usize| d.old.get(i).map_or(old.len(), |l| offset(old, l));
     d.ops
         .iter()
         .filter(|op| !matches!(op, DiffOp::Equal { .. }))
         .map(|op| {
             let (o, n) = (op.old_range(), op.new_range());
-            (start_of(o.start)..start_of(o.end), d.new[n].concat())
+            (d.old.start(o.start)..d.old.start(o.end), d.new.text_of(n).to_owned())
         })
         .collect()
 }
@@ -305,14 +303,17 @@ pub fn model(old: &str, new: &str, context: usize, deadline: Duration) -> Model 
 /// every other line as one plain span.
 fn push_op(m: &mut Model, d: &lines::LineDiff<'_>, op: &DiffOp, until: Instant) {
     if let DiffOp::Replace { old_index, old_len, new_index, new_len } = *op
-        && let Some((olds, news)) =
-            words::highlight(&d.old[old_index..old_index + old_len], &d.new[new_index..new_index + new_len], until)
+        && let Some((olds, news)) = words::highlight(
+            &d.old.slices(old_index..old_index + old_len),
+            &d.new.slices(new_index..new_index + new_len),
+            until,
+        )
     {
         for (k, spans) in olds.into_iter().enumerate() {
-            push_line(m, '-', (Some(old_index + k), None), spans, lines::missing_newline(d.old[old_index + k]));
+            push_line(m, '-', (Some(old_index + k), None), spans, lines::missing_newline(d.old.line(old_index + k)));
         }
         for (k, spans) in news.into_iter().enumerate() {
-            push_line(m, '+', (None, Some(new_index + k)), spans, lines::missing_newline(d.new[new_index + k]));
+            push_line(m, '+', (None, Some(new_index + k)), spans, lines::missing_newline(d.new.line(new_index + k)));
         }
         return;
     }

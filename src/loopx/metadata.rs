@@ -263,7 +263,8 @@ impl Metadata {
 
     /// Iterates present fields in emission order.
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, MetaValue<'_>)> {
-        packed::entries(&self.packed).map(|e| (FIELD_ORDER.get(usize::from(e.0)).copied().unwrap_or(""), MetaValue::of(e)))
+        packed::entries(&self.packed)
+            .map(|e| (FIELD_ORDER.get(usize::from(e.0)).copied().unwrap_or(""), MetaValue::of(e)))
     }
 
     /// The full comment line LoopX writes for this metadata: two spaces,

@@ -588,8 +588,8 @@ fn finish_todo(todo: &mut Todo) {
 
 mod remembered;
 mod todo_text;
-pub use todo_text::TodoText;
 pub use remembered::{parse_remembered, parse_shared_remembered};
+pub use todo_text::TodoText;
 
 #[cfg(test)]
 mod tests;

@@ -14,7 +14,11 @@ pub struct TodoText(Repr);
 #[derive(Clone)]
 enum Repr {
     /// `src[start..start + len]`.
-    Shared { src: Arc<String>, start: u32, len: u32 },
+    Shared {
+        src: Arc<String>,
+        start: u32,
+        len: u32,
+    },
     Owned(Box<str>),
 }
 
