@@ -91,21 +91,13 @@ fn line_starts<T>(text: &str, of: impl Fn(usize) -> T) -> Vec<T> {
     let mut starts = Vec::with_capacity(memchr::memchr2_iter(b'\n', b'\r', bytes).count() + 2);
     starts.push(of(0));
     let mut last = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\r' if bytes.get(i + 1) == Some(&b'\n') => {
-                i += 1;
-                last = i + 1;
-            }
-            b'\n' | b'\r' => last = i + 1,
-            _ => {
-                i += 1;
-                continue;
-            }
+    for at in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+        if at < last {
+            // The `\n` of a `\r\n` whose line is already ended.
+            continue;
         }
+        last = if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') { at + 2 } else { at + 1 };
         starts.push(of(last));
-        i += 1;
     }
     // A last line without a terminator ends at the text's end.
     if text.len() > last {

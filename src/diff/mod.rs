@@ -72,7 +72,7 @@ pub fn hunks(old: &str, new: &str, context: usize) -> Vec<Hunk> {
 #[must_use]
 pub fn ending_notes(old: &str, new: &str) -> Vec<String> {
     let mut notes = Vec::new();
-    let crlf = |t: &str| t.matches("\r\n").count();
+    let crlf = |t: &str| memchr::memmem::find_iter(t.as_bytes(), b"\r\n").count();
     let (oc, nc) = (crlf(old), crlf(new));
     if oc != nc {
         notes.push(format!("line endings change: {oc} CRLF line(s) before, {nc} after (shown without the CR)"));

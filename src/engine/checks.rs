@@ -124,11 +124,53 @@ pub fn touched_todos(before: &ActiveState, after: &ActiveState) -> (std::collect
 /// change must respect), without its comparison of the text outside todo blocks.
 #[must_use]
 pub fn changed_active_todos(before: &ActiveState, after: &ActiveState) -> std::collections::BTreeSet<String> {
+    if let Some(changed) = changed_in_place(before, after) {
+        return changed;
+    }
     let (a, b) = (todo_keys(before), todo_keys(after));
     a.iter()
         .filter(|(k, v)| b.get(*k) != Some(*v) && before.find_todo(k).is_some())
         .map(|(k, _)| (*k).to_owned())
         .collect()
+}
+
+/// [`changed_active_todos`] when both states list the same todo ids in the same order (an
+/// edit that changes todos in place, the usual raw change), read todo by todo instead of
+/// through two maps of every todo (most of a large raw preview's lease check). The maps
+/// compare each id's last todo; here a position that differs names a candidate id, and a
+/// walk from the end compares each candidate at its last position and notes whether
+/// `before` holds an active todo for it. `None` when the ids do not line up.
+fn changed_in_place(before: &ActiveState, after: &ActiveState) -> Option<std::collections::BTreeSet<String>> {
+    if before.todos.len() != after.todos.len() {
+        return None;
+    }
+    let key = block_key;
+    let mut candidates: std::collections::HashMap<&str, Option<(bool, bool)>, foldhash::fast::RandomState> =
+        std::collections::HashMap::default();
+    for (a, b) in before.todos.iter().zip(&after.todos) {
+        if a.todo_id != b.todo_id {
+            return None;
+        }
+        if key(a) != key(b) {
+            candidates.insert(a.todo_id.as_str(), None);
+        }
+    }
+    if !candidates.is_empty() {
+        // (differs at its last position, an active todo holds it) for each candidate.
+        for (a, b) in before.todos.iter().zip(&after.todos).rev() {
+            if let Some(seen) = candidates.get_mut(a.todo_id.as_str()) {
+                let seen = seen.get_or_insert((key(a) != key(b), false));
+                seen.1 |= !a.archived;
+            }
+        }
+    }
+    Some(
+        candidates
+            .into_iter()
+            .filter(|(_, seen)| matches!(seen, Some((true, true))))
+            .map(|(id, _)| id.to_owned())
+            .collect(),
+    )
 }
 
 /// What a todo's block says, by todo id (a later duplicate id wins).
@@ -137,10 +179,12 @@ type TodoKey<'a> = (&'a str, &'a str, char, bool, &'a crate::loopx::metadata::Me
 /// foldhash, not SipHash: the keys are ids from the state, and two maps of every todo are
 /// most of comparing two large states.
 fn todo_keys(s: &ActiveState) -> std::collections::HashMap<&str, TodoKey<'_>, foldhash::fast::RandomState> {
-    s.todos
-        .iter()
-        .map(|t| (t.todo_id.as_str(), (t.text.as_str(), t.status, t.marker, t.archived, &t.metadata)))
-        .collect()
+    s.todos.iter().map(|t| (t.todo_id.as_str(), block_key(t))).collect()
+}
+
+/// What `t`'s block says: text, status, marker, archived, metadata.
+fn block_key(t: &crate::loopx::state::Todo) -> TodoKey<'_> {
+    (t.text.as_str(), t.status, t.marker, t.archived, &t.metadata)
 }
 
 /// The lines outside todo blocks but for the frontmatter `updated_at`.
@@ -265,6 +309,29 @@ mod tests {
         #[test]
         fn changed_active_todos_are_the_touched_ones_before_holds(a in state(), b in state()) {
             let (before, after) = (ActiveState::parse(&a), ActiveState::parse(&b));
+            let oracle: std::collections::BTreeSet<String> =
+                touched_todos(&before, &after).0.into_iter().filter(|id| before.find_todo(id).is_some()).collect();
+            prop_assert_eq!(changed_active_todos(&before, &after), oracle);
+        }
+
+        /// The same on edits that keep every todo id in place (markers and statuses
+        /// changed, duplicate ids among them): the path that compares todo by todo.
+        #[test]
+        fn changed_in_place_are_the_touched_ones_before_holds(
+            lines in prop::collection::vec((line(), any::<bool>()), 0..24),
+        ) {
+            let twin = |l: &'static str| match l {
+                "- [ ] one" => "- [x] one",
+                "- [x] one" => "- [ ] one",
+                "- [-] three" => "- [ ] three",
+                "  <!-- loopx:todo todo_id=todo_dup001 status=open -->" => "  <!-- loopx:todo todo_id=todo_dup001 status=blocked -->",
+                "  <!-- loopx:todo status=done -->" => "  <!-- loopx:todo status=open -->",
+                other => other,
+            };
+            let a: Vec<&str> = lines.iter().map(|(l, _)| *l).collect();
+            let b: Vec<&str> = lines.iter().map(|(l, edit)| if *edit { twin(l) } else { l }).collect();
+            let (before, after) = (ActiveState::parse(&(a.join("\n") + "\n")), ActiveState::parse(&(b.join("\n") + "\n")));
+            prop_assert!(changed_in_place(&before, &after).is_some());
             let oracle: std::collections::BTreeSet<String> =
                 touched_todos(&before, &after).0.into_iter().filter(|id| before.find_todo(id).is_some()).collect();
             prop_assert_eq!(changed_active_todos(&before, &after), oracle);

@@ -409,7 +409,7 @@ impl Engine {
         } else {
             // A raw change is checked on every existing todo it touches; the writer is the
             // packet's lease holder, else its writer_id.
-            let Some(after) = raw.and_then(RawAfter::parsed) else {
+            let Some(after) = raw.and_then(|r| r.parsed(state)) else {
                 p.check("lease", true, "the change does not apply; see edit", None);
                 return;
             };
@@ -470,7 +470,7 @@ impl Engine {
                     p.check("edit", false, "the proposed text was not worked out", Some(Predicted::Invalid));
                     return;
                 };
-                if let (Some(after), true) = (raw.parsed(), rev_ok)
+                if let (Some(after), true) = (raw.parsed(before.1), rev_ok)
                     && let Err(why) = raw_consistent(intent, before.1, after)
                 {
                     p.check("edit", false, why.clone(), Some(Predicted::Invalid));
@@ -557,10 +557,11 @@ impl RawAfter {
         Some(Self { text: raw_text(proposal, current).map(std::sync::Arc::new), parsed: std::cell::OnceCell::new() })
     }
 
-    /// The text's parse; `None` when the change does not apply.
-    fn parsed(&self) -> Option<&ActiveState> {
+    /// The text's parse, its generated ids taken from `current` (the state the change is
+    /// on) where the todos are the same; `None` when the change does not apply.
+    fn parsed(&self, current: &ActiveState) -> Option<&ActiveState> {
         let text = self.text.as_ref().ok()?;
-        Some(self.parsed.get_or_init(|| ActiveState::parse_shared(text)))
+        Some(self.parsed.get_or_init(|| ActiveState::parse_shared_like(text, Some(current))))
     }
 
     /// The text itself (copied only when its parse still shares it, which dropping the

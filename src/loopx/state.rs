@@ -305,6 +305,15 @@ impl ActiveState {
     /// (a state of 60 MiB was held three times over).
     #[must_use]
     pub fn parse_shared(raw: &std::sync::Arc<String>) -> Self {
+        Self::parse_shared_like(raw, None)
+    }
+
+    /// [`Self::parse_shared`], taking each generated todo id from `like` (the state this text
+    /// was made from) where `like` has a todo of the same role, section, index and text, whose
+    /// id is then the same: an edit of a large state leaves most todos as they were, and
+    /// their SHA-1 ids were the largest single cost of parsing the proposed text.
+    #[must_use]
+    pub fn parse_shared_like(raw: &std::sync::Arc<String>, like: Option<&ActiveState>) -> Self {
         let text = match super::pytext::universal_newlines(raw) {
             std::borrow::Cow::Borrowed(_) => std::sync::Arc::clone(raw),
             std::borrow::Cow::Owned(t) => std::sync::Arc::new(t),
@@ -381,8 +390,9 @@ impl ActiveState {
                 todos[cur].text = TodoText::from(normalize_todo_text(&joined));
             }
         }
+        let known = like.map(KnownIds::of);
         for todo in &mut todos {
-            finish_todo(todo);
+            finish_todo(todo, known.as_ref());
         }
         todos.shrink_to_fit();
         Self { frontmatter: parse_frontmatter(&text), sections, todos, text, by_id: std::sync::OnceLock::new() }
@@ -556,38 +566,10 @@ fn span_in(text: &str, part: &str) -> (u32, u32) {
     }
 }
 
-fn finish_todo(todo: &mut Todo) {
-    let explicit = todo.metadata.text_ref("status");
-    let marker_status = match todo.marker {
-        'x' | 'X' => "done",
-        '-' => "deferred",
-        _ => "open",
-    };
-    todo.status = match explicit {
-        Some("done") => "done",
-        Some("blocked") => "blocked",
-        Some("deferred") => "deferred",
-        // `normalize_status` keeps only the four; "open" is the fourth.
-        Some(_) => "open",
-        None => marker_status,
-    };
-    todo.done = if explicit.is_some() { matches!(todo.status, "done" | "deferred") } else { marker_status != "open" };
-    if let Some((_, title)) = priority_split(&todo.text) {
-        todo.title_at = span_in(&todo.text, py_strip(title));
-    } else {
-        todo.title_at = span_in(&todo.text, &todo.text);
-    }
-    if let Some(id) = todo.metadata.text_ref("todo_id") {
-        todo.todo_id = id.into();
-        todo.todo_id_source = IdSource::Metadata;
-    } else {
-        let role = todo.role.map_or("", Role::as_str);
-        todo.todo_id = build_todo_id(role, &todo.source_section, todo.index, &todo.text).into();
-    }
-}
-
+mod finish;
 mod remembered;
 mod todo_text;
+use finish::{KnownIds, finish_todo};
 pub use remembered::{parse_remembered, parse_shared_remembered};
 pub use todo_text::TodoText;
 

@@ -79,3 +79,37 @@ fn generated_ids_hash_the_index_in_decimal() {
         assert_eq!(build_todo_id("agent", "Agent Todo", index, "[P1] Write the smoke."), want, "{index}");
     }
 }
+
+/// Lines of small states: two todo sections and an archive (headings that change which
+/// counter a todo takes), todos that repeat, continuations and explicit ids.
+fn state_text() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let line = prop::sample::select(vec![
+        "## Agent Todo",
+        "## Agent Todo Queue",
+        "## User Todo",
+        "## Completed Work Archive",
+        "- [ ] one",
+        "- [ ] two",
+        "- [x] [P1] one",
+        "  more words",
+        "  <!-- loopx:todo todo_id=todo_own001 -->",
+        "",
+    ]);
+    prop::collection::vec(line, 0..20).prop_map(|l| l.join("\n") + "\n")
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+    /// Ids taken from another state are the ids the text's own parse generates.
+    #[test]
+    fn a_parse_like_another_state_is_the_plain_parse(text in state_text(), like in state_text()) {
+        let like = ActiveState::parse(&like);
+        let (plain, taken) = (ActiveState::parse(&text), ActiveState::parse_shared_like(&std::sync::Arc::new(text.clone()), Some(&like)));
+        let ids = |s: &ActiveState| s.todos.iter().map(|t| (t.todo_id.to_string(), t.todo_id_source, t.index, t.line)).collect::<Vec<_>>();
+        proptest::prop_assert_eq!(ids(&taken), ids(&plain));
+        // And a state like itself takes every generated id.
+        let itself = ActiveState::parse_shared_like(&std::sync::Arc::new(text.clone()), Some(&plain));
+        proptest::prop_assert_eq!(ids(&itself), ids(&plain));
+    }
+}
