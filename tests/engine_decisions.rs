@@ -786,3 +786,26 @@ fn a_decision_recorded_but_not_moved_is_finished_never_offered_again() {
     let records = gate.results().read_all(false).expect("log");
     assert_eq!(records.iter().filter(|r| r.item_id == ready).count(), 1, "one record for the item");
 }
+
+/// `writegate preview`'s path (the item read and its payload scanned on a second thread
+/// while the goal's snapshot is read) gives every demo item the same preview, byte for
+/// byte, as reading the item and then preparing it on one thread.
+#[test]
+fn a_preview_read_on_two_threads_is_the_one_read_on_one() {
+    let (_d, reg) = demo();
+    let e = engine(&reg);
+    let items = e.prepared(None);
+    assert!(items.len() > 10, "the demo has items of every kind");
+    let as_json = |p: writegate::engine::Prepared| {
+        let mut v = serde_json::to_value(p.to_wire()).expect("json");
+        v["row"]["age_seconds"] = serde_json::Value::Null;
+        v
+    };
+    for p in items {
+        let reference = format!("{}/{}", p.item.goal_id, p.item.id);
+        let named = e.prepare_named(&reference).expect("named");
+        let found = e.prepare(&e.find_item(&reference).expect("found"));
+        assert_eq!(as_json(named), as_json(found), "{reference}");
+    }
+    assert!(matches!(e.prepare_named("no-such-item"), Err(EngineError::NoSuchItem(_))));
+}

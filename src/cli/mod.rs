@@ -201,8 +201,8 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         }
         Some(Cmd::Preview { item, json }) => {
             let engine = open()?;
-            let found = engine.find_item(&item)?;
-            let preview = engine.prepare(&found).to_wire();
+            let prepared = engine.prepare_named(&item)?;
+            let preview = prepared.to_wire();
             output::print_preview(&preview, json)?;
             Ok(if preview.row.predicted_status == "ready" { exit::OK } else { exit::ATTENTION })
         }

@@ -98,11 +98,12 @@ pub(super) fn lease_problem(
     ))
 }
 
-/// The text a `replace` / `unified_diff` proposal would write on `current`.
-pub(super) fn raw_text(proposal: &Proposal, current: &str) -> Result<String, String> {
+/// The text a `replace` / `unified_diff` proposal would write on `current` (a `replace`'s
+/// text shared with the proposal, not copied).
+pub(super) fn raw_text(proposal: &Proposal, current: &str) -> Result<std::sync::Arc<String>, String> {
     match proposal {
-        Proposal::Replace(t) => Ok(t.clone()),
-        Proposal::UnifiedDiff(d) => super::patch::apply(current, d).map_err(|e| e.to_string()),
+        Proposal::Replace(t) => Ok(std::sync::Arc::clone(t)),
+        Proposal::UnifiedDiff(d) => super::patch::apply(current, d).map(std::sync::Arc::new).map_err(|e| e.to_string()),
         Proposal::TodoOp(_) => Err("not a raw proposal".into()),
     }
 }
@@ -119,58 +120,66 @@ pub fn touched_todos(before: &ActiveState, after: &ActiveState) -> (std::collect
     (touched, !same_when_joined(&skeleton(before), &skeleton(after)))
 }
 
+/// Per candidate id of [`changed_active_todos`]: its last block in `before` and in
+/// `after` (`None` until a walk from the end meets it), and whether `before` holds an
+/// active todo for it.
+#[derive(Default)]
+struct Seen<'a> {
+    last: [Option<TodoKey<'a>>; 2],
+    active: bool,
+}
+
 /// The ids of `before`'s active todos whose block `after` changes or drops: the ids of
 /// [`touched_todos`] that `before` holds an active todo for (the todos whose leases a raw
 /// change must respect), without its comparison of the text outside todo blocks.
+///
+/// Read from the todos that differ instead of through two maps of every todo (those maps
+/// were most of a large raw preview's lease check): the places where the lists differ are
+/// found (place by place when they are as long, else between their common prefix and
+/// suffix), the ids at those places are the only ones whose last block can differ, and one
+/// walk from the end finds each of those ids' last block in both states. An id at no such
+/// place has all of its todos at places where both lists hold the same id and block, so its
+/// last block is the same in both.
 #[must_use]
 pub fn changed_active_todos(before: &ActiveState, after: &ActiveState) -> std::collections::BTreeSet<String> {
-    if let Some(changed) = changed_in_place(before, after) {
-        return changed;
-    }
-    let (a, b) = (todo_keys(before), todo_keys(after));
-    a.iter()
-        .filter(|(k, v)| b.get(*k) != Some(*v) && before.find_todo(k).is_some())
-        .map(|(k, _)| (*k).to_owned())
-        .collect()
-}
-
-/// [`changed_active_todos`] when both states list the same todo ids in the same order (an
-/// edit that changes todos in place, the usual raw change), read todo by todo instead of
-/// through two maps of every todo (most of a large raw preview's lease check). The maps
-/// compare each id's last todo; here a position that differs names a candidate id, and a
-/// walk from the end compares each candidate at its last position and notes whether
-/// `before` holds an active todo for it. `None` when the ids do not line up.
-fn changed_in_place(before: &ActiveState, after: &ActiveState) -> Option<std::collections::BTreeSet<String>> {
-    if before.todos.len() != after.todos.len() {
-        return None;
-    }
-    let key = block_key;
-    let mut candidates: std::collections::HashMap<&str, Option<(bool, bool)>, foldhash::fast::RandomState> =
+    let (a, b) = (&before.todos, &after.todos);
+    let same = |x: &crate::loopx::state::Todo, y: &crate::loopx::state::Todo| {
+        x.todo_id == y.todo_id && block_key(x) == block_key(y)
+    };
+    // The places where the two lists can differ: every place whose id or block differs when
+    // they are as long (todos edited in place, the usual raw change), else what is left
+    // between their common prefix and suffix.
+    let (differ_a, differ_b): (Vec<&crate::loopx::state::Todo>, Vec<&crate::loopx::state::Todo>) = if a.len() == b.len()
+    {
+        a.iter().zip(b).filter(|(x, y)| !same(x, y)).unzip()
+    } else {
+        let prefix = a.iter().zip(b).take_while(|(x, y)| same(x, y)).count();
+        let suffix = a[prefix..].iter().rev().zip(b[prefix..].iter().rev()).take_while(|(x, y)| same(x, y)).count();
+        (a[prefix..a.len() - suffix].iter().collect(), b[prefix..b.len() - suffix].iter().collect())
+    };
+    let mut candidates: std::collections::HashMap<&str, Seen<'_>, foldhash::fast::RandomState> =
         std::collections::HashMap::default();
-    for (a, b) in before.todos.iter().zip(&after.todos) {
-        if a.todo_id != b.todo_id {
-            return None;
-        }
-        if key(a) != key(b) {
-            candidates.insert(a.todo_id.as_str(), None);
-        }
+    for t in differ_a.into_iter().chain(differ_b) {
+        candidates.entry(t.todo_id.as_str()).or_default();
     }
-    if !candidates.is_empty() {
-        // (differs at its last position, an active todo holds it) for each candidate.
-        for (a, b) in before.todos.iter().zip(&after.todos).rev() {
-            if let Some(seen) = candidates.get_mut(a.todo_id.as_str()) {
-                let seen = seen.get_or_insert((key(a) != key(b), false));
-                seen.1 |= !a.archived;
+    if candidates.is_empty() {
+        return std::collections::BTreeSet::new();
+    }
+    for (side, todos) in [a, b].into_iter().enumerate() {
+        for t in todos.iter().rev() {
+            if let Some(seen) = candidates.get_mut(t.todo_id.as_str()) {
+                if seen.last[side].is_none() {
+                    seen.last[side] = Some(block_key(t));
+                }
+                seen.active |= side == 0 && !t.archived;
             }
         }
     }
-    Some(
-        candidates
-            .into_iter()
-            .filter(|(_, seen)| matches!(seen, Some((true, true))))
-            .map(|(id, _)| id.to_owned())
-            .collect(),
-    )
+    candidates
+        .into_iter()
+        .filter(|(_, s)| s.active && s.last[0].is_some() && s.last[0] != s.last[1])
+        .map(|(id, _)| id.to_owned())
+        .collect()
 }
 
 /// What a todo's block says, by todo id (a later duplicate id wins).
@@ -215,8 +224,7 @@ pub(super) fn consistent(intent: &Intent, op: &TodoOp, outcome: &EditOutcome) ->
 }
 
 pub(super) fn check_boundary(p: &mut Prepared, intent: &Intent, allow: &[crate::gate::allowlist::AllowEntry]) {
-    let mut findings = Vec::new();
-    scan::scan_json(&intent.payload, "", Policy::Local, &mut findings);
+    let mut findings = intent.payload_findings().to_vec();
     scan::scan_lines(&p.added, Policy::Local, &mut findings);
     if !matches!(intent.proposal, Proposal::TodoOp(_)) {
         findings.push(Finding {
@@ -302,6 +310,17 @@ mod tests {
         prop::collection::vec(line(), 0..24).prop_map(|l| l.join("\n") + "\n")
     }
 
+    /// A todo in the shared prefix whose id an added todo further down takes too: its last
+    /// block is now the added one, so it is changed though its own lines are not.
+    #[test]
+    fn an_id_taken_again_below_the_shared_prefix_is_changed() {
+        let a = "## Agent Todo\n- [ ] one\n  <!-- loopx:todo todo_id=todo_dup001 status=open -->\n- [ ] two\n";
+        let b = format!("{a}  <!-- loopx:todo todo_id=todo_dup001 status=open -->\n");
+        let (before, after) = (ActiveState::parse(a), ActiveState::parse(&b));
+        let ids: Vec<String> = changed_active_todos(&before, &after).into_iter().collect();
+        assert_eq!(ids, ["todo_b8c0d9001c55", "todo_dup001"]);
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(3000))]
         /// The lease targets of a raw change: the ids `touched_todos` reports that `before`
@@ -315,9 +334,9 @@ mod tests {
         }
 
         /// The same on edits that keep every todo id in place (markers and statuses
-        /// changed, duplicate ids among them): the path that compares todo by todo.
+        /// changed, duplicate ids among them): most todos in the shared prefix and suffix.
         #[test]
-        fn changed_in_place_are_the_touched_ones_before_holds(
+        fn edits_in_place_are_the_touched_ones_before_holds(
             lines in prop::collection::vec((line(), any::<bool>()), 0..24),
         ) {
             let twin = |l: &'static str| match l {
@@ -331,7 +350,27 @@ mod tests {
             let a: Vec<&str> = lines.iter().map(|(l, _)| *l).collect();
             let b: Vec<&str> = lines.iter().map(|(l, edit)| if *edit { twin(l) } else { l }).collect();
             let (before, after) = (ActiveState::parse(&(a.join("\n") + "\n")), ActiveState::parse(&(b.join("\n") + "\n")));
-            prop_assert!(changed_in_place(&before, &after).is_some());
+            let oracle: std::collections::BTreeSet<String> =
+                touched_todos(&before, &after).0.into_iter().filter(|id| before.find_todo(id).is_some()).collect();
+            prop_assert_eq!(changed_active_todos(&before, &after), oracle);
+        }
+
+        /// The same on a state and a copy with lines dropped and lines put in at a few
+        /// places (lists of different lengths around a shared prefix and suffix).
+        #[test]
+        fn insertions_and_removals_are_the_touched_ones_before_holds(
+            lines in prop::collection::vec(line(), 0..32),
+            edits in prop::collection::vec((any::<prop::sample::Index>(), prop::option::of(line())), 0..4),
+        ) {
+            let mut b = lines.clone();
+            for (at, put) in &edits {
+                match put {
+                    Some(l) => { let i = at.index(b.len() + 1); b.insert(i, l); }
+                    None if !b.is_empty() => { let i = at.index(b.len()); b.remove(i); }
+                    None => {}
+                }
+            }
+            let (before, after) = (ActiveState::parse(&(lines.join("\n") + "\n")), ActiveState::parse(&(b.join("\n") + "\n")));
             let oracle: std::collections::BTreeSet<String> =
                 touched_todos(&before, &after).0.into_iter().filter(|id| before.find_todo(id).is_some()).collect();
             prop_assert_eq!(changed_active_todos(&before, &after), oracle);

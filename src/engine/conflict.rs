@@ -88,7 +88,7 @@ pub(super) fn proposed_on(base: &str, intent: &Intent, ctx: &EditContext) -> Res
                 .map_err(|why| format!("the packet does not match its proposal at the base: {why}"))?;
             Ok(outcome.text)
         }
-        raw => raw_text(raw, base),
+        raw => raw_text(raw, base).map(|t| std::sync::Arc::try_unwrap(t).unwrap_or_else(|t| (*t).clone())),
     }
 }
 

@@ -17,8 +17,9 @@ pub const LOCATOR_FIELDS: &[&str] = &["state_file", "project"];
 pub enum Proposal {
     /// A LoopX todo / refresh-state command, recomputed on the current text.
     TodoOp(TodoOp),
-    /// The full new state text, bound to `expected_revision`.
-    Replace(String),
+    /// The full new state text, bound to `expected_revision`; shared, not copied, by every
+    /// check that reads it (a `replace` carries a whole state).
+    Replace(std::sync::Arc<String>),
     /// A unified diff against the text at `expected_revision`.
     UnifiedDiff(String),
 }
@@ -69,6 +70,24 @@ pub struct Intent {
     /// Optional top-level `reverts`: the id of the applied item whose change this one undoes
     /// (`writegate` drops it for a revert, issue 14 item 5); recorded with the decision.
     pub reverts: Option<String>,
+    /// The boundary scan of [`Self::payload`] under the local policy, worked out on first use
+    /// ([`Self::payload_findings`]) and shared by every clone of the intent.
+    payload_scan: std::sync::Arc<std::sync::OnceLock<Vec<crate::wire::Finding>>>,
+}
+
+impl Intent {
+    /// Every finding of the boundary scan of [`Self::payload`] (each JSON key and string,
+    /// `scan::scan_json` at the root) under [`crate::scan::Policy::Local`], the policy the
+    /// pipeline scans write intents with; scanned once per read of the item, whichever
+    /// thread asks first (`writegate preview` asks on the thread that read the item).
+    #[must_use]
+    pub fn payload_findings(&self) -> &[crate::wire::Finding] {
+        self.payload_scan.get_or_init(|| {
+            let mut out = Vec::new();
+            crate::scan::scan_json(&self.payload, "", crate::scan::Policy::Local, &mut out);
+            out
+        })
+    }
 }
 
 /// One inbox file.
@@ -262,6 +281,7 @@ fn parse_intent(doc: Value) -> Result<Intent, String> {
         payload: std::sync::Arc::default(),
         base_text,
         reverts,
+        payload_scan: std::sync::Arc::default(),
     };
     // The payload keeps the packet: it is not copied out of it.
     let mut payload = doc;
@@ -288,7 +308,7 @@ fn parse_proposal(v: &Value) -> Result<Proposal, String> {
         "replace" => v
             .get("text")
             .and_then(Value::as_str)
-            .map(|t| Proposal::Replace(t.to_owned()))
+            .map(|t| Proposal::Replace(std::sync::Arc::new(t.to_owned())))
             .ok_or_else(|| "proposal replace needs a string text".into()),
         "unified_diff" => v
             .get("diff")

@@ -59,6 +59,9 @@ pub struct Prepared {
     /// Current state text (universal newlines not applied: the bytes as text), shared with
     /// the goal's snapshot and every other item of the goal.
     pub current_text: Option<std::sync::Arc<String>>,
+    /// The revision of [`Self::current_text`] (`sha256:` of its bytes), where the checks
+    /// worked it out (a write intent's), so the preview does not hash the text again.
+    pub current_revision: Option<String>,
     /// The text apply would write.
     pub proposed_text: Option<String>,
     /// Conflict details.
@@ -131,6 +134,7 @@ impl Prepared {
             predicted: Predicted::Ready,
             invalid_reason: None,
             current_text: None,
+            current_revision: None,
             proposed_text: None,
             conflict: None,
             prior_effect_digest: None,
@@ -332,6 +336,7 @@ impl Engine {
         self.add_prior_proposal(&mut p, &intent);
         let current_rev = snap.revision.clone().unwrap_or_else(|| revision_of_text(&current));
         let rev_ok = check_revision(&mut p, intent.expected_revision.as_str(), &current_rev);
+        p.current_revision = Some(current_rev);
         let state = snap.parsed.clone().unwrap_or_else(|| std::sync::Arc::new(ActiveState::parse(&current)));
         if let Proposal::TodoOp(op) = &intent.proposal {
             p.target_text = op.todo_id().and_then(|id| state.find_todo(id)).map(|t| t.text.to_string());
@@ -554,7 +559,7 @@ impl RawAfter {
         if matches!(proposal, Proposal::TodoOp(_)) {
             return None;
         }
-        Some(Self { text: raw_text(proposal, current).map(std::sync::Arc::new), parsed: std::cell::OnceCell::new() })
+        Some(Self { text: raw_text(proposal, current), parsed: std::cell::OnceCell::new() })
     }
 
     /// The text's parse, its generated ids taken from `current` (the state the change is

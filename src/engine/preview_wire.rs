@@ -103,7 +103,7 @@ impl Prepared {
             current_revision: self
                 .current()
                 .filter(|_| intent.is_some())
-                .map(revision_of_text)
+                .map(|text| self.current_revision.clone().unwrap_or_else(|| revision_of_text(text)))
                 .or_else(|| self.canonical.as_ref().map(|p| p.head.clone())),
             proposed_revision: self.proposed_text.as_deref().filter(|_| intent.is_some()).map(revision_of_text),
             idempotency_key,
