@@ -29,6 +29,18 @@ pub(super) fn is_example_or_filler(rule: &Rule, matched: &[u8], value: &[u8]) ->
         || (rule.check == Check::Always && !rule.literals.is_empty() && values::is_filler_token(&m))
 }
 
+/// Whether the text just before a confidentiality marking names the marking instead of
+/// bearing it (`documents marked CONFIDENTIAL`, `labelled INTERNAL ONLY or RESTRICTED`):
+/// a policy or a how-to, not a marked document. `before` ends where the match starts.
+fn marking_named(before: &[u8]) -> bool {
+    let tail = &before[before.len().saturating_sub(24)..];
+    let tail = String::from_utf8_lossy(tail).to_ascii_lowercase();
+    let tail = tail.trim_end_matches([' ', '"', '\'', '`', '*', '(']);
+    ["marked", "labelled", "labeled", "classified as", "stamped", "tagged", " or", " and", "such as", "e.g.", "like"]
+        .iter()
+        .any(|w| tail.ends_with(w))
+}
+
 /// How many matches a rule needs in a text to be reported ([`Check::AtLeastTwo`],
 /// [`Check::AtLeastThree`]; 1 for the others).
 pub(super) fn matches_needed(rule: &Rule) -> usize {
@@ -78,7 +90,10 @@ pub(super) fn matches_up_to(bytes: &[u8], windows: &prefilter::Windows, mut coun
                         looks_random(&v) || (v.len() >= 32 && v.bytes().all(|b| b.is_ascii_hexdigit()))
                     }
                     // A final line break does not count: a file scans as its lines do.
-                    Check::InText => bytes.strip_suffix(b"\n").unwrap_or(bytes).len() >= whole.len() + 32,
+                    Check::InText => {
+                        bytes.strip_suffix(b"\n").unwrap_or(bytes).len() >= whole.len() + 32
+                            && !(rule.id == "confidential_marking" && marking_named(&bytes[..ws + whole.start()]))
+                    }
                 } && !(rule.category == "credentials"
                     && is_example_or_filler(rule, whole.as_bytes(), value.as_bytes()));
                 if ok {

@@ -8,6 +8,7 @@
 mod blocks;
 mod decode;
 mod disguise;
+mod dossier;
 mod evidence;
 pub mod invisible;
 mod json;
@@ -170,6 +171,12 @@ fn hits_with_decoding_split(text: &str, split: usize, piece: usize) -> (Vec<Hit>
     hits.extend(keep_evidence(part.percent));
     hits.extend(part.base64);
     hits.extend(disguised_hits(text, part.stretches));
+    let documents = hits.iter().any(|h| h.rule.category == "private_documents");
+    if documents && dossier::is_template(text) {
+        hits.retain(|h| h.rule.category != "private_documents");
+    } else if !documents && let Some((start, matched)) = dossier::find(text) {
+        hits.push(Hit { rule: &dossier::PRIVATE_PROSE, start, matched, note: "" });
+    }
     let mut seen = std::collections::BTreeSet::new();
     hits.retain(|h| seen.insert((h.rule.id, h.matched.clone())));
     (hits, part.census)

@@ -1,0 +1,214 @@
+//! Private prose (issue 16): the body of a private document that has no marking, header or
+//! section line of its own — a letter, minutes, a contract or lease extract, an appraisal,
+//! an incident write-up — told by what such a body is made of rather than by a keyword:
+//! people named with a title or a role, sums of money and dates, and personal or
+//! undisclosed matters, all in one text. The seeds exclude "private document bodies" from
+//! payloads; the table's document rules ([`super::rules`]) catch the shapes with a marking
+//! or a structure, this catches the rest.
+//!
+//! It looks at one text (a JSON string, the added lines, a scanned file) of
+//! [`MIN_BYTES`]..=[`MAX_BYTES`]: a document pasted into a payload is that size, and a
+//! larger text is a state or a log, whose names and figures are spread over many unrelated
+//! lines. A LoopX state's own lines (todo lines, their metadata, headings) do not count.
+
+use super::rules::{Check, Rule};
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// The fewest bytes a text needs to be judged (a sentence with a name and a sum is not a
+/// document).
+pub const MIN_BYTES: usize = 160;
+
+/// The most bytes a text may have to be judged.
+pub const MAX_BYTES: usize = 64 * 1024;
+
+/// The finding's rule: not in the rule table (it is not one regex), reported like its rows.
+pub static PRIVATE_PROSE: Rule = Rule {
+    id: "private_prose",
+    category: "private_documents",
+    public: "block",
+    local: "warn",
+    literals: &[],
+    pattern: "",
+    check: Check::Always,
+    what: "a private document body without a marking or header: people named with a title or role, sums or dates, and a personal or undisclosed matter in one text",
+    hit: "Dear Dr. Castellanos,\nRe: Mrs. Evelyn Marsh, DOB 14/07/1951, seen on 3 March 2024. She asked that her daughter not be told.",
+    miss: "Dr. Castellanos reviewed the parser on 14 July 2024.",
+};
+
+/// People: a title before a capitalised name (`Mr. Yeo`, `Dr. Farah Nazari`, `Frau
+/// Kessler`, `M. Julien Favre`), a full name with a role in brackets (`Kaisa Lehtonen
+/// (Chair)`), a role label before a full name (`Lead auditor: Grace Liang`), a list of three
+/// or more full names, or a CJK name with an honorific (`中村様`, `王晓红处`).
+static PEOPLE: LazyLock<Regex> = LazyLock::new(|| {
+    let name = r"\p{Lu}[\p{Ll}'’-]+";
+    let full = format!(r"(?:{name}|\p{{Lu}}\.)(?: (?:de |van |von |da |di )?{name}){{1,2}}");
+    Regex::new(&format!(
+        r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Rev|Sir|Dame|Herr|Frau|Mme|Mlle|Sra|Srta|Sr|Dña|Don)\.? (?:\p{{Lu}}\. )?{name}|\bM\. {full}|\b{full} \((?:[A-Z]{{2,5}}|Chair|Chairman|Chairwoman|Chairperson|Secretary|Treasurer|Director|Manager|counsel|notes|minutes)\b|(?:Name|Employee|Manager|Reviewer|Author|Prepared by|Lead auditor|Auditor|Chair|Attendees|Present|Participants|Guarantor|Mitarbeiter(?:in)?|Führungskraft|Verfasser(?:in)?|Asistentes|Présents|Interviewer|Candidate|Patient)[ \t]*:[ \t]*{full}(?:, {full}){{0,12}}|\b{full}(?:, {full}){{2,12}}|\({full}\)|\b{full} \((?:[^)\n]{{2,40}})\)|\b{full} (?:had|has|have|will|was|is|[a-z]{{2,}}(?:ed|es|s))\b|[\p{{Han}}]{{1,4}}(?:様|さん|先生|課長|部長|社長|经理|女士|总监)"
+    ))
+    .expect("the people pattern compiles")
+});
+
+/// Sums of money (`USD 2,180`, `£2.84m`, `SEK 3,450,000`, `48億円`, `860万元`) and dates
+/// (`14 November 2023`, `March 20, 2024`, `2024-02-19`, `14/07/1951`, `12.02.2024`,
+/// `2024年5月10日`).
+static FIGURES: LazyLock<Regex> = LazyLock::new(|| {
+    let month = "(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|Januar|Februar|März|Juni|Juli|Oktober|Dezember)";
+    Regex::new(&format!(
+        r"(?:\b(?:USD|EUR|GBP|CHF|SEK|NOK|DKK|AUD|CAD|NZD|SGD|HKD|JPY|CNY|RMB|INR|ZAR|BRL|MXN|PLN|AED)|[£$€¥₹])[ \t]?\d[\d,.]*(?:[ \t]?(?:k|m|bn|million|billion|Mio\.?|Mrd\.?))?\b|\b\d[\d,.]*[ \t]?(?:k|m|bn|million|billion)?[ \t]?(?:USD|EUR|GBP|CHF|SEK|NOK|AUD|CAD|SGD|ZAR|€|£)(?:\b|\s|$)|\d[\d,.]*(?:万|億|亿)?(?:円|元|ウォン|원)|\b\d{{1,2}}(?:st|nd|rd|th)?\.? (?:de )?{month}(?: de)? \d{{4}}\b|\b{month} \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}\b|\b(?:19|20)\d\d-[01]\d-[0-3]\d\b|\b[0-3]?\d[/.][01]?\d[/.](?:19|20)\d\d\b|(?:19|20)\d\d年\d{{1,2}}月(?:\d{{1,2}}日)?"
+    ))
+    .expect("the figures pattern compiles")
+});
+
+/// Personal or undisclosed matters: pay, health, discipline, departures, disputes, deals,
+/// and the words that keep a text from others (`don't tell the team yet`, `not yet
+/// announced`, `for the Audit Committee only`), in English, German, French, Spanish,
+/// Japanese and Chinese.
+static MATTERS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?im)^(?:Dear|Hi|Hello|Hallo|Liebe|Lieber|Sehr geehrte[rs]?|Bonjour|Madame|Monsieur|Hola|Estimad[oa]) [^\n,]{2,40},|(?i)\b(?:salary|salaries|pay rise|bonus|compensation|equity|severance|settlement|redundanc\w*|layoffs?|dismiss\w*|disciplinary|grievance|misconduct|harass\w*|complaint|maternity|paternity|pregnan\w*|sick leave|illness|diagnos\w*|referral|patient|medication|DOB|date of birth|performance improvement|underperform\w*|partially meets|rating|appraisal|resign\w*|terminat\w*|step down|stepping down|acquisition|takeover|divest\w*|term sheet|pre-money|valuation|runway|burn|deficit|lawsuit|litigation|liabilit\w*|indemnit\w*|guarantor|rent|premises|tenant|landlord|licensee|licensor|confidential\w*|contract|penalt\w*|insurance|incident|lender|debt|owes|shares|family|lawyer|health|divorce|custody|fine|regulator|GDPR|IBAN|exposed|leak\w*|breach\w*|retention risk|external offer|rehire|exit interview|promot\w*|PIP|privately|off the record|not been told|not informed|has not been told|keep (?:it|this) (?:that way|quiet|private)|not yet announced|not yet informed|don't tell|do not tell|do not share|don't share|not to be shared|keep (?:it|this) between us|for the [a-z ]{3,30} only|not for release|before (?:it is|it's) announced|Gehalt|Abmahnung|Kündigung|vertraulich|Elternzeit|salaire|licenciement|rémunération|salario|despido|indemnización|人事評価|給与|賞与|退職|解雇|内密|口外|薪酬|工资|辞退|不得转发|保密)\b",
+    )
+    .expect("the matters pattern compiles")
+});
+
+/// A line of a LoopX state that is not prose: a heading, a todo line, a todo's metadata,
+/// frontmatter.
+fn state_line(line: &str) -> bool {
+    let l = line.trim_start();
+    l.starts_with("## ")
+        || l.starts_with("- [")
+        || l.starts_with("<!-- loopx:")
+        || l.starts_with("updated_at:")
+        || l.starts_with("goal_id:")
+}
+
+/// Capitalised words that open a sentence, not a name (`This Agreement is`, `The Supplier
+/// shall`): a match of [`PEOPLE`] opening with one names nobody.
+fn opens_with_a_function_word(name: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "This", "The", "That", "These", "Those", "Our", "Your", "Their", "Each", "Every", "Any", "All", "No", "Its",
+        "His", "Her", "My", "We", "It", "In", "On", "At", "For", "If", "When", "After", "Before", "A", "An", "Such",
+        "Both", "Either", "Neither", "Some", "Other", "Another", "Please", "Next", "Last",
+    ];
+    let first = name.trim_start_matches('(').split(' ').next().unwrap_or_default();
+    WORDS.contains(&first)
+}
+
+/// What one text holds: distinct people, figures, matters; and where the first person is.
+struct Counts {
+    people: usize,
+    figures: usize,
+    matters: usize,
+    first: Option<(usize, String)>,
+}
+
+fn count(text: &str) -> Counts {
+    let mut people = std::collections::BTreeSet::new();
+    let mut figures = std::collections::BTreeSet::new();
+    let mut matters = std::collections::BTreeSet::new();
+    let mut first = None;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if !state_line(line) {
+            for m in PEOPLE.find_iter(line) {
+                first.get_or_insert((at + m.start(), m.as_str().to_owned()));
+                // A list (`Present: A B, C D, E F`) names each of its people.
+                let names = m.as_str().rsplit_once(':').map_or(m.as_str(), |(_, names)| names);
+                people.extend(names.split(", ").map(str::trim).filter(|n| !opens_with_a_function_word(n)));
+            }
+            figures.extend(FIGURES.find_iter(line).map(|m| m.as_str()));
+            matters.extend(MATTERS.find_iter(line).map(|m| m.as_str().to_lowercase()));
+        }
+        at += line.len();
+    }
+    Counts { people: people.len(), figures: figures.len(), matters: matters.len(), first }
+}
+
+/// Whether `text` is a fill-in template of a document rather than one: three or more
+/// placeholders (`[PARTY A NAME]`, `<name>`, `{{date}}`, `YYYY-MM-DD`, `____`) and no named
+/// person, sum or date of its own. The document rules' findings on such a text are dropped
+/// (a template with a real name or figure in it is judged as a document).
+#[must_use]
+pub(super) fn is_template(text: &str) -> bool {
+    static PLACEHOLDER: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\[[A-Z][A-Z0-9 _/-]{1,30}\]|<[a-z][a-z _-]{1,20}>|\{\{?[A-Za-z_][A-Za-z0-9_ .-]{0,30}\}\}?|\bYYYY-MM-DD\b|_{4,}")
+            .expect("the placeholder pattern compiles")
+    });
+    if text.len() > MAX_BYTES || PLACEHOLDER.find_iter(text).nth(2).is_none() {
+        return false;
+    }
+    let c = count(text);
+    c.people == 0 && c.figures == 0
+}
+
+/// The private-prose finding of `text`, at its first named person: two or more people, two
+/// or more sums or dates and at least one personal or undisclosed matter; or, without sums
+/// or dates (a review, a postmortem's timeline), three or more people and three or more
+/// distinct matters. `None` for a text outside [`MIN_BYTES`]..=[`MAX_BYTES`] or short of
+/// both.
+#[must_use]
+pub(super) fn find(text: &str) -> Option<(usize, String)> {
+    if !(MIN_BYTES..=MAX_BYTES).contains(&text.len()) {
+        return None;
+    }
+    let c = count(text);
+    let found = (c.people >= 2 && c.figures >= 2 && c.matters >= 1) || (c.people >= 3 && c.matters >= 3);
+    found.then_some(c.first).flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rule_hit_is_found_and_its_miss_is_not() {
+        let padded = |t: &str| format!("{t}\n{}", "The visit went as planned and nothing else was said. ".repeat(3));
+        assert!(find(&padded(PRIVATE_PROSE.hit)).is_some());
+        assert!(find(&padded(PRIVATE_PROSE.miss)).is_none());
+    }
+
+    #[test]
+    fn minutes_with_named_members_sums_and_a_departure_are_private() {
+        let t = "Present: Kaisa Lehtonen (Chair), Mikael Virtanen (CEO), Jonas Berg\n\
+                 The CFO reported runway of 7.5 months (EUR 1.1m/month) as of 14 November 2023.\n\
+                 Ilona Mäkinen will step down from the board at the AGM.";
+        let (at, who) = find(t).expect("found");
+        assert_eq!((at, who.as_str()), (0, "Present: Kaisa Lehtonen"));
+    }
+
+    /// Findings of the document rules and of this one, public policy.
+    fn document_rules(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        crate::scan::scan_text(text, "/", crate::scan::Policy::Public, &mut out);
+        out.into_iter().filter(|f| f.category == "private_documents").map(|f| f.rule_id).collect()
+    }
+
+    #[test]
+    fn a_template_of_placeholders_is_not_a_document_but_a_filled_one_is() {
+        let template = "MUTUAL NON-DISCLOSURE AGREEMENT\n\nThis Agreement is made on [DATE] between \
+                        [PARTY A NAME] (\"Party A\") and [PARTY B NAME] (\"Party B\").\n1.1 The term is [NUMBER] years.";
+        assert!(is_template(template));
+        assert_eq!(document_rules(template), Vec::<String>::new());
+        let filled = template.replace("[DATE]", "3 March 2024").replace("[PARTY A NAME]", "Helix Genomics Inc.");
+        assert!(!is_template(&filled), "a real date is no placeholder");
+        assert_eq!(document_rules(&filled), ["document_title", "contract_parties"]);
+    }
+
+    #[test]
+    fn a_policy_naming_a_marking_is_not_a_marked_document() {
+        let policy = "Documents marked CONFIDENTIAL or INTERNAL must not be pasted into external tools; ask the owner.";
+        assert_eq!(document_rules(policy), Vec::<String>::new());
+        let marked = "CONFIDENTIAL\nThe board approved closing the Leeds office by 30 June; 214 roles go.";
+        assert_eq!(document_rules(marked), ["confidential_marking"]);
+    }
+
+    #[test]
+    fn a_state_s_own_lines_and_an_oversized_text_are_not_judged() {
+        let todo =
+            "- [ ] [P1] Ask Dr. Nazari and Mr. Yeo about the EUR 1.1m salary budget by 2024-03-01 and 2024-04-01\n";
+        assert!(find(&todo.repeat(3)).is_none(), "todo lines are not prose");
+        let prose = "Dr. Nazari and Mr. Yeo agreed the EUR 1.1m salary budget on 2024-03-01 and 2024-04-01.\n";
+        assert!(find(&prose.repeat(3)).is_some());
+        assert!(find(&prose.repeat(MAX_BYTES / prose.len() + 1)).is_none(), "too large to be one document");
+    }
+}
