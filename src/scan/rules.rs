@@ -268,6 +268,8 @@ pub fn word_start(rule: &Rule) -> bool {
             | "bearer_token"
             | "internal_task_id"
             | "letter_shape"
+            | "contract_parties"
+            | "personal_identifier"
     )
 }
 

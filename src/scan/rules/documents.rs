@@ -269,7 +269,12 @@ pub(super) const DOCUMENTS: &[Rule] = &[
         // sheet, a deal memo, minutes; in English, French, Spanish and German.
         literals: &[
             "agreement",
-            "lease",
+            "commercial lease",
+            "residential lease",
+            "office lease",
+            "retail lease",
+            "ground lease",
+            "lease agreement",
             "term sheet",
             "deal memo",
             "letter of intent",
@@ -290,8 +295,8 @@ pub(super) const DOCUMENTS: &[Rule] = &[
         public: B,
         local: W,
         // `between Acme Ltd (No. 0881) ("Buyer") and …`: a party named, then defined.
-        literals: &["between", "parties", "entre", "zwischen"],
-        pattern: r#"\b(?:[Bb]etween|BETWEEN|[Pp]arties|PARTIES|[Ee]ntre|ENTRE|[Zz]wischen|ZWISCHEN)\b[^\n]{0,400}?\((?:the |each a |an? |hereinafter(?: referred to as)? |collectively,? (?:the )?)?(?:"|“|«) ?[A-Z][^"\n)]{0,40}?(?:"|”|»)\)"#,
+        literals: &["between ", "parties", "entre ", "zwischen "],
+        pattern: r#"\b(?:(?:[Bb]etween|BETWEEN|[Ee]ntre|ENTRE|[Zz]wischen|ZWISCHEN) |[Pp]arties\b|PARTIES\b)[^\n]{0,400}?\((?:the |each a |an? |hereinafter(?: referred to as)? |collectively,? (?:the )?)?(?:"|“|«) ?[A-Z][^"\n)]{0,40}?(?:"|”|»)\)"#,
         check: Check::Always,
         what: "contract parties defined in brackets (`between Acme Ltd (\"Supplier\") and …`, `Parties: (1) … (\"the Company\")`)",
         hit: "This Agreement is made between Acme Ltd (\"Supplier\") and Beta GmbH (\"Customer\").",
