@@ -85,6 +85,7 @@ pub(super) fn matches_up_to(bytes: &[u8], windows: &prefilter::Windows, mut coun
                         !(placeholder || local_login)
                     }
                     Check::Random => looks_random(&String::from_utf8_lossy(value.as_bytes())),
+                    Check::SecretValue => values::is_secret_value(&String::from_utf8_lossy(value.as_bytes())),
                     Check::RandomOrHex => {
                         let v = String::from_utf8_lossy(value.as_bytes());
                         looks_random(&v) || (v.len() >= 32 && v.bytes().all(|b| b.is_ascii_hexdigit()))

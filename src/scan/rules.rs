@@ -23,6 +23,11 @@ pub enum Check {
     /// The captured value must look random, or be 32 or more hex digits (a key in hex; a
     /// hash of the same shape is allowed by [`Check::Random`], not here).
     RandomOrHex,
+    /// The value of a generically named secret: random-looking, 12 or more hex digits
+    /// (grouped or not), or a passphrase of three or more words (`tundra-maple-47-orbit`,
+    /// `'lantern ferry cobalt nine'`), not a reference or placeholder. A single word
+    /// (`required`, `rotated`) is prose, not a value.
+    SecretValue,
     /// The scanned text must hold 32 bytes or more besides the match (a final line break not
     /// counted): a marking on a document, not a label standing alone (a UI string
     /// `"Confidential"`).

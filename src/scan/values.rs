@@ -300,3 +300,24 @@ pub fn looks_random(value: &str) -> bool {
         classes >= 3 && e >= 2.8
     }
 }
+
+/// [`super::rules::Check::SecretValue`]: whether `v`, given as a generically named secret's
+/// value, is one: random-looking, 12 or more hex digits (blanks and dashes between groups
+/// allowed), or three or more words of two or more letters or digits joined by `-`, `_`,
+/// `.` or blanks, 12 characters or more in all; never a reference or placeholder.
+#[must_use]
+pub fn is_secret_value(v: &str) -> bool {
+    let v = v.trim_matches(|c| c == '\'' || c == '"');
+    if is_reference_or_placeholder(v) {
+        return false;
+    }
+    let hex: String = v.chars().filter(|c| !matches!(c, ' ' | '-')).collect();
+    if hex.len() >= 12 && hex.chars().all(|c| c.is_ascii_hexdigit()) {
+        return true;
+    }
+    let words: Vec<&str> = v.split(['-', '_', '.', ' ']).filter(|w| !w.is_empty()).collect();
+    let passphrase = words.len() >= 3
+        && v.chars().count() >= 12
+        && words.iter().all(|w| w.len() >= 2 && w.chars().all(char::is_alphanumeric));
+    passphrase || looks_random(v)
+}
