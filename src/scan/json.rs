@@ -245,6 +245,20 @@ fn is_pay_record(v: &Value) -> bool {
     named && paid
 }
 
+/// A JSON Schema declaration of a property (`{"type": "string", "minLength": 12}`): an
+/// object whose `type` is one of the schema's type names (or a list of them), holding no
+/// `default`, `const`, `example(s)` or `enum` that could carry a value.
+fn is_schema_property(v: &Value) -> bool {
+    const TYPES: &[&str] = &["string", "integer", "number", "boolean", "object", "array", "null"];
+    let Some(map) = v.as_object() else { return false };
+    let typed = match map.get("type") {
+        Some(Value::String(t)) => TYPES.contains(&t.as_str()),
+        Some(Value::Array(ts)) => !ts.is_empty() && ts.iter().all(|t| t.as_str().is_some_and(|t| TYPES.contains(&t))),
+        _ => false,
+    };
+    typed && !["default", "const", "example", "examples", "enum"].iter().any(|k| map.contains_key(*k))
+}
+
 /// A `{role, content}` chat message.
 fn is_role_message(v: &Value) -> bool {
     v.get("content").is_some()
@@ -275,7 +289,10 @@ fn scan_entry(k: &str, v: &Value, at: &mut String, policy: Policy, out: &mut Vec
         };
         out.push(finding(&hit, at.clone(), policy));
     }
-    if facts.generic_secret && !facts.secret_named && value_text.is_some_and(|t| looks_random(t) || is_word_list(t)) {
+    if facts.generic_secret
+        && !facts.secret_named
+        && value_text.is_some_and(|t| looks_random(t) || is_word_list(t) || values::is_secret_value(t))
+    {
         let hit = Hit {
             rule: generic_rule(),
             start: 0,
@@ -286,8 +303,10 @@ fn scan_entry(k: &str, v: &Value, at: &mut String, policy: Policy, out: &mut Vec
     }
     // A forbidden key is structure even when its value was redacted; only an environment
     // reference, a `<your-…>` template, a name made of words (a field or constant name,
-    // [`values::is_identifier`]) or a provider's published example key leaves it alone.
+    // [`values::is_identifier`]), a provider's published example key, or a JSON Schema
+    // declaration of the field (`"password": {"type": "string", …}`) leaves it alone.
     if facts.forbidden
+        && !is_schema_property(v)
         && !value_text.is_some_and(|t| {
             values::is_reference_or_template(t)
                 || values::is_identifier(t)

@@ -563,4 +563,6 @@ fn mask_example(hit: &str) -> String {
 }
 
 #[cfg(test)]
+mod second_pass_tests;
+#[cfg(test)]
 mod tests;

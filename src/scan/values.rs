@@ -166,6 +166,14 @@ pub fn is_reference_or_placeholder(value: &str) -> bool {
     if PLACEHOLDER_WORDS.iter().any(|w| lower.contains(w)) {
         return true;
     }
+    // A template's word for the value in capitals (`postgres://USER:PASSWORD@HOST`,
+    // `DB_PASSWORD`): letters and underscores only, naming a credential.
+    if v.len() >= 3
+        && v.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
+        && ["PASSWORD", "PASSWD", "PASS", "PWD", "SECRET", "TOKEN", "KEY"].iter().any(|w| v.contains(w))
+    {
+        return true;
+    }
     // A variable reference such as `args.reset_token` or `config.api_key)`.
     v.chars().all(|c| c.is_ascii_lowercase() || c == '_' || c == '.' || c == ')' || c == '(') && v.contains(['.', '('])
 }

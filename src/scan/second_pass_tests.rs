@@ -1,0 +1,55 @@
+//! Tests of the issue-16 rounds of the scan kept apart from `tests.rs` (over its length):
+//! JSON Schema declarations and template words are not credentials, generic secrets with
+//! word or hex values are.
+
+use super::*;
+use serde_json::json;
+
+fn rules_of_json(v: &serde_json::Value) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    scan_json(v, "", Policy::Public, &mut out);
+    out.into_iter().filter(|f| f.severity != "info").map(|f| (f.rule_id, f.severity)).collect()
+}
+
+fn rules_of_text(t: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    scan_text(t, "/", Policy::Public, &mut out);
+    out.into_iter().filter(|f| f.severity != "info").map(|f| (f.rule_id, f.severity)).collect()
+}
+
+#[test]
+fn a_schema_declaring_a_password_is_not_one_but_a_default_in_it_is_data() {
+    let schema = json!({"properties": {"password": {"type": "string", "minLength": 12, "writeOnly": true}}});
+    assert_eq!(rules_of_json(&schema), []);
+    let with_default = json!({"properties": {"password": {"type": "string", "default": "hunter2-Xq9"}}});
+    assert!(rules_of_json(&with_default).iter().any(|(r, s)| r == "forbidden_key" && s == "block"));
+    assert!(rules_of_json(&json!({"password": {"value": "x"}})).iter().any(|(r, _)| r == "forbidden_key"));
+}
+
+#[test]
+fn template_words_in_capitals_are_no_password_but_a_real_one_is() {
+    assert_eq!(rules_of_text("format: postgres://USER:PASSWORD@HOST:5432/DBNAME?sslmode=require"), []);
+    let real = rules_of_text("format: postgres://app:Zq8vNw3LpT6x@db.internal:5432/orders");
+    assert!(real.iter().any(|(r, s)| r == "url_password" && s == "block"), "{real:?}");
+}
+
+#[test]
+fn generic_secrets_with_word_or_hex_values_warn_and_prose_does_not() {
+    for t in [
+        "restore with passphrase=betray-ability-banana-actor-87 from the NAS",
+        "the signing key has passphrase 'lantern ferry cobalt nine'.",
+        "keep the legacy salt = 9f8e7d6c5b4a3921 so old hashes verify",
+        "the vault's master key is 3F7A-91C2-0BDE-4471-88AC for now",
+    ] {
+        assert!(rules_of_text(t).iter().any(|(r, s)| r == "generic_secret" && s == "warn"), "{t}");
+    }
+    for t in [
+        "The master key rotation policy is described in SECURITY.md.",
+        "rotate the passphrase: quarterly",
+        "the salt is stored next to the hash",
+    ] {
+        assert!(!rules_of_text(t).iter().any(|(r, _)| r == "generic_secret"), "{t}");
+    }
+    let json = json!({"gpg_passphrase": "bid ahead beach busy ahead 99"});
+    assert!(rules_of_json(&json).iter().any(|(_, s)| s == "warn"));
+}
