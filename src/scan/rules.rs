@@ -172,7 +172,7 @@ pub fn extra_lines(rule: &Rule) -> usize {
         "shell_session" => 6,
         // `error[E…]: …` then ` --> file:line:col`; `Agenda:` then a list item
         // `Kind regards,` then the name on the next line
-        "compiler_error" | "meeting_minutes" | "letter_shape" => 1,
+        "compiler_error" | "meeting_minutes" | "letter_shape" | "tool_table" => 1,
         // `PS C:\> command`, up to two blank lines, one output line
         "powershell_session" => 3,
         _ => 0,
@@ -219,9 +219,14 @@ pub fn gate(rule: &Rule) -> Gate {
         "transcript_turns" | "session_log" | "timestamped_log" | "stack_trace" | "shell_session" | "chat_log"
         | "syslog_lines" | "ndjson_log" | "powershell_session" | "email_headers" | "contract_clauses"
         | "chat_export" | "named_turns" => Gate::LineHead,
-        "memo_header" | "meeting_minutes" | "hr_review" | "postmortem_sections" | "cjk_turns" | "tool_output_lines" => {
-            Gate::SectionHead
-        }
+        "memo_header"
+        | "meeting_minutes"
+        | "hr_review"
+        | "postmortem_sections"
+        | "cjk_turns"
+        | "tool_output_lines"
+        | "tool_table"
+        | "pytest_lines" => Gate::SectionHead,
         _ => Gate::Literals,
     }
 }

@@ -53,3 +53,22 @@ fn generic_secrets_with_word_or_hex_values_warn_and_prose_does_not() {
     let json = json!({"gpg_passphrase": "bid ahead beach busy ahead 99"});
     assert!(rules_of_json(&json).iter().any(|(_, s)| s == "warn"));
 }
+
+#[test]
+fn chat_exports_in_the_whatsapp_and_discord_shapes_block() {
+    let whatsapp = "12/03/2024, 21:14 - Jonas Weber: Is the van booked?\n12/03/2024, 21:15 - Ada Lindgren: Yes, 8am\n\
+                    12/03/2024, 21:15 - Jonas Weber: Great\n";
+    assert!(rules_of_text(whatsapp).iter().any(|(r, s)| r == "chat_export" && s == "block"));
+    let discord = "mara — Today at 3:14 PM\nqueue is down\ndevon_ops — Today at 3:15 PM\nwe see it\n\
+                   mara — Today at 3:16 PM\nok\n";
+    assert!(rules_of_text(discord).iter().any(|(r, s)| r == "chat_export" && s == "block"));
+    assert_eq!(rules_of_text("On 12/03/2024, 21:14 - the van was booked: yes"), []);
+}
+
+#[test]
+fn terraform_plan_output_blocks_and_a_sentence_about_it_does_not() {
+    let plan = "Terraform used the selected providers to generate the following execution plan.\n\n  \
+                ~ resource \"aws_db_instance\" \"claims\" {\n    }\n\nPlan: 0 to add, 1 to change, 0 to destroy.";
+    assert!(rules_of_text(plan).iter().any(|(r, s)| r == "tool_output_lines" && s == "block"));
+    assert!(!rules_of_text("terraform plan said: 0 to add, 1 to change").iter().any(|(_, s)| s == "block"));
+}

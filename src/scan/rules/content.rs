@@ -41,6 +41,34 @@ pub(super) const CONTENT: &[Rule] = &[
         miss: "/mnt/data/shared",
     },
     Rule {
+        id: "credential_file_path",
+        category: "local_paths",
+        public: B,
+        local: W,
+        // A home folder's credential files (SSH keys, cloud and cluster credentials, token
+        // files): where key material lives on a machine, whatever the home is called. `$HOME`
+        // and `%USERPROFILE%` spellings are references, left to the other path rules.
+        literals: &[
+            ".ssh/",
+            ".ssh\\",
+            ".aws/",
+            ".aws\\",
+            ".kube/",
+            ".docker/",
+            ".gnupg",
+            ".netrc",
+            ".pgpass",
+            ".git-credentials",
+            ".npmrc",
+            ".pypirc",
+        ],
+        pattern: r#"(?:~|/home/[A-Za-z0-9._-]+|/Users/[A-Za-z0-9._-]+|/root|[A-Za-z]:\\Users\\[A-Za-z0-9._ -]+)[/\\]\.(?:ssh[/\\][A-Za-z0-9_.-]+|aws[/\\](?:credentials|config)|kube[/\\]config|docker[/\\]config\.json|gnupg\b|netrc\b|pgpass\b|git-credentials\b|npmrc\b|pypirc\b)"#,
+        check: Check::Always,
+        what: "a path to a home folder's credential files (`~/.ssh/id_ed25519`, `~/.aws/credentials`, `~/.kube/config`, `~/.netrc`)",
+        hit: "use the deploy key at ~/.ssh/id_ed25519_deploy",
+        miss: "keys live in $HOME/.ssh on the build host",
+    },
+    Rule {
         id: "tilde_path",
         category: "local_paths",
         public: W,
@@ -244,7 +272,7 @@ pub(super) const CONTENT: &[Rule] = &[
         literals: &[],
         // A lowercase sender (a Slack handle) only before a 12-hour time: `standup  10:00`
         // lines of a schedule stay out.
-        pattern: r"(?m)^(?:[A-Z][A-Za-z.'-]+(?: [A-Z][A-Za-z.'-]+){0,3}[ \t]{1,4}\d{1,2}:\d{2}(?:[ \t]?[AP]M)?[ \t]*$|[a-z][a-z0-9._-]{1,30}[ \t]{1,4}\d{1,2}:\d{2}[ \t]?[AP]M[ \t]*$|\[\d{1,2}/\d{1,2}/\d{2,4},? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\][ \t]+\S)",
+        pattern: r"(?m)^(?:[A-Z][A-Za-z.'-]+(?: [A-Z][A-Za-z.'-]+){0,3}[ \t]{1,4}\d{1,2}:\d{2}(?:[ \t]?[AP]M)?[ \t]*$|[a-z][a-z0-9._-]{1,30}[ \t]{1,4}\d{1,2}:\d{2}[ \t]?[AP]M[ \t]*$|\[\d{1,2}/\d{1,2}/\d{2,4},? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\][ \t]+\S|\d{1,2}/\d{1,2}/\d{2,4},? \d{1,2}:\d{2}(?: ?[AP]M)? - [^:\n]{1,40}: \S|[A-Za-z0-9_.-]{2,32} (?:—|–|-) (?:Today|Yesterday) at \d{1,2}:\d{2}(?: ?[AP]M)?[ \t]*$)",
         check: Check::AtLeastThree,
         what: "a copied Slack or Teams thread: sender-and-time lines (`Jon Bell  10:15 AM`, `[11/5/2024 3:02 PM] Okafor, Chidi`), three or more",
         hit: "Priya Nair  10:14 AM\nchurn risk\nJon Bell  10:15 AM\nwhy?\nPriya Nair  10:17 AM\nprice",
@@ -370,6 +398,8 @@ pub(super) const CONTENT: &[Rule] = &[
             "tests:",
             "step ",
             "terraform will perform",
+            "terraform used",
+            "~ resource \"",
             "plan: ",
             "+ resource \"",
             "benchmark",
@@ -392,11 +422,53 @@ pub(super) const CONTENT: &[Rule] = &[
             "severity: ",
             "fix available",
         ],
-        pattern: r"(?m)^(?:=== RUN[ \t]+\S|[ \t]*--- (?:PASS|FAIL|SKIP): \S|npm (?:WARN|ERR!|notice)[ \t]|(?:added|removed|changed) \d+ packages?\b|Test Suites:[ \t]+\d|Tests:[ \t]+\d+ (?:failed|passed|skipped|todo)|Step \d+/\d+ : [A-Z]|Terraform will perform the following actions|Plan: \d+ to add, \d+ to change|[ \t]*\+ resource \x22|Benchmarking \S+: (?:Warming up|Collecting|Analyzing)|Found \d+ outliers among \d+ measurements|Benchmark\S+[ \t]+\d+[ \t]+\d+(?:\.\d+)? ns/op|On branch \S+[ \t]*$|Changes not staged for commit:|Changes to be committed:|Untracked files:|Your branch is (?:ahead|behind|up to date)|[ \t]*Compiling [\w-]+ v\d|[ \t]*Finished `\w+` profile \[|test result: (?:ok|FAILED)\. \d+ passed|make(?:\[\d+\])?: (?:\*\*\*|Entering directory|Leaving directory)|\#\#\[(?:group|endgroup|error|warning)\]|NAME[ \t]+(?:READY[ \t]+STATUS|TYPE[ \t]+CLUSTER-IP|STATUS[ \t]+ROLES)|[ \t]*\#[ \t]*npm audit report|Severity: (?:critical|high|moderate|low)[ \t]*$|fix available via `)",
+        pattern: r"(?m)^(?:=== RUN[ \t]+\S|[ \t]*--- (?:PASS|FAIL|SKIP): \S|npm (?:WARN|ERR!|notice)[ \t]|(?:added|removed|changed) \d+ packages?\b|Test Suites:[ \t]+\d|Tests:[ \t]+\d+ (?:failed|passed|skipped|todo)|Step \d+/\d+ : [A-Z]|Terraform will perform the following actions|Terraform used the selected providers|Plan: \d+ to add, \d+ to change|[ \t]*[+~] resource \x22|Benchmarking \S+: (?:Warming up|Collecting|Analyzing)|Found \d+ outliers among \d+ measurements|Benchmark\S+[ \t]+\d+[ \t]+\d+(?:\.\d+)? ns/op|On branch \S+[ \t]*$|Changes not staged for commit:|Changes to be committed:|Untracked files:|Your branch is (?:ahead|behind|up to date)|[ \t]*Compiling [\w-]+ v\d|[ \t]*Finished `\w+` profile \[|test result: (?:ok|FAILED)\. \d+ passed|make(?:\[\d+\])?: (?:\*\*\*|Entering directory|Leaving directory)|\#\#\[(?:group|endgroup|error|warning)\]|NAME[ \t]+(?:READY[ \t]+STATUS|TYPE[ \t]+CLUSTER-IP|STATUS[ \t]+ROLES)|[ \t]*\#[ \t]*npm audit report|Severity: (?:critical|high|moderate|low)[ \t]*$|fix available via `)",
         check: Check::AtLeastTwo,
         what: "lines a tool prints (test runner, package manager, build, plan or status output)",
         hit: "=== RUN   TestParse\n--- FAIL: TestParse (0.01s)",
         miss: "go test printed one failure; see --- FAIL in the CI job",
+    },
+    Rule {
+        id: "tool_table",
+        category: "raw_tool_output",
+        public: B,
+        local: B,
+        // The header row of a table only a tool prints (kubectl get / describe, docker ps,
+        // docker images), with a row under it: one pasted table is raw output. Gated by line
+        // start (`Gate::SectionHead`).
+        literals: &["name ", "container id ", "repository ", "type "],
+        pattern: r"(?m)^[ \t]*(?:NAME {2,}(?:READY {2,}STATUS|TYPE {2,}CLUSTER-IP|STATUS {2,}ROLES|DESIRED {2,}CURRENT|CLASS {2,}HOSTS|COMPLETIONS {2,}DURATION)|CONTAINER ID {2,}IMAGE {2,}COMMAND|REPOSITORY {2,}TAG {2,}IMAGE ID|Type {2,}Reason {2,}Age {2,}From {2,}Message)[^\n]*\n[ \t]*\S",
+        check: Check::Always,
+        what: "a tool's table with its header row (`kubectl get pods`, `kubectl describe` events, `docker ps`, `docker images`)",
+        hit: "NAME                 READY   STATUS    RESTARTS   AGE\napi-7d9f8c6b5-4xkqz  1/1     Running   0          12m",
+        miss: "run kubectl get pods and check the READY and STATUS columns",
+    },
+    Rule {
+        id: "access_log",
+        category: "raw_tool_output",
+        public: B,
+        local: B,
+        // Common and combined log format lines (nginx, Apache): two in one text.
+        literals: &["http/"],
+        pattern: r#"(?m)^\S+ \S+ \S+ \[\d{2}/[A-Z][a-z]{2}/\d{4}:\d{2}:\d{2}:\d{2} [+-]\d{4}\] "(?:GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|CONNECT) \S+ HTTP/[0-9.]+" \d{3} "#,
+        check: Check::AtLeastTwo,
+        what: "web server access log lines (common or combined log format), two or more",
+        hit: "203.0.113.7 - - [21/Mar/2024:14:02:11 +0000] \"GET / HTTP/1.1\" 200 512 \"-\" \"curl/8\"\n203.0.113.7 - - [21/Mar/2024:14:02:12 +0000] \"GET /a HTTP/1.1\" 404 0 \"-\" \"curl/8\"",
+        miss: "the access log showed GET / HTTP/1.1 returning 200",
+    },
+    Rule {
+        id: "pytest_lines",
+        category: "raw_tool_output",
+        public: B,
+        local: B,
+        // pytest's own lines: `FAILED path.py::test - …`, `E   assert …` and the closing
+        // `=== 1 failed, 63 passed in 3.88s ===`; two in one text. Gated by line start.
+        literals: &["failed ", "e   ", "="],
+        pattern: r"(?m)^(?:FAILED [\w/.-]+\.py::\S+|E {3,}\S|=+ (?:\d+ (?:failed|passed|skipped|errors?|warnings?|deselected|xfailed|xpassed)(?:, )?)+ in \d+(?:\.\d+)?s(?: \([^)\n]*\))? =+[ \t]*$)",
+        check: Check::AtLeastTwo,
+        what: "pytest's failure and summary lines (`FAILED a.py::test`, `E   assert …`, `=== 1 failed in 0.2s ===`), two or more",
+        hit: "E       assert 187.49 == 187.5\n=========== 1 failed, 63 passed in 3.88s ===========",
+        miss: "pytest said 1 failed, 63 passed",
     },
     Rule {
         id: "syslog_lines",
