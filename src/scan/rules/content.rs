@@ -62,7 +62,7 @@ pub(super) const CONTENT: &[Rule] = &[
             ".npmrc",
             ".pypirc",
         ],
-        pattern: r#"(?:~|/home/[A-Za-z0-9._-]+|/Users/[A-Za-z0-9._-]+|/root|[A-Za-z]:\\Users\\[A-Za-z0-9._ -]+)[/\\]\.(?:ssh[/\\][A-Za-z0-9_.-]+|aws[/\\](?:credentials|config)|kube[/\\]config|docker[/\\]config\.json|gnupg\b|netrc\b|pgpass\b|git-credentials\b|npmrc\b|pypirc\b)"#,
+        pattern: r"(?:~|/home/[A-Za-z0-9._-]+|/Users/[A-Za-z0-9._-]+|/root|[A-Za-z]:\\Users\\[A-Za-z0-9._ -]+)[/\\]\.(?:ssh[/\\][A-Za-z0-9_.-]+|aws[/\\](?:credentials|config)|kube[/\\]config|docker[/\\]config\.json|gnupg\b|netrc\b|pgpass\b|git-credentials\b|npmrc\b|pypirc\b)",
         check: Check::Always,
         what: "a path to a home folder's credential files (`~/.ssh/id_ed25519`, `~/.aws/credentials`, `~/.kube/config`, `~/.netrc`)",
         hit: "use the deploy key at ~/.ssh/id_ed25519_deploy",
