@@ -164,6 +164,13 @@ fn second_tuning_part_is_caught_and_no_clean_case_blocks() {
     assert_tuned("tuning_2.jsonl");
 }
 
+/// The third held-out part, tuned against in the third round once its blind score was
+/// taken: now a tuning part, held to the same bars.
+#[test]
+fn third_part_tuned_in_the_third_round_is_caught_and_no_clean_case_blocks() {
+    assert_tuned("held_out_3.jsonl");
+}
+
 /// The held-out part, scored once when the work on a class is done (`cargo test --test
 /// scan_classes -- --ignored --nocapture`): its figures go in the closing note, never into
 /// the rules.
