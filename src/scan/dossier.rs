@@ -41,10 +41,10 @@ pub static PRIVATE_PROSE: Rule = Rule {
 /// (Chair)`), a role label before a full name (`Lead auditor: Grace Liang`), a list of three
 /// or more full names, or a CJK name with an honorific (`中村様`, `王晓红处`).
 static PEOPLE: LazyLock<Regex> = LazyLock::new(|| {
-    let name = r"\p{Lu}[\p{Ll}'’-]+";
-    let full = format!(r"(?:{name}|\p{{Lu}}\.)(?: (?:de |van |von |da |di )?{name}){{1,2}}");
+    let name = r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’-]+";
+    let full = format!(r"(?:{name}|[A-ZÀ-ÖØ-Þ]\.)(?: (?:de |van |von |da |di )?{name}){{1,2}}");
     Regex::new(&format!(
-        r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Rev|Sir|Dame|Herr|Frau|Mme|Mlle|Sra|Srta|Sr|Dña|Don)\.? (?:\p{{Lu}}\. )?{name}|\bM\. {full}|\b{full} \((?:[A-Z]{{2,5}}|Chair|Chairman|Chairwoman|Chairperson|Secretary|Treasurer|Director|Manager|counsel|notes|minutes)\b|(?:Name|Employee|Manager|Reviewer|Author|Prepared by|Lead auditor|Auditor|Chair|Attendees|Present|Participants|Guarantor|Mitarbeiter(?:in)?|Führungskraft|Verfasser(?:in)?|Asistentes|Présents|Interviewer|Candidate|Patient)[ \t]*:[ \t]*{full}(?:, {full}){{0,12}}|\b{full}(?:, {full}){{2,12}}|\({full}\)|\b{full} \((?:[^)\n]{{2,40}})\)|\b{full} (?:had|has|have|will|was|is|[a-z]{{2,}}(?:ed|es|s))\b|[\p{{Han}}]{{1,4}}(?:様|さん|先生|課長|部長|社長|经理|女士|总监)"
+        r"(?-u:\b)(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Rev|Sir|Dame|Herr|Frau|Mme|Mlle|Sra|Srta|Sr|Dña|Don)\.? (?:[A-Z]\. )?{name}|(?-u:\b)M\. {full}|(?-u:\b){full} \((?:[A-Z]{{2,5}}|Chair|Chairman|Chairwoman|Chairperson|Secretary|Treasurer|Director|Manager|counsel|notes|minutes)(?-u:\b)|(?:Name|Employee|Manager|Reviewer|Author|Prepared by|Lead auditor|Auditor|Chair|Attendees|Present|Participants|Guarantor|Mitarbeiter(?:in)?|Führungskraft|Verfasser(?:in)?|Asistentes|Présents|Interviewer|Candidate|Patient)[ \t]*:[ \t]*{full}(?:, {full})*|(?-u:\b){full}, {full}(?:, {full})+|\({full}\)|(?-u:\b){full} \((?:[^)\n]{{2,40}})\)|(?-u:\b){full} (?:had|has|have|will|was|is|[a-z]{{2,}}(?:ed|es|s))(?-u:\b)|[\p{{Han}}]{{1,4}}(?:様|さん|先生|課長|部長|社長|经理|女士|总监)"
     ))
     .expect("the people pattern compiles")
 });
@@ -55,7 +55,7 @@ static PEOPLE: LazyLock<Regex> = LazyLock::new(|| {
 static FIGURES: LazyLock<Regex> = LazyLock::new(|| {
     let month = "(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|Januar|Februar|März|Juni|Juli|Oktober|Dezember)";
     Regex::new(&format!(
-        r"(?:\b(?:USD|EUR|GBP|CHF|SEK|NOK|DKK|AUD|CAD|NZD|SGD|HKD|JPY|CNY|RMB|INR|ZAR|BRL|MXN|PLN|AED)|[£$€¥₹])[ \t]?\d[\d,.]*(?:[ \t]?(?:k|m|bn|million|billion|Mio\.?|Mrd\.?))?\b|\b\d[\d,.]*[ \t]?(?:k|m|bn|million|billion)?[ \t]?(?:USD|EUR|GBP|CHF|SEK|NOK|AUD|CAD|SGD|ZAR|€|£)(?:\b|\s|$)|\d[\d,.]*(?:万|億|亿)?(?:円|元|ウォン|원)|\b\d{{1,2}}(?:st|nd|rd|th)?\.? (?:de )?{month}(?: de)? \d{{4}}\b|\b{month} \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}\b|\b(?:19|20)\d\d-[01]\d-[0-3]\d\b|\b[0-3]?\d[/.][01]?\d[/.](?:19|20)\d\d\b|(?:19|20)\d\d年\d{{1,2}}月(?:\d{{1,2}}日)?"
+        r"(?:(?-u:\b)(?:USD|EUR|GBP|CHF|SEK|NOK|DKK|AUD|CAD|NZD|SGD|HKD|JPY|CNY|RMB|INR|ZAR|BRL|MXN|PLN|AED)|[£$€¥₹])[ \t]?\d[\d,.]*(?:[ \t]?(?:k|m|bn|million|billion|Mio\.?|Mrd\.?))?(?-u:\b)|(?-u:\b)\d[\d,.]*[ \t]?(?:k|m|bn|million|billion)?[ \t]?(?:USD|EUR|GBP|CHF|SEK|NOK|AUD|CAD|SGD|ZAR|€|£)(?:(?-u:\b)|\s|$)|\d[\d,.]*(?:万|億|亿)?(?:円|元|ウォン|원)|(?-u:\b)\d{{1,2}}(?:st|nd|rd|th)?\.? (?:de )?{month}(?: de)? \d{{4}}(?-u:\b)|(?-u:\b){month} \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}(?-u:\b)|(?-u:\b)(?:19|20)\d\d-[01]\d-[0-3]\d(?-u:\b)|(?-u:\b)[0-3]?\d[/.][01]?\d[/.](?:19|20)\d\d(?-u:\b)|(?:19|20)\d\d年\d{{1,2}}月(?:\d{{1,2}}日)?"
     ))
     .expect("the figures pattern compiles")
 });
@@ -66,9 +66,28 @@ static FIGURES: LazyLock<Regex> = LazyLock::new(|| {
 /// Japanese and Chinese.
 static MATTERS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?im)^(?:Dear|Hi|Hello|Hallo|Liebe|Lieber|Sehr geehrte[rs]?|Bonjour|Madame|Monsieur|Hola|Estimad[oa]) [^\n,]{2,40},|(?i)\b(?:salary|salaries|pay rise|bonus|compensation|equity|severance|settlement|redundanc\w*|layoffs?|dismiss\w*|disciplinary|grievance|misconduct|harass\w*|complaint|maternity|paternity|pregnan\w*|sick leave|illness|diagnos\w*|referral|patient|medication|DOB|date of birth|performance improvement|underperform\w*|partially meets|rating|appraisal|resign\w*|terminat\w*|step down|stepping down|acquisition|takeover|divest\w*|term sheet|pre-money|valuation|runway|burn|deficit|lawsuit|litigation|liabilit\w*|indemnit\w*|guarantor|rent|premises|tenant|landlord|licensee|licensor|confidential\w*|contract|penalt\w*|insurance|incident|lender|debt|owes|shares|family|lawyer|health|divorce|custody|fine|regulator|GDPR|IBAN|exposed|leak\w*|breach\w*|retention risk|external offer|rehire|exit interview|promot\w*|PIP|privately|off the record|not been told|not informed|has not been told|keep (?:it|this) (?:that way|quiet|private)|not yet announced|not yet informed|don't tell|do not tell|do not share|don't share|not to be shared|keep (?:it|this) between us|for the [a-z ]{3,30} only|not for release|before (?:it is|it's) announced|Gehalt|Abmahnung|Kündigung|vertraulich|Elternzeit|salaire|licenciement|rémunération|salario|despido|indemnización|人事評価|給与|賞与|退職|解雇|内密|口外|薪酬|工资|辞退|不得转发|保密)\b",
+        r"(?im)^(?:Dear|Hi|Hello|Hallo|Liebe|Lieber|Sehr geehrte[rs]?|Bonjour|Madame|Monsieur|Hola|Estimad[oa]) [^\n,]{2,40},|(?i)(?-u:\b)(?:salary|salaries|pay rise|bonus|compensation|equity|severance|settlement|redundanc\w*|layoffs?|dismiss\w*|disciplinary|grievance|misconduct|harass\w*|complaint|maternity|paternity|pregnan\w*|sick leave|illness|diagnos\w*|referral|patient|medication|DOB|date of birth|performance improvement|underperform\w*|partially meets|rating|appraisal|resign\w*|terminat\w*|step down|stepping down|acquisition|takeover|divest\w*|term sheet|pre-money|valuation|runway|burn|deficit|lawsuit|litigation|liabilit\w*|indemnit\w*|guarantor|rent|premises|tenant|landlord|licensee|licensor|confidential\w*|contract|penalt\w*|insurance|incident|lender|debt|owes|shares|family|lawyer|health|divorce|custody|fine|regulator|GDPR|IBAN|exposed|leak\w*|breach\w*|retention risk|external offer|rehire|exit interview|promot\w*|PIP|privately|off the record|not been told|not informed|has not been told|keep (?:it|this) (?:that way|quiet|private)|not yet announced|not yet informed|don't tell|do not tell|do not share|don't share|not to be shared|keep (?:it|this) between us|for the [a-z ]{3,30} only|not for release|before (?:it is|it's) announced|Gehalt|Abmahnung|Kündigung|vertraulich|Elternzeit|salaire|licenciement|rémunération|salario|despido|indemnización)(?-u:\b)|人事評価|給与|賞与|退職|解雇|内密|口外|薪酬|工资|辞退|不得转发|保密",
     )
     .expect("the matters pattern compiles")
+});
+
+/// Words that keep a text from others (`don't tell the team yet`, `not yet announced`,
+/// `confidential`, `for the Audit Committee only`, `内密`).
+static SECRECY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)(?-u:\b)(?:confidential\w*|privately|off the record|not been told|not informed|keep (?:it|this) (?:that way|quiet|private|between us)|not yet announced|not yet informed|don't tell|do not tell|do not share|don't share|not to be shared|for the [a-z ]{3,30} only|not for release|before (?:it is|it's) announced|vertraulich)(?-u:\b)|内密|口外|不得转发|保密",
+    )
+    .expect("the secrecy pattern compiles")
+});
+
+/// Words of a public or made-up text: release notes and credits, a press release, demo,
+/// sample or fixture data. Such a text needs words of secrecy ([`SECRECY`]) as well to be
+/// judged private: names, sums and matters are what they are made of too.
+static PUBLIC_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)(?-u:\b)(?:release notes?|changelog|press release|thanks to|contributors?|fixed|bug|crash|demo|sample|fixtures?|seed(?:ed)? data|examples?|test data|fictional|synthetic|placeholders?|lorem ipsum|benchmark)(?-u:\b)",
+    )
+    .expect("the public-context pattern compiles")
 });
 
 /// A line of a LoopX state that is not prose: a heading, a todo line, a todo's metadata,
@@ -131,7 +150,7 @@ fn count(text: &str) -> Counts {
 #[must_use]
 pub(super) fn is_template(text: &str) -> bool {
     static PLACEHOLDER: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\[[A-Z][A-Z0-9 _/-]{1,30}\]|<[a-z][a-z _-]{1,20}>|\{\{?[A-Za-z_][A-Za-z0-9_ .-]{0,30}\}\}?|\bYYYY-MM-DD\b|_{4,}")
+        Regex::new(r"\[[A-Z][A-Z0-9 _/-]{1,30}\]|<[a-z][a-z _-]{1,20}>|\{\{?[A-Za-z_][A-Za-z0-9_ .-]{0,30}\}\}?|(?-u:\b)YYYY-MM-DD(?-u:\b)|_{4,}")
             .expect("the placeholder pattern compiles")
     });
     if text.len() > MAX_BYTES || PLACEHOLDER.find_iter(text).nth(2).is_none() {
@@ -144,15 +163,17 @@ pub(super) fn is_template(text: &str) -> bool {
 /// The private-prose finding of `text`, at its first named person: two or more people, two
 /// or more sums or dates and at least one personal or undisclosed matter; or, without sums
 /// or dates (a review, a postmortem's timeline), three or more people and three or more
-/// distinct matters. `None` for a text outside [`MIN_BYTES`]..=[`MAX_BYTES`] or short of
-/// both.
+/// distinct matters; a text with words of a public or made-up text ([`PUBLIC_CONTEXT`])
+/// also needs words of secrecy ([`SECRECY`]). `None` for a text outside
+/// [`MIN_BYTES`]..=[`MAX_BYTES`] or short of these.
 #[must_use]
 pub(super) fn find(text: &str) -> Option<(usize, String)> {
     if !(MIN_BYTES..=MAX_BYTES).contains(&text.len()) {
         return None;
     }
     let c = count(text);
-    let found = (c.people >= 2 && c.figures >= 2 && c.matters >= 1) || (c.people >= 3 && c.matters >= 3);
+    let found = (c.people >= 2 && c.figures >= 2 && c.matters >= 2) || (c.people >= 3 && c.matters >= 3);
+    let found = found && (!PUBLIC_CONTEXT.is_match(text) || SECRECY.is_match(text));
     found.then_some(c.first).flatten()
 }
 
@@ -207,7 +228,8 @@ mod tests {
         let todo =
             "- [ ] [P1] Ask Dr. Nazari and Mr. Yeo about the EUR 1.1m salary budget by 2024-03-01 and 2024-04-01\n";
         assert!(find(&todo.repeat(3)).is_none(), "todo lines are not prose");
-        let prose = "Dr. Nazari and Mr. Yeo agreed the EUR 1.1m salary budget on 2024-03-01 and 2024-04-01.\n";
+        let prose =
+            "Dr. Nazari and Mr. Yeo agreed the EUR 1.1m salary and severance budget on 2024-03-01 and 2024-04-01.\n";
         assert!(find(&prose.repeat(3)).is_some());
         assert!(find(&prose.repeat(MAX_BYTES / prose.len() + 1)).is_none(), "too large to be one document");
     }

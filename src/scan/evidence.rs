@@ -29,13 +29,24 @@ pub(super) fn is_example_or_filler(rule: &Rule, matched: &[u8], value: &[u8]) ->
         || (rule.check == Check::Always && !rule.literals.is_empty() && values::is_filler_token(&m))
 }
 
+/// The line of `bytes` holding byte `at`, as text.
+fn line_around(bytes: &[u8], at: usize) -> String {
+    let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+    let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+    String::from_utf8_lossy(&bytes[start..end]).into_owned()
+}
+
 /// Whether the text just before a confidentiality marking names the marking instead of
 /// bearing it (`documents marked CONFIDENTIAL`, `labelled INTERNAL ONLY or RESTRICTED`):
 /// a policy or a how-to, not a marked document. `before` ends where the match starts.
 fn marking_named(before: &[u8]) -> bool {
     let tail = &before[before.len().saturating_sub(24)..];
     let tail = String::from_utf8_lossy(tail).to_ascii_lowercase();
-    let tail = tail.trim_end_matches([' ', '"', '\'', '`', '*', '(']);
+    if tail.ends_with(['"', '\'', '`', '“', '«']) {
+        // A marking in quotes is a word being talked about (`the badge reads "(vertraulich)"`).
+        return true;
+    }
+    let tail = tail.trim_end_matches([' ', '*', '(']);
     ["marked", "labelled", "labeled", "classified as", "stamped", "tagged", " or", " and", "such as", "e.g.", "like"]
         .iter()
         .any(|w| tail.ends_with(w))
@@ -77,6 +88,9 @@ pub(super) fn matches_up_to(bytes: &[u8], windows: &prefilter::Windows, mut coun
                 let Some(whole) = caps.get(0) else { continue };
                 let value = (1..caps.len()).find_map(|g| caps.get(g)).unwrap_or(whole);
                 let ok = match rule.check {
+                    Check::Always if rule.id == "personal_identifier" => {
+                        !values::is_test_identifier(&line_around(bytes, ws + whole.start()))
+                    }
                     Check::Always | Check::AtLeastTwo | Check::AtLeastThree | Check::Speakers => true,
                     Check::NotPlaceholder => {
                         let placeholder = is_reference_or_placeholder(&String::from_utf8_lossy(value.as_bytes()));

@@ -329,3 +329,18 @@ pub fn is_secret_value(v: &str) -> bool {
         && words.iter().all(|w| w.len() >= 2 && w.chars().all(char::is_alphanumeric));
     passphrase || looks_random(v)
 }
+
+/// Whether a line holding a personal identifier (`DOB …`, `NHS no. …`, `SSN …`) gives a
+/// published test value (NHS Digital's 943 476 5919, the SSA's void 078-05-1120 and
+/// 123-45-6789, the epoch date 01/01/1970) or says its data is made up (`sample`,
+/// `synthetic`, `test`, `example`, `fake`, `dummy`, `fictional`).
+#[must_use]
+pub fn is_test_identifier(line: &str) -> bool {
+    const TEST_VALUES: &[&str] = &["9434765919", "078051120", "123456789", "01011970", "19700101", "000000000"];
+    let digits: String = line.chars().filter(char::is_ascii_digit).collect();
+    let lower = line.to_lowercase();
+    TEST_VALUES.iter().any(|v| digits.contains(v))
+        || ["sample", "synthetic", "test", "example", "fake", "dummy", "fictional", "made-up", "made up"]
+            .iter()
+            .any(|w| lower.contains(w))
+}

@@ -43,8 +43,8 @@ pub(super) const CONTENT: &[Rule] = &[
     Rule {
         id: "credential_file_path",
         category: "local_paths",
-        public: B,
-        local: W,
+        public: W,
+        local: I,
         // A home folder's credential files (SSH keys, cloud and cluster credentials, token
         // files): where key material lives on a machine, whatever the home is called. `$HOME`
         // and `%USERPROFILE%` spellings are references, left to the other path rules.
