@@ -168,13 +168,38 @@ pub(super) fn is_template(text: &str) -> bool {
 /// [`MIN_BYTES`]..=[`MAX_BYTES`] or short of these.
 #[must_use]
 pub(super) fn find(text: &str) -> Option<(usize, String)> {
-    if !(MIN_BYTES..=MAX_BYTES).contains(&text.len()) {
+    // Blanks around the text do not make it a larger one (padding past the limit).
+    if !(MIN_BYTES..=MAX_BYTES).contains(&text.trim().len()) {
         return None;
     }
     let c = count(text);
     let found = (c.people >= 2 && c.figures >= 2 && c.matters >= 2) || (c.people >= 3 && c.matters >= 3);
     let found = found && (!PUBLIC_CONTEXT.is_match(text) || SECRECY.is_match(text));
     found.then_some(c.first).flatten()
+}
+
+/// [`find`] on every string of a JSON document read together, one per line (a document
+/// split over `summary`, `evidence` and `next_action`, or over an array of sentences): the
+/// hit, at the document's root. `None` when the strings hold more than [`MAX_BYTES`].
+pub(super) fn find_in_strings(value: &serde_json::Value) -> Option<super::Hit> {
+    let mut joined = String::new();
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::String(s) => {
+                if joined.len() + s.len() > MAX_BYTES {
+                    return None;
+                }
+                joined.push_str(s);
+                joined.push('\n');
+            }
+            serde_json::Value::Array(items) => stack.extend(items.iter().rev()),
+            serde_json::Value::Object(map) => stack.extend(map.values().rev()),
+            _ => {}
+        }
+    }
+    let (_, matched) = find(&joined)?;
+    Some(super::Hit { rule: &PRIVATE_PROSE, start: 0, matched, note: " (across the document's strings)" })
 }
 
 #[cfg(test)]
@@ -221,6 +246,23 @@ mod tests {
         assert_eq!(document_rules(policy), Vec::<String>::new());
         let marked = "CONFIDENTIAL\nThe board approved closing the Leeds office by 30 June; 214 roles go.";
         assert_eq!(document_rules(marked), ["confidential_marking"]);
+    }
+
+    #[test]
+    fn a_document_split_over_a_payload_s_strings_is_read_together() {
+        let v = serde_json::json!({
+            "summary": "Board call: Dr. Farah Nazari and Mr. Kenneth Yeo agreed the severance terms.",
+            "evidence": ["The settlement is EUR 240,000, paid on 30 April 2024.", "Do not share before it is announced."],
+            "next_action": "file it"
+        });
+        let mut out = Vec::new();
+        crate::scan::scan_json(&v, "", crate::scan::Policy::Public, &mut out);
+        let prose: Vec<_> = out.iter().filter(|f| f.rule_id == "private_prose").collect();
+        assert_eq!(prose.len(), 1, "{out:?}");
+        assert_eq!((prose[0].location.as_str(), prose[0].severity.as_str()), ("", "block"));
+        let body = "Dr. Nazari and Mr. Yeo agreed the EUR 1.1m salary and severance budget on 2024-03-01.\n";
+        let padded = format!("{}{}", body.repeat(2), " ".repeat(MAX_BYTES));
+        assert!(find(&padded).is_some(), "blanks do not carry a text past the limit");
     }
 
     #[test]

@@ -154,7 +154,13 @@ fn key_facts(k: &str) -> KeyFacts {
 /// `pointer`.
 pub fn scan_json(value: &Value, pointer: &str, policy: Policy, out: &mut Vec<Finding>) {
     let mut at = pointer.to_owned();
+    let before = out.len();
     scan_at(value, &mut at, policy, out);
+    if !out[before..].iter().any(|f| f.category == "private_documents")
+        && let Some(hit) = super::dossier::find_in_strings(value)
+    {
+        out.push(finding(&hit, pointer.to_owned(), policy));
+    }
 }
 
 /// [`scan_json`] of `value` at pointer `at`, one buffer for every pointer below it (a

@@ -311,8 +311,9 @@ pub fn looks_random(value: &str) -> bool {
 
 /// [`super::rules::Check::SecretValue`]: whether `v`, given as a generically named secret's
 /// value, is one: random-looking, 12 or more hex digits (blanks and dashes between groups
-/// allowed), or three or more words of two or more letters or digits joined by `-`, `_`,
-/// `.` or blanks, 12 characters or more in all; never a reference or placeholder.
+/// allowed), or three or more words of two or more lower-case letters or digits joined by
+/// `-`, `_`, `.` or blanks, 12 characters or more in all (`such as Mr` is prose); never a
+/// reference or placeholder.
 #[must_use]
 pub fn is_secret_value(v: &str) -> bool {
     let v = v.trim_matches(|c| c == '\'' || c == '"');
@@ -326,7 +327,7 @@ pub fn is_secret_value(v: &str) -> bool {
     let words: Vec<&str> = v.split(['-', '_', '.', ' ']).filter(|w| !w.is_empty()).collect();
     let passphrase = words.len() >= 3
         && v.chars().count() >= 12
-        && words.iter().all(|w| w.len() >= 2 && w.chars().all(char::is_alphanumeric));
+        && words.iter().all(|w| w.len() >= 2 && w.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
     passphrase || looks_random(v)
 }
 
