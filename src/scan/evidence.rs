@@ -29,6 +29,37 @@ pub(super) fn is_example_or_filler(rule: &Rule, matched: &[u8], value: &[u8]) ->
         || (rule.check == Check::Always && !rule.literals.is_empty() && values::is_filler_token(&m))
 }
 
+/// Whether a private address that ends at `end` is a network in CIDR notation
+/// (`10.96.0.0/12`, `10.244.0.0/16`: a range, such as a cluster's documented default, not a
+/// host): it ends in `.0` and a `/` with a prefix length follows.
+fn is_cidr_network(bytes: &[u8], end: usize) -> bool {
+    bytes[..end].ends_with(b".0") && bytes.get(end) == Some(&b'/') && bytes.get(end + 1).is_some_and(u8::is_ascii_digit)
+}
+
+/// Whether a key's body follows a `-----BEGIN … PRIVATE KEY-----` marker (`after` is the
+/// text after it): after blanks and one line break, a PEM header line (`Proc-Type: …`) or a
+/// run of 16 or more base64 characters, or nothing (the text ends). A sentence naming the marker (`starts with
+/// -----BEGIN … KEY----- and ends with …`) carries no key.
+fn key_body_follows(after: &[u8]) -> bool {
+    let mut rest = after;
+    while let [b' ' | b'\t' | b'\r', tail @ ..] = rest {
+        rest = tail;
+    }
+    if let Some(tail) = rest.strip_prefix(b"\n").or_else(|| rest.strip_prefix(b"\\n")) {
+        rest = tail;
+    }
+    while let [b' ' | b'\t', tail @ ..] = rest {
+        rest = tail;
+    }
+    if rest.is_empty() {
+        // The marker ends the text: what followed may have been cut off; judged a key.
+        return true;
+    }
+    let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+    let run = rest.iter().take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')).count();
+    run >= 16 || (line.contains(&b':') && line.len() < 80 && rest.first().is_some_and(u8::is_ascii_alphabetic))
+}
+
 /// The line of `bytes` holding byte `at`, as text.
 fn line_around(bytes: &[u8], at: usize) -> String {
     let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
@@ -91,6 +122,12 @@ pub(super) fn matches_up_to(bytes: &[u8], windows: &prefilter::Windows, mut coun
                     Check::Always if rule.id == "personal_identifier" => {
                         !values::is_test_identifier(&line_around(bytes, ws + whole.start()))
                     }
+                    Check::Always if rule.id == "private_ip" => !is_cidr_network(bytes, ws + whole.end()),
+                    Check::Always if rule.id == "internal_host" => {
+                        // `.env.local`, `.npmrc.local`: a file name, not a host.
+                        (ws + whole.start()).checked_sub(1).is_none_or(|i| bytes[i] != b'.')
+                    }
+                    Check::Always if rule.id == "private_key_block" => key_body_follows(&bytes[ws + whole.end()..]),
                     Check::Always | Check::AtLeastTwo | Check::AtLeastThree | Check::Speakers => true,
                     Check::NotPlaceholder => {
                         let placeholder = is_reference_or_placeholder(&String::from_utf8_lossy(value.as_bytes()));

@@ -327,7 +327,10 @@ pub fn is_secret_value(v: &str) -> bool {
     let words: Vec<&str> = v.split(['-', '_', '.', ' ']).filter(|w| !w.is_empty()).collect();
     let passphrase = words.len() >= 3
         && v.chars().count() >= 12
-        && words.iter().all(|w| w.len() >= 2 && w.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
+        && words.iter().all(|w| w.len() >= 2 && w.chars().all(|c| c.is_ascii_alphanumeric()))
+        // Words apart by blanks are prose unless all lower case (`such as Mr` is prose);
+        // joined by `-`, `_` or `.` they are one token (`tundra-Maple-88-lantern`).
+        && (!v.contains(' ') || v.chars().all(|c| c == ' ' || c.is_ascii_lowercase() || c.is_ascii_digit()));
     passphrase || looks_random(v)
 }
 

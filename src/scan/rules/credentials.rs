@@ -406,7 +406,7 @@ pub(super) const CREDENTIALS: &[Rule] = &[
             "signing",
             "hmac",
         ],
-        pattern: r#"(?i)(?:\b[a-z0-9_.-]*(?:pass[_ -]?phrase|salt|master[_ .-]?(?:key|secret|password|pass)|cipher[_ -]?seed|seed|seed[_ -]?phrase|mnemonic|recovery[_ -]?(?:phrase|key|code)|encryption[_ -]?(?:key|secret)|signing[_ -]?(?:key|secret)|hmac[_ -]?(?:key|secret))(?:[ \t]+[a-z]+){0,3}(?:["']?[ \t]*[:=][ \t]*["']?|[ \t]+["'])|--(?:passphrase|salt)[= ]["']?)((?:[A-Za-z0-9]{2,}[ \t]){2,11}[A-Za-z0-9]{2,}|[^\s"'<>,;(){}\[\]]{6,})|(?i:\b(?:master[_ .-]?key|salt|pass[_ -]?phrase)[ \t]+(?:is|was)[ \t]+)["']?([^\s"'<>,;(){}\[\]]{6,})"#,
+        pattern: r#"(?i)(?:\b[a-z0-9_.-]*(?:pass[_ -]?phrase|salt|master[_ .-]?(?:key|secret|password|pass)|cipher[_ -]?seed|seed|seed[_ -]?phrase|mnemonic|recovery[_ -]?(?:phrase|key|code)|encryption[_ -]?(?:key|secret)|signing[_ -]?(?:key|secret)|hmac[_ -]?(?:key|secret))(?:[ \t]+[A-Za-z]+){0,5}(?:["']?[ \t]*[:=][ \t]*["']?|[ \t]+["'])|--(?:passphrase|salt)[= ]["']?)((?:[A-Za-z0-9]{2,}[ \t]){2,11}[A-Za-z0-9]{2,}|[^\s"'<>,;(){}\[\]]{6,})|(?i:\b(?:master[_ .-]?key|salt|pass[_ -]?phrase)(?:[ \t]+[a-z]+){0,3}?[ \t]+(?:is|was|are|set to)[ \t]+)["']?([^\s"'<>,;(){}\[\]]{6,})"#,
         check: Check::SecretValue,
         what: "a generically named secret (passphrase, salt, master key, seed, encryption or signing key) with a value: random, hex, or three or more words",
         hit: "backup passphrase: Tr0ub4dor-correct-horse",
