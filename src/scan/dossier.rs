@@ -101,6 +101,21 @@ fn state_line(line: &str) -> bool {
         || l.starts_with("goal_id:")
 }
 
+/// The salutations [`MATTERS`] reads at a line's start, lower-cased.
+const SALUTATIONS: &[&str] = &[
+    "dear ",
+    "hi ",
+    "hello ",
+    "hallo ",
+    "liebe",
+    "sehr geehrte",
+    "bonjour ",
+    "madame ",
+    "monsieur ",
+    "hola ",
+    "estimad",
+];
+
 /// Capitalised words that open a sentence, not a name (`This Agreement is`, `The Supplier
 /// shall`): a match of [`PEOPLE`] opening with one names nobody.
 fn opens_with_a_function_word(name: &str) -> bool {
@@ -118,6 +133,8 @@ struct Counts {
     people: usize,
     figures: usize,
     matters: usize,
+    /// A letter's salutation opens a line (`Dear Aisha,`, `Madame Lefèvre,`).
+    letter: bool,
     first: Option<(usize, String)>,
 }
 
@@ -140,7 +157,8 @@ fn count(text: &str) -> Counts {
         }
         at += line.len();
     }
-    Counts { people: people.len(), figures: figures.len(), matters: matters.len(), first }
+    let letter = matters.iter().any(|m| SALUTATIONS.iter().any(|s| m.starts_with(s)));
+    Counts { people: people.len(), figures: figures.len(), matters: matters.len(), letter, first }
 }
 
 /// Whether `text` is a fill-in template of a document rather than one: three or more
@@ -163,7 +181,8 @@ pub(super) fn is_template(text: &str) -> bool {
 /// The private-prose finding of `text`, at its first named person: two or more people, two
 /// or more sums or dates and at least one personal or undisclosed matter; or, without sums
 /// or dates (a review, a postmortem's timeline), three or more people and three or more
-/// distinct matters; a text with words of a public or made-up text ([`PUBLIC_CONTEXT`])
+/// distinct matters; or a letter (a salutation opens a line) with two or more sums or dates
+/// and two or more matters besides its salutation; a text with words of a public or made-up text ([`PUBLIC_CONTEXT`])
 /// also needs words of secrecy ([`SECRECY`]). `None` for a text outside
 /// [`MIN_BYTES`]..=[`MAX_BYTES`] or short of these.
 #[must_use]
@@ -173,9 +192,12 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
         return None;
     }
     let c = count(text);
-    let found = (c.people >= 2 && c.figures >= 2 && c.matters >= 2) || (c.people >= 3 && c.matters >= 3);
+    let found = (c.people >= 2 && c.figures >= 2 && c.matters >= 2)
+        || (c.people >= 3 && c.matters >= 3)
+        || (c.letter && c.figures >= 2 && c.matters >= 3);
     let found = found && (!PUBLIC_CONTEXT.is_match(text) || SECRECY.is_match(text));
-    found.then_some(c.first).flatten()
+    // A letter may name nobody with a title: its finding is then at the text's start.
+    found.then(|| c.first.unwrap_or_else(|| (0, text.trim_start().chars().take(24).collect())))
 }
 
 /// [`find`] on every string of a JSON document read together, one per line (a document
@@ -263,6 +285,15 @@ mod tests {
         let body = "Dr. Nazari and Mr. Yeo agreed the EUR 1.1m salary and severance budget on 2024-03-01.\n";
         let padded = format!("{}{}", body.repeat(2), " ".repeat(MAX_BYTES));
         assert!(find(&padded).is_some(), "blanks do not carry a text past the limit");
+    }
+
+    #[test]
+    fn a_letter_with_sums_and_matters_is_private_though_it_names_nobody_with_a_title() {
+        let letter = "Dear Aisha,\n\nWe are pleased to offer you the role from 7 April 2025 at a base salary \
+                      of USD 168,000 and a signing bonus of USD 20,000.\n\nKind regards,\nTalent team";
+        let (at, _) = find(letter).expect("a letter");
+        assert_eq!(at, 0);
+        assert!(find(&letter.replace("salary", "budget").replace("bonus", "voucher")).is_none(), "matters needed");
     }
 
     #[test]
