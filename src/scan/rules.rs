@@ -317,12 +317,19 @@ const I: &str = "info";
 
 mod content;
 mod credentials;
+mod tool_output;
 pub mod documents;
 
 /// Every text rule: the credential rows, the content rows, then the private-document rows
 /// (structure rules work on JSON keys and live in `scan::json`).
 pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
-    credentials::CREDENTIALS.iter().chain(content::CONTENT).chain(documents::DOCUMENTS).copied().collect()
+    credentials::CREDENTIALS
+        .iter()
+        .chain(content::CONTENT)
+        .chain(tool_output::TOOL_OUTPUT)
+        .chain(documents::DOCUMENTS)
+        .copied()
+        .collect()
 });
 
 /// Key names that must not carry data (JSON), matched on the lowercased key.

@@ -1,0 +1,51 @@
+//! Raw tool output shown as tables and runs of lines a tool prints (issue 16, third round):
+//! kubectl and docker tables with their header row, web server access logs, and pytest's
+//! failure and summary lines. Blocked under both policies, as the other raw tool output rows.
+
+use super::{B, Check, Rule};
+
+/// The tool-output rows of [`super::RULES`], in table order (after [`super::content`]'s).
+pub(super) const TOOL_OUTPUT: &[Rule] = &[
+    Rule {
+        id: "tool_table",
+        category: "raw_tool_output",
+        public: B,
+        local: B,
+        // The header row of a table only a tool prints (kubectl get / describe, docker ps,
+        // docker images), with a row under it: one pasted table is raw output. Gated by line
+        // start (`Gate::SectionHead`).
+        literals: &["name ", "container id ", "repository ", "type "],
+        pattern: r"(?m)^[ \t]*(?:NAME {2,}(?:READY {2,}STATUS|TYPE {2,}CLUSTER-IP|STATUS {2,}ROLES|DESIRED {2,}CURRENT|CLASS {2,}HOSTS|COMPLETIONS {2,}DURATION)|CONTAINER ID {2,}IMAGE {2,}COMMAND|REPOSITORY {2,}TAG {2,}IMAGE ID|Type {2,}Reason {2,}Age {2,}From {2,}Message)[^\n]*\n[ \t]*\S",
+        check: Check::Always,
+        what: "a tool's table with its header row (`kubectl get pods`, `kubectl describe` events, `docker ps`, `docker images`)",
+        hit: "NAME                 READY   STATUS    RESTARTS   AGE\napi-7d9f8c6b5-4xkqz  1/1     Running   0          12m",
+        miss: "run kubectl get pods and check the READY and STATUS columns",
+    },
+    Rule {
+        id: "access_log",
+        category: "raw_tool_output",
+        public: B,
+        local: B,
+        // Common and combined log format lines (nginx, Apache): two in one text.
+        literals: &["http/"],
+        pattern: r#"(?m)^\S+ \S+ \S+ \[\d{2}/[A-Z][a-z]{2}/\d{4}:\d{2}:\d{2}:\d{2} [+-]\d{4}\] "(?:GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|CONNECT) \S+ HTTP/[0-9.]+" \d{3} "#,
+        check: Check::AtLeastTwo,
+        what: "web server access log lines (common or combined log format), two or more",
+        hit: "203.0.113.7 - - [21/Mar/2024:14:02:11 +0000] \"GET / HTTP/1.1\" 200 512 \"-\" \"curl/8\"\n203.0.113.7 - - [21/Mar/2024:14:02:12 +0000] \"GET /a HTTP/1.1\" 404 0 \"-\" \"curl/8\"",
+        miss: "the access log showed GET / HTTP/1.1 returning 200",
+    },
+    Rule {
+        id: "pytest_lines",
+        category: "raw_tool_output",
+        public: B,
+        local: B,
+        // pytest's own lines: `FAILED path.py::test - …`, `E   assert …` and the closing
+        // `=== 1 failed, 63 passed in 3.88s ===`; two in one text. Gated by line start.
+        literals: &["failed ", "e   ", "="],
+        pattern: r"(?m)^(?:FAILED [\w/.-]+\.py::\S+|E {3,}\S|=+ (?:\d+ (?:failed|passed|skipped|errors?|warnings?|deselected|xfailed|xpassed)(?:, )?)+ in \d+(?:\.\d+)?s(?: \([^)\n]*\))? =+[ \t]*$)",
+        check: Check::AtLeastTwo,
+        what: "pytest's failure and summary lines (`FAILED a.py::test`, `E   assert …`, `=== 1 failed in 0.2s ===`), two or more",
+        hit: "E       assert 187.49 == 187.5\n=========== 1 failed, 63 passed in 3.88s ===========",
+        miss: "pytest said 1 failed, 63 passed",
+    },
+];
