@@ -317,10 +317,11 @@ const I: &str = "info";
 
 mod content;
 mod credentials;
-mod tool_output;
 pub mod documents;
+mod tool_output;
 
-/// Every text rule: the credential rows, the content rows, then the private-document rows
+/// Every text rule: the credential rows, the content rows, the tool-output rows, then the
+/// private-document rows
 /// (structure rules work on JSON keys and live in `scan::json`).
 pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
     credentials::CREDENTIALS
