@@ -321,8 +321,7 @@ pub mod documents;
 mod tool_output;
 
 /// Every text rule: the credential rows, the content rows, the tool-output rows, then the
-/// private-document rows
-/// (structure rules work on JSON keys and live in `scan::json`).
+/// private-document rows (structure rules work on JSON keys and live in `scan::json`).
 pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
     credentials::CREDENTIALS
         .iter()
