@@ -26,7 +26,9 @@ pub(super) fn is_example_or_filler(rule: &Rule, matched: &[u8], value: &[u8]) ->
     values::is_documentation_example(&m)
         || values::is_documentation_example(&String::from_utf8_lossy(value))
         || m.rsplit([' ', '=', ':', '"', '\'']).next().is_some_and(values::is_documentation_example)
-        || (rule.check == Check::Always && !rule.literals.is_empty() && values::is_filler_token(&m))
+        || (matches!(rule.check, Check::Always | Check::KeyBody)
+            && !rule.literals.is_empty()
+            && values::is_filler_token(&m))
 }
 
 /// Whether a private address that ends at `end` is a network in CIDR notation
@@ -83,6 +85,35 @@ fn marking_named(before: &[u8]) -> bool {
         .any(|w| tail.ends_with(w))
 }
 
+/// A match's judgement by its rule's [`Check`]: `at` is where the match lies in `bytes` (the
+/// whole text), `value` its captured value (the match itself when it captures nothing).
+fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    match rule.check {
+        Check::Always | Check::AtLeastTwo | Check::AtLeastThree | Check::Speakers => true,
+        Check::NotPlaceholder => {
+            let local_login = rule.id == "url_password" && values::is_local_default_login(&text(&bytes[at.0..at.1]));
+            !(is_reference_or_placeholder(&text(value)) || local_login)
+        }
+        Check::Random => looks_random(&text(value)),
+        Check::SecretValue => values::is_secret_value(&text(value)),
+        Check::RandomOrHex => {
+            let v = text(value);
+            looks_random(&v) || (v.len() >= 32 && v.bytes().all(|b| b.is_ascii_hexdigit()))
+        }
+        // A final line break does not count: a file scans as its lines do.
+        Check::InText => bytes.strip_suffix(b"\n").unwrap_or(bytes).len() >= at.1 - at.0 + 32,
+        Check::Marking => {
+            bytes.strip_suffix(b"\n").unwrap_or(bytes).len() >= at.1 - at.0 + 32 && !marking_named(&bytes[..at.0])
+        }
+        Check::NotTestIdentifier => !values::is_test_identifier(&line_around(bytes, at.0)),
+        Check::NotNetwork => !is_cidr_network(bytes, at.1),
+        // `.env.local`, `.npmrc.local`: a file name, not a host.
+        Check::NotFileName => at.0.checked_sub(1).is_none_or(|i| bytes[i] != b'.'),
+        Check::KeyBody => key_body_follows(&bytes[at.1..]),
+    }
+}
+
 /// How many matches a rule needs in a text to be reported ([`Check::AtLeastTwo`],
 /// [`Check::AtLeastThree`]; 1 for the others).
 pub(super) fn matches_needed(rule: &Rule) -> usize {
@@ -118,36 +149,9 @@ pub(super) fn matches_up_to(bytes: &[u8], windows: &prefilter::Windows, mut coun
             for caps in re.captures_iter(window) {
                 let Some(whole) = caps.get(0) else { continue };
                 let value = (1..caps.len()).find_map(|g| caps.get(g)).unwrap_or(whole);
-                let ok = match rule.check {
-                    Check::Always if rule.id == "personal_identifier" => {
-                        !values::is_test_identifier(&line_around(bytes, ws + whole.start()))
-                    }
-                    Check::Always if rule.id == "private_ip" => !is_cidr_network(bytes, ws + whole.end()),
-                    Check::Always if rule.id == "internal_host" => {
-                        // `.env.local`, `.npmrc.local`: a file name, not a host.
-                        (ws + whole.start()).checked_sub(1).is_none_or(|i| bytes[i] != b'.')
-                    }
-                    Check::Always if rule.id == "private_key_block" => key_body_follows(&bytes[ws + whole.end()..]),
-                    Check::Always | Check::AtLeastTwo | Check::AtLeastThree | Check::Speakers => true,
-                    Check::NotPlaceholder => {
-                        let placeholder = is_reference_or_placeholder(&String::from_utf8_lossy(value.as_bytes()));
-                        let local_login = rule.id == "url_password"
-                            && values::is_local_default_login(&String::from_utf8_lossy(whole.as_bytes()));
-                        !(placeholder || local_login)
-                    }
-                    Check::Random => looks_random(&String::from_utf8_lossy(value.as_bytes())),
-                    Check::SecretValue => values::is_secret_value(&String::from_utf8_lossy(value.as_bytes())),
-                    Check::RandomOrHex => {
-                        let v = String::from_utf8_lossy(value.as_bytes());
-                        looks_random(&v) || (v.len() >= 32 && v.bytes().all(|b| b.is_ascii_hexdigit()))
-                    }
-                    // A final line break does not count: a file scans as its lines do.
-                    Check::InText => {
-                        bytes.strip_suffix(b"\n").unwrap_or(bytes).len() >= whole.len() + 32
-                            && !(rule.id == "confidential_marking" && marking_named(&bytes[..ws + whole.start()]))
-                    }
-                } && !(rule.category == "credentials"
-                    && is_example_or_filler(rule, whole.as_bytes(), value.as_bytes()));
+                let ok = passes(rule, bytes, (ws + whole.start(), ws + whole.end()), value.as_bytes())
+                    && !(rule.category == "credentials"
+                        && is_example_or_filler(rule, whole.as_bytes(), value.as_bytes()));
                 if ok {
                     let shown = if rule.id == "home_path" { value } else { whole };
                     found.push(Hit {

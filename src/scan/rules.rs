@@ -23,6 +23,19 @@ pub enum Check {
     /// The captured value must look random, or be 32 or more hex digits (a key in hex; a
     /// hash of the same shape is allowed by [`Check::Random`], not here).
     RandomOrHex,
+    /// [`Check::InText`], and the text just before the match does not name the marking
+    /// instead of bearing it (`documents marked CONFIDENTIAL`, a marking in quotes).
+    Marking,
+    /// The line holding the match gives no published test value (NHS Digital's 943 476
+    /// 5919, the SSA's void 078-05-1120) and does not say its data is sample or synthetic.
+    NotTestIdentifier,
+    /// The address is not a network in CIDR notation (`10.96.0.0/12`: a range, not a host).
+    NotNetwork,
+    /// The match is not preceded by `.` (`.env.local` is a file name, not a host).
+    NotFileName,
+    /// A key's body, a PEM header or the text's end follows the marker (a sentence naming
+    /// `-----BEGIN … PRIVATE KEY-----` carries no key).
+    KeyBody,
     /// The value of a generically named secret: random-looking, 12 or more hex digits
     /// (grouped or not), or a passphrase of three or more words (`tundra-maple-47-orbit`,
     /// `'lantern ferry cobalt nine'`), not a reference or placeholder. A single word

@@ -264,7 +264,7 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         local: B,
         literals: &["private key"],
         pattern: r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----",
-        check: Check::Always,
+        check: Check::KeyBody,
         what: "PEM private key block",
         hit: "-----BEGIN OPENSSH PRIVATE KEY-----",
         miss: "-----BEGIN PUBLIC KEY-----",
