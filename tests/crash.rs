@@ -42,7 +42,7 @@ fn crash_at_every_failpoint() {
         let id = item_with(&e, "docs-goal", "ready");
         let state_file = e.goal("docs-goal").expect("goal").state_file.clone();
         let old = std::fs::read_to_string(&state_file).expect("state");
-        let new = e.prepare(&e.find_item(&id).expect("item")).proposed_text.expect("proposed");
+        let new = e.prepare(&e.find_item(&id).expect("item")).proposed_text.expect("proposed").to_string();
         let status = Command::new(std::env::current_exe().expect("exe"))
             .args(["--exact", "child_apply", "--ignored", "--quiet", "--test-threads=1"])
             .env("WG_CHILD_REGISTRY", &reg)
@@ -102,7 +102,7 @@ fn an_apply_that_reached_the_state_is_recorded_even_after_a_later_write() {
     let e = engine(&reg);
     let id = item_with(&e, "docs-goal", "ready");
     let state_file = e.goal("docs-goal").expect("goal").state_file.clone();
-    let new = e.prepare(&e.find_item(&id).expect("item")).proposed_text.expect("proposed");
+    let new = e.prepare(&e.find_item(&id).expect("item")).proposed_text.expect("proposed").to_string();
     let out = crash_child(&reg, &id, "after_state_write");
     assert!(!out.status.success(), "the child should have aborted");
     assert_eq!(std::fs::read_to_string(&state_file).expect("state"), new, "the write reached the state");

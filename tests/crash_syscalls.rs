@@ -90,7 +90,7 @@ fn setup(kind: &str) -> Case {
     };
     let state_before = state(&e, goal);
     let state_after = if kind == "apply" {
-        e.prepare(&e.find_item(&item).expect("item")).proposed_text.expect("proposed")
+        e.prepare(&e.find_item(&item).expect("item")).proposed_text.expect("proposed").to_string()
     } else {
         state_before.clone()
     };

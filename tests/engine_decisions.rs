@@ -23,7 +23,7 @@ fn apply_writes_exactly_the_previewed_text_and_records_once() {
     let before = state(&e, "docs-goal");
     let out = e.decide(&id, &APPLY, Some(&prepared.item.payload_digest)).expect("decide");
     assert_eq!(out.status, Status::Applied, "{}", out.message);
-    assert_eq!(state(&e, "docs-goal"), expected);
+    assert_eq!(state(&e, "docs-goal"), *expected);
     let rec = out.record.expect("record");
     assert_eq!(rec.base_revision.as_deref(), Some(revision_of_text(&before).as_str()));
     assert_eq!(rec.applied_revision.as_deref(), Some(revision_of_text(&expected).as_str()));

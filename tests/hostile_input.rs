@@ -244,7 +244,7 @@ fn a_state_file_symlinked_inside_the_repo_is_written_through_as_loopx_does() {
     let real = goal.repo.join("real-state.md");
     std::fs::rename(&goal.state_file, &real).expect("move");
     std::os::unix::fs::symlink(&real, &goal.state_file).expect("symlink");
-    let expected = e.prepare(&e.find_item(&id).expect("item")).proposed_text.expect("proposed");
+    let expected = e.prepare(&e.find_item(&id).expect("item")).proposed_text.expect("proposed").to_string();
     let apply = Decision::apply();
     let out = e.decide(&id, &apply, None).expect("decide");
     assert_eq!(out.status.as_str(), "applied", "{}", out.message);

@@ -119,7 +119,7 @@ fn a2_pin_holds_when_the_state_returns_to_the_base() {
     write(&e, &base); // someone reverts
     let dec = Decision::Apply(Approval { on_revision: Some(r1), confirm_warnings: true, ..Approval::default() });
     let out = e.decide(&id, &dec, None);
-    assert!(out.is_err(), "written {:?}; bytes == preview: {}", out.map(|o| o.status), state(&e) == shown);
+    assert!(out.is_err(), "written {:?}; bytes == preview: {}", out.map(|o| o.status), state(&e) == *shown);
 }
 
 /// Legacy (metadata-less) todos have position-derived ids: after a todo above is removed,
@@ -350,7 +350,7 @@ fn h6_crafted_base_text() {
         )
         .expect("op")
         .text;
-        assert_eq!(p.proposed_text.as_deref(), Some(fresh.as_str()));
+        assert_eq!(p.proposed_text.as_deref().map(String::as_str), Some(fresh.as_str()));
     }
 }
 
@@ -472,7 +472,7 @@ fn h8_written_bytes_equal_preview_and_pin_refuses_moved_state() {
     assert_eq!(revision_of_text(&before), r.onto);
     let out = e.decide(&id, &pinned, None).expect("apply");
     assert_eq!(out.status, Status::Applied);
-    assert_eq!(state(&e), shown);
+    assert_eq!(state(&e), *shown);
 }
 
 /// Finding 3 (sharper): duplicates whose blocks are identical but whose *place* differs

@@ -98,26 +98,22 @@ fn for_display(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// The ops of one line diff, kept with a fingerprint of the two texts they were computed on
-/// (their lengths and a hash seeded per process), so a later view of the same pair reuses
-/// them instead of diffing again; a pair that differs in any byte gets its own diff, and so
-/// does a pair whose kept diff ran past its deadline (a fresh one may finish and be finer).
+/// The ops of one line diff, kept with the two texts they were computed on (shared, not
+/// copied), so a later view of the same pair reuses them instead of diffing again; a pair
+/// that differs in any byte gets its own diff, and so does a pair whose kept diff ran past
+/// its deadline (a fresh one may finish and be finer).
 #[derive(Debug, Clone)]
 pub struct KeptOps {
-    texts: (usize, u64, usize, u64),
+    texts: (std::sync::Arc<String>, std::sync::Arc<String>),
     ops: Vec<DiffOp>,
     timed_out: bool,
 }
 
 impl KeptOps {
-    fn fingerprint(old: &str, new: &str) -> (usize, u64, usize, u64) {
-        use crate::loopx::hash::process_hash;
-        (old.len(), process_hash(old), new.len(), process_hash(new))
-    }
-
     /// The kept line diff, when it was computed on exactly `old` → `new`.
     fn line_diff<'a>(&self, old: &'a str, new: &'a str) -> Option<lines::LineDiff<'a>> {
-        if self.timed_out || self.texts != Self::fingerprint(old, new) {
+        // Compared byte for byte (a hash of each side cost more than the comparison).
+        if self.timed_out || self.texts.0.as_str() != old || self.texts.1.as_str() != new {
             return None;
         }
         let d = lines::LineDiff {
@@ -204,12 +200,16 @@ pub fn splices(old: &str, new: &str, deadline: Duration) -> Vec<(std::ops::Range
 /// lines it removes (one line diff for both).
 #[must_use]
 pub fn added_and_removed(old: &str, new: &str) -> (Vec<(usize, String)>, usize) {
-    added_and_removed_keeping(old, new).0
+    added_and_removed_keeping(&std::sync::Arc::new(old.to_owned()), &std::sync::Arc::new(new.to_owned())).0
 }
 
-/// [`added_and_removed`], and its line diff kept for [`unified_for_reader_reusing`].
+/// [`added_and_removed`], and its line diff kept (with the two texts, shared) for
+/// [`unified_for_reader_reusing`].
 #[must_use]
-pub fn added_and_removed_keeping(old: &str, new: &str) -> ((Vec<(usize, String)>, usize), KeptOps) {
+pub fn added_and_removed_keeping(
+    old: &std::sync::Arc<String>,
+    new: &std::sync::Arc<String>,
+) -> ((Vec<(usize, String)>, usize), KeptOps) {
     let mut removed = 0;
     let mut added = Vec::new();
     let d = line_diff(old, new);
@@ -222,7 +222,8 @@ pub fn added_and_removed_keeping(old: &str, new: &str) -> ((Vec<(usize, String)>
             }
         }
     }
-    let kept = KeptOps { texts: KeptOps::fingerprint(old, new), ops: d.ops, timed_out: d.timed_out };
+    let kept =
+        KeptOps { texts: (std::sync::Arc::clone(old), std::sync::Arc::clone(new)), ops: d.ops, timed_out: d.timed_out };
     ((added, removed), kept)
 }
 
@@ -409,6 +410,7 @@ mod model_tests {
 mod kept_ops_tests {
     use super::*;
     use proptest::prelude::*;
+    use std::sync::Arc;
 
     fn text() -> impl Strategy<Value = String> {
         let line = prop::sample::select(vec!["a\n", "b\n", "c\r\n", "\u{feff}d\n", "e", "\n", "ff\r"]);
@@ -422,8 +424,12 @@ mod kept_ops_tests {
         #[test]
         fn a_kept_diff_gives_the_fresh_diff(old in text(), new in text(), other in text()) {
             let fresh = unified_for_reader(&old, &new, "s");
+            let (old, new, other) = (Arc::new(old), Arc::new(new), Arc::new(other));
             let (_, same) = added_and_removed_keeping(&old, &new);
             prop_assert_eq!(&unified_for_reader_reusing(&old, &new, "s", Some(&same)), &fresh);
+            // Equal texts in other buffers: the kept diff is theirs too.
+            let (old_copy, new_copy) = (old.as_str().to_owned(), new.as_str().to_owned());
+            prop_assert_eq!(&unified_for_reader_reusing(&old_copy, &new_copy, "s", Some(&same)), &fresh);
             let (_, stale) = added_and_removed_keeping(&old, &other);
             prop_assert_eq!(&unified_for_reader_reusing(&old, &new, "s", Some(&stale)), &fresh);
         }
@@ -435,8 +441,9 @@ mod kept_ops_tests {
     #[test]
     fn a_diff_past_its_deadline_is_not_reused() {
         let (old, new) = ("a\nb\nc\n", "a\nB\nc\nd\n");
-        let ((_, _), mut kept) = added_and_removed_keeping(old, new);
+        let ((_, _), mut kept) = added_and_removed_keeping(&Arc::new(old.into()), &Arc::new(new.into()));
         assert!(kept.line_diff(old, new).is_some());
+        assert!(kept.line_diff(old, "a\nB\nc\ne\n").is_none(), "another text of the same length");
         kept.timed_out = true;
         assert!(kept.line_diff(old, new).is_none());
         assert_eq!(unified_for_reader_reusing(old, new, "s", Some(&kept)), unified_for_reader(old, new, "s"));

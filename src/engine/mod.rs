@@ -291,29 +291,31 @@ impl Engine {
     }
 
     /// [`Self::find_item`] then [`Self::prepare`], for one item named on the command line
-    /// (`writegate preview`): the item file is read, parsed and its payload scanned
-    /// ([`Intent::payload_findings`]) on a second thread while this one reads the goal's
-    /// snapshot. Neither needs the other, and for a large state each is a full read and
-    /// SHA-256 of a text the size of the state (a `replace` carries a whole state), then a
-    /// parse of the state on one side and a scan of the payload on the other. The checks
-    /// that follow are the ones `prepare` runs, on the same item and snapshot.
+    /// (`writegate preview`), on two threads. First the item file is read and parsed on a
+    /// second thread while this one reads the goal's snapshot: neither needs the other, and
+    /// for a large state each is a full read and SHA-256 of a text the size of the state (a
+    /// `replace` carries a whole state), then its parse. Then the payload is scanned
+    /// ([`Intent::payload_findings`]) on the second thread while this one runs the checks
+    /// `prepare` runs, on the same item and snapshot; the boundary check, which comes last,
+    /// waits for that scan (the cache is a `OnceLock`, so it is scanned once).
     ///
     /// # Errors
     /// [`EngineError::NoSuchItem`] / [`EngineError::Ambiguous`].
     pub fn prepare_named(&self, reference: &str) -> Result<Prepared, EngineError> {
         let (path, goal_id, _) = self.locate_item(reference)?;
         let (item, snap) = std::thread::scope(|s| {
-            let reader = s.spawn(|| {
-                let item = Item::read(&path, &goal_id);
-                if let Ok(intent) = &item.intent {
-                    let _ = intent.payload_findings();
-                }
-                item
-            });
+            let reader = s.spawn(|| Item::read(&path, &goal_id));
             let snap = self.goal_snapshot(&goal_id);
             (reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), snap)
         });
-        Ok(self.prepare_in(&item, &snap))
+        Ok(std::thread::scope(|s| {
+            if let Ok(intent) = &item.intent {
+                s.spawn(|| {
+                    let _ = intent.payload_findings();
+                });
+            }
+            self.prepare_in(&item, &snap)
+        }))
     }
 
     /// Where [`Self::find_item`] finds `reference`: the item file's path, its goal and that

@@ -62,8 +62,8 @@ pub struct Prepared {
     /// The revision of [`Self::current_text`] (`sha256:` of its bytes), where the checks
     /// worked it out (a write intent's), so the preview does not hash the text again.
     pub current_revision: Option<String>,
-    /// The text apply would write.
-    pub proposed_text: Option<String>,
+    /// The text apply would write (a `replace`'s shared with its intent, not copied).
+    pub proposed_text: Option<std::sync::Arc<String>>,
     /// Conflict details.
     pub conflict: Option<Value>,
     /// For an idempotency conflict: the effect digest of the earlier apply.
@@ -158,7 +158,7 @@ impl Prepared {
 
     /// Sets [`Self::added`], [`Self::removed`] and [`Self::kept_diff`] from one line diff of
     /// the current text and the text apply would write.
-    pub(super) fn diff_lines(&mut self, current: &str, proposed: &str) {
+    pub(super) fn diff_lines(&mut self, current: &std::sync::Arc<String>, proposed: &std::sync::Arc<String>) {
         let kept;
         ((self.added, self.removed), kept) = crate::diff::added_and_removed_keeping(current, proposed);
         self.kept_diff = Some(kept);
@@ -462,7 +462,7 @@ impl Engine {
     fn check_edit(
         p: &mut Prepared,
         intent: &Intent,
-        before: (&str, &ActiveState),
+        before: (&std::sync::Arc<String>, &ActiveState),
         raw: Option<RawAfter>,
         ctx: &EditContext,
         rev_ok: bool,
@@ -495,7 +495,7 @@ impl Engine {
                         // The text moves to `proposed_text` (a large state is not held twice).
                         let text = std::mem::take(&mut outcome.text);
                         p.outcome = Some(outcome);
-                        Ok(text)
+                        Ok(std::sync::Arc::new(text))
                     }
                     Err(e) => Err(format!("LoopX would refuse: {e}")),
                 }
@@ -506,7 +506,7 @@ impl Engine {
                 p.check("edit", false, e.clone(), Some(Predicted::Status(Status::Failed)));
                 p.invalid_reason = Some(e);
             }
-            Ok(text) if text == current => {
+            Ok(text) if text.as_str() == current.as_str() => {
                 p.check(
                     "edit",
                     false,
@@ -569,11 +569,9 @@ impl RawAfter {
         Some(self.parsed.get_or_init(|| ActiveState::parse_shared_like(text, Some(current))))
     }
 
-    /// The text itself (copied only when its parse still shares it, which dropping the
-    /// parse first rules out).
-    fn into_text(self) -> Result<String, String> {
-        drop(self.parsed);
-        self.text.map(|t| std::sync::Arc::try_unwrap(t).unwrap_or_else(|t| (*t).clone()))
+    /// The text itself, still shared (a `replace`'s with its intent).
+    fn into_text(self) -> Result<std::sync::Arc<String>, String> {
+        self.text
     }
 }
 

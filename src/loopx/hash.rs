@@ -152,8 +152,7 @@ fn write_string(out: &mut String, s: &str, ascii: bool) {
         // Copy the run of characters that stand for themselves in one go: everything but
         // `"`, `\`, control characters and (with `ensure_ascii`) non-ASCII. The run ends on
         // an ASCII byte or on the first byte of a character, so it is whole UTF-8.
-        let run =
-            bytes[at..].iter().take_while(|&&b| b >= 0x20 && b != b'"' && b != b'\\' && !(ascii && b >= 0x80)).count();
+        let run = plain_run(&bytes[at..], ascii);
         out.push_str(&s[at..at + run]);
         at += run;
         let Some(c) = s[at..].chars().next() else { break };
@@ -178,6 +177,28 @@ fn write_string(out: &mut String, s: &str, ascii: bool) {
         }
     }
     out.push('"');
+}
+
+/// How many bytes at the start of `bytes` stand for themselves in a JSON string: none is
+/// `"`, `\\`, a control character or (with `ascii`) non-ASCII. Eight bytes at a time while
+/// a word holds none of them (a state's text is long runs of such bytes).
+fn plain_run(bytes: &[u8], ascii: bool) -> usize {
+    use crate::loopx::pytext::{HIGHS, ONES, word_at};
+    // Exact for "some byte is zero" / "some byte is below 0x20": the lowest such byte sets
+    // its own high bit, whatever the others hold.
+    let has_zero = |w: u64| w.wrapping_sub(ONES) & !w & HIGHS != 0;
+    let mut n = 0;
+    while let Some(w) = word_at(bytes, n) {
+        let special = w.wrapping_sub(ONES * 0x20) & !w & HIGHS != 0
+            || has_zero(w ^ (ONES * u64::from(b'"')))
+            || has_zero(w ^ (ONES * u64::from(b'\\')))
+            || (ascii && w & HIGHS != 0);
+        if special {
+            break;
+        }
+        n += 8;
+    }
+    n + bytes[n..].iter().take_while(|&&b| b >= 0x20 && b != b'"' && b != b'\\' && !(ascii && b >= 0x80)).count()
 }
 
 fn write_number(out: &mut String, n: &serde_json::Number) {
@@ -311,7 +332,15 @@ mod tests {
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
         #[test]
-        fn strings_escape_as_one_character_at_a_time(s in "[a \"\\\\\n\t\u{1}\u{1f}\u{7f}é😀\u{2028}]{0,12}", ascii: bool) {
+        fn strings_escape_as_one_character_at_a_time(
+            s in proptest::prop_oneof![
+                "[a \"\\\\\n\t\u{1}\u{1f}\u{7f}é😀\u{2028}]{0,12}",
+                // Plain runs the writer crosses eight bytes at a time (with the bytes next to
+                // the special ones), each ended by a character to escape or a non-ASCII one.
+                "([a-z !#\\[\\]~\u{7f}]{0,19}[\"\\\\\n\u{1f}é😀])*[a-z]{0,9}",
+            ],
+            ascii: bool,
+        ) {
             let mut out = String::new();
             write_string(&mut out, &s, ascii);
             proptest::prop_assert_eq!(out, escaped_per_char(&s, ascii));

@@ -5,7 +5,7 @@
 /// `\r\n` and a lone `\r` become `\n`. A UTF-8 BOM is kept as U+FEFF (FORMATS.md §5.2).
 #[must_use]
 pub fn universal_newlines(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.contains('\r') {
+    if memchr::memchr(b'\r', text.as_bytes()).is_none() {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
@@ -51,6 +51,25 @@ const BOUNDARY_START: [bool; 256] = {
     t
 };
 
+/// `0x01` in every byte of a word.
+pub(crate) const ONES: u64 = u64::from_ne_bytes([1; 8]);
+/// `0x80` in every byte of a word.
+pub(crate) const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+
+/// The eight bytes at `at` as one little-endian word, or `None` past `at + 8 > len`.
+pub(crate) fn word_at(bytes: &[u8], at: usize) -> Option<u64> {
+    let eight: [u8; 8] = bytes.get(at..at.checked_add(8)?)?.try_into().ok()?;
+    Some(u64::from_le_bytes(eight))
+}
+
+/// True when some byte of `word` is below `n` (at most 0x80) or at least 0x80. Exact: a
+/// byte at 0x80 or above sets its own high bit; when none does, subtracting `n` from every
+/// byte sets a high bit (and borrows) only where a byte is below `n`, and the lowest such
+/// byte's own bit is always set.
+fn any_below_or_high(word: u64, n: u8) -> bool {
+    (word.wrapping_sub(ONES * u64::from(n)) | word) & HIGHS != 0
+}
+
 /// The length in bytes of the line boundary starting at `at` ([`is_line_boundary`]), or 0.
 fn boundary_len(bytes: &[u8], at: usize) -> usize {
     match bytes[at] {
@@ -67,6 +86,14 @@ pub fn lines_of(text: &str) -> impl Iterator<Item = &str> {
     let (mut start, mut at) = (0, 0);
     std::iter::from_fn(move || {
         while at < bytes.len() {
+            // Eight bytes at a time over text with no byte that could start a boundary
+            // (every one is below 0x1f or above 0x7f).
+            if let Some(word) = word_at(bytes, at)
+                && !any_below_or_high(word, 0x1f)
+            {
+                at += 8;
+                continue;
+            }
             if !BOUNDARY_START[usize::from(bytes[at])] {
                 at += 1;
                 continue;
@@ -152,12 +179,35 @@ fn is_compact(text: &str) -> bool {
         return false;
     }
     let mut last_space = false;
+    let (words, rest) = bytes.as_chunks::<8>();
+    for eight in words {
+        let word = u64::from_le_bytes(*eight);
+        if any_below_or_high(word, 0x20) {
+            // A control or non-ASCII byte: judged one byte at a time.
+            if !compact_bytes(eight, &mut last_space) {
+                return false;
+            }
+            continue;
+        }
+        // Printable ASCII only: 0x80 marks each space (`word ^ 0x20…` is zero there, and
+        // below 0x80 everywhere, so adding 0x7f to each byte carries into no other).
+        let spaces = !(word ^ (ONES * 0x20)).wrapping_add(ONES * 0x7f) & HIGHS;
+        if spaces & (spaces >> 8) != 0 || (last_space && spaces & 0x80 != 0) {
+            return false;
+        }
+        last_space = spaces >> 63 != 0;
+    }
+    compact_bytes(rest, &mut last_space)
+}
+
+/// [`is_compact`] over `bytes` one at a time, `last_space` carried from the bytes before.
+fn compact_bytes(bytes: &[u8], last_space: &mut bool) -> bool {
     for &b in bytes {
         match b {
-            b' ' if last_space => return false,
-            b' ' => last_space = true,
+            b' ' if *last_space => return false,
+            b' ' => *last_space = true,
             b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r' | 0x1c..=0x1f | 0x80.. => return false,
-            _ => last_space = false,
+            _ => *last_space = false,
         }
     }
     true
@@ -230,7 +280,11 @@ mod tests {
         /// `E2 82 AC`, `\u{2027}` is `E2 80 A7`) and `\r\n` pairs.
         #[test]
         fn lines_of_matches_the_plain_split(
-            t in "[a\n\r\x0b\x0c\x1c\x1d\x1e\u{85}\u{2028}\u{2029}\u{2027}\u{82}€Âé]{0,16}"
+            t in proptest::prop_oneof![
+                "[a\n\r\x0b\x0c\x1c\x1d\x1e\u{85}\u{2028}\u{2029}\u{2027}\u{82}€Âé]{0,16}",
+                // Runs of plain text the scan crosses eight bytes at a time, between boundaries.
+                "([a-z \x1f\x7f]{0,19}[\n\r\x0b\x0c\x1c\x1d\x1e\u{85}\u{2028}\u{2029}\u{2027}Âé])*[a-z]{0,9}",
+            ]
         ) {
             proptest::prop_assert_eq!(splitlines(&t), plain_splitlines(&t));
         }
@@ -239,9 +293,16 @@ mod tests {
         /// the plain way.
         #[test]
         fn compact_matches_the_plain_join(
-            t in proptest::prop_oneof!["[ a.]{0,12}", "[ a\t\n\u{a0}\u{3000}\u{85}\x1cé.]{0,12}"]
+            t in proptest::prop_oneof![
+                "[ a.]{0,12}",
+                "[ a\t\n\u{a0}\u{3000}\u{85}\x1cé.]{0,12}",
+                // Longer: words of eight bytes and more, spaces on either side of their edges.
+                "([a-z.~\x01\x1b]{0,9} {1,2}){0,6}[a-z \t\x1fé]{0,9}",
+            ]
         ) {
             let plain = t.split(is_py_space).filter(|p| !p.is_empty()).collect::<Vec<_>>().join(" ");
+            // The fast path's own answer: "unchanged" exactly for ASCII text the join keeps.
+            proptest::prop_assert_eq!(is_compact(&t), t.is_ascii() && plain == t);
             proptest::prop_assert_eq!(compact_whitespace(&t), plain);
         }
     }
@@ -249,6 +310,13 @@ mod tests {
     #[test]
     fn compact_and_limit() {
         assert_eq!(compact_whitespace("  a \t b\u{3000}c "), "a b c");
+        // Two spaces at every place, within a word of eight bytes and across two.
+        for k in 1..20 {
+            let (one, two) =
+                (format!("{}-{}", "a".repeat(k), "b".repeat(9)), format!("{}  {}", "a".repeat(k), "b".repeat(9)));
+            assert!(is_compact(&one.replace('-', " ")), "{one}");
+            assert!(!is_compact(&two), "{two}");
+        }
         let long = "x".repeat(600);
         let cut = normalize_todo_text(&long);
         assert_eq!(cut.chars().count(), 500);

@@ -227,8 +227,9 @@ impl Engine {
         }
         super::checks::check_lock(&mut p, &goal.state_file);
         if prediction.exact {
-            p.proposed_text = Some(prediction.after.clone());
-            p.diff_lines(&current, &prediction.after);
+            let after = std::sync::Arc::new(prediction.after.clone());
+            p.diff_lines(&current, &after);
+            p.proposed_text = Some(after);
         }
         let extra: Vec<crate::wire::Finding> =
             (!prediction.exact).then(|| validator_finding(cmd)).into_iter().collect();

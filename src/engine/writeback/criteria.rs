@@ -131,7 +131,7 @@ impl Engine {
         let mut text = serde_json::to_string_pretty(&reflection).unwrap_or_default();
         text.push('\n');
         p.current_text = Some(std::sync::Arc::default());
-        p.proposed_text = Some(text);
+        p.proposed_text = Some(std::sync::Arc::new(text));
         p.invalid_reason = None;
         p
     }
