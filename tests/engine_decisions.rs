@@ -801,6 +801,14 @@ fn a_preview_read_on_two_threads_is_the_one_read_on_one() {
         v["row"]["age_seconds"] = serde_json::Value::Null;
         v
     };
+    // `replace` items take the line diff and revision the second thread works out.
+    let replaces = items
+        .iter()
+        .filter(|p| {
+            p.item.intent.as_ref().is_ok_and(|i| matches!(i.proposal, writegate::engine::item::Proposal::Replace(_)))
+        })
+        .count();
+    assert!(replaces > 0, "the demo has replace items");
     for p in items {
         let reference = format!("{}/{}", p.item.goal_id, p.item.id);
         let named = e.prepare_named(&reference).expect("named");

@@ -29,10 +29,12 @@ mod gate_lock;
 pub mod item;
 mod lease;
 pub mod patch;
+mod premade;
 mod preview;
 mod preview_wire;
 mod propose;
 mod propose_replace;
+mod raw_after;
 pub mod recompute;
 mod recover;
 pub mod rejections;
@@ -294,10 +296,12 @@ impl Engine {
     /// (`writegate preview`), on two threads. First the item file is read and parsed on a
     /// second thread while this one reads the goal's snapshot: neither needs the other, and
     /// for a large state each is a full read and SHA-256 of a text the size of the state (a
-    /// `replace` carries a whole state), then its parse. Then the payload is scanned
-    /// ([`Intent::payload_findings`]) on the second thread while this one runs the checks
-    /// `prepare` runs, on the same item and snapshot; the boundary check, which comes last,
-    /// waits for that scan (the cache is a `OnceLock`, so it is scanned once).
+    /// `replace` carries a whole state), then its parse. Then, while this thread runs the
+    /// checks `prepare` runs on the same item and snapshot, the second works out a
+    /// `replace`'s line diff, scans the payload ([`Intent::payload_findings`], a `OnceLock`:
+    /// scanned once) and hashes the proposed text ([`premade::Premade`]); the checks wait
+    /// for each only where they need it, and take it only when it was worked out on the
+    /// very texts they hold.
     ///
     /// # Errors
     /// [`EngineError::NoSuchItem`] / [`EngineError::Ambiguous`].
@@ -308,14 +312,25 @@ impl Engine {
             let snap = self.goal_snapshot(&goal_id);
             (reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), snap)
         });
-        Ok(std::thread::scope(|s| {
+        let premade = premade::Premade::of(&item, &snap);
+        let mut p = std::thread::scope(|s| {
             if let Ok(intent) = &item.intent {
                 s.spawn(|| {
+                    if let Some(pre) = &premade {
+                        pre.work_out_diff();
+                    }
                     let _ = intent.payload_findings();
+                    if let Some(pre) = &premade {
+                        pre.work_out_revision();
+                    }
                 });
             }
-            self.prepare_in(&item, &snap)
-        }))
+            self.prepare_with(&item, &snap, preview::Detail::Full, premade.as_ref())
+        });
+        if let (Some(pre), Some(text)) = (&premade, &p.proposed_text) {
+            p.proposed_revision = pre.revision_of(text);
+        }
+        Ok(p)
     }
 
     /// Where [`Self::find_item`] finds `reference`: the item file's path, its goal and that

@@ -2,10 +2,10 @@
 //! lease, edit, boundary, lock — computed from disk without writing anything.
 
 use super::Engine;
-use super::checks::{
-    changed_active_todos, check_boundary, check_lock, consistent, lease_problem, raw_consistent, raw_text,
-};
+use super::checks::{changed_active_todos, check_boundary, check_lock, consistent, lease_problem, raw_consistent};
 use super::item::{Intent, Item, Proposal};
+use super::premade::Premade;
+use super::raw_after::RawAfter;
 pub use super::snapshot::GoalSnapshot;
 use crate::loopx::edit::{EditContext, EditOutcome, TodoOp, apply_op};
 use crate::loopx::hash::revision_of_text;
@@ -64,6 +64,9 @@ pub struct Prepared {
     pub current_revision: Option<String>,
     /// The text apply would write (a `replace`'s shared with its intent, not copied).
     pub proposed_text: Option<std::sync::Arc<String>>,
+    /// The revision of [`Self::proposed_text`] where `writegate preview` worked it out on
+    /// its second thread ([`Engine::prepare_named`]), so the preview does not hash it again.
+    pub(crate) proposed_revision: Option<String>,
     /// Conflict details.
     pub conflict: Option<Value>,
     /// For an idempotency conflict: the effect digest of the earlier apply.
@@ -136,6 +139,7 @@ impl Prepared {
             current_text: None,
             current_revision: None,
             proposed_text: None,
+            proposed_revision: None,
             conflict: None,
             prior_effect_digest: None,
             outcome: None,
@@ -249,7 +253,7 @@ impl Engine {
     /// [`Engine::prepare`] against an already read [`GoalSnapshot`] of the item's goal.
     #[must_use]
     pub fn prepare_in(&self, item: &Item, snap: &GoalSnapshot) -> Prepared {
-        self.prepare_with(item, snap, Detail::Full)
+        self.prepare_with(item, snap, Detail::Full, None)
     }
 
     /// [`Engine::prepare_in`] for the apply that follows at once under the locks: the same
@@ -257,10 +261,17 @@ impl Engine {
     /// Apply keeps it only when it says `ready`; any other status is prepared again in full
     /// for the record and the outcome's details.
     pub(super) fn prepare_for_apply(&self, item: &Item, snap: &GoalSnapshot) -> Prepared {
-        self.prepare_with(item, snap, Detail::Decision)
+        self.prepare_with(item, snap, Detail::Decision, None)
     }
 
-    fn prepare_with(&self, item: &Item, snap: &GoalSnapshot, detail: Detail) -> Prepared {
+    /// [`Self::prepare_in`] at `detail`, taking what `pre` worked out where it fits.
+    pub(super) fn prepare_with(
+        &self,
+        item: &Item,
+        snap: &GoalSnapshot,
+        detail: Detail,
+        pre: Option<&Premade>,
+    ) -> Prepared {
         if let Some(p) = decided_preview(item, snap) {
             return p;
         }
@@ -269,7 +280,7 @@ impl Engine {
         } else if let Some(cmd) = &item.command {
             self.prepare_canonical(item, cmd, snap)
         } else {
-            self.prepare_intent(item, snap, detail)
+            self.prepare_intent(item, snap, detail, pre)
         };
         super::rejections::mark(&mut p, &snap.results);
         if let (Some(why), Some(Value::Object(c))) = (&p.stale_reason, p.conflict.as_mut()) {
@@ -279,7 +290,7 @@ impl Engine {
     }
 
     /// The checks of a write intent (a LoopX 0.5.x packet with writegate's proposal).
-    fn prepare_intent(&self, item: &Item, snap: &GoalSnapshot, detail: Detail) -> Prepared {
+    fn prepare_intent(&self, item: &Item, snap: &GoalSnapshot, detail: Detail, pre: Option<&Premade>) -> Prepared {
         let mut p = Prepared::new(item);
         p.authority = snap.authority.as_deref().map(|a| a.kind.as_str());
         let intent = match &item.intent {
@@ -349,7 +360,7 @@ impl Engine {
             registered_agents: goal.registered_agents.clone(),
             now: self.clock.loopx_now(),
         };
-        Self::check_edit(&mut p, &intent, (&current, &state), raw, &ctx, rev_ok);
+        Self::check_edit(&mut p, &intent, (&current, &state), raw, (&ctx, pre), rev_ok);
         if !rev_ok {
             Self::add_three_way(&mut p, &intent, (&current, &snap.gate), &ctx, detail);
         }
@@ -464,7 +475,7 @@ impl Engine {
         intent: &Intent,
         before: (&std::sync::Arc<String>, &ActiveState),
         raw: Option<RawAfter>,
-        ctx: &EditContext,
+        (ctx, pre): (&EditContext, Option<&Premade>),
         rev_ok: bool,
     ) {
         let current = before.0;
@@ -516,7 +527,10 @@ impl Engine {
                 p.proposed_text = Some(text);
             }
             Ok(text) => {
-                p.diff_lines(current, &text);
+                match pre.and_then(|pre| pre.take_line_diff(current, &text)) {
+                    Some(((added, removed), kept)) => (p.added, p.removed, p.kept_diff) = (added, removed, Some(kept)),
+                    None => p.diff_lines(current, &text),
+                }
                 let added = p.added.len();
                 p.check("edit", true, format!("{} would add or change {added} line(s)", intent.proposal.kind()), None);
                 p.proposed_text = Some(text);
@@ -542,37 +556,6 @@ fn decided_preview(item: &Item, snap: &GoalSnapshot) -> Option<Prepared> {
         Some(Predicted::Status(rec.status)),
     );
     Some(p)
-}
-
-/// A `replace`'s or `unified_diff`'s text on the current state, worked out once per
-/// preparation (the LoopX 2.x, lease and edit checks all read it), and its parse, built on
-/// first use and shared.
-struct RawAfter {
-    /// The text, or why the change does not apply ([`raw_text`]).
-    text: Result<std::sync::Arc<String>, String>,
-    parsed: std::cell::OnceCell<ActiveState>,
-}
-
-impl RawAfter {
-    /// `None` for a todo op.
-    fn of(proposal: &Proposal, current: &str) -> Option<Self> {
-        if matches!(proposal, Proposal::TodoOp(_)) {
-            return None;
-        }
-        Some(Self { text: raw_text(proposal, current), parsed: std::cell::OnceCell::new() })
-    }
-
-    /// The text's parse, its generated ids taken from `current` (the state the change is
-    /// on) where the todos are the same; `None` when the change does not apply.
-    fn parsed(&self, current: &ActiveState) -> Option<&ActiveState> {
-        let text = self.text.as_ref().ok()?;
-        Some(self.parsed.get_or_init(|| ActiveState::parse_shared_like(text, Some(current))))
-    }
-
-    /// The text itself, still shared (a `replace`'s with its intent).
-    fn into_text(self) -> Result<std::sync::Arc<String>, String> {
-        self.text
-    }
 }
 
 /// The revision check: the packet's `expected` revision against the state's `current` one;

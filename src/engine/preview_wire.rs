@@ -105,7 +105,11 @@ impl Prepared {
                 .filter(|_| intent.is_some())
                 .map(|text| self.current_revision.clone().unwrap_or_else(|| revision_of_text(text)))
                 .or_else(|| self.canonical.as_ref().map(|p| p.head.clone())),
-            proposed_revision: self.proposed_text.as_deref().filter(|_| intent.is_some()).map(|t| revision_of_text(t)),
+            proposed_revision: self
+                .proposed_text
+                .as_deref()
+                .filter(|_| intent.is_some())
+                .map(|t| self.proposed_revision.clone().unwrap_or_else(|| revision_of_text(t))),
             idempotency_key,
             effect_digest,
             loopx_command: cmd.map(|c| crate::scan::mask_secrets(&c.argv.command_line()).0),

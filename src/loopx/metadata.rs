@@ -158,6 +158,10 @@ impl Metadata {
     /// The value of `key`, if present.
     #[must_use]
     pub fn get(&self, key: &str) -> Option<MetaValue<'_>> {
+        // Most todos have no metadata: no key lookup then.
+        if self.packed.is_empty() {
+            return None;
+        }
         let i = field_index(key)?;
         packed::entries(&self.packed).find(|e| e.0 == i).map(MetaValue::of)
     }

@@ -541,7 +541,7 @@ fn block_range(lines: &[&str], first: usize) -> std::ops::Range<usize> {
 /// pass a `]`, so the priority ends at the first one; `\s*(.+)$` takes the rest but for its
 /// leading whitespace, or, when the rest is all whitespace, its last character.
 fn priority_split(text: &str) -> Option<(&str, &str)> {
-    if text.contains('\n') {
+    if memchr::memchr(b'\n', text.as_bytes()).is_some() {
         let caps = PRIORITY_RE.captures(text)?;
         return Some((caps.get(1)?.as_str(), caps.get(2)?.as_str()));
     }
@@ -550,7 +550,7 @@ fn priority_split(text: &str) -> Option<(&str, &str)> {
     if !matches!(chars.next(), Some('P' | 'p')) || !matches!(chars.next(), Some('0'..='4')) {
         return None;
     }
-    let close = inner.find(']')?;
+    let close = memchr::memchr(b']', inner.as_bytes())?;
     let rest = &inner[close + 1..];
     let title = match rest.trim_start_matches(char::is_whitespace) {
         "" => &rest[rest.char_indices().next_back()?.0..],
