@@ -12,6 +12,7 @@ mod dossier;
 mod evidence;
 pub mod invisible;
 mod json;
+mod mask;
 pub mod prefilter;
 pub mod rules;
 mod values;
@@ -21,6 +22,7 @@ use crate::wire::Finding;
 use decode::{PERCENT_BATCH, base64_runs, percent_batches, raw_offset};
 use evidence::{keep_evidence, matches_in_windows, matches_up_to, raw_hits};
 pub use json::scan_json;
+pub use mask::{Masker, mask_secrets};
 use regex::bytes::Regex;
 use rules::{RULES, Rule};
 use std::sync::LazyLock;
@@ -478,54 +480,6 @@ pub fn mask_json(value: &serde_json::Value) -> serde_json::Value {
         Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (mask_secrets(k).0, mask_json(v))).collect()),
         other => other.clone(),
     }
-}
-
-/// Replaces every credential match in `text` — also inside percent-encoded metadata — with
-/// its masked form; returns the text and how many were masked. Used on diffs and packets so
-/// a preview never shows a full secret.
-#[must_use]
-pub fn mask_secrets(text: &str) -> (String, usize) {
-    let mut n = 0;
-    let mut out = String::with_capacity(text.len());
-    for line in text.split_inclusive('\n') {
-        // Without a `%` the decoded line is the line itself: no copy and no byte map.
-        let decoded = line.contains('%').then(|| decode::decode_ascii_percent(line));
-        let (scanned, map) = match &decoded {
-            Some((d, map)) if map.len() == d.len() => (d.as_str(), Some(map)),
-            Some(_) => {
-                out.push_str(line);
-                continue;
-            }
-            None => (line, None),
-        };
-        let mut spans: Vec<(usize, usize, String)> = Vec::new();
-        for h in raw_hits(scanned.as_bytes())
-            .into_iter()
-            .filter(|h| h.rule.category == "credentials" && h.rule.public == "block")
-        {
-            let end_dec = h.start + h.matched.len();
-            if end_dec == 0 || end_dec > scanned.len() {
-                continue;
-            }
-            let (start, end) = map.map_or((h.start, end_dec), |map| (map[h.start].0, map[end_dec - 1].1));
-            if !spans.iter().any(|(s, e, _)| start < *e && *s < end) {
-                spans.push((start, end, mask(&h.matched)));
-            }
-        }
-        spans.sort_by_key(|s| s.0);
-        let mut last = 0;
-        for (start, end, masked) in spans {
-            if start < last {
-                continue;
-            }
-            out.push_str(&line[last..start]);
-            out.push_str(&masked);
-            last = end;
-            n += 1;
-        }
-        out.push_str(&line[last..]);
-    }
-    (out, n)
 }
 
 /// The rule table as Markdown (id, category, public / local severity, what it matches, a

@@ -650,3 +650,64 @@ fn sequential_placeholder_tokens_do_not_block() {
     // A real token with a short run in it is still a token.
     assert!(blocks("token: ghp_ABCDEFGHq8vR2mN5tK9wL3pZ7yB4cD6fH1jA0s"));
 }
+
+/// Masking what is already masked changes nothing, so a text masked once (a preview's diff,
+/// masked when the preview is built) is printed without masking it again: checked on every
+/// rule's examples and every labelled corpus input, each also joined with the next.
+#[test]
+fn masking_a_masked_text_changes_nothing() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/scan_corpus");
+    let mut texts: Vec<String> = RULES.iter().flat_map(|r| [r.hit.to_owned(), r.miss.to_owned()]).collect();
+    let files = std::fs::read_dir(format!("{dir}/classes")).expect("classes").map(|e| e.expect("entry").path());
+    for path in files.chain([std::path::PathBuf::from(format!("{dir}/cases.jsonl"))]) {
+        let corpus = std::fs::read_to_string(&path).expect("corpus");
+        for line in corpus.lines().filter(|l| !l.trim().is_empty()) {
+            let case: serde_json::Value = serde_json::from_str(line).expect("case");
+            texts.push(match &case["input"] {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            });
+        }
+    }
+    let joined: Vec<String> = texts.windows(2).map(|w| format!("{}\n{}", w[0], w[1])).collect();
+    assert!(texts.len() > 1000, "{} texts", texts.len());
+    for t in texts.iter().chain(&joined) {
+        let once = mask_secrets(t).0;
+        assert_eq!(mask_secrets(&once).0, once, "masked twice differs: {once:?}");
+    }
+}
+
+/// A private key's body is masked with its marker, in every form a state or a diff shows:
+/// lines after the marker (with diff signs and blanks), an encrypted key's header lines and
+/// blank line, a key written on one line with `\n` escapes, a body line whose marker a diff
+/// folded away; the text after the END marker is shown again.
+#[test]
+fn a_private_key_body_is_masked_with_its_marker() {
+    let body = [
+        "MIIEpAIBAAKCAQEAs4hxDhOLnCT+ttLCX13h/gXBMMVRMg2V5Q9Rjd816wvpBqXy",
+        "hLiH+lQqfMmdBGQPmFh+uH46nYuXyVNhUxWA1w==",
+    ];
+    let pem =
+        format!("x\n-----BEGIN RSA PRIVATE KEY-----\n{}\n{}\n-----END RSA PRIVATE KEY-----\nafter\n", body[0], body[1]);
+    let diff = format!(
+        "+-----BEGIN RSA PRIVATE KEY-----\n+Proc-Type: 4,ENCRYPTED\n+\n+{}\n+  {}\n+-----END RSA PRIVATE KEY-----\n",
+        body[0], body[1]
+    );
+    let escaped = format!(
+        "key: \"-----BEGIN RSA PRIVATE KEY-----\\n{}\\n{}\\n-----END RSA PRIVATE KEY-----\" then",
+        body[0], body[1]
+    );
+    for text in [&pem, &diff, &escaped, &format!(" {}\n", body[0])] {
+        let (masked, n) = mask_secrets(text);
+        assert!(n >= 1, "{text}");
+        for b in body {
+            assert!(!masked.contains(&b[8..30]), "{masked}");
+        }
+        assert_eq!(mask_secrets(&masked).0, masked, "masked twice differs");
+    }
+    assert!(mask_secrets(&pem).0.ends_with("-----END RSA PRIVATE KEY-----\nafter\n"));
+    assert!(mask_secrets(&escaped).0.ends_with("\" then"));
+    // A sentence naming the marker masks nothing after it.
+    let named = "a key starts with -----BEGIN RSA PRIVATE KEY----- and then\nthe rest of the text\n";
+    assert_eq!(mask_secrets(named).0, named);
+}

@@ -313,12 +313,15 @@ pub fn build_view(key: String, detail: Arc<model::Detail>) -> ViewCache {
 
 /// Masks credentials on every diff line (a line holding one loses its word highlights):
 /// the screen never shows a full secret, whether the change adds it or the state has it.
+/// One [`crate::scan::Masker`] reads the rows in order, so a private key's body lines after
+/// its marker's row are masked too.
 fn mask_model(m: &mut crate::diff::Model) {
+    let mut masker = crate::scan::Masker::new();
     for row in &mut m.rows {
         if let crate::diff::Row::Line(l) = row {
             let (masked, n) = match l.spans.as_slice() {
-                [(_, one)] => crate::scan::mask_secrets(one),
-                spans => crate::scan::mask_secrets(&spans.iter().map(|(_, t)| t.as_str()).collect::<String>()),
+                [(_, one)] => masker.line(one),
+                spans => masker.line(&spans.iter().map(|(_, t)| t.as_str()).collect::<String>()),
             };
             if n > 0 {
                 l.spans = vec![(false, masked)];

@@ -437,7 +437,8 @@ pub fn packet_lines(detail: &Detail) -> Vec<String> {
         Ok(v) => serde_json::to_string_pretty(&v).unwrap_or_default(),
         Err(e) => format!("not valid JSON: {e}\n\n{}", String::from_utf8_lossy(&bytes)),
     };
-    text.lines().map(|l| crate::scan::mask_secrets(&crate::textsafe::sanitize(l, false)).0).collect()
+    let mut masker = crate::scan::Masker::new();
+    text.lines().map(|l| masker.line(&crate::textsafe::sanitize(l, false)).0).collect()
 }
 
 #[cfg(test)]
