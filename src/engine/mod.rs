@@ -293,41 +293,45 @@ impl Engine {
     }
 
     /// [`Self::find_item`] then [`Self::prepare`], for one item named on the command line
-    /// (`writegate preview`), on two threads. First the item file is read and parsed on a
-    /// second thread while this one reads the goal's snapshot: neither needs the other, and
-    /// for a large state each is a full read and SHA-256 of a text the size of the state (a
-    /// `replace` carries a whole state), then its parse. Then, while this thread runs the
-    /// checks `prepare` runs on the same item and snapshot, the second works out a
-    /// `replace`'s line diff, scans the payload ([`Intent::payload_findings`], a `OnceLock`:
-    /// scanned once) and hashes the proposed text ([`premade::Premade`]); the checks wait
-    /// for each only where they need it, and take it only when it was worked out on the
-    /// very texts they hold.
+    /// (`writegate preview`), on two threads. The second reads and parses the item file,
+    /// scans its payload ([`Intent::payload_findings`], a `OnceLock`: scanned once), then
+    /// works out a `replace`'s line diff against the current state and the proposed text's
+    /// revision ([`premade::Premade`]). This one reads the goal's snapshot meanwhile (for a
+    /// large state, like the item, a full read, SHA-256 and parse), takes the item once it
+    /// is read, and runs the checks `prepare` runs; it takes the diff and the revision only
+    /// when they were worked out on the very texts it holds and are ready, else works them
+    /// out itself. It spins rather than sleeps for the item ([`premade::ready_or_own`]).
     ///
     /// # Errors
     /// [`EngineError::NoSuchItem`] / [`EngineError::Ambiguous`].
     pub fn prepare_named(&self, reference: &str) -> Result<Prepared, EngineError> {
         let (path, goal_id, _) = self.locate_item(reference)?;
-        let (item, snap) = std::thread::scope(|s| {
-            let reader = s.spawn(|| Item::read(&path, &goal_id));
-            let snap = self.goal_snapshot(&goal_id);
-            (reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), snap)
-        });
-        let premade = premade::Premade::of(&item, &snap);
+        // The item, read by whichever thread asks first (the second, as a rule); what the
+        // second thread works out once the snapshot is read, published by this one.
+        let item_cell = std::sync::OnceLock::new();
+        let premade_cell: std::sync::OnceLock<Option<premade::Premade>> = std::sync::OnceLock::new();
+        let read_item = || Item::read(&path, &goal_id);
+        let started = std::sync::atomic::AtomicBool::new(false);
         let mut p = std::thread::scope(|s| {
-            if let Ok(intent) = &item.intent {
-                s.spawn(|| {
-                    if let Some(pre) = &premade {
-                        pre.work_out_diff();
-                    }
+            s.spawn(|| {
+                started.store(true, std::sync::atomic::Ordering::Release);
+                let item: &Item = item_cell.get_or_init(read_item);
+                if let Ok(intent) = &item.intent {
                     let _ = intent.payload_findings();
-                    if let Some(pre) = &premade {
-                        pre.work_out_revision();
-                    }
-                });
-            }
-            self.prepare_with(&item, &snap, preview::Detail::Full, premade.as_ref())
+                }
+                if let Some(pre) = premade_cell.wait() {
+                    pre.work_out();
+                }
+            });
+            // Published on every way out, a panic included: the second thread waits for it.
+            let publish = premade::Publish(&premade_cell);
+            let snap = self.goal_snapshot(&goal_id);
+            let item = premade::ready_or_own(&item_cell, &started, read_item);
+            publish.set(premade::Premade::of(item, &snap));
+            self.prepare_with(item, &snap, preview::Detail::Full, premade_cell.get().and_then(Option::as_ref))
         });
-        if let (Some(pre), Some(text)) = (&premade, &p.proposed_text) {
+        // The second thread is done: its revision of the proposed text, if it is the text.
+        if let (Some(Some(pre)), Some(text)) = (premade_cell.get(), &p.proposed_text) {
             p.proposed_revision = pre.revision_of(text);
         }
         Ok(p)

@@ -18,8 +18,49 @@ pub(super) struct Premade {
     current: Arc<String>,
     proposed: Arc<String>,
     /// Taken (not cloned) by the edit check: a near-disjoint rewrite adds every line.
-    diff: OnceLock<Mutex<Option<LineDiff>>>,
+    diff: Mutex<Option<LineDiff>>,
     revision: OnceLock<String>,
+}
+
+/// The value of `cell` once the other thread (which raised `started` before it began on
+/// it) has set it, spinning for it up to 100 ms (a read of the largest item takes tens of
+/// milliseconds) rather than sleeping: on this kind of machine a thread woken from a wait
+/// took a millisecond or more to run again. When the other thread has not begun, or past
+/// those 100 ms, it is worked out here with `init` (or waited for, when the other thread is
+/// at it: the cell is a `OnceLock`).
+pub(super) fn ready_or_own<'a, T>(
+    cell: &'a OnceLock<T>,
+    started: &std::sync::atomic::AtomicBool,
+    init: impl FnOnce() -> T,
+) -> &'a T {
+    if started.load(std::sync::atomic::Ordering::Acquire) {
+        let start = std::time::Instant::now();
+        while start.elapsed() < std::time::Duration::from_millis(100) {
+            if let Some(v) = cell.get() {
+                return v;
+            }
+            std::hint::spin_loop();
+        }
+    }
+    cell.get_or_init(init)
+}
+
+/// Publishes what the second thread waits for ([`std::sync::OnceLock::wait`]) on every way
+/// out of the first, a panic included (then `None`): an unpublished cell would leave the
+/// scope waiting for a thread that waits for it.
+pub(super) struct Publish<'a>(pub(super) &'a OnceLock<Option<Premade>>);
+
+impl Publish<'_> {
+    /// Publishes `premade` (a second call changes nothing).
+    pub(super) fn set(&self, premade: Option<Premade>) {
+        let _ = self.0.set(premade);
+    }
+}
+
+impl Drop for Publish<'_> {
+    fn drop(&mut self) {
+        let _ = self.0.set(None);
+    }
 }
 
 impl Premade {
@@ -32,35 +73,30 @@ impl Premade {
         Some(Self {
             current: Arc::clone(current),
             proposed: Arc::clone(proposed),
-            diff: OnceLock::new(),
+            diff: Mutex::new(None),
             revision: OnceLock::new(),
         })
     }
 
-    /// Works out the line diff (first: the edit check needs it soonest), then the
-    /// revision; meant for the second thread, after the payload scan it also runs.
-    pub(super) fn work_out_diff(&self) {
-        self.line_diff_cell();
-    }
-
-    /// See [`Self::work_out_diff`].
-    pub(super) fn work_out_revision(&self) {
+    /// Works out the line diff (first: the edit check needs it sooner), then the revision;
+    /// for the second thread, after the payload scan it also runs.
+    pub(super) fn work_out(&self) {
+        let diff = crate::diff::added_and_removed_keeping(&self.current, &self.proposed);
+        if let Ok(mut slot) = self.diff.lock() {
+            *slot = Some(diff);
+        }
         self.revision.get_or_init(|| crate::loopx::hash::revision_of_text(&self.proposed));
     }
 
-    fn line_diff_cell(&self) -> &Mutex<Option<LineDiff>> {
-        self.diff
-            .get_or_init(|| Mutex::new(Some(crate::diff::added_and_removed_keeping(&self.current, &self.proposed))))
-    }
-
     /// The line diff of `current` → `proposed` when those are the very buffers it was
-    /// worked out on (waiting for the second thread if it is on it); `None` otherwise, or
-    /// when it was already taken.
+    /// worked out on and the second thread has it ready; `None` otherwise (the checks then
+    /// work it out themselves rather than wait: on this kind of machine a thread woken from
+    /// a wait took a millisecond or more to run again).
     pub(super) fn take_line_diff(&self, current: &Arc<String>, proposed: &Arc<String>) -> Option<LineDiff> {
         if !Arc::ptr_eq(current, &self.current) || !Arc::ptr_eq(proposed, &self.proposed) {
             return None;
         }
-        self.line_diff_cell().lock().ok()?.take()
+        self.diff.lock().ok()?.take()
     }
 
     /// The revision of `proposed` when it is the very buffer this holds and the second
@@ -78,7 +114,7 @@ mod tests {
         Premade {
             current: Arc::clone(current),
             proposed: Arc::clone(proposed),
-            diff: OnceLock::new(),
+            diff: Mutex::new(None),
             revision: OnceLock::new(),
         }
     }
@@ -89,8 +125,7 @@ mod tests {
     fn taken_only_for_its_own_texts_and_once() {
         let (current, proposed) = (Arc::new("a\nb\n".to_owned()), Arc::new("a\nc\n".to_owned()));
         let pre = premade(&current, &proposed);
-        pre.work_out_diff();
-        pre.work_out_revision();
+        pre.work_out();
         let copy = Arc::new(proposed.as_str().to_owned());
         assert!(pre.take_line_diff(&current, &copy).is_none());
         assert!(pre.take_line_diff(&copy, &proposed).is_none());
@@ -101,13 +136,49 @@ mod tests {
         assert!(pre.take_line_diff(&current, &proposed).is_none(), "taken once");
     }
 
-    /// The checks ask before the second thread got to it: they work it out themselves, and
-    /// the revision not worked out yet is not guessed.
+    /// Asked before the second thread got to it: nothing is given (the checks work it out
+    /// themselves), and no revision is guessed.
     #[test]
-    fn asked_first_it_is_worked_out_on_the_spot() {
+    fn asked_first_nothing_is_given() {
         let (current, proposed) = (Arc::new("x\n".to_owned()), Arc::new("y\n".to_owned()));
         let pre = premade(&current, &proposed);
         assert_eq!(pre.revision_of(&proposed), None);
-        assert!(pre.take_line_diff(&current, &proposed).is_some());
+        assert!(pre.take_line_diff(&current, &proposed).is_none());
+    }
+
+    /// A waiting second thread is always let go: left unset (a panic on the first thread),
+    /// the guard publishes `None`; set, it keeps what was set.
+    #[test]
+    fn the_guard_always_publishes() {
+        let cell: OnceLock<Option<Premade>> = OnceLock::new();
+        std::thread::scope(|s| {
+            let waiter = s.spawn(|| cell.wait().is_none());
+            drop(Publish(&cell));
+            assert!(waiter.join().expect("waiter"));
+        });
+        let (current, proposed) = (Arc::new("x\n".to_owned()), Arc::new("y\n".to_owned()));
+        let set: OnceLock<Option<Premade>> = OnceLock::new();
+        {
+            let publish = Publish(&set);
+            publish.set(Some(premade(&current, &proposed)));
+        }
+        assert!(set.get().is_some_and(Option::is_some));
+    }
+
+    /// Spun for when the other thread began; worked out here when it did not.
+    #[test]
+    fn ready_or_own_takes_the_other_threads_value() {
+        let cell = OnceLock::new();
+        let started = std::sync::atomic::AtomicBool::new(true);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+                cell.get_or_init(|| "theirs");
+            });
+            assert_eq!(*ready_or_own(&cell, &started, || "ours"), "theirs");
+        });
+        let fresh = OnceLock::new();
+        started.store(false, std::sync::atomic::Ordering::Release);
+        assert_eq!(*ready_or_own(&fresh, &started, || "ours"), "ours");
     }
 }

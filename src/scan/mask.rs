@@ -84,12 +84,11 @@ impl Masker {
                 // The key follows its marker: on this line through its END marker (a key
                 // written with `\n` escapes), else to the line's end and the lines after.
                 let rest = &line[end..];
-                match rest.find("-----END ") {
-                    Some(at) => end += at + rest[at..].find("KEY-----").map_or(9, |k| k + 8),
-                    None => {
-                        end = line.trim_end_matches(['\n', '\r']).len().max(end);
-                        self.key_lines = KEY_BODY_LINES;
-                    }
+                if let Some(at) = rest.find("-----END ") {
+                    end += at + rest[at..].find("KEY-----").map_or(9, |k| k + 8);
+                } else {
+                    end = line.trim_end_matches(['\n', '\r']).len().max(end);
+                    self.key_lines = KEY_BODY_LINES;
                 }
                 spans.push((start, end, line.get(start..end).map_or_else(|| "***".to_owned(), mask)));
                 continue;
@@ -138,7 +137,7 @@ fn body_line(line: &str) -> BodyLine {
 /// letters and digits: a key's body line wherever it stands.
 fn bare_body(line: &str) -> Option<(usize, usize)> {
     let (start, end) = content(line);
-    let body = line[start..end].as_bytes();
+    let body = &line.as_bytes()[start..end];
     let base64 = body.iter().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='));
     let mixed = body.iter().any(u8::is_ascii_uppercase)
         && body.iter().any(u8::is_ascii_lowercase)
@@ -171,11 +170,11 @@ fn union_of_overlapping(mut spans: Vec<(usize, usize, String)>, line: &str) -> V
 /// masks it holds. Used on diffs and packets so a preview never shows a full secret.
 #[must_use]
 pub fn mask_secrets(text: &str) -> (String, usize) {
-    let mut masker = Masker::new();
+    let mut lines = Masker::new();
     let mut out = String::with_capacity(text.len());
     let mut n = 0;
     for line in text.split_inclusive('\n') {
-        let (masked, k) = masker.line(line);
+        let (masked, k) = lines.line(line);
         out.push_str(&masked);
         n += k;
     }

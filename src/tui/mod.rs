@@ -316,12 +316,12 @@ pub fn build_view(key: String, detail: Arc<model::Detail>) -> ViewCache {
 /// One [`crate::scan::Masker`] reads the rows in order, so a private key's body lines after
 /// its marker's row are masked too.
 fn mask_model(m: &mut crate::diff::Model) {
-    let mut masker = crate::scan::Masker::new();
+    let mut rows_in_order = crate::scan::Masker::new();
     for row in &mut m.rows {
         if let crate::diff::Row::Line(l) = row {
             let (masked, n) = match l.spans.as_slice() {
-                [(_, one)] => masker.line(one),
-                spans => masker.line(&spans.iter().map(|(_, t)| t.as_str()).collect::<String>()),
+                [(_, one)] => rows_in_order.line(one),
+                spans => rows_in_order.line(&spans.iter().map(|(_, t)| t.as_str()).collect::<String>()),
             };
             if n > 0 {
                 l.spans = vec![(false, masked)];
