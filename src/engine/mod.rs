@@ -328,11 +328,20 @@ impl Engine {
             let snap = self.goal_snapshot(&goal_id);
             let item = premade::ready_or_own(&item_cell, &started, read_item);
             publish.set(premade::Premade::of(item, &snap));
-            self.prepare_with(item, &snap, preview::Detail::Full, premade_cell.get().and_then(Option::as_ref))
+            let pre = premade_cell.get().and_then(Option::as_ref);
+            let p = self.prepare_with(item, &snap, preview::Detail::Full, pre);
+            if let Some(pre) = pre {
+                pre.wait_done();
+            }
+            p
         });
-        // The second thread is done: its revision of the proposed text, if it is the text.
+        // The second thread is done: its revision and shown diff, where they are of the
+        // texts the preparation holds.
         if let (Some(Some(pre)), Some(text)) = (premade_cell.get(), &p.proposed_text) {
             p.proposed_revision = pre.revision_of(text);
+            if let Some(current) = &p.current_text {
+                p.shown_diff = pre.shown_of(current, text);
+            }
         }
         Ok(p)
     }

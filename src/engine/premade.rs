@@ -1,7 +1,8 @@
 //! What `writegate preview` works out on its second thread while the first runs the checks
-//! ([`super::Engine::prepare_named`]): a `replace`'s line diff against the current state
-//! and its revision. Each is taken by the checks only when it was worked out on exactly the
-//! texts they hold (the same shared buffers); otherwise they work it out themselves.
+//! ([`super::Engine::prepare_named`]): a `replace`'s line diff against the current state,
+//! the unified diff the preview shows (masked), and the proposed text's revision. Each is
+//! taken only when it was worked out on exactly the texts the checks hold (the same shared
+//! buffers) and is ready; otherwise the first thread works it out itself.
 
 use super::GoalSnapshot;
 use super::item::{Item, Proposal};
@@ -19,8 +20,19 @@ pub(super) struct Premade {
     proposed: Arc<String>,
     /// Taken (not cloned) by the edit check: a near-disjoint rewrite adds every line.
     diff: Mutex<Option<LineDiff>>,
+    /// Raised when the edit check took [`Self::diff`]: the shown diff below is then the one
+    /// of the line diff the preparation holds.
+    taken: std::sync::atomic::AtomicBool,
+    /// The unified diff as the preview shows it: the reader's notes and the text, masked.
+    shown: OnceLock<(Vec<String>, String)>,
     revision: OnceLock<String>,
+    /// Raised when the second thread is through with it.
+    done: std::sync::atomic::AtomicBool,
 }
+
+/// The label of a write intent's diff (`--- a/ACTIVE_GOAL_STATE.md`), as
+/// [`super::Prepared::to_wire`] names it.
+pub(super) const STATE_LABEL: &str = "ACTIVE_GOAL_STATE.md";
 
 /// The value of `cell` once the other thread (which raised `started` before it began on
 /// it) has set it, spinning for it up to 100 ms (a read of the largest item takes tens of
@@ -74,18 +86,47 @@ impl Premade {
             current: Arc::clone(current),
             proposed: Arc::clone(proposed),
             diff: Mutex::new(None),
+            taken: std::sync::atomic::AtomicBool::new(false),
+            shown: OnceLock::new(),
             revision: OnceLock::new(),
+            done: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
-    /// Works out the line diff (first: the edit check needs it sooner), then the revision;
-    /// for the second thread, after the payload scan it also runs.
+    /// Works out the line diff (first: the edit check needs it soonest), the shown diff,
+    /// then the revision; for the second thread, after the payload scan it also runs.
     pub(super) fn work_out(&self) {
+        use std::sync::atomic::Ordering;
         let diff = crate::diff::added_and_removed_keeping(&self.current, &self.proposed);
+        let kept = diff.1.clone();
         if let Ok(mut slot) = self.diff.lock() {
             *slot = Some(diff);
         }
+        self.shown.get_or_init(|| {
+            let (notes, text) =
+                crate::diff::unified_for_reader_reusing(&self.current, &self.proposed, STATE_LABEL, Some(&kept));
+            (notes, crate::scan::mask_secrets(&text).0)
+        });
         self.revision.get_or_init(|| crate::loopx::hash::revision_of_text(&self.proposed));
+        self.done.store(true, Ordering::Release);
+    }
+
+    /// Waits (spinning, up to 100 ms) for the second thread to be through, so that leaving
+    /// the scope does not put this thread to sleep on its join.
+    pub(super) fn wait_done(&self) {
+        let start = std::time::Instant::now();
+        while !self.done.load(std::sync::atomic::Ordering::Acquire)
+            && start.elapsed() < std::time::Duration::from_millis(100)
+        {
+            std::hint::spin_loop();
+        }
+    }
+
+    /// The shown diff (notes, masked text) of `current` → `proposed`, when those are the
+    /// very buffers it was worked out on and the preparation took this line diff.
+    pub(super) fn shown_of(&self, current: &Arc<String>, proposed: &Arc<String>) -> Option<(Vec<String>, String)> {
+        let ours = Arc::ptr_eq(current, &self.current) && Arc::ptr_eq(proposed, &self.proposed);
+        (ours && self.taken.load(std::sync::atomic::Ordering::Acquire)).then(|| self.shown.get().cloned()).flatten()
     }
 
     /// The line diff of `current` → `proposed` when those are the very buffers it was
@@ -96,7 +137,11 @@ impl Premade {
         if !Arc::ptr_eq(current, &self.current) || !Arc::ptr_eq(proposed, &self.proposed) {
             return None;
         }
-        self.diff.lock().ok()?.take()
+        let diff = self.diff.lock().ok()?.take();
+        if diff.is_some() {
+            self.taken.store(true, std::sync::atomic::Ordering::Release);
+        }
+        diff
     }
 
     /// The revision of `proposed` when it is the very buffer this holds and the second
@@ -115,7 +160,10 @@ mod tests {
             current: Arc::clone(current),
             proposed: Arc::clone(proposed),
             diff: Mutex::new(None),
+            taken: std::sync::atomic::AtomicBool::new(false),
+            shown: OnceLock::new(),
             revision: OnceLock::new(),
+            done: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -126,6 +174,7 @@ mod tests {
         let (current, proposed) = (Arc::new("a\nb\n".to_owned()), Arc::new("a\nc\n".to_owned()));
         let pre = premade(&current, &proposed);
         pre.work_out();
+        assert_eq!(pre.shown_of(&current, &proposed), None, "not before the line diff is taken");
         let copy = Arc::new(proposed.as_str().to_owned());
         assert!(pre.take_line_diff(&current, &copy).is_none());
         assert!(pre.take_line_diff(&copy, &proposed).is_none());
@@ -134,6 +183,9 @@ mod tests {
         let ((added, removed), _) = pre.take_line_diff(&current, &proposed).expect("its own texts");
         assert_eq!((added, removed), (vec![(2, "c".to_owned())], 1));
         assert!(pre.take_line_diff(&current, &proposed).is_none(), "taken once");
+        let shown = crate::diff::unified_for_reader(&current, &proposed, STATE_LABEL);
+        assert_eq!(pre.shown_of(&current, &proposed), Some(shown));
+        assert_eq!(pre.shown_of(&current, &copy), None);
     }
 
     /// Asked before the second thread got to it: nothing is given (the checks work it out

@@ -67,6 +67,9 @@ pub struct Prepared {
     /// The revision of [`Self::proposed_text`] where `writegate preview` worked it out on
     /// its second thread ([`Engine::prepare_named`]), so the preview does not hash it again.
     pub(crate) proposed_revision: Option<String>,
+    /// The diff the preview shows (the reader's notes, the masked unified text), where
+    /// `writegate preview` worked it out on its second thread on exactly these texts.
+    pub(crate) shown_diff: Option<(Vec<String>, String)>,
     /// Conflict details.
     pub conflict: Option<Value>,
     /// For an idempotency conflict: the effect digest of the earlier apply.
@@ -140,6 +143,7 @@ impl Prepared {
             current_revision: None,
             proposed_text: None,
             proposed_revision: None,
+            shown_diff: None,
             conflict: None,
             prior_effect_digest: None,
             outcome: None,

@@ -84,9 +84,14 @@ impl Prepared {
     #[must_use]
     pub fn to_wire(&self) -> Preview {
         let intent = self.item.intent.as_ref().ok();
-        let label = if self.item.writeback.is_some() { "reflection" } else { "ACTIVE_GOAL_STATE.md" };
-        let (diff_notes, diff) = match (&self.current_text, &self.proposed_text) {
-            (Some(a), Some(b)) => crate::diff::unified_for_reader_reusing(a, b, label, self.kept_diff.as_ref()),
+        let label = if self.item.writeback.is_some() { "reflection" } else { super::premade::STATE_LABEL };
+        // Masked (`diff` below is as the reader sees it).
+        let (diff_notes, diff) = match (&self.shown_diff, &self.current_text, &self.proposed_text) {
+            (Some(shown), _, _) => shown.clone(),
+            (None, Some(a), Some(b)) => {
+                let (notes, text) = crate::diff::unified_for_reader_reusing(a, b, label, self.kept_diff.as_ref());
+                (notes, crate::scan::mask_secrets(&text).0)
+            }
             _ => (Vec::new(), String::new()),
         };
         let diff_notes: Vec<String> = diff_notes.into_iter().chain(self.extra_diff_notes()).collect();
@@ -119,7 +124,7 @@ impl Prepared {
                 .map(|c| crate::wire::Check { detail: crate::scan::mask_secrets(&c.detail).0, ..c.clone() })
                 .collect(),
             findings: self.findings.clone(),
-            diff: crate::scan::mask_secrets(&diff).0,
+            diff,
             diff_notes,
             conflict: self.conflict.as_ref().map(crate::scan::mask_json),
         }
