@@ -20,6 +20,9 @@ pub(super) struct Premade {
     proposed: Arc<String>,
     /// Taken (not cloned) by the edit check: a near-disjoint rewrite adds every line.
     diff: Mutex<Option<LineDiff>>,
+    /// Who works out the line diff: [`UNCLAIMED`], [`SECOND`] (the second thread, which
+    /// then also builds the shown diff) or [`FIRST`] (the checks got there first).
+    claim: std::sync::atomic::AtomicU8,
     /// Raised when the edit check took [`Self::diff`]: the shown diff below is then the one
     /// of the line diff the preparation holds.
     taken: std::sync::atomic::AtomicBool,
@@ -29,6 +32,13 @@ pub(super) struct Premade {
     /// Raised when the second thread is through with it.
     done: std::sync::atomic::AtomicBool,
 }
+
+/// [`Premade::claim`]: nobody has begun the line diff yet.
+const UNCLAIMED: u8 = 0;
+/// [`Premade::claim`]: the second thread works out the line diff.
+const SECOND: u8 = 1;
+/// [`Premade::claim`]: the checks work out the line diff themselves.
+const FIRST: u8 = 2;
 
 /// The label of a write intent's diff (`--- a/ACTIVE_GOAL_STATE.md`), as
 /// [`super::Prepared::to_wire`] names it.
@@ -86,6 +96,7 @@ impl Premade {
             current: Arc::clone(current),
             proposed: Arc::clone(proposed),
             diff: Mutex::new(None),
+            claim: std::sync::atomic::AtomicU8::new(UNCLAIMED),
             taken: std::sync::atomic::AtomicBool::new(false),
             shown: OnceLock::new(),
             revision: OnceLock::new(),
@@ -93,20 +104,23 @@ impl Premade {
         })
     }
 
-    /// Works out the line diff (first: the edit check needs it soonest), the shown diff,
-    /// then the revision; for the second thread, after the payload scan it also runs.
+    /// Works out the line diff (first: the edit check needs it soonest) and the shown diff,
+    /// unless the checks began the line diff themselves, then the revision; for the second
+    /// thread, after the payload scan it also runs.
     pub(super) fn work_out(&self) {
         use std::sync::atomic::Ordering;
-        let diff = crate::diff::added_and_removed_keeping(&self.current, &self.proposed);
-        let kept = diff.1.clone();
-        if let Ok(mut slot) = self.diff.lock() {
-            *slot = Some(diff);
+        if self.claim.compare_exchange(UNCLAIMED, SECOND, Ordering::AcqRel, Ordering::Acquire).is_ok() {
+            let diff = crate::diff::added_and_removed_keeping(&self.current, &self.proposed);
+            let kept = diff.1.clone();
+            if let Ok(mut slot) = self.diff.lock() {
+                *slot = Some(diff);
+            }
+            self.shown.get_or_init(|| {
+                let (notes, text) =
+                    crate::diff::unified_for_reader_reusing(&self.current, &self.proposed, STATE_LABEL, Some(&kept));
+                (notes, crate::scan::mask_secrets(&text).0)
+            });
         }
-        self.shown.get_or_init(|| {
-            let (notes, text) =
-                crate::diff::unified_for_reader_reusing(&self.current, &self.proposed, STATE_LABEL, Some(&kept));
-            (notes, crate::scan::mask_secrets(&text).0)
-        });
         self.revision.get_or_init(|| crate::loopx::hash::revision_of_text(&self.proposed));
         self.done.store(true, Ordering::Release);
     }
@@ -130,18 +144,29 @@ impl Premade {
     }
 
     /// The line diff of `current` → `proposed` when those are the very buffers it was
-    /// worked out on and the second thread has it ready; `None` otherwise (the checks then
-    /// work it out themselves rather than wait: on this kind of machine a thread woken from
-    /// a wait took a millisecond or more to run again).
+    /// worked out on: waited for (spinning) when the second thread is on it, `None` when it
+    /// has not begun (it is then left to the checks, which work it out now) or when the
+    /// texts are others.
     pub(super) fn take_line_diff(&self, current: &Arc<String>, proposed: &Arc<String>) -> Option<LineDiff> {
+        use std::sync::atomic::Ordering;
         if !Arc::ptr_eq(current, &self.current) || !Arc::ptr_eq(proposed, &self.proposed) {
             return None;
         }
-        let diff = self.diff.lock().ok()?.take();
-        if diff.is_some() {
-            self.taken.store(true, std::sync::atomic::Ordering::Release);
+        if self.claim.compare_exchange(UNCLAIMED, FIRST, Ordering::AcqRel, Ordering::Acquire).is_ok() {
+            return None;
         }
-        diff
+        loop {
+            match self.diff.lock() {
+                Ok(mut slot) if slot.is_some() => {
+                    self.taken.store(true, Ordering::Release);
+                    return slot.take();
+                }
+                Ok(_) if !self.done.load(Ordering::Acquire) => {}
+                // Taken already, or the second thread is through without it.
+                _ => return None,
+            }
+            std::hint::spin_loop();
+        }
     }
 
     /// The revision of `proposed` when it is the very buffer this holds and the second
@@ -160,6 +185,7 @@ mod tests {
             current: Arc::clone(current),
             proposed: Arc::clone(proposed),
             diff: Mutex::new(None),
+            claim: std::sync::atomic::AtomicU8::new(UNCLAIMED),
             taken: std::sync::atomic::AtomicBool::new(false),
             shown: OnceLock::new(),
             revision: OnceLock::new(),
@@ -189,13 +215,36 @@ mod tests {
     }
 
     /// Asked before the second thread got to it: nothing is given (the checks work it out
-    /// themselves), and no revision is guessed.
+    /// themselves), the second thread then leaves the diffs alone, and no revision is
+    /// guessed before it is worked out.
     #[test]
     fn asked_first_nothing_is_given() {
         let (current, proposed) = (Arc::new("x\n".to_owned()), Arc::new("y\n".to_owned()));
         let pre = premade(&current, &proposed);
         assert_eq!(pre.revision_of(&proposed), None);
         assert!(pre.take_line_diff(&current, &proposed).is_none());
+        pre.work_out();
+        assert!(pre.take_line_diff(&current, &proposed).is_none(), "left to the checks");
+        assert!(pre.shown.get().is_none());
+        assert!(pre.revision_of(&proposed).is_some());
+    }
+
+    /// Asked while the second thread is on it: waited for, not worked out twice.
+    #[test]
+    fn asked_while_it_is_worked_out_it_is_waited_for() {
+        let (current, proposed) = (Arc::new("a\n".repeat(20_000)), Arc::new("b\n".repeat(20_000)));
+        let pre = premade(&current, &proposed);
+        std::thread::scope(|s| {
+            // As `work_out` does once it has claimed the diff, a little later.
+            pre.claim.store(SECOND, std::sync::atomic::Ordering::Release);
+            s.spawn(|| {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                let diff = crate::diff::added_and_removed_keeping(&pre.current, &pre.proposed);
+                *pre.diff.lock().expect("slot") = Some(diff);
+            });
+            let ((added, removed), _) = pre.take_line_diff(&current, &proposed).expect("waited for");
+            assert_eq!((added.len(), removed), (20_000, 20_000));
+        });
     }
 
     /// A waiting second thread is always let go: left unset (a panic on the first thread),
