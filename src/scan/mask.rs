@@ -44,30 +44,43 @@ impl Masker {
     /// `line` (with or without its line break) with every credential masked, and how many
     /// masks it holds.
     pub fn line(&mut self, line: &str) -> (String, usize) {
+        let mut out = String::with_capacity(line.len());
+        let n = self.line_into(line, &mut out);
+        (out, n)
+    }
+
+    /// [`Self::line`] appended to `out`; returns how many masks it holds.
+    pub fn line_into(&mut self, line: &str, out: &mut String) -> usize {
         if self.key_lines > 0 {
             self.key_lines -= 1;
             match body_line(line) {
-                BodyLine::Body { prefix, end } => return (masked_between(line, prefix, end), 1),
+                BodyLine::Body { prefix, end } => return masked_between(line, prefix, end, out),
                 BodyLine::End { prefix, at } => {
                     self.key_lines = 0;
-                    let n = usize::from(at > prefix);
-                    return (if n > 0 { masked_between(line, prefix, at) } else { line.to_owned() }, n);
+                    if at > prefix {
+                        return masked_between(line, prefix, at, out);
+                    }
+                    out.push_str(line);
+                    return 0;
                 }
                 BodyLine::Other => self.key_lines = 0,
             }
         }
         if let Some((prefix, end)) = bare_body(line) {
-            return (masked_between(line, prefix, end), 1);
+            return masked_between(line, prefix, end, out);
         }
-        self.matches(line)
+        self.matches(line, out)
     }
 
-    fn matches(&mut self, line: &str) -> (String, usize) {
+    fn matches(&mut self, line: &str, out: &mut String) -> usize {
         // Without a `%` the decoded line is the line itself: no copy and no byte map.
         let decoded = line.contains('%').then(|| decode::decode_ascii_percent(line));
         let (scanned, map) = match &decoded {
             Some((d, map)) if map.len() == d.len() => (d.as_str(), Some(map)),
-            Some(_) => return (line.to_owned(), 0),
+            Some(_) => {
+                out.push_str(line);
+                return 0;
+            }
             None => (line, None),
         };
         let mut spans: Vec<(usize, usize, String)> = Vec::new();
@@ -95,7 +108,6 @@ impl Masker {
             }
             spans.push((start, end, mask(&h.matched)));
         }
-        let mut out = String::with_capacity(line.len());
         let (mut last, mut n) = (0, 0);
         for (start, end, masked) in union_of_overlapping(spans, line) {
             out.push_str(&line[last..start]);
@@ -104,13 +116,16 @@ impl Masker {
             n += 1;
         }
         out.push_str(&line[last..]);
-        (out, n)
+        n
     }
 }
 
-/// `line` with `line[from..to]` shown as `***`.
-fn masked_between(line: &str, from: usize, to: usize) -> String {
-    format!("{}***{}", &line[..from], &line[to..])
+/// Appends `line` with `line[from..to]` shown as `***`; one mask.
+fn masked_between(line: &str, from: usize, to: usize, out: &mut String) -> usize {
+    out.push_str(&line[..from]);
+    out.push_str("***");
+    out.push_str(&line[to..]);
+    1
 }
 
 /// Where a line's content starts and ends, past a diff sign, blanks and quotes before it
@@ -174,9 +189,7 @@ pub fn mask_secrets(text: &str) -> (String, usize) {
     let mut out = String::with_capacity(text.len());
     let mut n = 0;
     for line in text.split_inclusive('\n') {
-        let (masked, k) = lines.line(line);
-        out.push_str(&masked);
-        n += k;
+        n += lines.line_into(line, &mut out);
     }
     (out, n)
 }
