@@ -295,12 +295,13 @@ impl Engine {
     /// [`Self::find_item`] then [`Self::prepare`], for one item named on the command line
     /// (`writegate preview`), on two threads. The second reads and parses the item file,
     /// scans its payload ([`Intent::payload_findings`], a `OnceLock`: scanned once), then
-    /// works out a `replace`'s line diff against the current state and the proposed text's
-    /// revision ([`premade::Premade`]). This one reads the goal's snapshot meanwhile (for a
-    /// large state, like the item, a full read, SHA-256 and parse), takes the item once it
-    /// is read, and runs the checks `prepare` runs; it takes the diff and the revision only
-    /// when they were worked out on the very texts it holds and are ready, else works them
-    /// out itself. It spins rather than sleeps for the item ([`premade::ready_or_own`]).
+    /// works out a `replace`'s line diff against the current state, the diff the preview
+    /// shows and the proposed text's revision ([`premade::Premade`]). This one reads the
+    /// goal's snapshot meanwhile (for a large state, like the item, a full read, SHA-256 and
+    /// parse), takes the item once it is read, and runs the checks `prepare` runs; it takes
+    /// what the second worked out only when it was worked out on the very texts it holds,
+    /// else works it out itself. It spins rather than sleeps for the item and for the second
+    /// thread's end ([`premade::ready_or_own`], [`premade::Premade::wait_done`]).
     ///
     /// # Errors
     /// [`EngineError::NoSuchItem`] / [`EngineError::Ambiguous`].

@@ -91,8 +91,12 @@ impl Premade {
     pub(super) fn of(item: &Item, snap: &GoalSnapshot) -> Option<Self> {
         let Ok(intent) = &item.intent else { return None };
         let Proposal::Replace(proposed) = &intent.proposal else { return None };
-        let current = snap.state.as_ref().ok()?;
-        Some(Self {
+        Some(Self::on(snap.state.as_ref().ok()?, proposed))
+    }
+
+    /// `proposed` on `current`, nothing worked out yet.
+    fn on(current: &Arc<String>, proposed: &Arc<String>) -> Self {
+        Self {
             current: Arc::clone(current),
             proposed: Arc::clone(proposed),
             diff: Mutex::new(None),
@@ -101,7 +105,7 @@ impl Premade {
             shown: OnceLock::new(),
             revision: OnceLock::new(),
             done: std::sync::atomic::AtomicBool::new(false),
-        })
+        }
     }
 
     /// Works out the line diff (first: the edit check needs it soonest) and the shown diff,
@@ -144,9 +148,9 @@ impl Premade {
     }
 
     /// The line diff of `current` → `proposed` when those are the very buffers it was
-    /// worked out on: waited for (spinning) when the second thread is on it, `None` when it
-    /// has not begun (it is then left to the checks, which work it out now) or when the
-    /// texts are others.
+    /// worked out on: waited for (spinning, up to 2 s) when the second thread is on it,
+    /// `None` when it has not begun (it is then left to the checks, which work it out now),
+    /// when the texts are others, or past those 2 s.
     pub(super) fn take_line_diff(&self, current: &Arc<String>, proposed: &Arc<String>) -> Option<LineDiff> {
         use std::sync::atomic::Ordering;
         if !Arc::ptr_eq(current, &self.current) || !Arc::ptr_eq(proposed, &self.proposed) {
@@ -155,7 +159,10 @@ impl Premade {
         if self.claim.compare_exchange(UNCLAIMED, FIRST, Ordering::AcqRel, Ordering::Acquire).is_ok() {
             return None;
         }
-        loop {
+        // Bounded: the line diff has its own deadline, so past this the second thread is
+        // stuck or gone (a panic), and the checks work it out themselves.
+        let start = std::time::Instant::now();
+        while start.elapsed() < std::time::Duration::from_secs(2) {
             match self.diff.lock() {
                 Ok(mut slot) if slot.is_some() => {
                     self.taken.store(true, Ordering::Release);
@@ -167,6 +174,7 @@ impl Premade {
             }
             std::hint::spin_loop();
         }
+        None
     }
 
     /// The revision of `proposed` when it is the very buffer this holds and the second
@@ -181,16 +189,7 @@ mod tests {
     use super::*;
 
     fn premade(current: &Arc<String>, proposed: &Arc<String>) -> Premade {
-        Premade {
-            current: Arc::clone(current),
-            proposed: Arc::clone(proposed),
-            diff: Mutex::new(None),
-            claim: std::sync::atomic::AtomicU8::new(UNCLAIMED),
-            taken: std::sync::atomic::AtomicBool::new(false),
-            shown: OnceLock::new(),
-            revision: OnceLock::new(),
-            done: std::sync::atomic::AtomicBool::new(false),
-        }
+        Premade::on(current, proposed)
     }
 
     /// Taken only for the very buffers it was worked out on, once; an equal text in another
