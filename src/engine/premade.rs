@@ -122,7 +122,7 @@ impl Premade {
             self.shown.get_or_init(|| {
                 let (notes, text) =
                     crate::diff::unified_for_reader_reusing(&self.current, &self.proposed, STATE_LABEL, Some(&kept));
-                (notes, crate::scan::mask_secrets(&text).0)
+                (notes, crate::scan::mask_unified(&text, &self.current, &self.proposed))
             });
         }
         self.revision.get_or_init(|| crate::loopx::hash::revision_of_text(&self.proposed));

@@ -579,6 +579,8 @@ fn check_revision(p: &mut Prepared, expected: &str, current: &str) -> bool {
     ok
 }
 
+/// A revision cut to 19 characters for a check's detail, masked before the cut (the agent
+/// wrote the expected one: a token cut short no longer reads as one, and was shown).
 fn short(rev: &str) -> String {
-    rev.chars().take(19).collect()
+    crate::scan::mask_secrets(rev).0.chars().take(19).collect()
 }

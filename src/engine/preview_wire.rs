@@ -90,7 +90,7 @@ impl Prepared {
             (Some(shown), _, _) => shown.clone(),
             (None, Some(a), Some(b)) => {
                 let (notes, text) = crate::diff::unified_for_reader_reusing(a, b, label, self.kept_diff.as_ref());
-                (notes, crate::scan::mask_secrets(&text).0)
+                (notes, crate::scan::mask_unified(&text, a, b))
             }
             _ => (Vec::new(), String::new()),
         };
@@ -102,9 +102,11 @@ impl Prepared {
             row: self.row(),
             invalid_reason: self.invalid_reason.as_deref().map(|r| crate::scan::mask_secrets(r).0),
             // For a LoopX 2.x command: the provider revision it was proposed at and the head.
+            // Masked: the agent wrote it (a real revision is no credential and shows as is).
             expected_revision: intent
                 .map(|i| i.expected_revision.clone())
-                .or_else(|| cmd.map(|c| c.proposed_head.clone())),
+                .or_else(|| cmd.map(|c| c.proposed_head.clone()))
+                .map(|r| crate::scan::mask_secrets(&r).0),
             current_revision: self
                 .current()
                 .filter(|_| intent.is_some())
@@ -115,7 +117,7 @@ impl Prepared {
                 .as_deref()
                 .filter(|_| intent.is_some())
                 .map(|t| self.proposed_revision.clone().unwrap_or_else(|| revision_of_text(t))),
-            idempotency_key,
+            idempotency_key: idempotency_key.map(|k| crate::scan::mask_secrets(&k).0),
             effect_digest,
             loopx_command: cmd.map(|c| crate::scan::mask_secrets(&c.argv.command_line()).0),
             checks: self

@@ -17,9 +17,11 @@ fn short_todo(id: &str) -> String {
     if id.chars().count() <= 10 { id.to_owned() } else { format!("{}…", id.chars().take(9).collect::<String>()) }
 }
 
-/// Shown text: escapes and control characters out, secrets masked, one line, bounded.
+/// Shown text: secrets masked, then escapes and control characters made visible
+/// ([`crate::scan::shown`]: masked while the line breaks are still there, so a private
+/// key's body lines are masked with its marker), one line, bounded.
 fn shown(text: &str, max: usize) -> String {
-    let clean = crate::scan::mask_secrets(&crate::textsafe::sanitize(text, false)).0;
+    let clean = crate::scan::shown(text, false);
     let one = crate::loopx::pytext::compact_whitespace(&clean);
     if one.chars().count() <= max { one } else { format!("{}…", one.chars().take(max - 1).collect::<String>()) }
 }
@@ -214,5 +216,15 @@ mod tests {
     fn short_todo_ids_keep_their_start() {
         assert_eq!(short_todo("todo_cc1c0384f4bc"), "todo_cc1c…");
         assert_eq!(short_todo("todo_1"), "todo_1");
+    }
+
+    /// A private key given as an op's text is masked in the one-line summary, body and all
+    /// (line breaks became `␊` before masking, and the body was shown).
+    #[test]
+    fn a_summary_masks_a_keys_body() {
+        let body = "MIIEpAIBAAKCAQEAx3fakeFAKEfakeKEYbody01Qm9keUxpbmVUd29GYWtlS2V5";
+        let text = format!("-----BEGIN RSA PRIVATE KEY-----\n{body}\nQm9keUxpbmVUd28=\n-----END RSA PRIVATE KEY-----");
+        let one = shown(&text, 400);
+        assert!(!one.contains(&body[10..30]) && !one.contains("Qm9keUxpbmVUd28"), "{one}");
     }
 }

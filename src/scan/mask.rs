@@ -180,16 +180,154 @@ fn union_of_overlapping(mut spans: Vec<(usize, usize, String)>, line: &str) -> V
     out
 }
 
+/// Which of `lines` end a private key's body that shows without its marker: the run of
+/// lines of nothing but base64 right above an `-----END … PRIVATE KEY-----` line (a diff's
+/// context can show a key's last lines and its END marker but not its BEGIN marker, and a
+/// key's last line is shorter than the 60 characters [`Masker`] masks on their own).
+#[must_use]
+pub fn key_tails(lines: &[&str]) -> Vec<bool> {
+    let mut marked = vec![false; lines.len()];
+    for (i, line) in lines.iter().enumerate() {
+        if !(line.contains("-----END ") && line.contains("PRIVATE KEY")) {
+            continue;
+        }
+        for j in (0..i).rev() {
+            let (start, end) = content(lines[j]);
+            let body = &lines[j].as_bytes()[start..end];
+            if body.is_empty() || !body.iter().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')) {
+                break;
+            }
+            marked[j] = true;
+        }
+    }
+    marked
+}
+
+/// Which lines of a whole text (split at `\n`, 0-based) are a private key's body: after a
+/// `-----BEGIN … PRIVATE KEY-----` line, up to its END line, while they are base64, blank or
+/// PEM header lines (at most [`KEY_BODY_LINES`]). For a diff's lines, which show parts of a
+/// text without the lines around them: a hunk in the middle of a key shows body lines of any
+/// width with no marker in sight.
+#[must_use]
+pub fn key_body_lines(text: &str) -> Vec<bool> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let mut marked = vec![false; lines.len()];
+    let mut left = 0usize;
+    for (i, line) in lines.iter().enumerate() {
+        if left > 0 {
+            let (start, end) = content(line);
+            let body = &line.as_bytes()[start..end];
+            let base64 = body.iter().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='));
+            let header =
+                [&b"Proc-Type:"[..], b"DEK-Info:", b"Comment:", b"Version:"].iter().any(|h| body.starts_with(h));
+            if line.contains("-----END ") || !(base64 || header) {
+                left = 0;
+            } else {
+                marked[i] = true;
+                left -= 1;
+                continue;
+            }
+        }
+        if line.contains("-----BEGIN ") && line.contains("PRIVATE KEY") && !line.contains("-----END ") {
+            left = KEY_BODY_LINES;
+        }
+    }
+    marked
+}
+
+/// A unified diff of `old` → `new` masked for a reader: [`mask_secrets`], then every line
+/// of a hunk that falls inside a private key's body in either text ([`key_body_lines`]) shown
+/// as its sign and `***`, so a hunk cut out of the middle of a key shows none of it.
+#[must_use]
+pub fn mask_unified(diff: &str, old: &str, new: &str) -> String {
+    let masked = mask_secrets(diff).0;
+    let (old_keys, new_keys) = (key_body_lines(old), key_body_lines(new));
+    if !old_keys.contains(&true) && !new_keys.contains(&true) {
+        return masked;
+    }
+    let is_key = |keys: &[bool], i: usize| keys.get(i).copied().unwrap_or(false);
+    let mut out = String::with_capacity(masked.len());
+    // The next old and new line (0-based); `None` before the first hunk (the file headers).
+    let mut at: Option<(usize, usize)> = None;
+    for line in masked.split_inclusive('\n') {
+        if let Some(header) = line.strip_prefix("@@ -") {
+            at = Some(hunk_starts(header));
+            out.push_str(line);
+            continue;
+        }
+        let Some((o, n)) = at.as_mut() else {
+            out.push_str(line);
+            continue;
+        };
+        let key = match line.as_bytes().first() {
+            Some(b' ') => {
+                let k = is_key(&old_keys, *o) || is_key(&new_keys, *n);
+                (*o, *n) = (*o + 1, *n + 1);
+                k
+            }
+            Some(b'-') => {
+                *o += 1;
+                is_key(&old_keys, *o - 1)
+            }
+            Some(b'+') => {
+                *n += 1;
+                is_key(&new_keys, *n - 1)
+            }
+            _ => false,
+        };
+        if key {
+            out.push_str(&line[..1]);
+            out.push_str("***");
+            if line.ends_with('\n') {
+                out.push('\n');
+            }
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+/// The first old and new line (0-based) of a hunk from its header after `@@ -`
+/// (`12,3 +12,4 @@`); a count of 0 names the line before, which no line of the hunk uses.
+fn hunk_starts(header: &str) -> (usize, usize) {
+    let number = |s: &str| {
+        s.bytes()
+            .take_while(u8::is_ascii_digit)
+            .fold(0usize, |n, d| n.saturating_mul(10).saturating_add(usize::from(d - b'0')))
+    };
+    let old = number(header);
+    let new = header.find(" +").map_or(0, |at| number(&header[at + 2..]));
+    (old.saturating_sub(1), new.saturating_sub(1))
+}
+
+/// [`Masker::line_into`] over `lines` in order, a line [`key_tails`] marks masked whole.
+pub fn mask_lines_into(lines: &[&str], mut out: impl FnMut(usize, &str, String, usize)) {
+    let tails = key_tails(lines);
+    let mut masker = Masker::new();
+    for (i, line) in lines.iter().enumerate() {
+        let mut shown = String::with_capacity(line.len());
+        let n = if tails[i] {
+            let (start, end) = content(line);
+            masked_between(line, start, end, &mut shown)
+        } else {
+            masker.line_into(line, &mut shown)
+        };
+        out(i, line, shown, n);
+    }
+}
+
 /// Replaces every credential match in `text` — also inside percent-encoded metadata, and a
 /// private key's body after its marker — with its masked form; returns the text and how many
 /// masks it holds. Used on diffs and packets so a preview never shows a full secret.
 #[must_use]
 pub fn mask_secrets(text: &str) -> (String, usize) {
-    let mut lines = Masker::new();
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let mut out = String::with_capacity(text.len());
     let mut n = 0;
-    for line in text.split_inclusive('\n') {
-        n += lines.line_into(line, &mut out);
-    }
+    mask_lines_into(&lines, |_, _, shown, k| {
+        out.push_str(&shown);
+        n += k;
+    });
     (out, n)
 }

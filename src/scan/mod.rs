@@ -22,7 +22,7 @@ use crate::wire::Finding;
 use decode::{PERCENT_BATCH, base64_runs, percent_batches, raw_offset};
 use evidence::{keep_evidence, matches_in_windows, matches_up_to, raw_hits};
 pub use json::scan_json;
-pub use mask::{Masker, mask_secrets};
+pub use mask::{Masker, key_body_lines, key_tails, mask_lines_into, mask_secrets, mask_unified};
 use regex::bytes::Regex;
 use rules::{RULES, Rule};
 use std::sync::LazyLock;

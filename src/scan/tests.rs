@@ -707,7 +707,38 @@ fn a_private_key_body_is_masked_with_its_marker() {
     }
     assert!(mask_secrets(&pem).0.ends_with("-----END RSA PRIVATE KEY-----\nafter\n"));
     assert!(mask_secrets(&escaped).0.ends_with("\" then"));
+    // A diff's context showing a key's last lines and END marker but not its BEGIN marker:
+    // the short last line is masked too (found by a helper's attack on this round's fix).
+    let tail = format!(" {}\n {}\n -----END RSA PRIVATE KEY-----\n+New paragraph after key.\n", body[0], body[1]);
+    let masked = mask_secrets(&tail).0;
+    assert!(!masked.contains(&body[1][4..30]), "{masked}");
+    assert!(masked.ends_with(" -----END RSA PRIVATE KEY-----\n+New paragraph after key.\n"), "{masked}");
+    // Base64 above an END line of something else is left alone.
+    let other = format!("{}\n-----END CERTIFICATE-----\n", body[1]);
+    assert_eq!(mask_secrets(&other).0, other);
     // A sentence naming the marker masks nothing after it.
     let named = "a key starts with -----BEGIN RSA PRIVATE KEY----- and then\nthe rest of the text\n";
     assert_eq!(mask_secrets(named).0, named);
+}
+
+/// A hunk cut out of the middle of a key (no marker in it, lines of any width) shows none of
+/// its body, and still shows that a line changed.
+#[test]
+fn a_hunk_inside_a_key_shows_none_of_it() {
+    let body: Vec<String> = (0..14).map(|i| format!("QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVph{i:04}")).collect();
+    let key = |b: &[String]| {
+        format!("intro\n\n-----BEGIN RSA PRIVATE KEY-----\n{}\n-----END RSA PRIVATE KEY-----\nafter\n", b.join("\n"))
+    };
+    let old = key(&body);
+    let mut changed = body.clone();
+    changed[7] = "Q2hhbmdlZEJvZHlMaW5lRm9yVGVzdGluZ0FBQUFB".into();
+    let new = key(&changed);
+    let diff = crate::diff::unified(&old, &new, "s");
+    let shown = mask_unified(&diff, &old, &new);
+    for line in body.iter().chain(&changed) {
+        assert!(!shown.contains(line.as_str()), "{shown}");
+    }
+    assert!(shown.contains("\n-***\n+***\n"), "{shown}");
+    // Without a key, the diff is only masked.
+    assert_eq!(mask_unified("@@ -1 +1 @@\n-a\n+b\n", "a\n", "b\n"), "@@ -1 +1 @@\n-a\n+b\n");
 }

@@ -297,7 +297,7 @@ pub fn build_view(key: String, detail: Arc<model::Detail>) -> ViewCache {
         (Some(a), Some(b)) => crate::diff::model(a, b, 3, VIEW_DIFF_DEADLINE),
         _ => crate::diff::Model::default(),
     };
-    mask_model(&mut diff);
+    mask_model(&mut diff, detail.current.as_deref().map(String::as_str), proposed.as_deref());
     let plan = match (&detail.current, &proposed) {
         (Some(a), Some(b)) => crate::engine::summary::plan(a, b),
         _ => Vec::new(),
@@ -313,19 +313,36 @@ pub fn build_view(key: String, detail: Arc<model::Detail>) -> ViewCache {
 
 /// Masks credentials on every diff line (a line holding one loses its word highlights):
 /// the screen never shows a full secret, whether the change adds it or the state has it.
-/// One [`crate::scan::Masker`] reads the rows in order, so a private key's body lines after
-/// its marker's row are masked too.
-fn mask_model(m: &mut crate::diff::Model) {
-    let mut rows_in_order = crate::scan::Masker::new();
-    for row in &mut m.rows {
-        if let crate::diff::Row::Line(l) = row {
-            let (masked, n) = match l.spans.as_slice() {
-                [(_, one)] => rows_in_order.line(one),
-                spans => rows_in_order.line(&spans.iter().map(|(_, t)| t.as_str()).collect::<String>()),
-            };
-            if n > 0 {
-                l.spans = vec![(false, masked)];
-            }
+/// The rows are masked in order as one text ([`crate::scan::mask_lines_into`]), so a private
+/// key's body rows are masked with its marker's row, and the last rows of a key shown above
+/// its END marker without its BEGIN marker too.
+fn mask_model(m: &mut crate::diff::Model, old: Option<&str>, new: Option<&str>) {
+    // Rows inside a key's body in either whole text, wherever the hunk cut it.
+    let (old_keys, new_keys) = (old.map(crate::scan::key_body_lines), new.map(crate::scan::key_body_lines));
+    let in_key = |keys: &Option<Vec<bool>>, n: Option<usize>| {
+        keys.as_ref().zip(n).is_some_and(|(k, n)| n.checked_sub(1).and_then(|i| k.get(i)).copied().unwrap_or(false))
+    };
+    let texts: Vec<String> = m
+        .rows
+        .iter()
+        .map(|row| match row {
+            crate::diff::Row::Line(l) => l.spans.iter().map(|(_, t)| t.as_str()).collect(),
+            crate::diff::Row::Fold(_) => String::new(),
+        })
+        .collect();
+    let lines: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let mut masked = vec![None; lines.len()];
+    crate::scan::mask_lines_into(&lines, |i, _, shown, n| {
+        if n > 0 {
+            masked[i] = Some(shown);
+        }
+    });
+    for (row, shown) in m.rows.iter_mut().zip(masked) {
+        let crate::diff::Row::Line(l) = row else { continue };
+        if in_key(&old_keys, l.old.filter(|_| l.tag != '+')) || in_key(&new_keys, l.new.filter(|_| l.tag != '-')) {
+            l.spans = vec![(false, "***".to_owned())];
+        } else if let Some(shown) = shown {
+            l.spans = vec![(false, shown)];
         }
     }
 }
