@@ -318,7 +318,8 @@ pub fn build_view(key: String, detail: Arc<model::Detail>) -> ViewCache {
 /// its END marker without its BEGIN marker too.
 fn mask_model(m: &mut crate::diff::Model, old: Option<&str>, new: Option<&str>) {
     // Rows inside a key's body in either whole text, wherever the hunk cut it.
-    let (old_keys, new_keys) = (old.map(crate::scan::key_body_lines), new.map(crate::scan::key_body_lines));
+    let keys = |t: &str| memchr::memmem::find(t.as_bytes(), b"PRIVATE KEY").map(|_| crate::scan::key_body_lines(t));
+    let (old_keys, new_keys) = (old.and_then(keys), new.and_then(keys));
     let in_key = |keys: &Option<Vec<bool>>, n: Option<usize>| {
         keys.as_ref().zip(n).is_some_and(|(k, n)| n.checked_sub(1).and_then(|i| k.get(i)).copied().unwrap_or(false))
     };
