@@ -47,7 +47,10 @@ fn key_body_follows(after: &[u8]) -> bool {
     while let [b' ' | b'\t' | b'\r', tail @ ..] = rest {
         rest = tail;
     }
-    if let Some(tail) = rest.strip_prefix(b"\n").or_else(|| rest.strip_prefix(b"\\n")) {
+    // A line break, written or escaped (`\n`, `\r\n` in a JSON string or a one-line key).
+    if let Some(tail) =
+        rest.strip_prefix(b"\n").or_else(|| rest.strip_prefix(b"\\n")).or_else(|| rest.strip_prefix(b"\\r\\n"))
+    {
         rest = tail;
     }
     while let [b' ' | b'\t', tail @ ..] = rest {

@@ -742,3 +742,16 @@ fn a_hunk_inside_a_key_shows_none_of_it() {
     // Without a key, the diff is only masked.
     assert_eq!(mask_unified("@@ -1 +1 @@\n-a\n+b\n", "a\n", "b\n"), "@@ -1 +1 @@\n-a\n+b\n");
 }
+
+/// A key written on one line with literal `\r\n` escapes is found (it was neither blocked
+/// nor masked) and masked through its END marker.
+#[test]
+fn a_one_line_key_with_escaped_crlf_is_found_and_masked() {
+    let body = "MIIEpAIBAAKCAQEAx3fakeFAKEfakeKEYbody01Qm9keUxpbmVUd29GYWtlS2V5";
+    let text = format!(
+        "key: -----BEGIN RSA PRIVATE KEY-----\\r\\n{body}\\r\\nQm9keQ==\\r\\n-----END RSA PRIVATE KEY-----\\r\\n"
+    );
+    assert!(public_blocks(&text).iter().any(|f| f.rule_id == "private_key_block"), "{text}");
+    let masked = mask_secrets(&text).0;
+    assert!(!masked.contains(&body[8..30]), "{masked}");
+}
