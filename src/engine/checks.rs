@@ -165,19 +165,8 @@ pub fn changed_active_todos(before: &ActiveState, after: &ActiveState) -> std::c
     if candidates.is_empty() {
         return std::collections::BTreeSet::new();
     }
-    // A bit per candidate id (from a few bytes of it): most todos of a large state are no
-    // candidate, and the bit rules them out without hashing their id.
-    let mut maybe = [0u64; 64];
-    for id in candidates.keys() {
-        let bit = id_bit(id);
-        maybe[bit / 64] |= 1 << (bit % 64);
-    }
     for (side, todos) in [a, b].into_iter().enumerate() {
         for t in todos.iter().rev() {
-            let bit = id_bit(&t.todo_id);
-            if maybe[bit / 64] & (1 << (bit % 64)) == 0 {
-                continue;
-            }
             if let Some(seen) = candidates.get_mut(t.todo_id.as_str()) {
                 if seen.last[side].is_none() {
                     seen.last[side] = Some(block_key(t));
@@ -191,17 +180,6 @@ pub fn changed_active_todos(before: &ActiveState, after: &ActiveState) -> std::c
         .filter(|(_, s)| s.active && s.last[0].is_some() && s.last[0] != s.last[1])
         .map(|(id, _)| id.to_owned())
         .collect()
-}
-
-/// One of 4096 bits for a todo id, from its length and its last eight bytes (a generated
-/// id ends in twelve hex digits of SHA-1): equal ids get the same bit.
-fn id_bit(id: &str) -> usize {
-    let bytes = id.as_bytes();
-    let mut tail = [0u8; 8];
-    let n = bytes.len().min(8);
-    tail[..n].copy_from_slice(&bytes[bytes.len() - n..]);
-    let mixed = (u64::from_le_bytes(tail) ^ bytes.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    (mixed >> 52) as usize
 }
 
 /// What a todo's block says, by todo id (a later duplicate id wins).

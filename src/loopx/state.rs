@@ -232,6 +232,38 @@ pub struct Todo {
 }
 
 impl Todo {
+    /// A todo as its checkbox line opens it: `(marker, task text)` from [`todo_task`], the
+    /// `(role, archived)` of its section (an archived todo has no role), its source section
+    /// and `(index, line)`; what later lines add and `finish_todo` works out (id, status,
+    /// title) is left empty.
+    fn opened(
+        state: &std::sync::Arc<String>,
+        (marker, task_text): (char, &str),
+        (role, archived): (Option<Role>, bool),
+        source_section: std::sync::Arc<str>,
+        (index, line): (usize, usize),
+    ) -> Self {
+        Self {
+            todo_id: compact_str::CompactString::default(),
+            todo_id_source: IdSource::Generated,
+            role: if archived { None } else { role },
+            archived,
+            source_section,
+            index,
+            marker,
+            status: "",
+            done: false,
+            // A compact text of at most 500 bytes (so code points) is its own normalised form.
+            text: match super::pytext::compact_borrowed(task_text).filter(|t| t.len() <= 500) {
+                Some(t) => TodoText::shared(state, t),
+                None => TodoText::from(normalize_todo_text(task_text)),
+            },
+            title_at: (0, 0),
+            metadata: Metadata::default(),
+            line,
+        }
+    }
+
     /// `P0`..`P4` (and what follows inside the brackets, uppercased) from the text's
     /// `[Pn…]` prefix (`PRIORITY_RE`); the plain five are not allocated.
     #[must_use]
@@ -356,26 +388,13 @@ impl ActiveState {
                 } else {
                     role.and_then(|r| source[r as usize].clone()).unwrap_or_else(|| std::sync::Arc::from(""))
                 };
-                todos.push(Todo {
-                    todo_id: compact_str::CompactString::default(),
-                    todo_id_source: IdSource::Generated,
-                    role: if archive { None } else { role },
-                    archived: archive,
+                todos.push(Todo::opened(
+                    &text,
+                    (marker, task_text),
+                    (role, archive),
                     source_section,
-                    index: counts[slot],
-                    marker,
-                    status: "",
-                    done: false,
-                    // A compact text of at most 500 bytes (so code points) is its own
-                    // normalised form.
-                    text: match super::pytext::compact_borrowed(task_text).filter(|t| t.len() <= 500) {
-                        Some(t) => TodoText::shared(&text, t),
-                        None => TodoText::from(normalize_todo_text(task_text)),
-                    },
-                    title_at: (0, 0),
-                    metadata: Metadata::default(),
-                    line: n,
-                });
+                    (counts[slot], n),
+                ));
                 current = Some(todos.len() - 1);
                 continue;
             }

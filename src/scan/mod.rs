@@ -517,6 +517,8 @@ fn mask_example(hit: &str) -> String {
 }
 
 #[cfg(test)]
+mod mask_tests;
+#[cfg(test)]
 mod second_pass_tests;
 #[cfg(test)]
 mod tests;
