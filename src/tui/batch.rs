@@ -272,6 +272,7 @@ pub fn run(
     decision: &Decision,
 ) -> Vec<(String, Result<Outcome, String>)> {
     let mut written: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    tracing::info!(items = items.len(), "batch started");
     items
         .into_iter()
         .map(|item| {
