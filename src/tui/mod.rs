@@ -7,6 +7,7 @@
 pub mod app;
 pub mod attention;
 pub mod batch;
+mod decider;
 mod input;
 pub mod keymap;
 mod loaded;
@@ -82,6 +83,7 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
     let watcher = watch::start(&[], poll, opts.config.force_poll, &wtx);
     let loader = loader::spawn(engine.clone(), watcher.clone(), tx.clone());
     let viewer = spawn_viewer(tx.clone());
+    let decider = decider::Decider::start();
     let mut deciding: Vec<std::thread::JoinHandle<()>> = Vec::new();
     let mut hold = loader::Hold::default();
 
@@ -115,7 +117,7 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
                         }
                     }
                     work @ (Effect::DecideBatch { .. } | Effect::Revert { .. } | Effect::Decide { .. }) => {
-                        deciding.extend(spawn_work(work, &engine, &tx, &mut hold));
+                        deciding.extend(spawn_work(work, &engine, &tx, &mut hold, &decider));
                     }
                 }
             }
@@ -134,6 +136,7 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
     }
     stop.store(true, Ordering::Relaxed);
     // A decision in flight completes before we leave: never half an apply.
+    decider.finish();
     for h in deciding {
         let _ = h.join();
     }
@@ -162,20 +165,22 @@ fn spawn_notify(argv: Vec<String>, waiting: attention::Waiting) {
     });
 }
 
-/// Starts a decision, a batch of them or a revert on its own thread, on the engine as it is
-/// now; the handle of a decision (single or batch), which the loop joins before it leaves.
-/// A batch's goals are held from reloading until it is done ([`loader::Hold`]).
+/// Starts a decision or a batch of them on the [`decider::Decider`], or a revert on its own
+/// thread, on the engine as it is now; the handle of a decision that got a thread of its
+/// own, which the loop joins before it leaves. A batch's goals are held from reloading
+/// until it is done ([`loader::Hold`]).
 fn spawn_work(
     work: Effect,
     engine: &loader::Shared,
     tx: &Sender<Msg>,
     hold: &mut loader::Hold,
+    decider: &decider::Decider,
 ) -> Option<std::thread::JoinHandle<()>> {
     let (eng, tx) = (loader::current(engine), tx.clone());
     match work {
         Effect::DecideBatch { action, items, decision } => {
             hold.start(items.iter().filter_map(|i| i.key.split('/').next().map(str::to_owned)));
-            Some(std::thread::spawn(move || {
+            decider.run(Box::new(move || {
                 let outcomes = batch::run(&eng, items, &decision);
                 let _ = tx.send(Msg::BatchDone { action, outcomes });
             }))
@@ -187,7 +192,7 @@ fn spawn_work(
             });
             None
         }
-        Effect::Decide { key, digest, decision } => Some(std::thread::spawn(move || {
+        Effect::Decide { key, digest, decision } => decider.run(Box::new(move || {
             let result = eng.decide(&key, &decision, Some(&digest)).map_err(|e| crate::error_chain(&e));
             tracing::info!(item = key, ?result, "decision");
             let _ = tx.send(Msg::Decided { key, result });
