@@ -211,7 +211,7 @@ impl Engine {
         if status == Status::Applied {
             check_approval(&p, approval)?;
         }
-        let base = p.current().map(revision_of_text);
+        let base = p.current_rev();
         if status != Status::Applied {
             let out = self.record_not_applied(gate, item, &p, status, base);
             drop(state_lock);
@@ -223,7 +223,7 @@ impl Engine {
         let marker = Marker {
             item_id: item.id.clone(),
             base_revision: base.unwrap_or_default(),
-            applied_revision: revision_of_text(&new_text),
+            applied_revision: rec.applied_revision.clone().unwrap_or_default(),
             record: rec.clone(),
         };
         // Both texts were kept before the state write (`write_and_record`).
@@ -278,8 +278,13 @@ impl Engine {
         let marker_path = marker_path(gate, &item.id);
         // Both texts are kept before the state is written: recovery judges an interrupted
         // apply by them when a later write moved the state on (issue 12 case 8).
-        let kept: Vec<&str> = p.current().into_iter().chain([new_text]).collect();
-        super::keep_snapshots(gate, &kept);
+        let kept: Vec<(&str, Option<&str>)> = p
+            .current()
+            .map(|t| (t, marker.record.base_revision.as_deref()))
+            .into_iter()
+            .chain([(new_text, Some(marker.applied_revision.as_str()))])
+            .collect();
+        super::keep_snapshots_known(gate, &kept);
         write_marker(&marker_path, marker)?;
         failpoint("after_marker");
         state_dir

@@ -4,7 +4,6 @@
 
 use super::EngineError;
 use super::preview::Prepared;
-use crate::loopx::hash::revision_of_text;
 
 /// How the operator approved an apply.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -37,7 +36,7 @@ pub(super) fn check_approval(p: &Prepared, approval: &Approval) -> Result<(), En
     // current state (a LoopX 2.x command's revision is LoopX's to check when it commits).
     let now = match &p.recomputed {
         Some(r) => Some(r.onto.clone()),
-        None if p.item.intent.is_ok() => p.current().map(revision_of_text),
+        None if p.item.intent.is_ok() => p.current_rev(),
         None => None,
     };
     if let (Some(seen), Some(now)) = (&approval.on_revision, now)

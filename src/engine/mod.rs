@@ -511,9 +511,15 @@ pub fn read_state(path: &std::path::Path) -> Result<String, String> {
 /// Keeps `texts` in the goal's revision snapshots (`gate/revisions/`) for later conflict
 /// views. Best effort: the decision is already durable, so a failure is logged, not raised.
 fn keep_snapshots(gate: &crate::gate::GateDir, texts: &[&str]) {
+    let known: Vec<(&str, Option<&str>)> = texts.iter().map(|t| (*t, None)).collect();
+    keep_snapshots_known(gate, &known);
+}
+
+/// [`keep_snapshots`] of `(text, its revision where known)` pairs.
+fn keep_snapshots_known(gate: &crate::gate::GateDir, texts: &[(&str, Option<&str>)]) {
     let store = gate.revisions();
-    for text in texts {
-        if let Err(e) = store.keep(text) {
+    for (text, revision) in texts {
+        if let Err(e) = store.keep_known(text, *revision) {
             tracing::warn!(dir = %store.dir().display(), error = %e, "could not keep a revision snapshot");
         }
     }

@@ -122,6 +122,13 @@ impl Prepared {
         self.current_text.as_deref().map(String::as_str)
     }
 
+    /// The revision of [`Self::current_text`] (`sha256:<hex>`): the one the checks worked
+    /// out, else hashed here; `None` without a current text.
+    #[must_use]
+    pub fn current_rev(&self) -> Option<String> {
+        self.current_revision.clone().or_else(|| self.current().map(revision_of_text))
+    }
+
     /// An item with no check run yet (for listing before the checks finish).
     #[must_use]
     pub fn unchecked(item: &Item) -> Self {

@@ -86,21 +86,38 @@ impl RevisionStore {
     /// the snapshot (written atomically: a crash
     /// leaves either no snapshot or a whole one).
     pub fn keep(&self, text: &str) -> io::Result<String> {
-        use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _};
+        self.keep_known(text, None)
+    }
+
+    /// [`Self::keep`] given the text's revision where the caller worked it out
+    /// (`sha256:<hex>` of exactly `text`'s bytes), so the text is not hashed again: a
+    /// snapshot already present is compared with `text` byte for byte instead.
+    ///
+    /// # Errors
+    /// As [`Self::keep`]; `InvalidInput` for a malformed revision.
+    pub fn keep_known(&self, text: &str, revision: Option<&str>) -> io::Result<String> {
+        use std::os::unix::fs::DirBuilderExt as _;
         self.check_dir()?;
-        let revision = revision_of_text(text);
-        let path = self.dir.join(&revision["sha256:".len()..]);
-        if matches!(self.load(&revision), Ok(Some(_))) {
+        let revision = revision.map_or_else(|| revision_of_text(text), str::to_owned);
+        debug_assert_eq!(revision, revision_of_text(text), "keep_known was given another text's revision");
+        let hex = hex_of(&revision)
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, format!("not a revision: {revision:?}")))?;
+        let path = self.dir.join(hex);
+        // Equal bytes are that revision's text; anything else (missing, damaged, planted) is
+        // written again.
+        if read_regular(&path, limits::STATE, false).is_ok_and(|kept| kept == text.as_bytes()) {
             // Best effort: a failed time update only makes the snapshot look older. A time set
             // in the last `TOUCH_EVERY` is left as it is: pruning counts age in days, and in a
             // batch every apply kept the text before, which the apply before had just written.
-            if let Ok(f) = std::fs::File::options().read(true).custom_flags(super::fsutil::O_NONBLOCK).open(&path) {
-                let now = SystemTime::now();
-                let recent = f
-                    .metadata()
-                    .and_then(|m| m.modified())
-                    .is_ok_and(|t| now.duration_since(t).is_ok_and(|age| age < TOUCH_EVERY));
-                if !recent {
+            let now = SystemTime::now();
+            let recent = std::fs::symlink_metadata(&path)
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| now.duration_since(t).is_ok_and(|age| age < TOUCH_EVERY));
+            if !recent {
+                use std::os::unix::fs::OpenOptionsExt as _;
+                if let Ok(f) =
+                    std::fs::File::options().read(true).custom_flags(super::fsutil::O_NONBLOCK).open(&path)
+                {
                     let _ = f.set_modified(now);
                 }
             }
