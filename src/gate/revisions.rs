@@ -115,9 +115,7 @@ impl RevisionStore {
                 .is_ok_and(|t| now.duration_since(t).is_ok_and(|age| age < TOUCH_EVERY));
             if !recent {
                 use std::os::unix::fs::OpenOptionsExt as _;
-                if let Ok(f) =
-                    std::fs::File::options().read(true).custom_flags(super::fsutil::O_NONBLOCK).open(&path)
-                {
+                if let Ok(f) = std::fs::File::options().read(true).custom_flags(super::fsutil::O_NONBLOCK).open(&path) {
                     let _ = f.set_modified(now);
                 }
             }

@@ -94,6 +94,7 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
         let redraw = !msgs.iter().all(|m| matches!(m, Msg::Watch(WatchMsg::Changed(_))));
         let mut quit = false;
         let mut reload = loader::Job::default();
+        let mut work = Vec::new();
         for msg in msgs {
             if let Msg::Watch(WatchMsg::Changed(paths)) = &msg {
                 tracing::debug!(?paths, "changed");
@@ -116,8 +117,8 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
                             let _ = viewer.send((key, item.detail.clone()));
                         }
                     }
-                    work @ (Effect::DecideBatch { .. } | Effect::Revert { .. } | Effect::Decide { .. }) => {
-                        deciding.extend(spawn_work(work, &engine, &tx, &mut hold, &decider));
+                    w @ (Effect::DecideBatch { .. } | Effect::Revert { .. } | Effect::Decide { .. }) => {
+                        work.extend(work_job(w, &engine, &tx, &mut hold));
                     }
                 }
             }
@@ -127,11 +128,20 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
             tracing::debug!(?reload, "reload");
             let _ = loader.send(reload);
         }
+        if redraw && !quit {
+            terminal.draw(|f| view::draw(f, &app))?;
+        }
+        // Work starts once the frame saying so is drawn: a batch's first apply no longer
+        // shares the processor with that frame.
+        for (job, joined) in work {
+            if joined {
+                deciding.extend(decider.run(job));
+            } else {
+                std::thread::spawn(job);
+            }
+        }
         if quit {
             break;
-        }
-        if redraw {
-            terminal.draw(|f| view::draw(f, &app))?;
         }
     }
     stop.store(true, Ordering::Relaxed);
@@ -165,38 +175,41 @@ fn spawn_notify(argv: Vec<String>, waiting: attention::Waiting) {
     });
 }
 
-/// Starts a decision or a batch of them on the [`decider::Decider`], or a revert on its own
-/// thread, on the engine as it is now; the handle of a decision that got a thread of its
-/// own, which the loop joins before it leaves. A batch's goals are held from reloading
-/// until it is done ([`loader::Hold`]).
-fn spawn_work(
+/// The job for a decision, a batch of them or a revert, on the engine as it is now, and
+/// whether it is a decision (run on the [`decider::Decider`] and joined before the loop
+/// leaves: never half an apply) rather than a revert (a thread of its own). A batch's goals
+/// are held from reloading from now until it is done ([`loader::Hold`]).
+fn work_job(
     work: Effect,
     engine: &loader::Shared,
     tx: &Sender<Msg>,
     hold: &mut loader::Hold,
-    decider: &decider::Decider,
-) -> Option<std::thread::JoinHandle<()>> {
+) -> Option<(decider::Job, bool)> {
     let (eng, tx) = (loader::current(engine), tx.clone());
     match work {
         Effect::DecideBatch { action, items, decision } => {
             hold.start(items.iter().filter_map(|i| i.key.split('/').next().map(str::to_owned)));
-            decider.run(Box::new(move || {
+            let job: decider::Job = Box::new(move || {
                 let outcomes = batch::run(&eng, items, &decision);
                 let _ = tx.send(Msg::BatchDone { action, outcomes });
-            }))
+            });
+            Some((job, true))
         }
         Effect::Revert { goal, item_id } => {
-            std::thread::spawn(move || {
+            let job: decider::Job = Box::new(move || {
                 let result = revert::propose(&eng, &goal, &item_id);
                 let _ = tx.send(Msg::Reverted { goal, result });
             });
-            None
+            Some((job, false))
         }
-        Effect::Decide { key, digest, decision } => decider.run(Box::new(move || {
-            let result = eng.decide(&key, &decision, Some(&digest)).map_err(|e| crate::error_chain(&e));
-            tracing::info!(item = key, ?result, "decision");
-            let _ = tx.send(Msg::Decided { key, result });
-        })),
+        Effect::Decide { key, digest, decision } => {
+            let job: decider::Job = Box::new(move || {
+                let result = eng.decide(&key, &decision, Some(&digest)).map_err(|e| crate::error_chain(&e));
+                tracing::info!(item = key, ?result, "decision");
+                let _ = tx.send(Msg::Decided { key, result });
+            });
+            Some((job, true))
+        }
         _ => None,
     }
 }
