@@ -149,6 +149,9 @@ pub struct Engine {
     /// that folder grows by a snapshot or two per apply, so it is swept once per engine,
     /// not at every decision (see [`Engine::recover_goal`]).
     pub(crate) swept: std::sync::Arc<std::sync::Mutex<std::collections::HashSet<PathBuf>>>,
+    /// The item ids each goal's results log names, extended as the log grows (see
+    /// [`recover::NamedIds`]); shared by every clone of this engine.
+    pub(crate) named_ids: std::sync::Arc<recover::NamedIds>,
 }
 
 impl Engine {
@@ -168,6 +171,7 @@ impl Engine {
             predictions: std::sync::Arc::default(),
             loopx: std::sync::Arc::default(),
             swept: std::sync::Arc::default(),
+            named_ids: std::sync::Arc::default(),
         })
     }
 
