@@ -60,9 +60,15 @@ fn key_body_follows(after: &[u8]) -> bool {
         // The marker ends the text: what followed may have been cut off; judged a key.
         return true;
     }
-    let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
-    let run = rest.iter().take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')).count();
-    run >= 16 || (line.contains(&b':') && line.len() < 80 && rest.first().is_some_and(u8::is_ascii_alphabetic))
+    // Only the first 80 bytes are looked at (a header line is shorter; a run of 16 decides):
+    // a line of tens of thousands of markers made each look read the rest of the line.
+    let head = &rest[..rest.len().min(80)];
+    let header_line = match memchr::memchr(b'\n', head) {
+        Some(end) => head[..end].contains(&b':'),
+        None => rest.len() < 80 && head.contains(&b':'),
+    };
+    let run = rest.iter().take(16).take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')).count();
+    run >= 16 || (header_line && rest.first().is_some_and(u8::is_ascii_alphabetic))
 }
 
 /// The line of `bytes` holding byte `at`, as text.

@@ -84,6 +84,11 @@ impl Masker {
             None => (line, None),
         };
         let mut spans: Vec<(usize, usize, String)> = Vec::new();
+        // The last search for an END marker: (from, where it is). The key matches come in
+        // order, and one after `from` but before that END finds the same one without reading
+        // the line again (a line of tens of thousands of markers searched the rest of the
+        // line once per marker: seconds for a megabyte).
+        let mut end_search: Option<(usize, Option<usize>)> = None;
         for h in raw_hits(scanned.as_bytes())
             .into_iter()
             .filter(|h| h.rule.category == "credentials" && h.rule.public == "block")
@@ -96,9 +101,18 @@ impl Masker {
             if h.rule.id == "private_key_block" {
                 // The key follows its marker: on this line through its END marker (a key
                 // written with `\n` escapes), else to the line's end and the lines after.
-                let rest = &line[end..];
-                if let Some(at) = rest.find("-----END ") {
-                    end += at + rest[at..].find("KEY-----").map_or(9, |k| k + 8);
+                let found = match end_search {
+                    Some((from, found)) if from <= end && found.is_none_or(|at| end <= at) => found,
+                    _ => {
+                        let found = line[end..].find("-----END ").map(|at| end + at);
+                        end_search = Some((end, found));
+                        found
+                    }
+                };
+                if let Some(at) = found {
+                    // The marker's own end, near it (`-----END ENCRYPTED PRIVATE KEY-----`).
+                    let near = &line.as_bytes()[at..line.len().min(at + 96)];
+                    end = at + memchr::memmem::find(near, b"KEY-----").map_or(9, |k| k + 8);
                 } else {
                     end = line.trim_end_matches(['\n', '\r']).len().max(end);
                     self.key_lines = KEY_BODY_LINES;

@@ -110,3 +110,39 @@ fn a_one_line_key_with_escaped_crlf_is_found_and_masked() {
     let masked = mask_secrets(&text).0;
     assert!(!masked.contains(&body[8..30]), "{masked}");
 }
+
+/// One line of many one-line keys (`\n` escapes): each masked through its own END marker,
+/// the text between them shown; and many markers with one END at the end of the line, or
+/// none: masked from the first marker on. The END search of one key is reused by the next
+/// (a line of tens of thousands of markers searched the rest of the line once per marker).
+#[test]
+fn many_keys_on_one_line_are_each_masked_through_their_own_end() {
+    let key = |n: usize| {
+        format!(
+            "-----BEGIN RSA PRIVATE KEY-----\\nMIIEowIBAAKCAQEAx{n:04}q8vR2mN5tK9wL3pZ7yB\\n-----END RSA PRIVATE KEY-----"
+        )
+    };
+    let line: String = (0..300).map(|n| format!("{} sep{n} ", key(n))).collect();
+    let (masked, _) = mask_secrets(&line);
+    for n in 0..300 {
+        assert!(masked.contains(&format!(" sep{n} ")), "the text between keys shows: sep{n}");
+        assert!(!masked.contains(&format!("x{n:04}q8v")), "key {n}'s body shows");
+    }
+    let begins = "-----BEGIN RSA PRIVATE KEY-----\\nMIIEowIBAAKCAQEAxq8vR2mN5tK9 ".repeat(300);
+    for tail in ["-----END RSA PRIVATE KEY----- after", "no end here"] {
+        let (masked, _) = mask_secrets(&format!("before {begins}{tail}"));
+        assert!(masked.starts_with("before "), "{}", &masked[..40]);
+        assert!(!masked.contains("MIIEow"), "a body shows");
+        assert_eq!(masked.ends_with(" after"), tail.ends_with(" after"), "{}", &masked[masked.len() - 40..]);
+    }
+}
+
+/// [`mask`] shows a sample's first and last four characters (none when it has at most
+/// eight), counting characters, not bytes.
+#[test]
+fn mask_shows_four_characters_at_each_end() {
+    assert_eq!(mask("12345678"), "***");
+    assert_eq!(mask("123456789"), "1234***6789");
+    assert_eq!(mask("äbcdéfghï"), "äbcd***fghï");
+    assert_eq!(mask(&"x".repeat(1 << 20)), "xxxx***xxxx");
+}

@@ -62,13 +62,14 @@ struct Hit {
 /// `first4***last4`, or `***` for samples of 8 characters or fewer.
 #[must_use]
 pub fn mask(sample: &str) -> String {
-    let chars: Vec<char> = sample.chars().collect();
-    if chars.len() <= 8 {
+    // Its ends only: a key's span can be a whole line of megabytes, masked once per match.
+    if sample.chars().nth(8).is_none() {
         return "***".into();
     }
-    let head: String = chars[..4].iter().collect();
-    let tail: String = chars[chars.len() - 4..].iter().collect();
-    format!("{head}***{tail}")
+    let head: String = sample.chars().take(4).collect();
+    let mut tail: Vec<char> = sample.chars().rev().take(4).collect();
+    tail.reverse();
+    format!("{head}***{}", tail.into_iter().collect::<String>())
 }
 
 fn severity(rule: &Rule, policy: Policy) -> &'static str {
