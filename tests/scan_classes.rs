@@ -164,6 +164,13 @@ fn second_tuning_part_is_caught_and_no_clean_case_blocks() {
     assert_tuned("tuning_2.jsonl");
 }
 
+/// Key wrappings, `.netrc` entries and password-only URLs an adversarial helper found
+/// unblocked (issue 16, sixth round), with clean near-misses; written by the rules' author.
+#[test]
+fn third_tuning_part_is_caught_and_no_clean_case_blocks() {
+    assert_tuned("tuning_3.jsonl");
+}
+
 /// The third held-out part, tuned against in the third round once its blind score was
 /// taken: now a tuning part, held to the same bars.
 #[test]

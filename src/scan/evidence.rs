@@ -39,36 +39,47 @@ fn is_cidr_network(bytes: &[u8], end: usize) -> bool {
 }
 
 /// Whether a key's body follows a `-----BEGIN … PRIVATE KEY-----` marker (`after` is the
-/// text after it): after blanks and one line break, a PEM header line (`Proc-Type: …`) or a
-/// run of 16 or more base64 characters, or nothing (the text ends). A sentence naming the marker (`starts with
+/// text after it): after blanks and line breaks (written, or escaped as `\n`, `\r\n` or
+/// `%0A`: a JSON string, a one-line key, a URL-encoded one; PGP armour leaves a blank line),
+/// a header line (`Proc-Type: …`, `Version: …`, `Comment: …`) or a run of 16 or more base64
+/// characters, or nothing (the text ends); or, a line or two of words after the marker, a
+/// line of 40 or more base64 characters. A sentence naming the marker (`starts with
 /// -----BEGIN … KEY----- and ends with …`) carries no key.
 fn key_body_follows(after: &[u8]) -> bool {
     let mut rest = after;
-    while let [b' ' | b'\t' | b'\r', tail @ ..] = rest {
-        rest = tail;
-    }
-    // A line break, written or escaped (`\n`, `\r\n` in a JSON string or a one-line key).
-    if let Some(tail) =
-        rest.strip_prefix(b"\n").or_else(|| rest.strip_prefix(b"\\n")).or_else(|| rest.strip_prefix(b"\\r\\n"))
-    {
-        rest = tail;
-    }
-    while let [b' ' | b'\t', tail @ ..] = rest {
-        rest = tail;
+    loop {
+        rest = match rest {
+            [b' ' | b'\t' | b'\r' | b'\n', tail @ ..] => tail,
+            _ => match [&b"\\n"[..], b"\\r\\n", b"%0A", b"%0a", b"%0D%0A", b"%0d%0a"]
+                .iter()
+                .find_map(|brk| rest.strip_prefix(*brk))
+            {
+                Some(tail) => tail,
+                None => break,
+            },
+        };
     }
     if rest.is_empty() {
         // The marker ends the text: what followed may have been cut off; judged a key.
         return true;
     }
-    // Only the first 80 bytes are looked at (a header line is shorter; a run of 16 decides):
-    // a line of tens of thousands of markers made each look read the rest of the line.
+    // Only the first bytes are looked at (a header line is shorter than 80; a run of 16
+    // decides; a body line two lines down lies within 512): a line of tens of thousands of
+    // markers made each look read the rest of the line.
     let head = &rest[..rest.len().min(80)];
     let header_line = match memchr::memchr(b'\n', head) {
         Some(end) => head[..end].contains(&b':'),
         None => rest.len() < 80 && head.contains(&b':'),
     };
-    let run = rest.iter().take(16).take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')).count();
-    run >= 16 || (header_line && rest.first().is_some_and(u8::is_ascii_alphabetic))
+    let is_base64 = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=');
+    let run = rest.iter().take(16).take_while(|b| is_base64(b)).count();
+    if run >= 16 || (header_line && rest.first().is_some_and(u8::is_ascii_alphabetic)) {
+        return true;
+    }
+    rest[..rest.len().min(512)].split(|&b| b == b'\n').skip(1).take(3).any(|line| {
+        let line = line.trim_ascii();
+        line.len() >= 40 && line.iter().all(is_base64)
+    })
 }
 
 /// The line of `bytes` holding byte `at`, as text.

@@ -158,7 +158,8 @@ fn body_line(line: &str) -> BodyLine {
     }
     let (start, end) = content(line);
     let body = &line[start..end];
-    let key_chars = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b':' | b',' | b'-' | b' ');
+    let key_chars =
+        |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b':' | b',' | b'-' | b' ' | b'"');
     if body.bytes().all(key_chars) { BodyLine::Body { prefix: start, end } } else { BodyLine::Other }
 }
 

@@ -146,3 +146,35 @@ fn mask_shows_four_characters_at_each_end() {
     assert_eq!(mask("äbcdéfghï"), "äbcd***fghï");
     assert_eq!(mask(&"x".repeat(1 << 20)), "xxxx***xxxx");
 }
+
+/// Keys in the wrappings an agent may paste (PGP armour with its blank line and headers,
+/// SSH2 with a quoted comment, retyped markers in lower case or with 4 or 6 dashes, a
+/// URL-encoded one-line key) block, and no line of their bodies shows when masked.
+#[test]
+fn keys_in_other_wrappings_block_and_their_bodies_are_masked() {
+    let body = "lQOYBGXxq8kBCADc3Qw9vR2mN5tK9wL3pZ7yB4cD6fG8hJ0kM2nP4qS6tU8vW0xYz";
+    let short = "Xq8vR2";
+    let cases = [
+        format!("-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n{body}\n={short}\n-----END PGP PRIVATE KEY BLOCK-----\n"),
+        format!(
+            "-----BEGIN PGP SECRET KEY BLOCK-----\nVersion: GnuPG v2\n\n{body}\n{short}\n-----END PGP SECRET KEY BLOCK-----\n"
+        ),
+        format!(
+            "---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nComment: \"rsa-key-20240101\"\n{body}\n{short}\n---- END SSH2 ENCRYPTED PRIVATE KEY ----\n"
+        ),
+        format!("-----begin rsa private key-----\n{body}\n{short}\n-----end rsa private key-----\n"),
+        format!("----BEGIN RSA PRIVATE KEY----\n{body}\n{short}\n----END RSA PRIVATE KEY----\n"),
+        format!("------BEGIN RSA PRIVATE KEY------\n{body}\n{short}\n------END RSA PRIVATE KEY------\n"),
+        format!("note: -----BEGIN OPENSSH PRIVATE KEY-----%0A{body}%0A{short}%0A-----END OPENSSH PRIVATE KEY-----\n"),
+        format!(
+            "-----BEGIN RSA PRIVATE KEY-----\nthis is the key for prod deploys\n{body}\n{short}\n-----END RSA PRIVATE KEY-----\n"
+        ),
+    ];
+    for text in &cases {
+        let mut found = Vec::new();
+        scan_text(text, "/x", Policy::Local, &mut found);
+        assert!(found.iter().any(|f| f.rule_id == "private_key_block" && f.severity == "block"), "{text}");
+        let (masked, _) = mask_secrets(text);
+        assert!(!masked.contains("lQOYBG") && !masked.contains(short), "{masked}");
+    }
+}

@@ -262,8 +262,11 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         category: "credentials",
         public: B,
         local: B,
-        literals: &["private key"],
-        pattern: r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----",
+        literals: &["private key", "secret key"],
+        // PEM and OpenSSH (5 dashes), SSH2 (`---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----`),
+        // PGP (`PRIVATE KEY BLOCK`, older `SECRET KEY BLOCK`), and markers an agent retyped
+        // (lower case, 4 or 6 dashes, a space inside the dashes).
+        pattern: r"(?i)-{4,6} ?BEGIN (?:[A-Z0-9]+ )*(?:PRIVATE|SECRET) KEY(?: BLOCK)? ?-{4,6}",
         check: Check::KeyBody,
         what: "PEM private key block",
         hit: "-----BEGIN OPENSSH PRIVATE KEY-----",
@@ -304,6 +307,21 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         what: "password in a URL",
         hit: "postgres://app:Xq8vR2mN5tK9@db.example.com/app",
         miss: "postgres://app:${DB_PASSWORD}@db/app",
+    },
+    Rule {
+        id: "netrc_password",
+        category: "credentials",
+        public: B,
+        local: B,
+        literals: &["password"],
+        // `machine <host> login <user> password <secret>` on one line (what a script echoes
+        // into `~/.netrc`), or a `password <secret>` line of its own (a `.netrc` written one
+        // field per line); the secret must look like one, so `password reset` is prose.
+        pattern: r"(?m)(?:\bmachine[ \t]+\S+(?:[ \t]+(?:login|account)[ \t]+\S+)*[ \t]+|^[ \t]*)password[ \t]+([^\s\x22'<>]{6,})(?:[ \t]*$|[ \t]+(?:machine|login|account|macdef|default)\b)",
+        check: Check::SecretValue,
+        what: "password in a .netrc entry",
+        hit: "machine api.example.com login deploy password Xq8vR2mN5tK9wL3pZ7",
+        miss: "machine api.example.com login USER password $NETRC_PASSWORD",
     },
     Rule {
         id: "cookie_session",
