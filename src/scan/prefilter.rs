@@ -85,6 +85,7 @@ pub const STEMS: &[&str] = &[
     "nfs:",
     "documents and",
     "im_start",
+    "curl ",
     "of_turn>",
     "header_id",
     "/inst]",

@@ -302,7 +302,8 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         public: B,
         local: B,
         literals: &[],
-        pattern: r#"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@"'<>]{1,64}:([^/\s@"'<>]{3,128})@[A-Za-z0-9.-]+"#,
+        // A user and a password, or a password alone (`redis://:…@`) of 8 or more characters.
+        pattern: r#"\b[a-zA-Z][a-zA-Z0-9+.-]*://(?:[^/\s:@"'<>]{1,64}:([^/\s@"'<>]{3,128})|:([^/\s@"'<>]{8,128}))@[A-Za-z0-9.-]+"#,
         check: Check::NotPlaceholder,
         what: "password in a URL",
         hit: "postgres://app:Xq8vR2mN5tK9@db.example.com/app",
@@ -322,6 +323,20 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         what: "password in a .netrc entry",
         hit: "machine api.example.com login deploy password Xq8vR2mN5tK9wL3pZ7",
         miss: "machine api.example.com login USER password $NETRC_PASSWORD",
+    },
+    Rule {
+        id: "curl_user_password",
+        category: "credentials",
+        public: B,
+        local: B,
+        literals: &["curl "],
+        // `curl -u user:password`, `--user=user:password`: the user and the password on
+        // the command line.
+        pattern: r#"\bcurl [^\n]*?(?:-u|--user)(?:[ \t]+|=)["']?[^\s:"']{1,64}:([^\s"'@]{8,128})"#,
+        check: Check::NotPlaceholder,
+        what: "password in a curl -u argument",
+        hit: "curl -u admin:Xq8vR2mN5tK9wL3p https://api.example.com/v1/items",
+        miss: "curl -u \"$API_USER:$API_PASSWORD\" https://api.example.com/v1/items",
     },
     Rule {
         id: "cookie_session",
@@ -351,7 +366,7 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         public: B,
         local: B,
         literals: &["password", "passwd", "pwd", "secret", "token", "key", "credential", "auth"],
-        pattern: r#"(?i)\b[a-z0-9_.-]*(?:password|passwd|pwd|secret|token|key|credential|auth)["']?\s*[:=|]\s*["']?([^\s"'<>,;)}\]|]{8,})"#,
+        pattern: r#"(?i)\b[a-z0-9_.-]*(?:password|passwd|pwd|secret|token|key|credential|auth)\\?["']?\s*[:=|]\s*\\?["']?([^\s"'<>,;)}\]|\\]{8,})"#,
         check: Check::Random,
         what: "a secret-named field assigned a random-looking literal",
         hit: "client_secret = \"9xQe7Lk2Vb8Nw3Rt6Yh1Uj4\"",
