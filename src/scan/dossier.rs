@@ -44,7 +44,7 @@ static PEOPLE: LazyLock<Regex> = LazyLock::new(|| {
     let name = r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’-]+";
     let full = format!(r"(?:{name}|[A-ZÀ-ÖØ-Þ]\.)(?: (?:de |van |von |da |di )?{name}){{1,2}}");
     Regex::new(&format!(
-        r"(?-u:\b)(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Rev|Sir|Dame|Herr|Frau|Mme|Mlle|Sra|Srta|Sr|Dña|Don)\.? (?:[A-Z]\. )?{name}|(?-u:\b)M\. {full}|(?-u:\b){full} \((?:[A-Z]{{2,5}}|Chair|Chairman|Chairwoman|Chairperson|Secretary|Treasurer|Director|Manager|counsel|notes|minutes)(?-u:\b)|(?:Name|Employee|Manager|Reviewer|Author|Prepared by|Lead auditor|Auditor|Chair|Attendees|Present|Participants|Guarantor|Mitarbeiter(?:in)?|Führungskraft|Verfasser(?:in)?|Asistentes|Présents|Interviewer|Candidate|Patient)[ \t]*:[ \t]*{full}(?:, {full})*|(?-u:\b){full}, {full}(?:, {full})+|\({full}\)|(?-u:\b){full} \((?:[^)\n]{{2,40}})\)|(?-u:\b){full} (?:had|has|have|will|was|is|[a-z]{{2,}}(?:ed|es|s))(?-u:\b)|[\p{{Han}}]{{1,4}}(?:様|さん|先生|課長|部長|社長|经理|女士|总监)"
+        r"(?-u:\b)(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Rev|Sir|Dame|Herr|Frau|Mme|Mlle|Sra|Srta|Sr|Dña|Don)\.? (?:[A-Z]\. )?{name}|(?-u:\b)M\. {name}|(?-u:\b)[A-Z]\. {name}(?-u:\b)|(?-u:\b)M\. {full}|(?-u:\b){full} \((?:[A-Z]{{2,5}}|Chair|Chairman|Chairwoman|Chairperson|Secretary|Treasurer|Director|Manager|counsel|notes|minutes)(?-u:\b)|(?:Name|Employee|Manager|Reviewer|Author|Prepared by|Lead auditor|Auditor|Chair|Attendees|Present|Participants|Guarantor|Mitarbeiter(?:in)?|Führungskraft|Verfasser(?:in)?|Asistentes|Présents|Interviewer|Candidate|Patient)[ \t]*:[ \t]*{full}(?:, {full})*|(?-u:\b){full}, {full}(?:, {full})+|\({full}\)|(?-u:\b){full} \((?:[^)\n]{{2,40}})\)|(?-u:\b){full} (?:had|has|have|will|was|is|[a-z]{{2,}}(?:ed|es|s))(?-u:\b)|[\p{{Han}}]{{1,4}}(?:様|さん|先生|課長|部長|社長|经理|女士|总监)"
     ))
     .expect("the people pattern compiles")
 });
@@ -55,7 +55,7 @@ static PEOPLE: LazyLock<Regex> = LazyLock::new(|| {
 static FIGURES: LazyLock<Regex> = LazyLock::new(|| {
     let month = "(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|Januar|Februar|März|Juni|Juli|Oktober|Dezember)";
     Regex::new(&format!(
-        r"(?:(?-u:\b)(?:USD|EUR|GBP|CHF|SEK|NOK|DKK|AUD|CAD|NZD|SGD|HKD|JPY|CNY|RMB|INR|ZAR|BRL|MXN|PLN|AED)|[£$€¥₹])[ \t]?\d[\d,.]*(?:[ \t]?(?:k|m|bn|million|billion|Mio\.?|Mrd\.?))?(?-u:\b)|(?-u:\b)\d[\d,.]*[ \t]?(?:k|m|bn|million|billion)?[ \t]?(?:USD|EUR|GBP|CHF|SEK|NOK|AUD|CAD|SGD|ZAR|€|£)(?:(?-u:\b)|\s|$)|\d[\d,.]*(?:万|億|亿)?(?:円|元|ウォン|원)|(?-u:\b)\d{{1,2}}(?:st|nd|rd|th)?\.? (?:de )?{month}(?: de)? \d{{4}}(?-u:\b)|(?-u:\b){month} \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}(?-u:\b)|(?-u:\b)(?:19|20)\d\d-[01]\d-[0-3]\d(?-u:\b)|(?-u:\b)[0-3]?\d[/.][01]?\d[/.](?:19|20)\d\d(?-u:\b)|(?:19|20)\d\d年\d{{1,2}}月(?:\d{{1,2}}日)?"
+        r"(?:(?-u:\b)(?:USD|EUR|GBP|CHF|SEK|NOK|DKK|AUD|CAD|NZD|SGD|HKD|JPY|CNY|RMB|INR|ZAR|BRL|MXN|PLN|AED)|[£$€¥₹])[ \t]?\d[\d,.]*(?:[ \t]?(?:k|K|m|M|bn|BN|million|billion|Mio\.?|Mrd\.?))?(?-u:\b)|(?-u:\b)\d[\d,.]*[ \t]?(?:k|m|bn|million|billion)?[ \t]?(?:USD|EUR|GBP|CHF|SEK|NOK|AUD|CAD|SGD|ZAR|€|£)(?:(?-u:\b)|\s|$)|\d[\d,.]*(?:万|億|亿)?(?:円|元|ウォン|원)|(?-u:\b)\d{{1,3}}(?:[ \u{{a0}}\u{{202f}}]\d{{3}})+(?:,\d+)?[ \u{{a0}}\u{{202f}}]?(?:€|£|\$|EUR|CHF)|(?-u:\b)\d[\d,.]*[ \t]?(?:millones de |millions d'|million |Millionen |mil )?(?:euros?|dollars?|livres|francs?|pesos|yens?)(?-u:\b)|(?-u:\b)\d{{1,2}}(?:st|nd|rd|th)?\.? (?:de )?{month}(?: de)? \d{{4}}(?-u:\b)|(?-u:\b){month} \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}(?-u:\b)|(?-u:\b)(?:19|20)\d\d-[01]\d-[0-3]\d(?-u:\b)|(?-u:\b)[0-3]?\d[/.][01]?\d[/.](?:19|20)\d\d(?-u:\b)|(?:19|20)\d\d年\d{{1,2}}月(?:\d{{1,2}}日)?"
     ))
     .expect("the figures pattern compiles")
 });
@@ -66,7 +66,7 @@ static FIGURES: LazyLock<Regex> = LazyLock::new(|| {
 /// Japanese and Chinese.
 static MATTERS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?im)^(?:Dear|Hi|Hello|Hallo|Liebe|Lieber|Sehr geehrte[rs]?|Bonjour|Madame|Monsieur|Hola|Estimad[oa]) [^\n,]{2,40},|(?i)(?-u:\b)(?:salary|salaries|pay rise|bonus|compensation|equity|severance|settlement|redundanc\w*|layoffs?|dismiss\w*|disciplinary|grievance|misconduct|harass\w*|complaint|maternity|paternity|pregnan\w*|sick leave|illness|diagnos\w*|referral|patient|medication|DOB|date of birth|performance improvement|underperform\w*|partially meets|rating|appraisal|resign\w*|terminat\w*|step down|stepping down|acquisition|takeover|divest\w*|term sheet|pre-money|valuation|runway|burn|deficit|lawsuit|litigation|liabilit\w*|indemnit\w*|guarantor|rent|premises|tenant|landlord|licensee|licensor|confidential\w*|contract|penalt\w*|insurance|incident|lender|debt|owes|shares|family|lawyer|health|divorce|custody|fine|regulator|GDPR|IBAN|exposed|leak\w*|breach\w*|retention risk|external offer|rehire|exit interview|promot\w*|PIP|privately|off the record|not been told|not informed|has not been told|keep (?:it|this) (?:that way|quiet|private)|not yet announced|not yet informed|don't tell|do not tell|do not share|don't share|not to be shared|keep (?:it|this) between us|for the [a-z ]{3,30} only|not for release|before (?:it is|it's) announced|Gehalt|Abmahnung|Kündigung|vertraulich|Elternzeit|salaire|licenciement|rémunération|salario|despido|indemnización)(?-u:\b)|人事評価|給与|賞与|退職|解雇|内密|口外|薪酬|工资|辞退|不得转发|保密",
+        r"(?im)^(?:Dear|Hi|Hello|Hallo|Liebe|Lieber|Sehr geehrte[rs]?|Bonjour|Madame|Monsieur|Hola|Estimad[oa]) [^\n,:]{2,40}[,:]|(?i)(?-u:\b)(?:salary|salaries|pay rise|bonus|compensation|equity|severance|settlement|redundanc\w*|layoffs?|dismiss\w*|disciplinary|grievance|misconduct|harass\w*|complaint|maternity|paternity|pregnan\w*|sick leave|illness|diagnos\w*|referral|patient|medication|DOB|date of birth|performance improvement|underperform\w*|partially meets|rating|appraisal|resign\w*|terminat\w*|step down|stepping down|acquisition|takeover|divest\w*|term sheet|pre-money|valuation|runway|burn|deficit|lawsuit|litigation|liabilit\w*|indemnit\w*|guarantor|rent|premises|tenant|landlord|licensee|licensor|confidential\w*|contract|penalt\w*|insurance|incident|lender|debt|owes|shares|family|lawyer|health|divorce|custody|fine|regulator|GDPR|IBAN|exposed|leak\w*|breach\w*|retention risk|external offer|rehire|exit interview|promot\w*|PIP|privately|off the record|not been told|not informed|has not been told|keep (?:it|this) (?:that way|quiet|private)|not yet announced|not yet informed|don't tell|do not tell|do not share|don't share|not to be shared|keep (?:it|this) between us|for the [a-z ]{3,30} only|not for release|before (?:it is|it's) announced|Gehalt|Abmahnung|Kündigung|vertraulich|confidencial\w*|confidentiel\w*|discreción|discrétion|Elternzeit|salaire|licenciement|rémunération|salario|despido|indemnización)(?-u:\b)|人事評価|給与|賞与|退職|解雇|内密|口外|薪酬|工资|辞退|不得转发|保密",
     )
     .expect("the matters pattern compiles")
 });
@@ -75,7 +75,7 @@ static MATTERS: LazyLock<Regex> = LazyLock::new(|| {
 /// `confidential`, `for the Audit Committee only`, `内密`).
 static SECRECY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)(?-u:\b)(?:confidential\w*|privately|off the record|not been told|not informed|keep (?:it|this) (?:that way|quiet|private|between us)|not yet announced|not yet informed|don't tell|do not tell|do not share|don't share|not to be shared|for the [a-z ]{3,30} only|not for release|before (?:it is|it's) announced|vertraulich)(?-u:\b)|内密|口外|不得转发|保密",
+        r"(?i)(?-u:\b)(?:confidential\w*|privately|off the record|not been told|not informed|keep (?:it|this) (?:that way|quiet|private|between us)|not yet announced|not yet informed|don't tell|do not tell|do not share|don't share|not to be shared|for the [a-z ]{3,30} only|not for release|before (?:it is|it's) announced|vertraulich|confidencial\w*|confidentiel\w*|riservat[oa]|máxima discreción|discreción|discrétion|Verschwiegenheit|keep (?:the |this |it |that )?[a-z ]{0,30}(?:quiet|under wraps|to yourself)|under wraps|need-to-know|(?:is|are|isn't|aren't|is not|are not) (?:public|announced) yet|(?:not|isn't|hasn't been) (?:yet )?(?:public|announced)|(?:don't|do not|please don't) forward)(?-u:\b)|内密|口外|不得转发|保密",
     )
     .expect("the secrecy pattern compiles")
 });
@@ -85,7 +85,7 @@ static SECRECY: LazyLock<Regex> = LazyLock::new(|| {
 /// judged private: names, sums and matters are what they are made of too.
 static PUBLIC_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)(?-u:\b)(?:release notes?|changelog|press release|thanks to|contributors?|fixed|bug|crash|demo|sample|fixtures?|seed(?:ed)? data|examples?|test data|fictional|synthetic|placeholders?|lorem ipsum|benchmark)(?-u:\b)",
+        r"(?i)(?-u:\b)(?:release notes?|changelog|press release|thanks to|contributors?|bug|crash|demo|sample|fixtures?|seed(?:ed)? data|examples?|test data|fictional|synthetic|placeholders?|lorem ipsum|benchmark)(?-u:\b)",
     )
     .expect("the public-context pattern compiles")
 });
@@ -135,6 +135,8 @@ struct Counts {
     matters: usize,
     /// A letter's salutation opens a line (`Dear Aisha,`, `Madame Lefèvre,`).
     letter: bool,
+    /// Words that keep the text from others ([`SECRECY`]).
+    secrecy: bool,
     first: Option<(usize, String)>,
 }
 
@@ -142,6 +144,7 @@ fn count(text: &str) -> Counts {
     let mut people = std::collections::BTreeSet::new();
     let mut figures = std::collections::BTreeSet::new();
     let mut matters = std::collections::BTreeSet::new();
+    let mut given = std::collections::BTreeSet::new();
     let mut first = None;
     let mut at = 0;
     for line in text.split_inclusive('\n') {
@@ -152,13 +155,24 @@ fn count(text: &str) -> Counts {
                 let names = m.as_str().rsplit_once(':').map_or(m.as_str(), |(_, names)| names);
                 people.extend(names.split(", ").map(str::trim).filter(|n| !opens_with_a_function_word(n)));
             }
+            given.extend(super::names::given_names(line));
             figures.extend(FIGURES.find_iter(line).map(|m| m.as_str()));
             matters.extend(MATTERS.find_iter(line).map(|m| m.as_str().to_lowercase()));
         }
         at += line.len();
     }
     let letter = matters.iter().any(|m| SALUTATIONS.iter().any(|s| m.starts_with(s)));
-    Counts { people: people.len(), figures: figures.len(), matters: matters.len(), letter, first }
+    // A given name that starts a person already counted (`Marcus` of `Marcus Feld`) is that
+    // person; the others are people of their own.
+    let named_apart = given.iter().filter(|g| !people.iter().any(|p: &&str| p.split(' ').next() == Some(**g))).count();
+    Counts {
+        people: people.len() + named_apart,
+        figures: figures.len(),
+        matters: matters.len(),
+        letter,
+        secrecy: SECRECY.is_match(text),
+        first,
+    }
 }
 
 /// Whether `text` is a fill-in template of a document rather than one: three or more
@@ -182,9 +196,13 @@ pub(super) fn is_template(text: &str) -> bool {
 /// or more sums or dates and at least one personal or undisclosed matter; or, without sums
 /// or dates (a review, a postmortem's timeline), three or more people and three or more
 /// distinct matters; or a letter (a salutation opens a line) with two or more sums or dates
-/// and two or more matters besides its salutation; a text with words of a public or made-up text ([`PUBLIC_CONTEXT`])
-/// also needs words of secrecy ([`SECRECY`]). `None` for a text outside
-/// [`MIN_BYTES`]..=[`MAX_BYTES`] or short of these.
+/// and two or more matters besides its salutation; or two or more people and words of
+/// secrecy ([`SECRECY`]: `keep this between us`, `privately`) with a sum or date or two
+/// matters. People are named with a title or a role, as full names in the shapes of
+/// [`PEOPLE`], by an initial and a surname, or by a given name alone
+/// ([`super::names`]). A text with words of a public or made-up text ([`PUBLIC_CONTEXT`])
+/// also needs words of secrecy. `None` for a text outside [`MIN_BYTES`]..=[`MAX_BYTES`] or
+/// short of these.
 #[must_use]
 pub(super) fn find(text: &str) -> Option<(usize, String)> {
     // Blanks around the text do not make it a larger one (padding past the limit).
@@ -194,8 +212,9 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
     let c = count(text);
     let found = (c.people >= 2 && c.figures >= 2 && c.matters >= 2)
         || (c.people >= 3 && c.matters >= 3)
-        || (c.letter && c.figures >= 2 && c.matters >= 3);
-    let found = found && (!PUBLIC_CONTEXT.is_match(text) || SECRECY.is_match(text));
+        || (c.letter && c.figures >= 2 && c.matters >= 3)
+        || (c.people >= 2 && c.secrecy && (c.figures >= 1 || c.matters >= 2));
+    let found = found && (!PUBLIC_CONTEXT.is_match(text) || c.secrecy);
     // A letter may name nobody with a title: its finding is then at the text's start.
     found.then(|| c.first.unwrap_or_else(|| (0, text.trim_start().chars().take(24).collect())))
 }
@@ -305,5 +324,36 @@ mod tests {
             "Dr. Nazari and Mr. Yeo agreed the EUR 1.1m salary and severance budget on 2024-03-01 and 2024-04-01.\n";
         assert!(find(&prose.repeat(3)).is_some());
         assert!(find(&prose.repeat(MAX_BYTES / prose.len() + 1)).is_none(), "too large to be one document");
+    }
+}
+
+#[cfg(test)]
+mod given_name_tests {
+    use super::*;
+
+    /// People named by a given name alone or by an initial and a surname count, and two of
+    /// them with words of secrecy and a sum make a private text; the same names in a
+    /// progress note with no secrecy, sum or matter do not.
+    #[test]
+    fn first_names_with_secrecy_and_a_sum_are_private_and_a_plain_note_is_not() {
+        let email = "Hi Marcus,\n\nThanks for the revised numbers. I spoke with Priya this morning and she is \
+                     not comfortable signing off until we reconcile the account, 94 days past due on $412,000.\n\n\
+                     Can we keep this between us until the board call?\n\nBest,\nDana";
+        assert!(find(email).is_some(), "first names, secrecy and a sum");
+        let minutes = "Attendees: R. Okafor, L. Brandt and S. Yamamoto discussed the acquisition at $84M, \
+                       the severance budget and the settlement; nothing is to be shared before signing, \
+                       which is planned for the spring.";
+        let c = count(minutes);
+        assert!(c.people >= 3, "initials and surnames are people: {}", c.people);
+        let note = "Priya and Marcus paired on the parser today; Dana reviewed the change and merged it. \
+                    Next: the cache layer, then the docs for the release that comes after the freeze.";
+        assert!(find(note).is_none(), "names alone are not a document");
+    }
+
+    /// `M. Girard` is a person; `7 842 €` and `14,5 millones de euros` are sums.
+    #[test]
+    fn french_titles_and_sums_written_in_other_ways_are_read() {
+        assert_eq!(count("en présence de M. Girard, le directeur").people, 1);
+        assert_eq!(count("une indemnité de 7 842 € et 14,5 millones de euros").figures, 2);
     }
 }

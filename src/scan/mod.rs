@@ -13,6 +13,7 @@ mod evidence;
 pub mod invisible;
 mod json;
 mod mask;
+mod names;
 pub mod prefilter;
 pub mod rules;
 mod values;

@@ -184,8 +184,9 @@ pub fn extra_lines(rule: &Rule) -> usize {
         // prompt, up to two blank lines, output, up to two blank lines, output
         "shell_session" => 6,
         // `error[E…]: …` then ` --> file:line:col`; `Agenda:` then a list item
-        // `Kind regards,` then the name on the next line
-        "compiler_error" | "meeting_minutes" | "letter_shape" | "tool_table" => 1,
+        "compiler_error" | "meeting_minutes" | "tool_table" => 1,
+        // `Kind regards,` then the name on the next line or after a blank one
+        "letter_shape" => 2,
         // `PS C:\> command`, up to two blank lines, one output line
         "powershell_session" => 3,
         _ => 0,

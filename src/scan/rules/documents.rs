@@ -162,7 +162,7 @@ pub(super) const DOCUMENTS: &[Rule] = &[
             "thank you",
             "cheers",
         ],
-        pattern: r"(?m)\b(?:(?:Hi|Hey|Hello|Dear|Hallo|Liebe|Lieber|Bonjour|Hola|Estimada|Estimado) +(?:(?:Mr|Mrs|Ms|Dr|Herr|Frau)\.? +)?(?:[A-Z][A-Za-z'-]+(?: +[A-Z][A-Za-z'-]+)?|all|team|everyone|both|folks)[ \t]*[,!]|(?:Kind regards|Best regards|Warm regards|Warmest regards|Regards|Sincerely|Yours sincerely|Yours faithfully|Yours truly|Best wishes|Mit freundlichen Grüßen|Viele Grüße|Beste Grüße|Liebe Grüße|Cordialement|Bien cordialement|Atentamente|Saludos cordiales|Saludos|Un saludo)[ \t]*[,.]?[ \t]*(?:\n[ \t>]*)?[A-Z][A-Za-z'-]+|(?:Thanks|Thank you|Many thanks|Cheers)(?: [a-z]+){0,3},[ \t]*\n[ \t>]*[A-Z][A-Za-z'-]+[ \t]*$)",
+        pattern: r"(?m)\b(?:(?:Hi|Hey|Hello|Dear|Hallo|Liebe|Lieber|Bonjour|Hola|Estimada|Estimado) +(?:(?:Mr|Mrs|Ms|Dr|Herr|Frau|Sr|Sra|M|Mme)\.? +)?(?:[A-Z][A-Za-z'-]+(?: +[A-Z][A-Za-z'-]+)?|all|team|everyone|both|folks)[ \t]*[,!:]|(?:Kind regards|Best regards|Warm regards|Warmest regards|Regards|Sincerely|Yours sincerely|Yours faithfully|Yours truly|Best wishes|Mit freundlichen Grüßen|Viele Grüße|Beste Grüße|Liebe Grüße|Cordialement|Bien cordialement|Atentamente|Saludos cordiales|Saludos|Un saludo)[ \t]*[,.]?[ \t]*(?:\n[ \t>]*){0,2}[A-Z][A-Za-z'-]+|(?:Thanks|Thank you|Many thanks|Cheers)(?: [a-z]+){0,3},[ \t]*\n[ \t>]*[A-Z][A-Za-z'-]+[ \t]*$)",
         check: Check::AtLeastTwo,
         what: "a letter's salutation and sign-off (a pasted e-mail or letter body)",
         hit: "Hi Sam,\nwe can accept EUR 184k if the cap stays.\nKind regards,\nDana Whitfield",
