@@ -278,14 +278,11 @@ fn change_present(gate: &crate::gate::GateDir, marker: &Marker, current: &str) -
 /// given, told by their first record being the very same (`Arc::ptr_eq`): a log read again
 /// from its start is new records, and the set is built again.
 #[derive(Debug, Default)]
-pub(crate) struct NamedIds(
-    std::sync::Mutex<
-        std::collections::HashMap<
-            std::path::PathBuf,
-            (std::sync::Arc<crate::wire::ResultRecord>, usize, std::collections::HashSet<String>),
-        >,
-    >,
-);
+pub(crate) struct NamedIds(std::sync::Mutex<std::collections::HashMap<std::path::PathBuf, Named>>);
+
+/// One log's names: its first record (the set's records are the prefix of any records that
+/// start with this very one), how many records the set holds, the ids.
+type Named = (std::sync::Arc<crate::wire::ResultRecord>, usize, std::collections::HashSet<String>);
 
 impl NamedIds {
     /// Those of `pending` (item files) whose id a record of `records` (the log at `log`)
@@ -304,9 +301,9 @@ impl NamedIds {
             let named: std::collections::HashSet<&str> = records.iter().map(|r| r.item_id.as_str()).collect();
             return pending.into_iter().filter(|p| named.contains(Item::id_of(p).as_str())).collect();
         };
-        let entry = kept.entry(log.to_owned()).or_insert_with(|| (first.clone(), 0, Default::default()));
+        let entry = kept.entry(log.to_owned()).or_insert_with(|| (first.clone(), 0, std::collections::HashSet::new()));
         if !std::sync::Arc::ptr_eq(&entry.0, first) || entry.1 > records.len() {
-            *entry = (first.clone(), 0, Default::default());
+            *entry = (first.clone(), 0, std::collections::HashSet::new());
         }
         for r in &records[entry.1..] {
             if !entry.2.contains(r.item_id.as_str()) {
