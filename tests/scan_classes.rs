@@ -218,7 +218,13 @@ fn third_held_out_classes_report() {
 #[test]
 #[ignore = "held out: scored on purpose, not on every run"]
 fn fourth_held_out_classes_report() {
-    let (table, wrong, scores) = score("held_out_4.jsonl");
+    report_table("held_out_4.jsonl");
+}
+
+/// Prints a held-out file's table, and its wrong cases only with `WG_SHOW_MISSES=1`;
+/// asserts only that the file is there.
+fn report_table(file: &str) {
+    let (table, wrong, scores) = score(file);
     println!("{table}");
     if std::env::var_os("WG_SHOW_MISSES").is_some() {
         println!("{}", wrong.join("\n"));
@@ -242,10 +248,5 @@ fn fifth_held_out_classes_report() {
 #[test]
 #[ignore = "held out: scored on purpose, not on every run"]
 fn sixth_held_out_classes_report() {
-    let (table, wrong, scores) = score("held_out_6.jsonl");
-    println!("{table}");
-    if std::env::var_os("WG_SHOW_MISSES").is_some() {
-        println!("{}", wrong.join("\n"));
-    }
-    assert!(scores.values().map(|s| s.positives + s.clean).sum::<usize>() > 100, "the held-out part is there");
+    report_table("held_out_6.jsonl");
 }

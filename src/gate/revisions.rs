@@ -90,8 +90,9 @@ impl RevisionStore {
     }
 
     /// [`Self::keep`] given the text's revision where the caller worked it out
-    /// (`sha256:<hex>` of exactly `text`'s bytes), so the text is not hashed again: a
-    /// snapshot already present is compared with `text` byte for byte instead.
+    /// ([`revision_of_text`] of `text`), so the text is not hashed again: a snapshot already
+    /// present is compared with `text` byte for byte first, and hashed only when its bytes
+    /// differ (the same revision with other newlines keeps the text kept first).
     ///
     /// # Errors
     /// As [`Self::keep`]; `InvalidInput` for a malformed revision.
@@ -103,9 +104,15 @@ impl RevisionStore {
         let hex = hex_of(&revision)
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, format!("not a revision: {revision:?}")))?;
         let path = self.dir.join(hex);
-        // Equal bytes are that revision's text; anything else (missing, damaged, planted) is
-        // written again.
-        if read_regular(&path, limits::STATE, false).is_ok_and(|kept| kept == text.as_bytes()) {
+        // Equal bytes are that revision's text (no hash needed); other bytes may be too (a
+        // revision reads newlines as LoopX does, so a CRLF text kept first stays, as read);
+        // anything else (missing, damaged, planted) is written again.
+        let present = match read_regular(&path, limits::STATE, false) {
+            Ok(kept) if kept == text.as_bytes() => true,
+            Ok(kept) => String::from_utf8(kept).is_ok_and(|t| revision_of_text(&t) == revision),
+            Err(_) => false,
+        };
+        if present {
             // Best effort: a failed time update only makes the snapshot look older. A time set
             // in the last `TOUCH_EVERY` is left as it is: pruning counts age in days, and in a
             // batch every apply kept the text before, which the apply before had just written.
