@@ -346,3 +346,19 @@ fn hidden_characters_are_shown_flagged_and_never_predicted_ready() {
         assert!(visible.iter().any(|v| shown.contains(v)), "{text:?} is shown visibly:\n{shown}");
     }
 }
+
+#[test]
+fn a_token_in_the_state_s_frontmatter_status_is_masked_in_status_json() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let reg = demo(dir.path());
+    let state = dir.path().join("ws/.codex/goals/docs-goal/ACTIVE_GOAL_STATE.md");
+    let text = std::fs::read_to_string(&state).expect("state");
+    let token = "ghp_Xq8vR2mN5tK9wL3pZ7yB4cD6fH1jA0sE2gU8";
+    std::fs::write(&state, text.replacen("status: active", &format!("status: {token}"), 1)).expect("write");
+    for args in [&["--registry", &reg, "status", "--json"][..], &["--registry", &reg, "status"][..]] {
+        let out = wg(args, dir.path());
+        let printed = String::from_utf8_lossy(&out.stdout);
+        assert!(!printed.contains(token), "{args:?} shows the token: {printed}");
+        assert!(printed.contains("ghp_***"), "{args:?}: {printed}");
+    }
+}

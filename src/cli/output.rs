@@ -39,7 +39,17 @@ pub fn clean(text: &str) -> String {
 
 pub(super) fn print_status(rows: &[GoalStatus], as_json: bool) -> anyhow::Result<()> {
     if as_json {
-        return json(&Doc { schema_version: STATUS_SCHEMA.into(), items: rows.to_vec() });
+        // The state's own words (its frontmatter `status:`, an error quoting the state) are
+        // an agent's to write: masked as in the table, so a token written there never shows.
+        let items = rows
+            .iter()
+            .map(|r| GoalStatus {
+                frontmatter_status: r.frontmatter_status.as_deref().map(|s| crate::scan::mask_secrets(s).0),
+                error: r.error.as_deref().map(|e| crate::scan::mask_secrets(e).0),
+                ..r.clone()
+            })
+            .collect();
+        return json(&Doc { schema_version: STATUS_SCHEMA.into(), items });
     }
     let cells: Vec<Vec<String>> = rows
         .iter()
