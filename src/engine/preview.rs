@@ -2,14 +2,13 @@
 //! lease, edit, boundary, lock — computed from disk without writing anything.
 
 use super::Engine;
-use super::checks::{changed_active_todos, check_boundary, check_lock, consistent, lease_problem, raw_consistent};
+use super::checks::{check_boundary, check_lock, consistent, raw_consistent};
 use super::item::{Intent, Item, Proposal};
 use super::premade::Premade;
 use super::raw_after::RawAfter;
 pub use super::snapshot::GoalSnapshot;
-use crate::loopx::edit::{EditContext, EditOutcome, TodoOp, apply_op};
+use crate::loopx::edit::{EditContext, EditOutcome, apply_op};
 use crate::loopx::hash::revision_of_text;
-use crate::loopx::lease::{LeaseRead, read_lease};
 use crate::loopx::state::ActiveState;
 use crate::wire::{Check, Finding, ResultRecord, Status};
 use serde_json::{Value, json};
@@ -380,103 +379,6 @@ impl Engine {
         check_lock(&mut p, &goal.state_file);
         p.stale_reason = super::recompute::recompute_if_eligible(&mut p, detail);
         p
-    }
-
-    fn check_idempotency(p: &mut Prepared, intent: &Intent, results: &Result<crate::gate::results::Records, String>) {
-        let Some(records) = readable_results(p, results) else { return };
-        let applied = records.iter().rev().find(|r| {
-            r.idempotency_key == intent.idempotency_key && matches!(r.status, Status::Applied | Status::AlreadyApplied)
-        });
-        match applied {
-            None => p.check("idempotency", true, "key not applied before", None),
-            Some(r) if r.effect_digest == intent.effect_digest => {
-                p.check(
-                    "idempotency",
-                    false,
-                    format!("same key and effect already {} as item {}", r.status.as_str(), r.item_id),
-                    Some(Predicted::Status(Status::SkippedDuplicate)),
-                );
-            }
-            Some(r) => {
-                p.prior_effect_digest = Some(r.effect_digest.clone());
-                p.conflict = Some(
-                    json!({"kind": "idempotency_conflict", "idempotency_key": intent.idempotency_key, "prior_item_id": r.item_id, "prior_effect_digest": r.effect_digest, "effect_digest": intent.effect_digest}),
-                );
-                p.check(
-                    "idempotency",
-                    false,
-                    format!("key already applied by item {} with a different effect", r.item_id),
-                    Some(Predicted::Status(Status::IdempotencyConflict)),
-                );
-            }
-        }
-    }
-
-    fn check_lease(
-        &self,
-        p: &mut Prepared,
-        intent: &Intent,
-        state: &ActiveState,
-        raw: Option<&RawAfter>,
-        goal_id: &str,
-    ) {
-        let expected =
-            intent.lease_ref.as_ref().and_then(|l| l.get("claimed_by")).and_then(Value::as_str).map(str::to_owned);
-        let targets: Vec<(String, Option<String>)> = if let Proposal::TodoOp(op) = &intent.proposal {
-            let Some(todo_id) = op.todo_id() else {
-                p.check("lease", true, "no existing todo targeted", None);
-                return;
-            };
-            let args = op.args();
-            let actor = args
-                .agent_id
-                .clone()
-                .or_else(|| matches!(op, TodoOp::TodoClaim(_)).then(|| args.claimed_by.clone()).flatten());
-            vec![(todo_id.to_owned(), actor)]
-        } else {
-            // A raw change is checked on every existing todo it touches; the writer is the
-            // packet's lease holder, else its writer_id.
-            let Some(after) = raw.and_then(|r| r.parsed(state)) else {
-                p.check("lease", true, "the change does not apply; see edit", None);
-                return;
-            };
-            let actor = expected.clone().or_else(|| Some(intent.writer_id.clone()));
-            changed_active_todos(state, after).into_iter().map(|id| (id, actor.clone())).collect()
-        };
-        if targets.is_empty() {
-            p.check("lease", true, "touches no existing todo", None);
-            return;
-        }
-        let now = self.clock.now().with_timezone(&chrono::Utc);
-        let runtime_dir = self.ws.goal_runtime_dir(goal_id).ok();
-        let mut details = Vec::new();
-        for (todo_id, actor) in &targets {
-            let hard = runtime_dir.as_ref().map_or(LeaseRead::Absent, |d| read_lease(d, todo_id));
-            match lease_problem(state, todo_id, actor.as_deref(), expected.as_deref(), &hard, now) {
-                Ok(detail) => details.push(detail),
-                Err((reason, detail, hard_json)) => {
-                    let claimed = state.find_todo(todo_id).and_then(crate::loopx::state::Todo::claimed_by);
-                    p.lease_holder =
-                        hard_json.get("owner").and_then(Value::as_str).map(str::to_owned).or_else(|| claimed.clone());
-                    let lease = json!({"kind": "lease_conflict", "reason": reason, "todo_id": todo_id,
-                        "claimed_by": claimed,
-                        "expected_claimed_by": expected, "lease_ref": intent.lease_ref.clone(), "writer": actor,
-                        "hard_lease": hard_json});
-                    match p.conflict.as_mut() {
-                        None => p.conflict = Some(lease),
-                        // Another conflict came first (e.g. the item is also stale): the lease
-                        // stays visible, and resolvable, beside it.
-                        Some(Value::Object(c)) => {
-                            c.insert("lease_conflict".into(), lease);
-                        }
-                        Some(_) => {}
-                    }
-                    p.check("lease", false, detail, Some(Predicted::Status(Status::LeaseConflict)));
-                    return;
-                }
-            }
-        }
-        p.check("lease", true, details.join("; "), None);
     }
 
     /// The edit check; `before` is the current text and its parse, `raw` a raw proposal's

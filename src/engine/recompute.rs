@@ -304,7 +304,7 @@ fn recompute_check_with(p: &Prepared, detail: Detail) -> Result<Recomputed, Stri
     };
     Ok(Recomputed {
         base_revision: intent.expected_revision.clone(),
-        onto: p.current_rev().unwrap_or_else(|| revision_of_text(current)),
+        onto: p.current_revision.clone().unwrap_or_else(|| revision_of_text(current)),
         moved: moved_phrases(&base, &since),
         diff_of_diffs,
         base_from_item: p.conflict.as_ref().is_some_and(|c| c["base_source"] == "item"),

@@ -135,8 +135,6 @@ struct Counts {
     matters: usize,
     /// A letter's salutation opens a line (`Dear Aisha,`, `Madame Lefèvre,`).
     letter: bool,
-    /// Words that keep the text from others ([`SECRECY`]).
-    secrecy: bool,
     first: Option<(usize, String)>,
 }
 
@@ -165,14 +163,7 @@ fn count(text: &str) -> Counts {
     // A given name that starts a person already counted (`Marcus` of `Marcus Feld`) is that
     // person; the others are people of their own.
     let named_apart = given.iter().filter(|g| !people.iter().any(|p: &&str| p.split(' ').next() == Some(**g))).count();
-    Counts {
-        people: people.len() + named_apart,
-        figures: figures.len(),
-        matters: matters.len(),
-        letter,
-        secrecy: SECRECY.is_match(text),
-        first,
-    }
+    Counts { people: people.len() + named_apart, figures: figures.len(), matters: matters.len(), letter, first }
 }
 
 /// Whether `text` is a fill-in template of a document rather than one: three or more
@@ -210,11 +201,13 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
         return None;
     }
     let c = count(text);
+    // Words of secrecy are looked for only when they decide.
+    let secrecy = || SECRECY.is_match(text);
     let found = (c.people >= 2 && c.figures >= 2 && c.matters >= 2)
         || (c.people >= 3 && c.matters >= 3)
         || (c.letter && c.figures >= 2 && c.matters >= 3)
-        || (c.people >= 2 && c.secrecy && (c.figures >= 1 || c.matters >= 2));
-    let found = found && (!PUBLIC_CONTEXT.is_match(text) || c.secrecy);
+        || (c.people >= 2 && (c.figures >= 1 || c.matters >= 2) && secrecy());
+    let found = found && (!PUBLIC_CONTEXT.is_match(text) || secrecy());
     // A letter may name nobody with a title: its finding is then at the text's start.
     found.then(|| c.first.unwrap_or_else(|| (0, text.trim_start().chars().take(24).collect())))
 }

@@ -332,13 +332,18 @@ const I: &str = "info";
 mod content;
 mod credentials;
 pub mod documents;
+mod paths;
 mod tool_output;
+mod transcripts;
 
-/// Every text rule: the credential rows, the content rows, the tool-output rows, then the
-/// private-document rows (structure rules work on JSON keys and live in `scan::json`).
+/// Every text rule: the credential rows, the local-path, transcript and content rows, the
+/// tool-output rows, then the private-document rows (structure rules work on JSON keys and
+/// live in `scan::json`).
 pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
     credentials::CREDENTIALS
         .iter()
+        .chain(paths::PATHS)
+        .chain(transcripts::TRANSCRIPTS)
         .chain(content::CONTENT)
         .chain(tool_output::TOOL_OUTPUT)
         .chain(documents::DOCUMENTS)

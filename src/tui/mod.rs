@@ -92,37 +92,8 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
         // A file change alone changes nothing on screen (the reload it asks for redraws when
         // it lands): during a batch, each apply's writes would redraw for nothing.
         let redraw = !msgs.iter().all(|m| matches!(m, Msg::Watch(WatchMsg::Changed(_))));
-        let mut quit = false;
-        let mut reload = loader::Job::default();
-        let mut work = Vec::new();
-        for msg in msgs {
-            if let Msg::Watch(WatchMsg::Changed(paths)) = &msg {
-                tracing::debug!(?paths, "changed");
-                reload.merge(loader::job_for(&loader::current(&engine), paths));
-            }
-            if matches!(msg, Msg::BatchDone { .. }) {
-                reload.merge(hold.release());
-            }
-            for effect in app::update(&mut app, msg) {
-                match effect {
-                    Effect::Quit => quit = true,
-                    Effect::Bell => {
-                        let _ = execute!(std::io::stdout(), ratatui::crossterm::style::Print("\u{7}"));
-                    }
-                    Effect::Notify(waiting) => spawn_notify(opts.config.notify_command.clone(), waiting),
-                    Effect::Reload(None) => reload.merge(loader::Job::full()),
-                    Effect::Reload(Some(goals)) => reload.merge(loader::Job::goals(goals)),
-                    Effect::ComputeView { key } => {
-                        if let Some(item) = app.current().filter(|c| c.key == key) {
-                            let _ = viewer.send((key, item.detail.clone()));
-                        }
-                    }
-                    w @ (Effect::DecideBatch { .. } | Effect::Revert { .. } | Effect::Decide { .. }) => {
-                        work.extend(work_job(w, &engine, &tx, &mut hold));
-                    }
-                }
-            }
-        }
+        let Burst { quit, mut reload, work } =
+            take_burst(&mut app, msgs, (&engine, &tx, &mut hold), &viewer, &opts.config.notify_command);
         hold.filter(&mut reload);
         if !reload.is_empty() {
             tracing::debug!(?reload, "reload");
@@ -152,6 +123,57 @@ pub fn run(engine: Engine, opts: &Options) -> anyhow::Result<()> {
     }
     drop(watcher);
     Ok(())
+}
+
+/// What one burst of messages asks of the loop: to leave, to reload, work to start.
+struct Burst {
+    quit: bool,
+    reload: loader::Job,
+    /// Jobs, each with whether it is a decision ([`work_job`]).
+    work: Vec<(decider::Job, bool)>,
+}
+
+/// Runs `msgs` through `app::update`: carries out the effects that need nothing of the
+/// loop's (the bell, `notify_command`, view requests to `viewer`) and gathers the rest. File
+/// changes become reload jobs, a finished batch releases its goals' held reloads, and work
+/// is made into jobs on the engine as it is now (`engine`, `tx`, `hold`: see [`work_job`]).
+fn take_burst(
+    app: &mut App,
+    msgs: Vec<Msg>,
+    (engine, tx, hold): (&loader::Shared, &Sender<Msg>, &mut loader::Hold),
+    viewer: &Sender<(String, Arc<model::Detail>)>,
+    notify_command: &[String],
+) -> Burst {
+    let mut burst = Burst { quit: false, reload: loader::Job::default(), work: Vec::new() };
+    for msg in msgs {
+        if let Msg::Watch(WatchMsg::Changed(paths)) = &msg {
+            tracing::debug!(?paths, "changed");
+            burst.reload.merge(loader::job_for(&loader::current(engine), paths));
+        }
+        if matches!(msg, Msg::BatchDone { .. }) {
+            burst.reload.merge(hold.release());
+        }
+        for effect in app::update(app, msg) {
+            match effect {
+                Effect::Quit => burst.quit = true,
+                Effect::Bell => {
+                    let _ = execute!(std::io::stdout(), ratatui::crossterm::style::Print("\u{7}"));
+                }
+                Effect::Notify(waiting) => spawn_notify(notify_command.to_vec(), waiting),
+                Effect::Reload(None) => burst.reload.merge(loader::Job::full()),
+                Effect::Reload(Some(goals)) => burst.reload.merge(loader::Job::goals(goals)),
+                Effect::ComputeView { key } => {
+                    if let Some(item) = app.current().filter(|c| c.key == key) {
+                        let _ = viewer.send((key, item.detail.clone()));
+                    }
+                }
+                w @ (Effect::DecideBatch { .. } | Effect::Revert { .. } | Effect::Decide { .. }) => {
+                    burst.work.extend(work_job(w, engine, tx, hold));
+                }
+            }
+        }
+    }
+    burst
 }
 
 /// The app as the options set it up: key overrides, colour, arming, notification gap.
