@@ -1,5 +1,6 @@
-//! The checks behind preview that are plain functions of their inputs: lease judgement,
-//! raw-proposal scope, packet consistency, the boundary scan and the lock holder.
+//! The checks behind preview: the idempotency and lease checks of a write intent, and those
+//! that are plain functions of their inputs (lease judgement, raw-proposal scope, packet
+//! consistency, the boundary scan, the lock holder).
 
 use super::item::{Intent, Proposal};
 use super::preview::readable_results;
