@@ -250,3 +250,13 @@ fn fifth_held_out_classes_report() {
 fn sixth_held_out_classes_report() {
     report_table("held_out_6.jsonl");
 }
+
+/// The seventh held-out part (`held_out_7.jsonl`, 240 cases by a helper session that saw only
+/// the class descriptions and a list of shapes per class, heavier on private
+/// documents; committed unseen before this round's tuning and scored once at its end). The
+/// table alone (`WG_SHOW_MISSES=1` prints the wrong cases too).
+#[test]
+#[ignore = "held out: scored on purpose, not on every run"]
+fn seventh_held_out_classes_report() {
+    report_table("held_out_7.jsonl");
+}
