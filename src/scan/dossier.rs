@@ -44,7 +44,7 @@ static PEOPLE: LazyLock<Regex> = LazyLock::new(|| {
     let name = r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’-]+";
     let full = format!(r"(?:{name}|[A-ZÀ-ÖØ-Þ]\.)(?: (?:de |van |von |da |di )?{name}){{1,2}}");
     Regex::new(&format!(
-        r"(?-u:\b)(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Rev|Sir|Dame|Herr|Frau|Mme|Mlle|Sra|Srta|Sr|Dña|Don)\.? (?:[A-Z]\. )?{name}|(?-u:\b)M\. {name}|(?-u:\b)[A-Z]\. {name}(?-u:\b)|(?-u:\b)M\. {full}|(?-u:\b){full} \((?:[A-Z]{{2,5}}|Chair|Chairman|Chairwoman|Chairperson|Secretary|Treasurer|Director|Manager|counsel|notes|minutes)(?-u:\b)|(?:Name|Employee|Manager|Reviewer|Author|Prepared by|Lead auditor|Auditor|Chair|Attendees|Present|Participants|Guarantor|Mitarbeiter(?:in)?|Führungskraft|Verfasser(?:in)?|Asistentes|Présents|Interviewer|Candidate|Patient)[ \t]*:[ \t]*{full}(?:, {full})*|(?-u:\b){full}, {full}(?:, {full})+|\({full}\)|(?-u:\b){full} \((?:[^)\n]{{2,40}})\)|(?-u:\b){full} (?:had|has|have|will|was|is|[a-z]{{2,}}(?:ed|es|s))(?-u:\b)|[\p{{Han}}]{{1,4}}(?:様|さん|先生|課長|部長|社長|经理|女士|总监)"
+        r"(?-u:\b)(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Rev|Sir|Dame|Herr|Frau|Mme|Mlle|Sra|Srta|Sr|Dña|Don)\.? (?:[A-Z]\. )?{name}|(?-u:\b)M\. {name}|(?-u:\b)[A-Z]\. {name}(?-u:\b)|(?-u:\b)M\. {full}|(?-u:\b){full} \((?:[A-Z]{{2,5}}|Chair|Chairman|Chairwoman|Chairperson|Secretary|Treasurer|Director|Manager|counsel|notes|minutes)(?-u:\b)|(?:Name|Employee|Manager|Reviewer|Author|Prepared by|Lead auditor|Auditor|Chair|Attendees|Present|Participants|Guarantor|Mitarbeiter(?:in)?|Führungskraft|Verfasser(?:in)?|Asistentes|Présents|Interviewer|Candidate|Patient)[ \t]*:[ \t]*{full}(?:, {full})*|(?-u:\b){full}, {full}(?:, {full})+|\({full}\)|(?-u:\b){full} \((?:[^)\n]{{2,40}})\)|(?-u:\b){full} (?:had|has|have|will|was|is|[a-z]{{2,}}(?:ed|es|s))(?-u:\b)|[\p{{Han}}]{{1,4}}(?:様|さん|先生|課長|部長|社長|经理|女士|总监|取締役|専務|常務|会長|係長|主任|氏)|[王李张刘陈杨赵吴徐孙胡郭罗梁宋郑谢韩唐冯董萧曹袁邓傅沈彭吕卢蒋蔡贾魏薛叶潘杜戴汪姜姚谭廖邹熊郝崔邱邵尹黎赖龚](?:总|总监|主任|老师|律师|医生|主管|[\p{{Han}}]{{1,2}}(?:、|，)[王李张刘陈杨赵吴徐孙胡郭罗梁宋郑谢韩唐冯董萧曹袁邓傅沈彭吕卢蒋蔡贾魏薛叶潘杜戴汪姜姚谭廖邹熊郝崔邱邵尹黎赖龚][\p{{Han}}]{{1,2}})|(?:^|[^\p{{Hangul}}])[\p{{Hangul}}]{{3}} ?(?:님|씨|팀장|과장|대리|부장|차장|사장|이사|의장|감사|대표|상무|전무|실장|본부장|변호사|매니저)(?:[^\p{{Hangul}}]|$|께|은|는|이|가|을|를|의|과|와|도)|(?-u:\b){name} [A-Z]\.(?:\s|,|;|$)"
     ))
     .expect("the people pattern compiles")
 });
@@ -55,10 +55,94 @@ static PEOPLE: LazyLock<Regex> = LazyLock::new(|| {
 static FIGURES: LazyLock<Regex> = LazyLock::new(|| {
     let month = "(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|Januar|Februar|März|Juni|Juli|Oktober|Dezember)";
     Regex::new(&format!(
-        r"(?:(?-u:\b)(?:USD|EUR|GBP|CHF|SEK|NOK|DKK|AUD|CAD|NZD|SGD|HKD|JPY|CNY|RMB|INR|ZAR|BRL|MXN|PLN|AED)|[£$€¥₹])[ \t]?\d[\d,.]*(?:[ \t]?(?:k|K|m|M|bn|BN|million|billion|Mio\.?|Mrd\.?))?(?-u:\b)|(?-u:\b)\d[\d,.]*[ \t]?(?:k|m|bn|million|billion)?[ \t]?(?:USD|EUR|GBP|CHF|SEK|NOK|AUD|CAD|SGD|ZAR|€|£)(?:(?-u:\b)|\s|$)|\d[\d,.]*(?:万|億|亿)?(?:円|元|ウォン|원)|(?-u:\b)\d{{1,3}}(?:[ \u{{a0}}\u{{202f}}]\d{{3}})+(?:,\d+)?[ \u{{a0}}\u{{202f}}]?(?:€|£|\$|EUR|CHF)|(?-u:\b)\d[\d,.]*[ \t]?(?:millones de |millions d'|million |Millionen |mil )?(?:euros?|dollars?|livres|francs?|pesos|yens?)(?-u:\b)|(?-u:\b)\d{{1,2}}(?:st|nd|rd|th)?\.? (?:de )?{month}(?: de)? \d{{4}}(?-u:\b)|(?-u:\b){month} \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}(?-u:\b)|(?-u:\b)(?:19|20)\d\d-[01]\d-[0-3]\d(?-u:\b)|(?-u:\b)[0-3]?\d[/.][01]?\d[/.](?:19|20)\d\d(?-u:\b)|(?:19|20)\d\d年\d{{1,2}}月(?:\d{{1,2}}日)?"
+        r"(?:(?-u:\b)(?:USD|EUR|GBP|CHF|SEK|NOK|DKK|AUD|CAD|NZD|SGD|HKD|JPY|CNY|RMB|INR|ZAR|BRL|MXN|PLN|AED)|[£$€¥₹])[ \t]?\d[\d,.]*(?:[ \t]?(?:k|K|m|M|bn|BN|million|billion|Mio\.?|Mrd\.?))?(?-u:\b)|(?-u:\b)\d[\d,.]*[ \t]?(?:k|m|bn|million|billion)?[ \t]?(?:USD|EUR|GBP|CHF|SEK|NOK|AUD|CAD|SGD|ZAR|€|£)(?:(?-u:\b)|\s|$)|\d[\d,.]*(?:万|億|亿)?(?:円|元|ウォン|원)|(?-u:\b)\d{{1,3}}(?:[ \u{{a0}}\u{{202f}}]\d{{3}})+(?:,\d+)?[ \u{{a0}}\u{{202f}}]?(?:€|£|\$|EUR|CHF)|(?-u:\b)\d[\d,.]*[ \t]?(?:millones de |millions d'|million |Millionen |mil )?(?:euros?|dollars?|livres|francs?|pesos|yens?)(?-u:\b)|(?-u:\b)\d{{1,2}}(?:st|nd|rd|th)?\.? (?:de )?{month}(?: de)? \d{{4}}(?-u:\b)|(?-u:\b){month} \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}(?-u:\b)|(?-u:\b)(?:19|20)\d\d-[01]\d-[0-3]\d(?-u:\b)|(?-u:\b)[0-3]?\d[/.][01]?\d[/.](?:19|20)\d\d(?-u:\b)|(?:19|20)\d\d年\d{{1,2}}月(?:\d{{1,2}}日)?|\d[\d,.]*(?:억|천만|만)? ?원|(?:19|20)\d\d년 ?\d{{1,2}}월|(?-u:\b)\d{{1,2}}(?:st|nd|rd|th)? {month}(?-u:\b)|(?-u:\b){month} \d{{1,2}}(?:st|nd|rd|th)?(?-u:\b)"
     ))
     .expect("the figures pattern compiles")
 });
+
+/// Sums written with a multiplier and no currency (`420k`, `2.7M`, `1.2bn`), with the word
+/// after them: `380k ARR` is money, `32k tokens` is not ([`NOT_MONEY`]).
+static MULTIPLIED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u:\b)\d+(?:[.,]\d+)?(?:k|K|M|bn|mn)(?-u:\b)(?:[ \t]+([A-Za-z]+))?")
+        .expect("the multiplied pattern compiles")
+});
+
+/// Words after `32k`, `4K` or `1M` that count things other than money.
+const NOT_MONEY: &[&str] = &[
+    "tokens",
+    "token",
+    "rows",
+    "row",
+    "lines",
+    "records",
+    "requests",
+    "req",
+    "users",
+    "members",
+    "files",
+    "events",
+    "items",
+    "ops",
+    "context",
+    "parameters",
+    "params",
+    "downloads",
+    "stars",
+    "views",
+    "hits",
+    "messages",
+    "entries",
+    "keys",
+    "objects",
+    "pixels",
+    "px",
+    "video",
+    "display",
+    "monitor",
+    "steps",
+    "samples",
+    "iterations",
+    "epochs",
+    "records",
+    "vectors",
+    "chunks",
+    "documents",
+    "docs",
+    "pages",
+    "words",
+    "characters",
+    "chars",
+    "bytes",
+    "RPS",
+    "QPS",
+    "TPS",
+    "calls",
+    "queries",
+    "points",
+    "nodes",
+    "pods",
+    "images",
+    "frames",
+    "resolution",
+    "screen",
+];
+
+/// People named by initials in minutes (`JK opened`, `RB disagreed`, `MT to send`): two or
+/// three capitals before a verb of speech or an action. Common abbreviations are not people
+/// ([`NOT_INITIALS`]).
+static INITIALS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u:\b)([A-Z]{2,3}) (?:said|says|opened|closed|noted|raised|agreed|disagreed|thinks|pointed out|asked|reported|suggested|proposed|confirmed|presented|explained|mentioned|flagged|shared|wants|objected|argued|questioned|will|to (?:follow|send|call|draft|check|review|confirm|share|update|speak|talk|email|contact|own|lead|chase))(?-u:\b)")
+        .expect("the initials pattern compiles")
+});
+
+/// Capitals that are abbreviations, roles or systems rather than a person's initials.
+const NOT_INITIALS: &[&str] = &[
+    "CEO", "CFO", "CTO", "COO", "CIO", "CMO", "CPO", "VP", "HR", "PM", "QA", "IT", "AWS", "API", "SDK", "CLI", "CI",
+    "CD", "UI", "UX", "DB", "OS", "IDE", "SRE", "SLA", "PR", "MR", "GCP", "GPU", "CPU", "DNS", "CDN", "VPN", "URL",
+    "JS", "TS", "ML", "AI", "LLM", "NLP", "BI", "ETL", "ERP", "CRM", "CMS", "SEO", "UN", "EU", "US", "USA", "UK",
+    "NHS", "FBI", "IRS", "SEC", "FDA", "IAM", "KMS", "RDS", "EKS", "GKE", "AKS", "TLS", "SSH", "SSO", "MFA", "WAF",
+    "NAT", "LB", "ALB", "ELB", "EC", "S", "OK", "NO", "YES", "ALL", "ANY", "WE", "IF", "THE", "AND", "FOR", "NOT",
+];
 
 /// Personal or undisclosed matters: pay, health, discipline, departures, disputes, deals,
 /// and the words that keep a text from others (`don't tell the team yet`, `not yet
@@ -66,7 +150,7 @@ static FIGURES: LazyLock<Regex> = LazyLock::new(|| {
 /// Japanese and Chinese.
 static MATTERS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?im)^(?:Dear|Hi|Hello|Hallo|Liebe|Lieber|Sehr geehrte[rs]?|Bonjour|Madame|Monsieur|Hola|Estimad[oa]) [^\n,:]{2,40}[,:]|(?i)(?-u:\b)(?:salary|salaries|pay rise|bonus|compensation|equity|severance|settlement|redundanc\w*|layoffs?|dismiss\w*|disciplinary|grievance|misconduct|harass\w*|complaint|maternity|paternity|pregnan\w*|sick leave|illness|diagnos\w*|referral|patient|medication|DOB|date of birth|performance improvement|underperform\w*|partially meets|rating|appraisal|resign\w*|terminat\w*|step down|stepping down|acquisition|takeover|divest\w*|term sheet|pre-money|valuation|runway|burn|deficit|lawsuit|litigation|liabilit\w*|indemnit\w*|guarantor|rent|premises|tenant|landlord|licensee|licensor|confidential\w*|contract|penalt\w*|insurance|incident|lender|debt|owes|shares|family|lawyer|health|divorce|custody|fine|regulator|GDPR|IBAN|exposed|leak\w*|breach\w*|retention risk|external offer|rehire|exit interview|promot\w*|PIP|privately|off the record|not been told|not informed|has not been told|keep (?:it|this) (?:that way|quiet|private)|not yet announced|not yet informed|don't tell|do not tell|do not share|don't share|not to be shared|keep (?:it|this) between us|for the [a-z ]{3,30} only|not for release|before (?:it is|it's) announced|Gehalt|Abmahnung|Kündigung|vertraulich|confidencial\w*|confidentiel\w*|discreción|discrétion|Elternzeit|salaire|licenciement|rémunération|salario|despido|indemnización)(?-u:\b)|人事評価|給与|賞与|退職|解雇|内密|口外|薪酬|工资|辞退|不得转发|保密",
+        r"(?im)^(?:Dear|Hi|Hello|Hallo|Liebe|Lieber|Sehr geehrte[rs]?|Bonjour|Madame|Monsieur|Hola|Estimad[oa]) [^\n,:]{2,40}[,:]|(?i)(?-u:\b)(?:salary|salaries|pay rise|bonus|compensation|equity|severance|settlement|redundanc\w*|layoffs?|dismiss\w*|disciplinary|grievance|misconduct|harass\w*|complaint|maternity|paternity|pregnan\w*|sick leave|illness|diagnos\w*|referral|patient|medication|DOB|date of birth|performance improvement|underperform\w*|partially meets|rating|appraisal|resign\w*|terminat\w*|step down|stepping down|acquisition|takeover|divest\w*|term sheet|pre-money|valuation|runway|burn|deficit|lawsuit|litigation|liabilit\w*|indemnit\w*|guarantor|rent|premises|tenant|landlord|licensee|licensor|confidential\w*|contract|penalt\w*|insurance|incident|lender|debt|owes|shares|family|lawyer|health|divorce|custody|fine|regulator|GDPR|IBAN|exposed|leak\w*|breach\w*|retention risk|external offer|rehire|exit interview|promot\w*|PIP|privately|off the record|not been told|not informed|has not been told|keep (?:it|this) (?:that way|quiet|private)|not yet announced|not yet informed|don't tell|do not tell|do not share|don't share|not to be shared|keep (?:it|this) between us|for the [a-z ]{3,30} only|not for release|before (?:it is|it's) announced|Gehalt|Abmahnung|Kündigung|vertraulich|confidencial\w*|confidentiel\w*|discreción|discrétion|Elternzeit|salaire|licenciement|rémunération|salario|despido|indemnización|arbitration|counsel|attorneys?|solicitors?|lawyers|settle|NDA|non-disparagement|non-competes?|insurer|privileged|personnel file|visa|immigration|interviewing|medical|surgery|therapy|depression|anxiety|disability|accommodation|conflict of interest|kickbacks?|rebates?|brib\w+|fraud\w*|embezzl\w+|whistleblow\w*|escrow|earn-out|letter of intent|LOI|due diligence|loans?|churn|at risk|headcount|offer letter|counter-?offer|stock options|clawback|retention|off-cycle|pay cut|demotion|written warning|final warning|investigation|suspen\w+|backdat\w+|overdue|past due|late payments?|write-off|write-down|impairment|restat\w+|going concern|covenants?|insolven\w+|bankrupt\w*|EBITDA|ARR|MRR|garden leave|notice period|reduction in force|data room|cap table|down round|sueldo|nómina|bonificación|ascenso|promoción|baja médica|incapacidad|conflicto de intereses|auditoría|hallazgo|investigación|demanda|abogad[oa]s?|finiquito|embarazo|enfermedad|soborno|fraude|arrêt maladie|congé maternité|rupture conventionnelle|augmentation|avocat|contentieux|litige|rachat|cession|valorisation|prêt|enquête|avertissement|Krankmeldung|Krankheit|Diagnose|Abfindung|Aufhebungsvertrag|Beförderung|Gehaltserhöhung|Anwalt|Rechtsstreit|Übernahme|Darlehen|Betrug|Schwangerschaft|stipendio|retribuzione|malattia|licenziamento|dimissioni|avvocato|contenzioso|acquisizione|gravidanza|salário|demissão|rescisão|licença médica|advogado|aquisição|avaliação de desempenho|promoção|gravidez|salaris|ontslag|ziekteverlof|advocaat|overname|zwanger|functioneringsgesprek)(?-u:\b)|人事評価|給与|賞与|退職|解雇|内密|口外|薪酬|工资|辞退|不得转发|保密|希望退職|出向|降格|昇進|昇格|休職|診断|治療|うつ病|年収|査定|懲戒|訴訟|弁護士|買収|売却|決算|赤字|減給|異動|未公表|支払条件|离职|面试|请假|病假|医疗|诊断|治疗|抑郁|怀孕|估值|融资|领投|回扣|返利|罚款|违约|处分|裁员|降薪|奖金|股权|收购|诉讼|律师|整改|底线|报价|연봉|급여|성과급|인사|퇴사|해고|징계|치료|진단|우울증|병가|휴직|단축근무|임신|매각|인수|지분|영업손실|보수|삭감|의결|소송|변호사|공시",
     )
     .expect("the matters pattern compiles")
 });
@@ -75,17 +159,17 @@ static MATTERS: LazyLock<Regex> = LazyLock::new(|| {
 /// `confidential`, `for the Audit Committee only`, `内密`).
 static SECRECY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)(?-u:\b)(?:confidential\w*|privately|off the record|not been told|not informed|keep (?:it|this) (?:that way|quiet|private|between us)|not yet announced|not yet informed|don't tell|do not tell|do not share|don't share|not to be shared|for the [a-z ]{3,30} only|not for release|before (?:it is|it's) announced|vertraulich|confidencial\w*|confidentiel\w*|riservat[oa]|máxima discreción|discreción|discrétion|Verschwiegenheit|keep (?:the |this |it |that )?[a-z ]{0,30}(?:quiet|under wraps|to yourself)|under wraps|need-to-know|(?:is|are|isn't|aren't|is not|are not) (?:public|announced) yet|(?:not|isn't|hasn't been) (?:yet )?(?:public|announced)|(?:don't|do not|please don't) forward)(?-u:\b)|内密|口外|不得转发|保密",
+        r"(?i)(?-u:\b)(?:confidential\w*|privately|off the record|not been told|not informed|keep (?:it|this) (?:that way|quiet|private|between us)|not yet announced|not yet informed|don't tell|do not tell|do not share|don't share|not to be shared|for the [a-z ]{3,30} only|not for release|before (?:it is|it's) announced|vertraulich|confidencial\w*|confidentiel\w*|riservat[oa]|máxima discreción|discreción|discrétion|Verschwiegenheit|keep (?:the |this |it |that )?[a-z ]{0,30}(?:quiet|under wraps|to yourself)|under wraps|need-to-know|(?:is|are|isn't|aren't|is not|are not) (?:public|announced) yet|(?:not|isn't|hasn't been) (?:yet )?(?:public|announced)|(?:don't|do not|please don't) forward|in confidence|(?:please )?(?:don't|do not) (?:repeat|mention) (?:it|this|that)|not to be (?:discussed|repeated|mentioned|shared)|outside (?:this|the|our) (?:group|room|team|committee|call)|asked (?:me|us|that) not (?:to )?(?:mention|share|tell)|asked me not to|(?:keep|leave) (?:his|her|their|my) name out|between (?:you and me|the two of us)|anonymously|not be shared|strictly between|must not leave|no (?:compartir|difundir|divulgar)|ne pas (?:diffuser|divulguer|partager)|nicht (?:weitergeben|weiterleiten)|non (?:divulgare|condividere)|não (?:compartilhar|divulgar)|niet (?:delen|doorsturen)|vertrouwelijk)(?-u:\b)|内密|口外|不得转发|保密|社外秘|口外無用|他言無用|未公表|不对外公开|不要外传|请勿外传|对外保密|대외비|공유하지 말|외부 유출|비밀로",
     )
     .expect("the secrecy pattern compiles")
 });
 
 /// Words of a public or made-up text: release notes and credits, a press release, demo,
-/// sample or fixture data. Such a text needs words of secrecy ([`SECRECY`]) as well to be
+/// sample or fixture data, a licence's copyright notice. Such a text needs words of secrecy ([`SECRECY`]) as well to be
 /// judged private: names, sums and matters are what they are made of too.
 static PUBLIC_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)(?-u:\b)(?:release notes?|changelog|press release|thanks to|contributors?|bug|crash|demo|sample|fixtures?|seed(?:ed)? data|examples?|test data|fictional|synthetic|placeholders?|lorem ipsum|benchmark)(?-u:\b)",
+        r"(?i)(?-u:\b)(?:release notes?|changelog|press release|thanks to|contributors?|bug|crash|demo|sample|fixtures?|seed(?:ed)? data|examples?|test data|fictional|synthetic|placeholders?|lorem ipsum|benchmark|copyright|SPDX|permission is hereby granted|free software|open[- ]source|GNU|public domain|all rights reserved)(?-u:\b)",
     )
     .expect("the public-context pattern compiles")
 });
@@ -154,7 +238,21 @@ fn count(text: &str) -> Counts {
                 people.extend(names.split(", ").map(str::trim).filter(|n| !opens_with_a_function_word(n)));
             }
             given.extend(super::names::given_names(line));
+            people.extend(
+                INITIALS
+                    .captures_iter(line)
+                    .filter_map(|c| c.get(1))
+                    .map(|m| m.as_str())
+                    .filter(|i| !NOT_INITIALS.contains(i)),
+            );
             figures.extend(FIGURES.find_iter(line).map(|m| m.as_str()));
+            figures.extend(
+                MULTIPLIED
+                    .captures_iter(line)
+                    .filter(|c| !c.get(1).is_some_and(|w| NOT_MONEY.contains(&w.as_str())))
+                    .filter_map(|c| c.get(0))
+                    .map(|m| m.as_str()),
+            );
             matters.extend(MATTERS.find_iter(line).map(|m| m.as_str().to_lowercase()));
         }
         at += line.len();
@@ -205,8 +303,10 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
     let secrecy = || SECRECY.is_match(text);
     let found = (c.people >= 2 && c.figures >= 2 && c.matters >= 2)
         || (c.people >= 3 && c.matters >= 3)
+        || (c.people >= 3 && c.figures >= 2 && c.matters >= 1)
         || (c.letter && c.figures >= 2 && c.matters >= 3)
-        || (c.people >= 2 && (c.figures >= 1 || c.matters >= 2) && secrecy());
+        || (c.people >= 2 && (c.figures >= 1 || c.matters >= 2) && secrecy())
+        || (c.figures >= 2 && c.matters >= 3 && secrecy());
     let found = found && (!PUBLIC_CONTEXT.is_match(text) || secrecy());
     // A letter may name nobody with a title: its finding is then at the text's start.
     found.then(|| c.first.unwrap_or_else(|| (0, text.trim_start().chars().take(24).collect())))
@@ -299,6 +399,27 @@ mod tests {
         assert!(find(&padded).is_some(), "blanks do not carry a text past the limit");
     }
 
+    /// E-mails that open and close in other ways and languages, and minutes with CJK
+    /// titles and labels, are documents by their shape.
+    #[test]
+    fn more_letter_forms_and_cjk_minutes_are_documents() {
+        for mail in [
+            "Hi Marco,\n\nWe are going to pause phase two until October.\n\nBest,\nIlse",
+            "Ciao Giulia,\nil contratto è pronto.\nCordiali saluti,\nMatteo",
+            "Beste Sanne,\nhet voorstel is akkoord.\nMet vriendelijke groet,\nJeroen",
+            "Olá Joana,\nsegue a proposta revista.\nAtenciosamente,\nRenata",
+            "To whom it may concern,\nmy father's device stopped reporting.\nKind regards,\nDeborah",
+            "김민준 팀장님께,\n지난주 말씀드린 건입니다.\n이서윤 드림",
+        ] {
+            assert_eq!(document_rules(mail), ["letter_shape"], "{mail}");
+        }
+        let minutes =
+            "会议纪要（管理层周会）\n时间：2024年6月5日 14:00\n参会人：王总、李娜、陈伟\n记录人：赵敏\n一、华东区业绩";
+        assert_eq!(document_rules(minutes), ["document_title", "meeting_minutes"]);
+        assert_eq!(document_rules("議事録（経営会議）2024年6月3日\n出席：田中社長、鈴木取締役"), ["document_title"]);
+        assert!(document_rules("Best, the parser team").is_empty(), "a sign-off needs a name line after it");
+    }
+
     #[test]
     fn a_letter_with_sums_and_matters_is_private_though_it_names_nobody_with_a_title() {
         let letter = "Dear Aisha,\n\nWe are pleased to offer you the role from 7 April 2025 at a base salary \
@@ -348,5 +469,47 @@ mod given_name_tests {
     fn french_titles_and_sums_written_in_other_ways_are_read() {
         assert_eq!(count("en présence de M. Girard, le directeur").people, 1);
         assert_eq!(count("une indemnité de 7 842 € et 14,5 millones de euros").figures, 2);
+    }
+}
+
+#[cfg(test)]
+mod vocabulary_tests {
+    use super::*;
+
+    /// Minutes naming people by initials, sums with a multiplier and words of secrecy are
+    /// private; `32k tokens` is no sum and `CEO said` names no initials.
+    #[test]
+    fn initials_and_multiplied_sums_are_read_and_counts_of_things_are_not() {
+        let minutes = "JK opened by saying the account is lost, about 380k ARR. RB disagreed and MT pointed out \
+                       we said no twice. Agreed JK will call on Monday. Not to be discussed outside this group.";
+        let c = count(minutes);
+        assert_eq!((c.people, c.figures), (3, 1), "JK, RB, MT and 380k ARR");
+        assert!(find(minutes).is_some());
+        let tech = "The CEO said the model now takes 32k tokens of context and 1M rows per batch; QA will check it.";
+        let c = count(tech);
+        assert_eq!((c.people, c.figures), (0, 0));
+    }
+
+    /// A Korean e-mail naming people with their titles, a salary in won and words of
+    /// secrecy is private; a Korean sentence of thanks names nobody.
+    #[test]
+    fn korean_names_with_titles_and_sums_in_won_are_read() {
+        let mail = "김민준 팀장님께,\n\n박지현 대리의 인사 건 관련하여 정리해서 보내드립니다. 인사팀 최수연 과장과 상의한 결과, \
+                    연봉은 현행 5,200만 원을 유지하는 것으로 결정했습니다. 치료 기간 동안 단축근무를 승인했습니다.\n\n\
+                    이 내용은 팀 내에도 공유하지 말아 주시기 바랍니다.\n\n감사합니다.\n이서윤 드림";
+        let c = count(mail);
+        assert!(c.people >= 2 && c.figures >= 1, "people {} figures {}", c.people, c.figures);
+        assert!(find(mail).is_some());
+        assert_eq!(count("여러분 정말로 감사합니다. 다음 주에 다시 뵙겠습니다.").people, 0, "thanks is no title");
+    }
+
+    /// A licence's copyright notice names people, years and liability, yet is public: it
+    /// needs words of secrecy to be judged private.
+    #[test]
+    fn a_copyright_notice_is_public() {
+        let notice = "Copyright (c) 2019 Anders Nilsson and Priya Raman. Permission is hereby granted, free of charge, \
+                      to any person obtaining a copy of this software. In no event shall the authors be liable \
+                      for any claim, damages or other liability, including a settlement of EUR 10,000 on 3 March 2020.";
+        assert!(find(notice).is_none());
     }
 }

@@ -4,12 +4,13 @@
 //!
 //! A list of common given names across the languages the corpus holds (English, Spanish,
 //! Portuguese, French, German, Italian, Dutch, Nordic, Slavic, Indian, Chinese and Korean
-//! romanisations, Japanese, Arabic, African), written for this scan. Left out on purpose:
+//! romanisations, Japanese, Arabic, African; about 1,200, the second half grouped as `More:`),
+//! written for this scan. Left out on purpose:
 //! names that are also common English words, months or their abbreviations, places,
 //! products, AI models or programming languages (`Will`, `May`, `Jan`, `Mark`, `Grace`,
 //! `Frank`, `Jordan`, `Paris`, `Victoria`, `Ruby`, `Julia`, `Ada`, `Claude`, `Gemma`,
-//! `Travis`, `Jasmine`, `Ivy`), which a capitalised sentence start, a date or a tool's name
-//! would count as a person.
+//! `Travis`, `Jasmine`, `Ivy`, `Hugo`, `Julian`, `Eugene`, `Zara`, `Mercedes`), which a
+//! capitalised sentence start, a date, a city, a brand or a tool's name would count as a person.
 
 use std::collections::HashSet;
 use std::sync::LazyLock;
@@ -66,6 +67,94 @@ const GIVEN_NAMES: &[&str] = &[
     // African
     "Abena", "Amara", "Chidi", "Chinedu", "Kwame", "Ngozi", "Oluwaseun", "Tendai", "Thabo", "Zanele", "Kofi",
     "Adaeze", "Emeka",
+    // More: English
+    "Abbie", "Adrian", "Aidan", "Alana", "Albert", "Alfie", "Alfred", "Alicia", "Allison", "Alyssa", "Amelia",
+    "Andrea", "Andy", "Angus", "Annabel", "Archie", "Arthur", "Audrey", "Barry", "Bernard", "Bethany", "Bradley",
+    "Brenda", "Brett", "Bridget", "Bruce", "Bryan", "Caleb", "Callum", "Calvin", "Cameron", "Carl", "Carla", "Carol",
+    "Cassandra", "Cecilia", "Charlie", "Cheryl", "Christina", "Christine", "Cindy", "Clara", "Clarissa", "Connor",
+    "Conor", "Craig", "Cynthia", "Damian", "Darren", "Dean", "Debbie", "Declan", "Denise", "Dominic", "Douglas",
+    "Duncan", "Dylan", "Eamon", "Eddie", "Edith", "Edwin", "Eileen", "Elaine", "Eliza", "Ella", "Ellen", "Ellie",
+    "Eloise", "Emilia", "Erica", "Erin", "Esther", "Evan", "Felicity", "Finn", "Frances", "Fraser",
+    "Freddie", "Gareth", "Gavin", "Geoffrey", "Gerald", "Gillian", "Gordon", "Harold", "Harvey", "Hayley", "Hugh",
+    "Isaac", "Isla", "Jackie", "Jake", "Jamie", "Janice", "Jared", "Jeremy", "Jill", "Joan", "Joanna", "Joanne",
+    "Jodie", "Joel", "Jonah", "Josephine", "Joyce", "Judith", "Judy", "Katie", "Kayla", "Keith", "Kerry",
+    "Kieran", "Kirsty", "Kyle", "Leah", "Leon", "Leslie", "Lewis", "Liam", "Logan", "Lorna", "Louise", "Luke",
+    "Lydia", "Lynn", "Malcolm", "Marian", "Marilyn", "Martin", "Maureen", "Maxine", "Melanie", "Mia", "Molly",
+    "Nadia", "Naomi", "Nathaniel", "Neil", "Noah", "Norman", "Oscar", "Owen", "Patrick", "Philip", "Phillip",
+    "Phoebe", "Rachael", "Ralph", "Raymond", "Rebekah", "Rhys", "Rita", "Rodney", "Roger", "Ronald", "Rosalind",
+    "Roy", "Russell", "Ruth", "Sally", "Sandra", "Sean", "Shane", "Sheila", "Shirley", "Sian", "Stacey", "Stanley",
+    "Stella", "Stuart", "Tamsin", "Tara", "Teresa", "Theo", "Theodore", "Tessa", "Thea", "Toby", "Tracey", "Tracy",
+    "Valerie", "Vanessa", "Vincent", "Walter", "Warren", "Wayne", "Yvette", "Yvonne", "Zachary", "Kendra",
+    "Keisha", "Latoya", "Tyrone", "Jamal", "Malik", "Darnell", "Terrence", "Trent", "Dustin", "Kristen", "Kristin",
+    "Courtney", "Lindsay", "Lindsey", "Whitney", "Tiffany", "Heidi", "Gwen", "Tina", "Gina", "Nina", "Lena", "Lana",
+    "Mandy", "Jerry", "Larry", "Terry", "Perry", "Kenny", "Danny", "Sammy", "Billy", "Bobby", "Tommy", "Jimmy",
+    "Johnny", "Ricky", "Rick", "Rob", "Aoife", "Niamh", "Siobhan", "Ciara", "Saoirse", "Sinead", "Orla", "Padraig",
+    "Cormac", "Fergus", "Hamish", "Ewan", "Euan", "Alastair", "Alistair", "Iain", "Morag", "Catriona", "Mhairi",
+    "Bronwen", "Gwyneth", "Dafydd", "Ffion", "Cerys",
+    // More: Spanish Portuguese
+    "Adriana", "Alberto", "Alfonso", "Álvaro", "Antonio", "Armando", "Arturo", "Blanca", "Bruno", "Cristina",
+    "Cristian", "Daniela", "Eduardo", "Emilio", "Enrique", "Esteban", "Felipe", "Francisco", "Gonzalo", "Guillermo",
+    "Gustavo", "Héctor", "Ignacio", "Irene", "Isabel", "Jaime", "Joaquín", "Joaquim", "Leticia", "Lorena", "Marcela",
+    "Mariana", "Mario", "Martín", "Mauricio", "Mónica", "Natalia", "Nicolás", "Nuria", "Óscar", "Raquel", "Raúl",
+    "Ricardo", "Rocío", "Sergio", "Silvia", "Susana", "Verónica", "Vicente", "Víctor", "Ximena", "Yolanda", "Afonso",
+    "Caio", "Duarte", "Fábio", "Filipe", "Henrique", "Leonor", "Luana", "Matheus", "Rafaela", "Thiago", "Vitória",
+    "Larissa", "Letícia", "Renata", "Joana", "Fernanda", "Rogério", "Sebastián", "Agustín", "Facundo", "Florencia",
+    "Valeria", "Camilo",
+    // More: French
+    "Adèle", "Agnès", "Alain", "Alexandre", "Anaïs", "Arnaud", "Aurélie", "Benoît", "Brigitte", "Cédric",
+    "Christophe", "Clément", "Colette", "Damien", "Delphine", "Didier", "Dominique", "Émilie", "Étienne", "Fabien",
+    "Fabrice", "Gaëlle", "Geneviève", "Gilles", "Inès", "Jérôme", "Laurent", "Léon", "Loïc", "Lucie",
+    "Margaux", "Maxime", "Michel", "Mireille", "Nadine", "Olivier", "Pascale", "Patrice", "Philippe", "Quentin",
+    "Rémi", "René", "Romain", "Sandrine", "Solène", "Stéphane", "Sylvie", "Théo", "Thibault", "Virginie", "Xavier",
+    "Yves", "Zoé", "Océane", "Clémence", "Gaspard", "Baptiste", "Jean", "Marie", "Josiane", "Ghislaine", "Hervé",
+    // More: German Dutch Nordic Finnish
+    "Annika", "Bernd", "Claudia", "Dagmar", "Dirk", "Elke", "Erik", "Frieda", "Gerhard", "Gisela", "Günter", "Hannes",
+    "Heike", "Helga", "Holger", "Ingo", "Jannik", "Johanna", "Jörg", "Kai", "Karin", "Karsten", "Kerstin",
+    "Konstantin", "Leonie", "Manfred", "Maximilian", "Michaela", "Niklas", "Norbert", "Petra", "Rainer", "Ralf",
+    "Reinhard", "Renate", "Rolf", "Sebastian", "Silke", "Simone", "Susanne", "Tanja", "Tobias", "Torsten", "Ulrich",
+    "Ulrike", "Ute", "Volker", "Werner", "Wiebke", "Anneke", "Bas", "Bart", "Eline", "Fleur", "Gijs", "Hendrik",
+    "Jeroen", "Joost", "Koen", "Lieke", "Lotte", "Maarten", "Marloes", "Niels", "Ruud", "Sander", "Sjoerd", "Thijs",
+    "Wouter", "Willem", "Ilse", "Merel", "Anders", "Bjørn", "Björn", "Elin", "Frida", "Gustav", "Hanna", "Ida",
+    "Johan", "Kjell", "Leif", "Linnea", "Maja", "Malin", "Mats", "Nora", "Oskar", "Ole", "Ragnar", "Rasmus", "Sofie",
+    "Stig", "Tove", "Tuomas", "Ulla", "Viktor", "Aino", "Eero", "Jukka", "Juha", "Mikko", "Pekka", "Sanna", "Timo",
+    "Veera", "Henrike", "Jochen", "Mareike",
+    // More: Italian
+    "Alessandra", "Alessia", "Angelo", "Antonella", "Beatrice", "Bianca", "Carlo", "Claudio", "Cristiano", "Daniele",
+    "Davide", "Elisa", "Emanuele", "Enrico", "Fabio", "Federica", "Federico", "Filippo", "Gabriele", "Gianluca",
+    "Giuseppe", "Ilaria", "Leonardo", "Manuela", "Marcello", "Martina", "Massimo", "Maurizio", "Michele", "Nicola",
+    "Riccardo", "Roberta", "Salvatore", "Sara", "Serena", "Silvio", "Stefano", "Valerio", "Vittoria", "Dario", "Enzo",
+    "Rocco", "Tiziana", "Loredana",
+    // More: Slavic
+    "Aleksandra", "Aleksei", "Alexei", "Anastasia", "Andrzej", "Bogdan", "Boris", "Darya", "Ekaterina", "Galina",
+    "Igor", "Irina", "Jakub", "Jana", "Jiří", "Kamil", "Ksenia", "Łukasz", "Lukasz", "Maciej", "Magdalena", "Milena",
+    "Miroslav", "Mikhail", "Nadezhda", "Nikolai", "Oksana", "Petr", "Radek", "Svetlana", "Tomáš", "Wojciech", "Yuri",
+    "Zofia", "Zuzana", "Dariusz", "Krzysztof", "Paweł", "Ewa", "Dmitry", "Anton", "Taras", "Olena", "Mykola",
+    // More: Indian
+    "Abhishek", "Aisha", "Ajay", "Akash", "Alok", "Anand", "Ankit", "Anuj", "Aparna", "Ashok", "Bhavna", "Chetan",
+    "Dinesh", "Gaurav", "Geeta", "Harish", "Harsha", "Ishaan", "Jaya", "Karan", "Kunal", "Lakshmi", "Madhu", "Mahesh",
+    "Manish", "Manoj", "Nikhil", "Nisha", "Pankaj", "Prakash", "Pranav", "Preeti", "Priyanka", "Radha", "Rajiv",
+    "Ramesh", "Rekha", "Ritu", "Sachin", "Sandeep", "Shalini", "Shankar", "Siddharth", "Suresh", "Swati", "Tanvi",
+    "Uma", "Varun", "Vijay", "Vinod", "Yash", "Arvind", "Sneha", "Rohit", "Naveen", "Venkat", "Lalitha",
+    // More: Arabic Persian Turkish Hebrew
+    "Abdullah", "Adel", "Ahmad", "Amina", "Bilal", "Dalia", "Faisal", "Hamza", "Hana", "Hussein", "Ibrahim", "Imran",
+    "Karim", "Leila", "Mahmoud", "Mariam", "Maryam", "Mustafa", "Nasser", "Nour", "Rami", "Rana", "Salma", "Samir",
+    "Tariq", "Waleed", "Yasmin", "Youssef", "Zaid", "Zahra", "Darius", "Farhad", "Kaveh", "Navid", "Parisa", "Shirin",
+    "Ahmet", "Burak", "Deniz", "Emre", "Hakan", "Murat", "Selin", "Zeynep", "Ömer", "Yael", "Noa", "Avi", "Eitan",
+    "Tamar", "Yossi", "Shira", "Moshe", "Itai",
+    // More: African
+    "Ade", "Adebayo", "Ayodele", "Babajide", "Chiamaka", "Chukwuemeka", "Folake", "Funmilayo", "Ifeoma", "Kemi",
+    "Nkechi", "Obinna", "Olamide", "Segun", "Tunde", "Uche", "Kwesi", "Akosua", "Efua", "Themba", "Sipho",
+    "Lindiwe", "Nomvula", "Tinashe", "Tatenda", "Farai", "Wanjiru", "Wambui", "Kamau", "Otieno", "Achieng", "Njeri",
+    "Mwangi", "Amani", "Zawadi", "Abebe", "Tigist", "Dawit", "Chinwe", "Oluwadamilare", "Temitope", "Yetunde",
+    // More: Chinese Korean Japanese Vietnamese Thai Indonesian Filipino romanisations
+    "Fang", "Jian", "Jie", "Ling", "Mei", "Qiang", "Xiaoyu", "Yifan", "Zihan", "Zixuan", "Haoyu", "Jiahui",
+    "Xinyi", "Yuxuan", "Wen", "Jiho", "Jimin", "Minseo", "Seoyeon", "Yuna", "Dongho", "Sungmin", "Junho", "Hyejin",
+    "Eunji", "Sunhee", "Younghee", "Aoi", "Asuka", "Ayumi", "Eri", "Hanako", "Haruki", "Hideo", "Hiroko", "Hiroki",
+    "Ichiro", "Kazuki", "Kenta", "Koji", "Kumiko", "Mari", "Masaki", "Mayu", "Megumi", "Miho", "Mika", "Minoru",
+    "Misaki", "Naoki", "Natsuki", "Noriko", "Riko", "Ryo", "Ryota", "Saki", "Sota", "Takashi", "Takumi", "Taro",
+    "Tomoko", "Yoko", "Yoshiko", "Yuka", "Yuko", "Yumi", "Yusuke", "Anh", "Linh", "Minh", "Trang", "Thao", "Huong",
+    "Tuan", "Hieu", "Somchai", "Siriporn", "Niran", "Budi", "Dewi", "Putri", "Agus", "Wahyu", "Rizky", "Maricel",
+    "Jocelyn", "Rowena", "Marites",
 ];
 
 static NAMES: LazyLock<HashSet<&'static str>> = LazyLock::new(|| GIVEN_NAMES.iter().copied().collect());
