@@ -55,7 +55,7 @@ static PEOPLE: LazyLock<Regex> = LazyLock::new(|| {
 static FIGURES: LazyLock<Regex> = LazyLock::new(|| {
     let month = "(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|Januar|Februar|März|Juni|Juli|Oktober|Dezember)";
     Regex::new(&format!(
-        r"(?:(?-u:\b)(?:USD|EUR|GBP|CHF|SEK|NOK|DKK|AUD|CAD|NZD|SGD|HKD|JPY|CNY|RMB|INR|ZAR|BRL|MXN|PLN|AED)|[£$€¥₹])[ \t]?\d[\d,.]*(?:[ \t]?(?:k|K|m|M|bn|BN|million|billion|Mio\.?|Mrd\.?))?(?-u:\b)|(?-u:\b)\d[\d,.]*[ \t]?(?:k|m|bn|million|billion)?[ \t]?(?:USD|EUR|GBP|CHF|SEK|NOK|AUD|CAD|SGD|ZAR|€|£)(?:(?-u:\b)|\s|$)|\d[\d,.]*(?:万|億|亿)?(?:円|元|ウォン|원)|(?-u:\b)\d{{1,3}}(?:[ \u{{a0}}\u{{202f}}]\d{{3}})+(?:,\d+)?[ \u{{a0}}\u{{202f}}]?(?:€|£|\$|EUR|CHF)|(?-u:\b)\d[\d,.]*[ \t]?(?:millones de |millions d'|million |Millionen |mil )?(?:euros?|dollars?|livres|francs?|pesos|yens?)(?-u:\b)|(?-u:\b)\d{{1,2}}(?:st|nd|rd|th)?\.? (?:de )?{month}(?: de)? \d{{4}}(?-u:\b)|(?-u:\b){month} \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}(?-u:\b)|(?-u:\b)(?:19|20)\d\d-[01]\d-[0-3]\d(?-u:\b)|(?-u:\b)[0-3]?\d[/.][01]?\d[/.](?:19|20)\d\d(?-u:\b)|(?:19|20)\d\d年\d{{1,2}}月(?:\d{{1,2}}日)?|\d[\d,.]*(?:억|천만|만)? ?원|(?:19|20)\d\d년 ?\d{{1,2}}월|(?-u:\b)\d{{1,2}}(?:st|nd|rd|th)? {month}(?-u:\b)|(?-u:\b){month} \d{{1,2}}(?:st|nd|rd|th)?(?-u:\b)"
+        r"(?:(?-u:\b)(?:USD|EUR|GBP|CHF|SEK|NOK|DKK|AUD|CAD|NZD|SGD|HKD|JPY|CNY|RMB|INR|ZAR|BRL|MXN|PLN|AED)|[£$€¥₹])[ \t]?\d[\d,.]*(?:[ \t]?(?:k|K|m|M|bn|BN|million|billion|Mio\.?|Mrd\.?))?(?-u:\b)|(?-u:\b)\d[\d,.]*[ \t]?(?:k|m|bn|million|billion)?[ \t]?(?:USD|EUR|GBP|CHF|SEK|NOK|AUD|CAD|SGD|ZAR|€|£)(?:(?-u:\b)|\s|$)|\d[\d,.]*(?:万|億|亿)?(?:円|元|ウォン|원)|(?-u:\b)\d{{1,3}}(?:[ \u{{a0}}\u{{202f}}]\d{{3}})+(?:,\d+)?[ \u{{a0}}\u{{202f}}]?(?:€|£|\$|EUR|CHF)|(?-u:\b)\d[\d,.]*[ \t]?(?:millones de |millions d'|million |Millionen |mil )?(?:euros?|dollars?|livres|francs?|pesos|yens?)(?-u:\b)|(?-u:\b)\d{{1,2}}(?:st|nd|rd|th)?\.? (?:de )?{month}(?: de)? \d{{4}}(?-u:\b)|(?-u:\b){month} \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}(?-u:\b)|(?-u:\b)(?:19|20)\d\d-[01]\d-[0-3]\d(?-u:\b)|(?-u:\b)[0-3]?\d[/.][01]?\d[/.](?:19|20)\d\d(?-u:\b)|(?:19|20)\d\d年\d{{1,2}}月(?:\d{{1,2}}日)?|\d[\d,.]*(?:억|천만|만)? ?원|(?:19|20)\d\d년 ?\d{{1,2}}월|\d{{1,2}}月\d{{1,2}}日|(?-u:\b)\d{{1,2}}(?:st|nd|rd|th)? {month}(?-u:\b)|(?-u:\b){month} \d{{1,2}}(?:st|nd|rd|th)?(?-u:\b)"
     ))
     .expect("the figures pattern compiles")
 });
@@ -150,7 +150,7 @@ const NOT_INITIALS: &[&str] = &[
 /// Japanese and Chinese.
 static MATTERS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?im)^(?:Dear|Hi|Hello|Hallo|Liebe|Lieber|Sehr geehrte[rs]?|Bonjour|Madame|Monsieur|Hola|Estimad[oa]) [^\n,:]{2,40}[,:]|(?i)(?-u:\b)(?:salary|salaries|pay rise|bonus|compensation|equity|severance|settlement|redundanc\w*|layoffs?|dismiss\w*|disciplinary|grievance|misconduct|harass\w*|complaint|maternity|paternity|pregnan\w*|sick leave|illness|diagnos\w*|referral|patient|medication|DOB|date of birth|performance improvement|underperform\w*|partially meets|rating|appraisal|resign\w*|terminat\w*|step down|stepping down|acquisition|takeover|divest\w*|term sheet|pre-money|valuation|runway|burn|deficit|lawsuit|litigation|liabilit\w*|indemnit\w*|guarantor|rent|premises|tenant|landlord|licensee|licensor|confidential\w*|contract|penalt\w*|insurance|incident|lender|debt|owes|shares|family|lawyer|health|divorce|custody|fine|regulator|GDPR|IBAN|exposed|leak\w*|breach\w*|retention risk|external offer|rehire|exit interview|promot\w*|PIP|privately|off the record|not been told|not informed|has not been told|keep (?:it|this) (?:that way|quiet|private)|not yet announced|not yet informed|don't tell|do not tell|do not share|don't share|not to be shared|keep (?:it|this) between us|for the [a-z ]{3,30} only|not for release|before (?:it is|it's) announced|Gehalt|Abmahnung|Kündigung|vertraulich|confidencial\w*|confidentiel\w*|discreción|discrétion|Elternzeit|salaire|licenciement|rémunération|salario|despido|indemnización|arbitration|counsel|attorneys?|solicitors?|lawyers|settle|NDA|non-disparagement|non-competes?|insurer|privileged|personnel file|visa|immigration|interviewing|medical|surgery|therapy|depression|anxiety|disability|accommodation|conflict of interest|kickbacks?|rebates?|brib\w+|fraud\w*|embezzl\w+|whistleblow\w*|escrow|earn-out|letter of intent|LOI|due diligence|loans?|churn|at risk|headcount|offer letter|counter-?offer|stock options|clawback|retention|off-cycle|pay cut|demotion|written warning|final warning|investigation|suspen\w+|backdat\w+|overdue|past due|late payments?|write-off|write-down|impairment|restat\w+|going concern|covenants?|insolven\w+|bankrupt\w*|EBITDA|ARR|MRR|garden leave|notice period|reduction in force|data room|cap table|down round|sueldo|nómina|bonificación|ascenso|promoción|baja médica|incapacidad|conflicto de intereses|auditoría|hallazgo|investigación|demanda|abogad[oa]s?|finiquito|embarazo|enfermedad|soborno|fraude|arrêt maladie|congé maternité|rupture conventionnelle|augmentation|avocat|contentieux|litige|rachat|cession|valorisation|prêt|enquête|avertissement|Krankmeldung|Krankheit|Diagnose|Abfindung|Aufhebungsvertrag|Beförderung|Gehaltserhöhung|Anwalt|Rechtsstreit|Übernahme|Darlehen|Betrug|Schwangerschaft|stipendio|retribuzione|malattia|licenziamento|dimissioni|avvocato|contenzioso|acquisizione|gravidanza|salário|demissão|rescisão|licença médica|advogado|aquisição|avaliação de desempenho|promoção|gravidez|salaris|ontslag|ziekteverlof|advocaat|overname|zwanger|functioneringsgesprek)(?-u:\b)|人事評価|給与|賞与|退職|解雇|内密|口外|薪酬|工资|辞退|不得转发|保密|希望退職|出向|降格|昇進|昇格|休職|診断|治療|うつ病|年収|査定|懲戒|訴訟|弁護士|買収|売却|決算|赤字|減給|異動|未公表|支払条件|离职|面试|请假|病假|医疗|诊断|治疗|抑郁|怀孕|估值|融资|领投|回扣|返利|罚款|违约|处分|裁员|降薪|奖金|股权|收购|诉讼|律师|整改|底线|报价|연봉|급여|성과급|인사|퇴사|해고|징계|치료|진단|우울증|병가|휴직|단축근무|임신|매각|인수|지분|영업손실|보수|삭감|의결|소송|변호사|공시",
+        r"(?im)^(?:Dear|Hi|Hello|Hallo|Liebe|Lieber|Sehr geehrte[rs]?|Bonjour|Madame|Monsieur|Hola|Estimad[oa]) [^\n,:]{2,40}[,:]|(?i)(?-u:\b)(?:salary|salaries|pay rise|bonus|compensation|equity|severance|settlement|redundanc\w*|layoffs?|dismiss\w*|disciplinary|grievance|misconduct|harass\w*|complaint|maternity|paternity|pregnan\w*|sick leave|illness|diagnos\w*|referral|patient|medication|DOB|date of birth|performance improvement|underperform\w*|partially meets|rating|appraisal|resign\w*|terminat\w*|step down|stepping down|acquisition|takeover|divest\w*|term sheet|pre-money|valuation|runway|burn|deficit|lawsuit|litigation|liabilit\w*|indemnit\w*|guarantor|rent|premises|tenant|landlord|licensee|licensor|confidential\w*|contract|penalt\w*|insurance|incident|lender|debt|owes|shares|family|lawyer|health|divorce|custody|fine|regulator|GDPR|IBAN|exposed|leak\w*|breach\w*|retention risk|external offer|rehire|exit interview|promot\w*|PIP|privately|off the record|not been told|not informed|has not been told|keep (?:it|this) (?:that way|quiet|private)|not yet announced|not yet informed|don't tell|do not tell|do not share|don't share|not to be shared|keep (?:it|this) between us|for the [a-z ]{3,30} only|not for release|before (?:it is|it's) announced|Gehalt|Abmahnung|Kündigung|vertraulich|confidencial\w*|confidentiel\w*|discreción|discrétion|Elternzeit|salaire|licenciement|rémunération|salario|despido|indemnización|arbitration|counsel|attorneys?|solicitors?|lawyers|settle|NDA|non-disparagement|non-competes?|insurer|legally privileged|privileged (?:and|&) confidential|attorney-client|legal privilege|personnel file|visa|immigration|interviewing|medical|surgery|therapy|depression|anxiety|disability|accommodation|conflict of interest|kickbacks?|rebates?|brib\w+|fraud\w*|embezzl\w+|whistleblow\w*|escrow|earn-out|letter of intent|LOI|due diligence|loans?|churn|at risk|headcount|offer letter|counter-?offer|stock options|clawback|retention|off-cycle|pay cut|demotion|written warning|final warning|investigation|suspen\w+|backdat\w+|overdue|past due|late payments?|write-off|write-down|impairment|restat\w+|going concern|covenants?|insolven\w+|bankrupt\w*|EBITDA|ARR|MRR|garden leave|notice period|reduction in force|data room|cap table|down round|sueldo|nómina|bonificación|ascenso|promoción|baja médica|incapacidad|conflicto de intereses|auditoría|hallazgo|investigación|demanda|abogad[oa]s?|finiquito|embarazo|enfermedad|soborno|fraude|arrêt maladie|congé maternité|rupture conventionnelle|augmentation|avocat|contentieux|litige|rachat|cession|valorisation|prêt|enquête|avertissement|Krankmeldung|Krankheit|Diagnose|Abfindung|Aufhebungsvertrag|Beförderung|Gehaltserhöhung|Anwalt|Rechtsstreit|Übernahme|Darlehen|Betrug|Schwangerschaft|stipendio|retribuzione|malattia|licenziamento|dimissioni|avvocato|contenzioso|acquisizione|gravidanza|salário|demissão|rescisão|licença médica|advogado|aquisição|avaliação de desempenho|promoção|gravidez|salaris|ontslag|ziekteverlof|advocaat|overname|zwanger|functioneringsgesprek)(?-u:\b)|人事評価|給与|賞与|退職|解雇|内密|口外|薪酬|工资|辞退|不得转发|保密|希望退職|出向|降格|昇進|昇格|休職|診断|治療|うつ病|年収|査定|懲戒|訴訟|弁護士|買収|売却|決算|赤字|減給|異動|未公表|支払条件|离职|面试|年终奖|绩效|解除劳动合同|补偿|转岗|撤销|人事評価|評価|目標未達|降級|인사평가|성과 개선|연봉 동결|请假|病假|医疗|诊断|治疗|抑郁|怀孕|估值|融资|领投|回扣|返利|罚款|违约|处分|裁员|降薪|奖金|股权|收购|诉讼|律师|整改|底线|报价|연봉|급여|성과급|인사|퇴사|해고|징계|치료|진단|우울증|병가|휴직|단축근무|임신|매각|인수|지분|영업손실|보수|삭감|의결|소송|변호사|공시",
     )
     .expect("the matters pattern compiles")
 });
@@ -159,7 +159,7 @@ static MATTERS: LazyLock<Regex> = LazyLock::new(|| {
 /// `confidential`, `for the Audit Committee only`, `内密`).
 static SECRECY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)(?-u:\b)(?:confidential\w*|privately|off the record|not been told|not informed|keep (?:it|this) (?:that way|quiet|private|between us)|not yet announced|not yet informed|don't tell|do not tell|do not share|don't share|not to be shared|for the [a-z ]{3,30} only|not for release|before (?:it is|it's) announced|vertraulich|confidencial\w*|confidentiel\w*|riservat[oa]|máxima discreción|discreción|discrétion|Verschwiegenheit|keep (?:the |this |it |that )?[a-z ]{0,30}(?:quiet|under wraps|to yourself)|under wraps|need-to-know|(?:is|are|isn't|aren't|is not|are not) (?:public|announced) yet|(?:not|isn't|hasn't been) (?:yet )?(?:public|announced)|(?:don't|do not|please don't) forward|in confidence|(?:please )?(?:don't|do not) (?:repeat|mention) (?:it|this|that)|not to be (?:discussed|repeated|mentioned|shared)|outside (?:this|the|our) (?:group|room|team|committee|call)|asked (?:me|us|that) not (?:to )?(?:mention|share|tell)|asked me not to|(?:keep|leave) (?:his|her|their|my) name out|between (?:you and me|the two of us)|anonymously|not be shared|strictly between|must not leave|no (?:compartir|difundir|divulgar)|ne pas (?:diffuser|divulguer|partager)|nicht (?:weitergeben|weiterleiten)|non (?:divulgare|condividere)|não (?:compartilhar|divulgar)|niet (?:delen|doorsturen)|vertrouwelijk)(?-u:\b)|内密|口外|不得转发|保密|社外秘|口外無用|他言無用|未公表|不对外公开|不要外传|请勿外传|对外保密|대외비|공유하지 말|외부 유출|비밀로",
+        r"(?i)(?-u:\b)(?:confidential\w*|privately|off the record|not been told|not informed|keep (?:it|this) (?:that way|quiet|private|between us)|not yet announced|not yet informed|don't tell|do not tell|do not share|don't share|not to be shared|for the [a-z ]{3,30} only|not for release|before (?:it is|it's) announced|vertraulich|confidencial\w*|confidentiel\w*|riservat[oa]|máxima discreción|discreción|discrétion|Verschwiegenheit|keep (?:the |this |it |that )?[a-z ]{0,30}(?:quiet|under wraps|to yourself)|under wraps|need-to-know|(?:is|are|isn't|aren't|is not|are not) (?:public|announced) yet|(?:not|isn't|hasn't been) (?:yet )?(?:public|announced)|(?:don't|do not|please don't) forward|(?:should|must) not be forwarded|not to be forwarded|in confidence|(?:please )?(?:don't|do not) (?:repeat|mention)|not to be (?:discussed|repeated|mentioned|shared)|outside (?:this|the|our) (?:group|room|team|committee|call)|asked (?:me|us|that) not (?:to )?(?:mention|share|tell)|asked me not to|(?:keep|leave) (?:his|her|their|my) name out|between (?:you and me|the two of us)|anonymously|not be shared|strictly between|must not leave|no (?:compartir|difundir|divulgar)|ne pas (?:diffuser|divulguer|partager)|nicht (?:weitergeben|weiterleiten)|non (?:divulgare|condividere)|não (?:compartilhar|divulgar)|niet (?:delen|doorsturen)|vertrouwelijk)(?-u:\b)|内密|口外|不得转发|保密|社外秘|口外無用|他言無用|未公表|不对外公开|不要外传|请勿外传|对外保密|대외비|공유하지 말|외부 유출|비밀로",
     )
     .expect("the secrecy pattern compiles")
 });
@@ -219,6 +219,8 @@ struct Counts {
     matters: usize,
     /// A letter's salutation opens a line (`Dear Aisha,`, `Madame Lefèvre,`).
     letter: bool,
+    /// The distinct matters, lower-cased.
+    matter_words: std::collections::BTreeSet<String>,
     first: Option<(usize, String)>,
 }
 
@@ -261,7 +263,14 @@ fn count(text: &str) -> Counts {
     // A given name that starts a person already counted (`Marcus` of `Marcus Feld`) is that
     // person; the others are people of their own.
     let named_apart = given.iter().filter(|g| !people.iter().any(|p: &&str| p.split(' ').next() == Some(**g))).count();
-    Counts { people: people.len() + named_apart, figures: figures.len(), matters: matters.len(), letter, first }
+    Counts {
+        people: people.len() + named_apart,
+        figures: figures.len(),
+        matters: matters.len(),
+        letter,
+        matter_words: matters,
+        first,
+    }
 }
 
 /// Whether `text` is a fill-in template of a document rather than one: three or more
@@ -281,17 +290,21 @@ pub(super) fn is_template(text: &str) -> bool {
     c.people == 0 && c.figures == 0
 }
 
-/// The private-prose finding of `text`, at its first named person: two or more people, two
-/// or more sums or dates and at least one personal or undisclosed matter; or, without sums
-/// or dates (a review, a postmortem's timeline), three or more people and three or more
-/// distinct matters; or a letter (a salutation opens a line) with two or more sums or dates
-/// and two or more matters besides its salutation; or two or more people and words of
-/// secrecy ([`SECRECY`]: `keep this between us`, `privately`) with a sum or date or two
-/// matters. People are named with a title or a role, as full names in the shapes of
-/// [`PEOPLE`], by an initial and a surname, or by a given name alone
-/// ([`super::names`]). A text with words of a public or made-up text ([`PUBLIC_CONTEXT`])
-/// also needs words of secrecy. `None` for a text outside [`MIN_BYTES`]..=[`MAX_BYTES`] or
-/// short of these.
+/// The private-prose finding of `text`, at its first named person, when the text holds
+/// (people, sums or dates, matters; secrecy: words of [`SECRECY`] such as `keep this between
+/// us`, `in confidence`):
+/// - 2+ people, 2+ sums or dates and 2+ matters;
+/// - 3+ people and 3+ matters (a review, a postmortem's timeline);
+/// - 3+ people, 2+ sums or dates and a matter;
+/// - a letter (a salutation opens a line) with 2+ sums or dates and 3+ matters;
+/// - secrecy with 2+ people and a sum, date or 2+ matters; with 2+ sums or dates and 3+
+///   matters; or with a person, a sum or date and 2+ matters besides the words of secrecy.
+///
+/// People are named with a title or a role, as full names in the shapes of [`PEOPLE`], by
+/// an initial and a surname, by initials before a verb ([`INITIALS`]) or by a given name
+/// alone ([`super::names`]). A text with words of a public or made-up text
+/// ([`PUBLIC_CONTEXT`]) also needs words of secrecy. `None` for a text outside
+/// [`MIN_BYTES`]..=[`MAX_BYTES`] or short of these.
 #[must_use]
 pub(super) fn find(text: &str) -> Option<(usize, String)> {
     // Blanks around the text do not make it a larger one (padding past the limit).
@@ -301,12 +314,16 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
     let c = count(text);
     // Words of secrecy are looked for only when they decide.
     let secrecy = || SECRECY.is_match(text);
+    // Matters besides the words of secrecy among them (`confidential`): for the rule that
+    // needs secrecy and counts both.
+    let plain_matters = || c.matter_words.iter().filter(|m| !SECRECY.is_match(m)).count();
     let found = (c.people >= 2 && c.figures >= 2 && c.matters >= 2)
         || (c.people >= 3 && c.matters >= 3)
         || (c.people >= 3 && c.figures >= 2 && c.matters >= 1)
         || (c.letter && c.figures >= 2 && c.matters >= 3)
         || (c.people >= 2 && (c.figures >= 1 || c.matters >= 2) && secrecy())
-        || (c.figures >= 2 && c.matters >= 3 && secrecy());
+        || (c.figures >= 2 && c.matters >= 3 && secrecy())
+        || (c.people >= 1 && c.figures >= 1 && plain_matters() >= 2 && secrecy());
     let found = found && (!PUBLIC_CONTEXT.is_match(text) || secrecy());
     // A letter may name nobody with a title: its finding is then at the text's start.
     found.then(|| c.first.unwrap_or_else(|| (0, text.trim_start().chars().take(24).collect())))
@@ -501,6 +518,20 @@ mod vocabulary_tests {
         assert!(c.people >= 2 && c.figures >= 1, "people {} figures {}", c.people, c.figures);
         assert!(find(mail).is_some());
         assert_eq!(count("여러분 정말로 감사합니다. 다음 주에 다시 뵙겠습니다.").people, 0, "thanks is no title");
+    }
+
+    /// A short note naming one person with a sum, two matters and words of secrecy is
+    /// private; a README whose one `confidential` is a checkbox's name is not.
+    #[test]
+    fn one_person_a_sum_matters_and_secrecy_make_a_private_note() {
+        let note = "Quick heads up before you talk to Raj: we're not renewing his contract in June, and the reason \
+                    is the expense fraud ($14,200 over two quarters) that finance flagged. Please don't mention the \
+                    amount yet.";
+        assert!(find(note).is_some());
+        let readme = "Please report any security issues not yet known to public by creating a new issue and \
+                      checking the This issue is confidential checkbox (its text is not to be shared). Signature made \
+                      23 Apr 2019 by Jan Rybar (Red Hat) under the contributor contract.";
+        assert!(find(readme).is_none());
     }
 
     /// A licence's copyright notice names people, years and liability, yet is public: it

@@ -134,7 +134,7 @@ const GIVEN_NAMES: &[&str] = &[
     "Dinesh", "Gaurav", "Geeta", "Harish", "Harsha", "Ishaan", "Jaya", "Karan", "Kunal", "Lakshmi", "Madhu", "Mahesh",
     "Manish", "Manoj", "Nikhil", "Nisha", "Pankaj", "Prakash", "Pranav", "Preeti", "Priyanka", "Radha", "Rajiv",
     "Ramesh", "Rekha", "Ritu", "Sachin", "Sandeep", "Shalini", "Shankar", "Siddharth", "Suresh", "Swati", "Tanvi",
-    "Uma", "Varun", "Vijay", "Vinod", "Yash", "Arvind", "Sneha", "Rohit", "Naveen", "Venkat", "Lalitha",
+    "Uma", "Varun", "Vijay", "Vinod", "Yash", "Arvind", "Raj", "Sneha", "Rohit", "Naveen", "Venkat", "Lalitha",
     // More: Arabic Persian Turkish Hebrew
     "Abdullah", "Adel", "Ahmad", "Amina", "Bilal", "Dalia", "Faisal", "Hamza", "Hana", "Hussein", "Ibrahim", "Imran",
     "Karim", "Leila", "Mahmoud", "Mariam", "Maryam", "Mustafa", "Nasser", "Nour", "Rami", "Rana", "Salma", "Samir",

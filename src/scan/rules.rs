@@ -237,6 +237,7 @@ pub fn gate(rule: &Rule) -> Gate {
         | "meeting_minutes"
         | "hr_review"
         | "postmortem_sections"
+        | "audit_findings"
         | "cjk_turns"
         | "tool_output_lines"
         | "tool_table"
