@@ -26,8 +26,9 @@ fn is_token_byte(b: u8) -> bool {
 
 /// Where a concatenation join starts at quote `q` of `bytes`: the closing quote after a
 /// token byte, then either the other quote right after it (a shell word made of quoted
-/// pieces, `'xo'"xb-"'…'`) or blanks (a line break too), at most one `+` or `.`/`..`
-/// operator, blanks, and the same quote, before a token byte. Returns the end of the join
+/// pieces, `'xo'"xb-"'…'`) or blanks (a line break too, or a backslash continuing the
+/// line), at most one `+` or `.`/`..` operator, blanks, and the same quote, before a token
+/// byte. Returns the end of the join
 /// (the byte after the opening quote).
 fn join_at(bytes: &[u8], q: usize) -> Option<usize> {
     let quote = bytes[q];
@@ -39,9 +40,12 @@ fn join_at(bytes: &[u8], q: usize) -> Option<usize> {
         return Some(q + 2);
     }
     let mut i = q + 1;
-    let blanks = |i: &mut usize| {
-        while bytes.get(*i).is_some_and(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')) {
-            *i += 1;
+    // Blanks, line breaks and a backslash that continues the line (`"SG." + \`).
+    let blanks = |i: &mut usize| loop {
+        match bytes.get(*i) {
+            Some(b' ' | b'\t' | b'\r' | b'\n') => *i += 1,
+            Some(b'\\') if matches!(bytes.get(*i + 1), Some(b'\n' | b'\r')) => *i += 1,
+            _ => break,
         }
     };
     blanks(&mut i);
@@ -282,6 +286,7 @@ mod tests {
         assert_eq!(undone_text("a\nt = \"ghp_\" \"AbC12\"\nb").as_deref(), Some("t = \"ghp_AbC12\"\n"));
         assert_eq!(undone_text("k = 'sk_live_' + 'x9Y'").as_deref(), Some("k = 'sk_live_x9Y'\n"));
         assert_eq!(undone_text("(\"ghp_ab\"\n  \"cd\")").as_deref(), Some("(\"ghp_abcd\")\n"));
+        assert_eq!(undone_text("k = \"SG.\" + \\\n    \"ab\" + \\\n  \"cd\"").as_deref(), Some("k = \"SG.abcd\"\n"));
         assert_eq!(undone_text("/home/\u{200b}maria/x").as_deref(), Some("/home/maria/x\n"));
         assert_eq!(undone_text("ｇｈｐ＿Ａｂ１").as_deref(), Some("ghp_Ab1\n"));
         // Not disguises: a variable between literals, a list, CJK punctuation, a BOM at the start.

@@ -173,6 +173,7 @@ fn keys_in_other_wrappings_block_and_their_bodies_are_masked() {
         format!(
             "-----BEGIN RSA PRIVATE KEY-----\nthis is the key for prod deploys\n{body}\n{short}\n-----END RSA PRIVATE KEY-----\n"
         ),
+        format!("—–BEGIN OPENSSH PRIVATE KEY–—\n{body}\n{short}\n—–END OPENSSH PRIVATE KEY–—\n"),
     ];
     for text in &cases {
         let mut found = Vec::new();

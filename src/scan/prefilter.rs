@@ -85,6 +85,17 @@ pub const STEMS: &[&str] = &[
     "nfs:",
     "documents and",
     "im_start",
+    "<|user|>",
+    "<|assistant|>",
+    "<|system|>",
+    "-+-",
+    "+--",
+    "rows)",
+    "row)",
+    "row in set",
+    "rows in set",
+    "=> ",
+    "=# ",
     "curl ",
     "of_turn>",
     "header_id",
@@ -604,7 +615,12 @@ fn byte_gates(r: &Rules, bytes: &[u8], from: usize, to: usize, col: &mut Collect
         }
         if bytes[s] == b'/' {
             slash_gates(r, bytes, s, next, col);
-            if next.starts_with(b"home/") || next.starts_with(b"Users/") || next.starts_with(b"root") {
+            if next.starts_with(b"home/")
+                || next.starts_with(b"Users/")
+                || next.starts_with(b"root")
+                || next.starts_with(b"home\\/")
+                || next.starts_with(b"Users\\/")
+            {
                 col.add(r.home, s);
             }
             if next.starts_with(b"mnt/") {
@@ -669,12 +685,12 @@ fn slash_gates(r: &Rules, bytes: &[u8], s: usize, next: &[u8], col: &mut Collect
     {
         col.add(r.unc_slash, s);
     }
-    // `~name/`: the name is 1 to 32 of `[a-z0-9_-]` right before the slash.
+    // `~name/`: the name is 1 to 32 of `[a-z0-9_.-]` right before the slash.
     let name = bytes[..s]
         .iter()
         .rev()
         .take(33)
-        .take_while(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'_' | b'-'))
+        .take_while(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'_' | b'-' | b'.'))
         .count();
     if (1..=32).contains(&name) && s > name && bytes[s - name - 1] == b'~' {
         col.add(r.tilde_user, s);

@@ -266,7 +266,7 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         // PEM and OpenSSH (5 dashes), SSH2 (`---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----`),
         // PGP (`PRIVATE KEY BLOCK`, older `SECRET KEY BLOCK`), and markers an agent retyped
         // (lower case, 4 or 6 dashes, a space inside the dashes).
-        pattern: r"(?i)-{4,6} ?BEGIN (?:[A-Z0-9]+ )*(?:PRIVATE|SECRET) KEY(?: BLOCK)? ?-{4,6}",
+        pattern: r"(?i)(?:-{4,6}|(?:-|–|—){2,6}) ?BEGIN (?:[A-Z0-9]+ )*(?:PRIVATE|SECRET) KEY(?: BLOCK)? ?(?:-{4,6}|(?:-|–|—){2,6})",
         check: Check::KeyBody,
         what: "PEM private key block",
         hit: "-----BEGIN OPENSSH PRIVATE KEY-----",
@@ -439,7 +439,7 @@ pub(super) const CREDENTIALS: &[Rule] = &[
             "signing",
             "hmac",
         ],
-        pattern: r#"(?i)(?:\b[a-z0-9_.-]*(?:pass[_ -]?phrase|salt|master[_ .-]?(?:key|secret|password|pass)|cipher[_ -]?seed|seed|seed[_ -]?phrase|mnemonic|recovery[_ -]?(?:phrase|key|code)|encryption[_ -]?(?:key|secret)|signing[_ -]?(?:key|secret)|hmac[_ -]?(?:key|secret))(?:[ \t]+[A-Za-z]+){0,5}(?:["']?[ \t]*[:=][ \t]*["']?|[ \t]+["'])|--(?:passphrase|salt)[= ]["']?)((?:[A-Za-z0-9]{2,}[ \t]){2,11}[A-Za-z0-9]{2,}|[^\s"'<>,;(){}\[\]]{6,})|(?i:\b(?:master[_ .-]?key|salt|pass[_ -]?phrase)(?:[ \t]+[a-z]+){0,3}?[ \t]+(?:is|was|are|set to)[ \t]+)["']?([^\s"'<>,;(){}\[\]]{6,})"#,
+        pattern: r#"(?i)(?:\b[a-z0-9_.-]*(?:pass[_ -]?phrase|salt|master[_ .-]?(?:key|secret|password|pass)|cipher[_ -]?seed|seed|seed[_ -]?phrase|mnemonic|recovery[_ -]?(?:phrase|key|code)|encryption[_ -]?(?:key|secret)|signing[_ -]?(?:key|secret)|hmac[_ -]?(?:key|secret))(?:[ \t]+[A-Za-z0-9]+){0,5}(?:["']?[ \t]*[:=][ \t]*["']?|[ \t]+["'])|--(?:passphrase|salt)[= ]["']?)((?:[A-Za-z0-9]{2,}[ \t]){2,11}[A-Za-z0-9]{2,}|[^\s"'<>,;(){}\[\]]{6,})|(?i:\b(?:master[_ .-]?key|salt|pass[_ -]?phrase|recovery[_ -]?(?:phrase|key|code))(?:[ \t]+[a-z0-9]+){0,5}?[ \t]+(?:is|was|are|set to)[ \t]+)["']?([^\s"'<>,;(){}\[\]]{6,})"#,
         check: Check::SecretValue,
         what: "a generically named secret (passphrase, salt, master key, seed, encryption or signing key) with a value: random, hex, or three or more words",
         hit: "backup passphrase: Tr0ub4dor-correct-horse",

@@ -22,6 +22,22 @@ pub(super) const TOOL_OUTPUT: &[Rule] = &[
         miss: "run kubectl get pods and check the READY and STATUS columns",
     },
     Rule {
+        id: "sql_result_table",
+        category: "raw_tool_output",
+        public: B,
+        local: B,
+        // What a database shell prints around a result: psql's header rule (`----+------`, from
+        // the line's first column: a table drawn in indented documentation is not one)
+        // and row count (`(4 rows)`), MySQL's borders (`+----+-----+`) and `4 rows in set`,
+        // and a prompt with a query (`orders=> select …`): two in one text.
+        literals: &["-+-", "+--", "rows)", "row)", "row in set", "rows in set", "=> ", "=# "],
+        pattern: r"(?im)^[A-Za-z_][A-Za-z0-9_-]*=[>#][ \t]*(?:select|insert|update|delete|with|explain|table|show|\\[a-z])|^-{2,}(?:\+-{2,})+[ \t]*$|^\+-{2,}(?:\+-{2,})*\+[ \t]*$|^\(\d+ rows?\)[ \t]*$|^\d+ rows? in set\b",
+        check: Check::AtLeastTwo,
+        what: "a database shell's result (psql's `----+----` rule and `(N rows)`, MySQL's `+----+` borders, a `db=> select …` prompt), two of its lines",
+        hit: "orders=> select id, total from orders limit 1;\n  id   | total\n-------+--------\n 88213 | 129.00\n(1 row)",
+        miss: "psql prints (N rows) after a result",
+    },
+    Rule {
         id: "access_log",
         category: "raw_tool_output",
         public: B,
