@@ -38,9 +38,36 @@ fn is_cidr_network(bytes: &[u8], end: usize) -> bool {
     bytes[..end].ends_with(b".0") && bytes.get(end) == Some(&b'/') && bytes.get(end + 1).is_some_and(u8::is_ascii_digit)
 }
 
+/// Line breaks as a one-line key writes them between its lines: JSON or shell escapes
+/// (`\n`, doubled `\\n`, `\u000a`), URL encoding (`%0A`), HTML (`&#10;`, `&#xA;`, `<br>`).
+const ESCAPED_BREAKS: &[&[u8]] = &[
+    b"\\r\\n",
+    b"\\n",
+    b"\\\\r\\\\n",
+    b"\\\\n",
+    b"%0D%0A",
+    b"%0d%0a",
+    b"%0A",
+    b"%0a",
+    b"\\u000d\\u000a",
+    b"\\u000D\\u000A",
+    b"\\u000a",
+    b"\\u000A",
+    b"&#13;&#10;",
+    b"&#10;",
+    b"&#xA;",
+    b"&#xa;",
+    b"&#x0A;",
+    b"&#x0a;",
+    b"<br>",
+    b"<br/>",
+    b"<br />",
+    b"<BR>",
+];
+
 /// Whether a key's body follows a `-----BEGIN … PRIVATE KEY-----` marker (`after` is the
-/// text after it): after blanks and line breaks (written, or escaped as `\n`, `\r\n` or
-/// `%0A`: a JSON string, a one-line key, a URL-encoded one; PGP armour leaves a blank line),
+/// text after it): after blanks and line breaks (written, or escaped: [`ESCAPED_BREAKS`], a
+/// JSON string, a one-line key, a URL-encoded or HTML one; PGP armour leaves a blank line),
 /// a header line (`Proc-Type: …`, `Version: …`, `Comment: …`) or a run of 16 or more base64
 /// characters, or nothing (the text ends); or, a line or two of words after the marker, a
 /// line of 40 or more base64 characters. A sentence naming the marker (`starts with
@@ -50,10 +77,7 @@ fn key_body_follows(after: &[u8]) -> bool {
     loop {
         rest = match rest {
             [b' ' | b'\t' | b'\r' | b'\n', tail @ ..] => tail,
-            _ => match [&b"\\n"[..], b"\\r\\n", b"%0A", b"%0a", b"%0D%0A", b"%0d%0a"]
-                .iter()
-                .find_map(|brk| rest.strip_prefix(*brk))
-            {
+            _ => match ESCAPED_BREAKS.iter().find_map(|brk| rest.strip_prefix(*brk)) {
                 Some(tail) => tail,
                 None => break,
             },

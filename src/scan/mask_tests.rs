@@ -174,7 +174,15 @@ fn keys_in_other_wrappings_block_and_their_bodies_are_masked() {
             "-----BEGIN RSA PRIVATE KEY-----\nthis is the key for prod deploys\n{body}\n{short}\n-----END RSA PRIVATE KEY-----\n"
         ),
         format!("—–BEGIN OPENSSH PRIVATE KEY–—\n{body}\n{short}\n—–END OPENSSH PRIVATE KEY–—\n"),
+        // A no-break or zero-width space inside the marker.
+        format!("-----BEGIN\u{a0}RSA PRIVATE KEY-----\n{body}\n{short}\n-----END RSA PRIVATE KEY-----\n"),
+        format!("-----BEGIN RSA PRI\u{200b}VATE KEY-----\n{body}\n{short}\n-----END RSA PRIVATE KEY-----\n"),
     ];
+    // One-line keys whose line breaks are written as HTML, doubled or `\u` escapes.
+    let one_line = ["&#10;", "&#xA;", "<br>", "<br />", "\\\\n", "\\u000a", "&#13;&#10;"].map(|brk| {
+        format!("key: -----BEGIN RSA PRIVATE KEY-----{brk}{body}{brk}{short}{brk}-----END RSA PRIVATE KEY-----\n")
+    });
+    let cases: Vec<String> = cases.into_iter().chain(one_line).collect();
     for text in &cases {
         let mut found = Vec::new();
         scan_text(text, "/x", Policy::Local, &mut found);

@@ -244,6 +244,8 @@ const PIECES: &[&str] = &[
     "wsl+Ubuntu",
     "\" + \\\n  \"",
     "—–",
+    "PRIVATE\u{a0}KEY-----",
+    "-----BEGIN\u{a0}",
     "<|user|>",
     "-+-",
     "+--",

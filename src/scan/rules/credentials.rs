@@ -262,11 +262,11 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         category: "credentials",
         public: B,
         local: B,
-        literals: &["private key", "secret key"],
+        literals: &["private key", "secret key", "private\u{a0}key", "secret\u{a0}key"],
         // PEM and OpenSSH (5 dashes), SSH2 (`---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----`),
         // PGP (`PRIVATE KEY BLOCK`, older `SECRET KEY BLOCK`), and markers an agent retyped
         // (lower case, 4 or 6 dashes, a space inside the dashes).
-        pattern: r"(?i)(?:-{4,6}|(?:-|–|—){2,6}) ?BEGIN (?:[A-Z0-9]+ )*(?:PRIVATE|SECRET) KEY(?: BLOCK)? ?(?:-{4,6}|(?:-|–|—){2,6})",
+        pattern: r"(?i)(?:-{4,6}|(?:-|–|—){2,6})(?: |\u{a0})?BEGIN(?: |\u{a0})(?:[A-Z0-9]+(?: |\u{a0}))*(?:PRIVATE|SECRET)(?: |\u{a0})KEY(?:(?: |\u{a0})BLOCK)?(?: |\u{a0})?(?:-{4,6}|(?:-|–|—){2,6})",
         check: Check::KeyBody,
         what: "PEM private key block",
         hit: "-----BEGIN OPENSSH PRIVATE KEY-----",
