@@ -523,4 +523,6 @@ mod mask_tests;
 #[cfg(test)]
 mod second_pass_tests;
 #[cfg(test)]
+mod test_pieces;
+#[cfg(test)]
 mod tests;
