@@ -40,7 +40,7 @@ fn main() {
     let code = match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("writegate: {e:#}");
+            writegate::cli::err_line(format_args!("writegate: {e:#}"));
             exit::ERROR
         }
     };

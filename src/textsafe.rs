@@ -113,6 +113,16 @@ fn skip_escape(first: char, chars: &mut std::iter::Peekable<std::str::Chars<'_>>
     }
 }
 
+/// `text` cut to its first `max` characters with the count of the rest (`…(+99880 bytes)`):
+/// an error that quotes the operator's argument does not echo a megabyte back.
+#[must_use]
+pub fn shortened(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…(+{} bytes)", &text[..at], text.len() - at),
+        None => text.to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

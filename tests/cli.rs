@@ -193,6 +193,28 @@ fn scan_exit_codes() {
     assert_eq!(wg(&["scan", clean.to_str().expect("utf8")], dir.path()).status.code(), Some(0));
 }
 
+/// An error quoting a huge argument is cut short, and a closed stderr is no crash (the
+/// process wrote its error with `eprintln!`, which panics on a closed pipe: exit code 101).
+#[test]
+fn an_error_is_short_and_a_closed_stderr_does_not_crash() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let registry = demo(dir.path());
+    let id = "x".repeat(100_000);
+    let out = wg(&["--registry", &registry, "preview", &id], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stderr.len() < 1_000, "the argument is not echoed whole: {} bytes", out.stderr.len());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_writegate"))
+        .args(["--registry", &registry, "preview", &id])
+        .current_dir(dir.path())
+        .env("XDG_STATE_HOME", dir.path().join("state"))
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn");
+    drop(child.stderr.take());
+    assert_eq!(child.wait().expect("wait").code(), Some(2), "a closed stderr is not a panic");
+}
+
 #[test]
 fn missing_registry_is_a_clear_error() {
     let dir = tempfile::tempdir().expect("tmp");

@@ -33,13 +33,13 @@ pub(super) fn run(
         }
         // Printed before the TUI takes the screen, so it is in the scrollback while the TUI
         // runs and after it ends.
-        eprintln!(
+        crate::cli::output::err_line(format_args!(
             "demo workspace: {} (kept when you quit)\nfrom another terminal, propose a write as an agent would:\n  writegate --registry {} propose todo add --goal-id docs-goal --role agent --text \"[P2] Write the upgrade notes\"",
             root.display(),
             registry.display()
-        );
+        ));
         let code = super::tui(engine, read_only)?;
-        eprintln!("demo workspace kept at {}", registry.display());
+        crate::cli::output::err_line(format_args!("demo workspace kept at {}", registry.display()));
         return Ok(code);
     }
     out(&format!("demo workspace: {}\n\n", registry.display()))?;

@@ -5,6 +5,7 @@ mod check;
 mod demo;
 mod loopx_line;
 mod output;
+pub use output::err_line;
 mod propose;
 pub mod propose_args;
 pub mod propose_loopx;

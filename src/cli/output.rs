@@ -31,6 +31,14 @@ pub(super) fn json<T: Serialize>(v: &T) -> anyhow::Result<()> {
     out(&(safe + "\n"))
 }
 
+/// Writes one line to standard error, ignoring a failed write: `eprintln!` panics when
+/// stderr is closed (a caller that reads the start of a long error and hangs up), which
+/// turned an error into a crash with exit code 101.
+pub fn err_line(args: std::fmt::Arguments<'_>) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr().lock(), "{args}");
+}
+
 /// Terminal-safe single-line text (see [`crate::textsafe`]).
 #[must_use]
 pub fn clean(text: &str) -> String {

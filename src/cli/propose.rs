@@ -58,14 +58,16 @@ pub(super) fn run(loc: &Locator, cmd: ProposeCmd, operator: &str) -> anyhow::Res
             );
             out(&format!("{}\n", p.item_id))?;
             if p.reused {
-                eprintln!("writegate: an identical item is already pending; not adding a duplicate");
+                crate::cli::output::err_line(format_args!(
+                    "writegate: an identical item is already pending; not adding a duplicate"
+                ));
             }
             if p.predicted_status != "ready" {
-                eprintln!(
+                crate::cli::output::err_line(format_args!(
                     "writegate: note: apply would return {} now{}",
                     p.predicted_status,
                     p.detail.map(|d| format!(" ({})", super::output::clean(&d))).unwrap_or_default()
-                );
+                ));
             }
             Ok(exit::OK)
         }
@@ -77,12 +79,12 @@ pub(super) fn run(loc: &Locator, cmd: ProposeCmd, operator: &str) -> anyhow::Res
         Err(ProposeError::Canonical(why)) => {
             let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
             let instead = super::loopx_line::loopx_equivalent(&argv);
-            eprintln!("writegate: {}", super::output::clean(&why));
+            crate::cli::output::err_line(format_args!("writegate: {}", super::output::clean(&why)));
             match &instead {
-                Some(line) => eprintln!("writegate: instead run: {line}"),
-                None => eprintln!(
+                Some(line) => crate::cli::output::err_line(format_args!("writegate: instead run: {line}")),
+                None => crate::cli::output::err_line(format_args!(
                     "writegate: (no loopx line shown: an argument holds characters that cannot be shown as typed)"
-                ),
+                )),
             }
             let doc = serde_json::json!({"ok": false, "goal_id": goal_id, "error": why,
                 "reason_code": "canonical_authority", "loopx_command": instead});

@@ -92,7 +92,7 @@ pub fn try_run(argv: &[OsString]) -> Option<i32> {
         return None;
     }
     Some(report(&goal, engine.propose_loopx(&words)).unwrap_or_else(|e| {
-        eprintln!("writegate: {e:#}");
+        crate::cli::output::err_line(format_args!("writegate: {e:#}"));
         exit::ERROR
     }))
 }
@@ -103,29 +103,34 @@ fn report(goal: &str, result: Result<crate::engine::canonical::LoopxProposed, Pr
             tracing::info!(goal, item = p.proposed.item_id, reused = p.proposed.reused, "proposed a LoopX 2.x command");
             out(&format!("{}\n", p.proposed.item_id))?;
             if let Some(op) = &p.operation_id {
-                eprintln!("writegate: operation id {op}");
+                crate::cli::output::err_line(format_args!("writegate: operation id {op}"));
             }
             if p.proposed.reused {
-                eprintln!("writegate: an identical item is already pending; not adding a duplicate");
+                crate::cli::output::err_line(format_args!(
+                    "writegate: an identical item is already pending; not adding a duplicate"
+                ));
             }
             if p.proposed.predicted_status != "ready" {
-                eprintln!(
+                crate::cli::output::err_line(format_args!(
                     "writegate: note: apply would return {} now{}",
                     p.proposed.predicted_status,
                     p.proposed.detail.map(|d| format!(" ({})", super::output::clean(&d))).unwrap_or_default()
-                );
+                ));
             }
             Ok(exit::OK)
         }
         Err(ProposeError::Loopx(answer)) => {
             // LoopX's own refusal, as LoopX printed it.
             let why = answer.get("error").and_then(serde_json::Value::as_str).unwrap_or("refused");
-            eprintln!("writegate: LoopX refused the command's dry run: {}", super::output::clean(why));
+            crate::cli::output::err_line(format_args!(
+                "writegate: LoopX refused the command's dry run: {}",
+                super::output::clean(why)
+            ));
             out(&(serde_json::to_string(&crate::scan::mask_json(&answer))? + "\n"))?;
             Ok(exit::ERROR)
         }
         Err(ProposeError::Canonical(why) | ProposeError::Refused(crate::loopx::edit::EditRefused(why))) => {
-            eprintln!("writegate: {}", super::output::clean(&why));
+            crate::cli::output::err_line(format_args!("writegate: {}", super::output::clean(&why)));
             out(&(serde_json::to_string(&serde_json::json!({"ok": false, "goal_id": goal, "error": why}))? + "\n"))?;
             Ok(exit::ERROR)
         }

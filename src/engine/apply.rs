@@ -123,7 +123,7 @@ impl Engine {
         self.recover_goal_in(&gate, &goal_id)?;
         let item = Item::read(&path, &goal_id);
         if !path.exists() {
-            return Err(EngineError::NoSuchItem(reference.to_owned()));
+            return Err(EngineError::NoSuchItem(crate::textsafe::shortened(reference, 120)));
         }
         if marker_path(&gate, &item.id).exists()
             || super::lease::release_marker_path(&gate, &item.id).exists()

@@ -375,7 +375,7 @@ impl Engine {
             }
         }
         match found.len() {
-            0 => Err(EngineError::NoSuchItem(reference.to_owned())),
+            0 => Err(EngineError::NoSuchItem(crate::textsafe::shortened(reference, 120))),
             1 => Ok(found.remove(0)),
             _ => Err(EngineError::Ambiguous(reference.to_owned())),
         }
