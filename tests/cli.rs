@@ -193,6 +193,38 @@ fn scan_exit_codes() {
     assert_eq!(wg(&["scan", clean.to_str().expect("utf8")], dir.path()).status.code(), Some(0));
 }
 
+/// A replace that empties the state is refused, not ready; a shorter one says how many
+/// lines it removes (an empty replace read "would add or change 0 line(s)" and was ready).
+#[test]
+fn an_empty_replace_is_refused_and_removals_are_counted() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let reg = demo(dir.path());
+    let preview_of = |text: &str| -> Preview {
+        let file = dir.path().join("proposed.md");
+        std::fs::write(&file, text).expect("write");
+        let args = ["--registry", &reg, "propose", "replace", "--goal-id", "docs-goal", "--file"];
+        let out = wg(&[&args[..], &[file.to_str().expect("utf8")]].concat(), dir.path());
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let id = String::from_utf8(out.stdout).expect("utf8").trim().to_owned();
+        serde_json::from_slice(&wg(&["--registry", &reg, "preview", &id, "--json"], dir.path()).stdout)
+            .expect("preview")
+    };
+    let empty = preview_of("\n");
+    assert_eq!(empty.row.predicted_status, "invalid");
+    let edit = empty.checks.iter().find(|c| c.name == "edit").expect("edit check");
+    assert!(!edit.ok && edit.detail.contains("would empty the state file"), "{}", edit.detail);
+    let status: Doc<GoalStatus> =
+        serde_json::from_slice(&wg(&["--registry", &reg, "status", "--json"], dir.path()).stdout).expect("status");
+    let goal = status.items.iter().find(|g| g.goal_id == "docs-goal").expect("goal");
+    let repo = Path::new(&reg).parent().and_then(Path::parent).expect("the registry's project");
+    let current = std::fs::read_to_string(repo.join(&goal.state_file)).expect("state");
+    let kept: String = current.lines().take(3).map(|l| format!("{l}\n")).collect();
+    let shorter = preview_of(&kept);
+    let edit = shorter.checks.iter().find(|c| c.name == "edit").expect("edit check");
+    let removed = current.lines().count() - 3;
+    assert!(edit.detail.contains(&format!("0 line(s) added, {removed} removed")), "{}", edit.detail);
+}
+
 /// An error quoting a huge argument is cut short, and a closed stderr is no crash (the
 /// process wrote its error with `eprintln!`, which panics on a closed pipe: exit code 101).
 #[test]

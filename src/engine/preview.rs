@@ -439,13 +439,27 @@ impl Engine {
                 );
                 p.proposed_text = Some(text);
             }
+            Ok(text) if text.trim().is_empty() => {
+                // Never a state LoopX can read as the goal: its frontmatter and todos go too.
+                let why = format!("{} would empty the state file", intent.proposal.kind());
+                p.check("edit", false, why.clone(), Some(Predicted::Invalid));
+                p.invalid_reason = Some(why);
+            }
             Ok(text) => {
                 match pre.and_then(|pre| pre.take_line_diff(current, &text)) {
                     Some(((added, removed), kept)) => (p.added, p.removed, p.kept_diff) = (added, removed, Some(kept)),
                     None => p.diff_lines(current, &text),
                 }
-                let added = p.added.len();
-                p.check("edit", true, format!("{} would add or change {added} line(s)", intent.proposal.kind()), None);
+                let (added, removed) = (p.added.len(), p.removed);
+                p.check(
+                    "edit",
+                    true,
+                    format!(
+                        "{}: {added} line(s) added, {removed} removed (a changed line counts as both)",
+                        intent.proposal.kind()
+                    ),
+                    None,
+                );
                 p.proposed_text = Some(text);
             }
         }
