@@ -14,7 +14,9 @@ const VALUE_FLAGS: &[&str] = &["--registry", "--runtime-root", "--operator"];
 const DROPPED: &[&str] = &["--read-only", "--dry-run", "--execute"];
 
 /// The `loopx` line for `argv` (as the process got it, program name first), or `None` when
-/// there is no `propose` command in it or an argument cannot be shown faithfully.
+/// there is no `propose` command in it, when it proposes a `replace` (LoopX 2.1.1 has no
+/// command for a whole new state text: its todos change through `loopx todo …`), or when an
+/// argument cannot be shown faithfully.
 #[must_use]
 pub fn loopx_equivalent(argv: &[OsString]) -> Option<String> {
     let words: Vec<&str> = argv.iter().skip(1).map(|a| a.to_str()).collect::<Option<_>>()?;
@@ -46,6 +48,9 @@ pub fn loopx_equivalent(argv: &[OsString]) -> Option<String> {
             rest.push(a.to_owned());
         }
         i += 1;
+    }
+    if rest.first().is_some_and(|c| c == "replace") {
+        return None;
     }
     seen_propose.then(|| {
         std::iter::once("loopx".to_owned())
@@ -91,6 +96,11 @@ mod tests {
             ]),
             Some("loopx --registry '/r x' todo add --text 'it'\\''s'".into())
         );
+    }
+
+    #[test]
+    fn a_replace_has_no_loopx_line() {
+        assert_eq!(line(&["wg", "propose", "replace", "--goal-id", "g", "--file", "x.md"]), None);
     }
 
     #[test]

@@ -82,6 +82,11 @@ pub(super) fn run(loc: &Locator, cmd: ProposeCmd, operator: &str) -> anyhow::Res
             crate::cli::output::err_line(format_args!("writegate: {}", super::output::clean(&why)));
             match &instead {
                 Some(line) => crate::cli::output::err_line(format_args!("writegate: instead run: {line}")),
+                None if argv.iter().skip_while(|a| *a != "propose").nth(1).is_some_and(|a| a == "replace") => {
+                    crate::cli::output::err_line(format_args!(
+                        "writegate: LoopX has no command for a whole new state text: change todos with `loopx todo …`, and keep every todo region byte-identical in a replace"
+                    ));
+                }
                 None => crate::cli::output::err_line(format_args!(
                     "writegate: (no loopx line shown: an argument holds characters that cannot be shown as typed)"
                 )),
