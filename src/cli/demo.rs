@@ -39,7 +39,11 @@ pub(super) fn run(
             registry.display()
         ));
         let code = super::tui(engine, read_only)?;
-        crate::cli::output::err_line(format_args!("demo workspace kept at {}", registry.display()));
+        crate::cli::output::err_line(format_args!(
+            "demo workspace kept at {} (registry {})",
+            root.display(),
+            registry.display()
+        ));
         return Ok(code);
     }
     out(&format!("demo workspace: {}\n\n", registry.display()))?;

@@ -244,7 +244,7 @@ pub struct App {
     pub quitting: bool,
     /// Display cache of the selected item.
     pub view: Option<ViewCache>,
-    /// Registry path shown in the title.
+    /// Registry path, shown at the top of the help overlay.
     pub workspace: String,
     /// Colours on (`NO_COLOR` and theme `mono` turn them off).
     pub color: bool,

@@ -382,7 +382,7 @@ fn release_prompt(
 }
 
 pub(super) fn help(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
-    let mut lines = Vec::new();
+    let mut lines = vec![Line::styled(format!("registry: {}", safe(&app.workspace)), theme.dim())];
     for (scope, label) in [(Scope::Normal, "browsing"), (Scope::Confirm, "in a confirmation")] {
         lines.push(Line::styled(label.to_owned(), theme.title()));
         for bnd in app.keys.iter().filter(|b| b.scope == scope && !(app.read_only && b.action.is_decision())) {
@@ -411,5 +411,7 @@ pub(super) fn help(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     let block = Block::default()
         .borders(Borders::ALL)
         .title(Span::styled(" help — j/k scroll · any other key closes ", theme.title()));
-    f.render_widget(Paragraph::new(lines).block(block).scroll((app.help_scroll, 0)), rect);
+    // Wrapped, not cut: a long line (the registry's path, the markers) reads whole on a
+    // narrow terminal.
+    f.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: false }).scroll((app.help_scroll, 0)), rect);
 }
