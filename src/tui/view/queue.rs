@@ -1,5 +1,6 @@
 //! The queue pane: one row per pending item — batch mark (`▪`), status marker and word
-//! (`recomputed` for a stale item recomputed on the current state), scan marker (B block,
+//! (`recomputed` for a stale item recomputed on the current state, `lock held` for a ready
+//! one whose state LoopX's lock holds now), scan marker (B block,
 //! W warn), `R` when an operator rejected the key or effect before, lease marker (L holder),
 //! age, what the item does, goal and agent. Only visible rows are built.
 
@@ -73,6 +74,11 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         let lease = it.lease.as_ref().map(|h| format!("L:{} ", safe(h))).unwrap_or_default();
         let status = if it.checking {
             "checking"
+        } else if it.predicted == crate::engine::Predicted::Ready
+            && it.detail.checks.iter().any(|c| c.name == "lock" && !c.ok)
+        {
+            // Ready but for a writer holding LoopX's lock now: apply would wait, maybe fail.
+            "lock held"
         } else if it.detail.recomputed.is_some() && it.predicted == crate::engine::Predicted::Ready {
             "recomputed"
         } else {

@@ -153,6 +153,26 @@ fn a_loopx_2_goal_row_shows_its_tag_projection_and_ghosts_before_the_counts() {
     assert!(row.contains("L codex-peer-b (1h59m)  L codex-main-c"), "several leases drop their ids: {row}");
 }
 
+/// A ready item whose state LoopX's lock holds now reads `lock held` in the queue, not
+/// `ready` over a failing lock check.
+#[test]
+fn a_ready_item_under_a_held_lock_says_so_in_the_queue() {
+    let mut app = demo_app();
+    let ready = app.items.iter_mut().find(|i| i.predicted == crate::engine::Predicted::Ready).expect("a ready item");
+    let summary = ready.summary.clone();
+    std::sync::Arc::make_mut(&mut ready.detail).checks.push(std::sync::Arc::new(crate::wire::Check {
+        name: "lock".into(),
+        ok: false,
+        detail: "held by pid 7 (codex-peer-b, todo_update)".into(),
+    }));
+    let t = render(&app, 100, 30);
+    let rows: Vec<String> =
+        (0..30).map(|y| (0..100).map(|x| t.backend().buffer()[(x, y)].symbol().to_owned()).collect()).collect();
+    let first = summary.chars().take(12).collect::<String>();
+    let row = rows.iter().find(|r| r.contains(&first)).expect("the item's row");
+    assert!(row.contains("lock held"), "{row}");
+}
+
 #[test]
 fn too_small_degrades() {
     insta::assert_snapshot!(render(&demo_app(), 40, 10).backend());
