@@ -528,3 +528,18 @@ fn items_loaded_changes_only_the_items_it_names() {
     update(&mut app, Msg::GoalsGone(vec!["goal-2".into()]));
     assert!(app.items.iter().all(|i| i.goal_id != "goal-2") && app.goals.iter().all(|r| r.id != "goal-2"));
 }
+
+/// Closing the batch report keeps the summary on the status line but drops its hint about
+/// the report.
+#[test]
+fn closing_the_batch_report_drops_its_hint_from_the_status_line() {
+    let mut app = loaded_app(vec![item("g", "a", Predicted::Ready, ScanMark::Clean)]);
+    app.flash = Some((
+        "batch apply: 2 applied (see the report; any key closes it)".into(),
+        crate::tui::app::FlashKind::Success,
+    ));
+    app.mode = crate::tui::app::Mode::BatchReport(Vec::new());
+    press(&mut app, KeyCode::Char('x'));
+    assert_eq!(app.mode, crate::tui::app::Mode::Normal);
+    assert_eq!(app.flash.as_ref().map(|f| f.0.as_str()), Some("batch apply: 2 applied"));
+}

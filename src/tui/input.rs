@@ -103,6 +103,12 @@ fn on_key_inner(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         Mode::Batch(b) => super::batch::on_key(app, b, key),
         Mode::BatchReport(_) => {
             app.mode = Mode::Normal;
+            // The summary stays; the hint about the report it closed goes with it.
+            if let Some((text, _)) = app.flash.as_mut()
+                && let Some(at) = text.find(" (see the report; any key closes it)")
+            {
+                text.truncate(at);
+            }
             Vec::new()
         }
         Mode::ConfirmSkip(k) | Mode::ConfirmBlocker(k) => match keymap::resolve(&app.keys, Scope::Confirm, &key) {
