@@ -145,7 +145,20 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
             spans.push(Span::styled(format!(" {what} "), theme.warn()));
         }
     }
-    for (k, d) in keymap::footer(&app.keys, Scope::Normal, app.read_only) {
+    // `help` and `quit` always show: on a narrow footer the other hints give way, moving
+    // and browsing ones before the decisions.
+    let (last, mut hints): (Vec<_>, Vec<_>) = keymap::footer(&app.keys, Scope::Normal, app.read_only)
+        .into_iter()
+        .partition(|(_, d)| matches!(*d, "help" | "quit"));
+    let width = |v: &[(String, &str)]| v.iter().map(|(k, d)| k.chars().count() + d.chars().count() + 3).sum::<usize>();
+    let room = usize::from(keys.width).saturating_sub(spans.iter().map(|s| s.content.chars().count()).sum::<usize>());
+    for gives_way in ["move", "detail tabs", "diff", "filter", "reject", "skip", "apply"] {
+        if width(&hints) + width(&last) <= room {
+            break;
+        }
+        hints.retain(|(_, d)| *d != gives_way);
+    }
+    for (k, d) in hints.into_iter().chain(last) {
         spans.push(Span::styled(format!(" {k}"), theme.title()));
         spans.push(Span::raw(format!(" {d} ")));
     }
