@@ -171,6 +171,16 @@ fn third_tuning_part_is_caught_and_no_clean_case_blocks() {
     assert_tuned("tuning_3.jsonl");
 }
 
+/// Private documents written hard on purpose (100 bodies in 16 languages, most without a
+/// marking or title; 50 clean near misses: press releases, public minutes, RFC clauses,
+/// licences, job posts), by a helper session, tuned against in the seventh round. Reported
+/// until it is tuned; then held to the bars.
+#[test]
+#[ignore = "tuning part: reported while it is tuned"]
+fn fourth_tuning_part_report() {
+    report_table("tuning_4.jsonl");
+}
+
 /// The third held-out part, tuned against in the third round once its blind score was
 /// taken: now a tuning part, held to the same bars.
 #[test]
