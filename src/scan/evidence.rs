@@ -17,6 +17,13 @@ pub(super) fn matches_in_windows(bytes: &[u8], windows: &prefilter::Windows) -> 
     matches_up_to(bytes, windows, None)
 }
 
+/// [`matches_in_windows`] on lines that are not neighbours (percent-decoded lines, joined
+/// from anywhere in a text and cut into batches): a key's body is looked for on the
+/// marker's own line only ([`Check::KeyBody`]), so a batch's cut changes no answer.
+pub(super) fn matches_in_decoded_lines(bytes: &[u8], windows: &prefilter::Windows) -> Vec<Hit> {
+    matches_up_to_in(bytes, windows, None, true)
+}
+
 /// A credential match that is, or whose captured value is, a published documentation example
 /// (`Authorization: Bearer <the jwt.io example>`, `AccountKey=<the Azurite key>`), or a
 /// fixed-prefix token (a [`Check::Always`] rule with literals) whose body is filler
@@ -174,7 +181,18 @@ pub(super) fn matches_needed(rule: &Rule) -> usize {
 /// same text, updated here), a multi-match rule stops once it has as many as it needs:
 /// [`keep_evidence`] reports such a rule once, at its first match, so later matches change
 /// nothing (log files match on every line: this is most of a scan's regex time on them).
-pub(super) fn matches_up_to(bytes: &[u8], windows: &prefilter::Windows, mut counts: Option<&mut [usize]>) -> Vec<Hit> {
+pub(super) fn matches_up_to(bytes: &[u8], windows: &prefilter::Windows, counts: Option<&mut [usize]>) -> Vec<Hit> {
+    matches_up_to_in(bytes, windows, counts, false)
+}
+
+/// [`matches_up_to`]; with `lines_apart`, a [`Check::KeyBody`] match is judged on the rest
+/// of its own line ([`matches_in_decoded_lines`]).
+fn matches_up_to_in(
+    bytes: &[u8],
+    windows: &prefilter::Windows,
+    mut counts: Option<&mut [usize]>,
+    lines_apart: bool,
+) -> Vec<Hit> {
     let mut hits = Vec::new();
     for (i, rule) in RULES.iter().enumerate() {
         let Some(rule_windows) = windows.get(i).filter(|w| !w.is_empty()) else { continue };
@@ -193,7 +211,13 @@ pub(super) fn matches_up_to(bytes: &[u8], windows: &prefilter::Windows, mut coun
             for caps in re.captures_iter(window) {
                 let Some(whole) = caps.get(0) else { continue };
                 let value = (1..caps.len()).find_map(|g| caps.get(g)).unwrap_or(whole);
-                let ok = passes(rule, bytes, (ws + whole.start(), ws + whole.end()), value.as_bytes())
+                let at = (ws + whole.start(), ws + whole.end());
+                let hay = if lines_apart && rule.check == Check::KeyBody {
+                    &bytes[..memchr::memchr(b'\n', &bytes[at.1..]).map_or(bytes.len(), |i| at.1 + i)]
+                } else {
+                    bytes
+                };
+                let ok = passes(rule, hay, at, value.as_bytes())
                     && !(rule.category == "credentials"
                         && is_example_or_filler(rule, whole.as_bytes(), value.as_bytes()));
                 if ok {

@@ -10,8 +10,11 @@ use serde_json::Value;
 use std::fmt::Write as _;
 use std::sync::LazyLock;
 
+/// Key names of secrets, matched on the lowercased name. `auth` alone, or before a
+/// separator, `orization` or `enticat…` (`auth_token`, `authorization`), not `author` or
+/// `authority`.
 static SECRET_NAME: LazyLock<regex::Regex> = LazyLock::new(|| {
-    regex::Regex::new(r"(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|accountkey|credential|auth)").expect("static regex")
+    regex::Regex::new(r"(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|accountkey|credential|auth(?:orization|enticat|[^oe]|$))").expect("static regex")
 });
 
 fn secret_rule() -> &'static Rule {

@@ -294,7 +294,7 @@ fn hits_in_piece(text: &str, from: usize, to: usize, part: &mut PartHits) {
                 w.clear();
             }
         }
-        for mut h in matches_in_windows(d, &windows) {
+        for mut h in evidence::matches_in_decoded_lines(d, &windows) {
             h.start = from + raw_offset(map, h.start);
             h.note = " (percent-encoded)";
             percent.push(h);

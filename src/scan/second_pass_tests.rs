@@ -72,3 +72,14 @@ fn terraform_plan_output_blocks_and_a_sentence_about_it_does_not() {
     assert!(rules_of_text(plan).iter().any(|(r, s)| r == "tool_output_lines" && s == "block"));
     assert!(!rules_of_text("terraform plan said: 0 to add, 1 to change").iter().any(|(_, s)| s == "block"));
 }
+
+/// `author` and `authority` are not secret names; `auth` and `authorization` are.
+#[test]
+fn an_author_field_is_no_secret_but_an_auth_field_is() {
+    let value = "Tidepool Health newsroom";
+    let secret = |key: &str| {
+        rules_of_json(&serde_json::json!({ key: value })).iter().any(|(rule, _)| rule == "secret_assignment")
+    };
+    assert!(!secret("author") && !secret("authority"));
+    assert!(secret("auth") && secret("authorization"));
+}
