@@ -155,6 +155,20 @@ const GIVEN_NAMES: &[&str] = &[
     "Tomoko", "Yoko", "Yoshiko", "Yuka", "Yuko", "Yumi", "Yusuke", "Anh", "Linh", "Minh", "Trang", "Thao", "Huong",
     "Tuan", "Hieu", "Somchai", "Siriporn", "Niran", "Budi", "Dewi", "Putri", "Agus", "Wahyu", "Rizky", "Maricel",
     "Jocelyn", "Rowena", "Marites",
+    // More: Polish, Swedish, Turkish
+    "Michał", "Małgorzata", "Mateusz", "Karolina", "Bartosz", "Kamila", "Grzegorz", "Dorota", "Marcin", "Beata",
+    "Wiktoria", "Szymon", "Ingela", "Pernilla", "Gunnar", "Lennart", "Birgitta", "Emine", "Fatma", "Hüseyin",
+    "Hasan", "İbrahim", "Cem", "Ece", "Gizem", "Kemal", "Özlem", "Serkan", "Tolga", "Volkan", "Yasemin", "Berk",
+    "Onur", "Oğuz", "Ceren", "Derya", "Esra", "Gül", "Sinan", "Tuğba", "Levent", "Aylin", "Barış", "Ebru",
+    // More: Vietnamese
+    "Hương", "Tuấn", "Dũng", "Hùng", "Hải", "Lan", "Phương", "Quang", "Thảo", "Thủy", "Hà", "Sơn", "Thắng", "Hòa",
+    "Khánh", "Vy", "Ngọc", "Yến", "Bảo", "Nhung", "Trung", "Thanh", "Hoa", "Hiền", "Phúc",
+    // More: Arabic script
+    "محمد", "أحمد", "علي", "فاطمة", "عائشة", "خالد", "عمر", "يوسف", "سارة", "ليلى", "نور", "حسن", "حسين", "إبراهيم",
+    "مريم", "زينب", "عبدالله", "سلمى", "هند", "رامي", "كريم", "طارق", "سامي", "ماجد", "فيصل", "منى", "ريم", "وليد",
+    // More: Devanagari
+    "राहुल", "प्रिया", "अमित", "सुनीता", "राजेश", "अंजलि", "विकास", "पूजा", "नेहा", "रवि", "सुरेश", "मीना", "अनिल",
+    "दीपक", "संजय", "कविता", "आरती", "मनोज", "सीमा", "रमेश",
 ];
 
 static NAMES: LazyLock<HashSet<&'static str>> = LazyLock::new(|| GIVEN_NAMES.iter().copied().collect());
@@ -162,9 +176,18 @@ static NAMES: LazyLock<HashSet<&'static str>> = LazyLock::new(|| GIVEN_NAMES.ite
 /// The given names [`GIVEN_NAMES`] holds among the words of `line`, each a whole word
 /// (letters only, capitalised as written: `Laura`, not `laura` or `LAURA`).
 pub(super) fn given_names(line: &str) -> impl Iterator<Item = &str> {
-    line.split(|c: char| !c.is_alphabetic()).filter(|w| {
+    // Devanagari's vowel signs and virama are marks inside a word, not between words.
+    let word_char = |c: char| c.is_alphabetic() || ('\u{0900}'..='\u{097F}').contains(&c);
+    line.split(move |c: char| !word_char(c)).filter_map(|w| {
         let mut chars = w.chars();
-        chars.next().is_some_and(char::is_uppercase) && chars.all(char::is_lowercase) && NAMES.contains(w)
+        let first = chars.next()?;
+        // A script without case (Arabic, Devanagari) has no capital to look for; Arabic
+        // writes `and` (`و`) joined to the name after it.
+        if first.is_uppercase() || first.is_lowercase() {
+            (first.is_uppercase() && chars.all(char::is_lowercase) && NAMES.contains(w)).then_some(w)
+        } else {
+            [w, w.strip_prefix('و').unwrap_or(w)].into_iter().find(|n| NAMES.contains(n))
+        }
     })
 }
 
