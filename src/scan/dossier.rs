@@ -236,7 +236,10 @@ fn count(text: &str) -> Counts {
         if !state_line(line) {
             // A contract's defined term (`Disclosure Agreement (the "Agreement")`) names nobody.
             let defined_term = |m: &str| ["(\"", "(the \"", "(“", "(the “", "(each"].iter().any(|d| m.contains(d));
-            for m in PEOPLE.find_iter(line).filter(|m| !defined_term(m.as_str())) {
+            // Nor does a heading standing alone on its line (`Disciplinary Procedure (UK)`): two
+            // capitalised words and a bracket, and nothing else but the bracket's end.
+            let heading = |m: &str| m.contains('(') && line.trim().starts_with(m) && line.trim().len() <= m.len() + 2;
+            for m in PEOPLE.find_iter(line).filter(|m| !defined_term(m.as_str()) && !heading(m.as_str())) {
                 first.get_or_insert((at + m.start(), m.as_str().to_owned()));
                 // A list (`Present: A B, C D, E F`) names each of its people.
                 let names = m.as_str().rsplit_once(':').map_or(m.as_str(), |(_, names)| names);
@@ -301,7 +304,9 @@ pub(super) fn is_template(text: &str) -> bool {
 /// - 3+ people, 2+ sums or dates and a matter;
 /// - a letter (a salutation opens a line) with 2+ sums or dates and 3+ matters;
 /// - secrecy with 2+ people and a sum, date or 2+ matters; with 2+ sums or dates and 3+
-///   matters; or with a person, a sum or date and 2+ matters besides the words of secrecy.
+///   matters; or with a person, a sum or date and 2+ matters besides the words of secrecy;
+/// - a person, 3+ sums or dates and 3+ matters; 3+ sums or dates and 5+ matters (a due
+///   diligence note); 4+ people and 2+ matters; a person and 6+ matters.
 ///
 /// People are named with a title or a role, as full names in the shapes of [`PEOPLE`], by
 /// an initial and a surname, by initials before a verb ([`INITIALS`]) or by a given name
@@ -326,7 +331,11 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
         || (c.letter && c.figures >= 2 && c.matters >= 3)
         || (c.people >= 2 && (c.figures >= 1 || c.matters >= 2) && secrecy())
         || (c.figures >= 2 && c.matters >= 3 && secrecy())
-        || (c.people >= 1 && c.figures >= 1 && plain_matters() >= 2 && secrecy());
+        || (c.people >= 1 && c.figures >= 1 && plain_matters() >= 2 && secrecy())
+        || (c.people >= 1 && c.figures >= 3 && c.matters >= 3)
+        || (c.figures >= 3 && c.matters >= 5)
+        || (c.people >= 4 && c.matters >= 2)
+        || (c.matters >= 6 && c.people >= 1);
     let found = found && (!PUBLIC_CONTEXT.is_match(text) || secrecy());
     // A letter may name nobody with a title: its finding is then at the text's start.
     found.then(|| c.first.unwrap_or_else(|| (0, text.trim_start().chars().take(24).collect())))
@@ -552,6 +561,20 @@ mod vocabulary_tests {
         }
         let arabic = "اجتمع محمد مع فاطمة وخالد بشأن الراتب";
         assert_eq!(count(arabic).people, 3, "names in a script without case");
+    }
+
+    /// A due-diligence note dense with sums and matters is private without naming anyone; a
+    /// generic disciplinary policy, dense with matters under its title, is not.
+    #[test]
+    fn dense_figures_and_matters_are_private_but_a_policy_is_not() {
+        let note = "Revenue quality: of the EUR 14.2M ARR, EUR 3.1M comes from two resellers on 90-day \
+                    termination clauses. The founder holds a loan of EUR 280k not disclosed in the data room; \
+                    the regulator asked for remediation. Reduce the valuation or walk.";
+        assert!(find(note).is_some());
+        let policy = "Disciplinary Procedure (UK)\n\nStage 1 - Investigation: interviewing the employee; suspension \
+                      on full pay is not a sanction.\nStage 2 - Outcome: written warning, final written warning or \
+                      dismissal for gross misconduct such as fraud or a breach of health and safety rules.";
+        assert!(find(policy).is_none());
     }
 
     /// A licence's copyright notice names people, years and liability, yet is public: it
