@@ -173,12 +173,15 @@ fn third_tuning_part_is_caught_and_no_clean_case_blocks() {
 
 /// Private documents written hard on purpose (100 bodies in 16 languages, most without a
 /// marking or title; 50 clean near misses: press releases, public minutes, RFC clauses,
-/// licences, job posts), by a helper session, tuned against in the seventh round. Reported
-/// until it is tuned; then held to the bars.
+/// licences, job posts), by a helper session, tuned against in the seventh round: no clean
+/// case blocks, and the recall it reached then (0.78) does not fall.
 #[test]
-#[ignore = "tuning part: reported while it is tuned"]
-fn fourth_tuning_part_report() {
-    report_table("tuning_4.jsonl");
+fn fourth_tuning_part_keeps_its_recall_and_no_clean_case_blocks() {
+    let (table, wrong, scores) = score("tuning_4.jsonl");
+    eprintln!("{table}\n{}", wrong.join("\n"));
+    let s = scores["private_document"];
+    assert_eq!(s.false_blocks, 0, "a clean near miss blocks\n{table}");
+    assert!(s.recall() >= 0.78, "recall {:.3} under 0.78\n{table}", s.recall());
 }
 
 /// The third held-out part, tuned against in the third round once its blind score was
