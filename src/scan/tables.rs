@@ -29,13 +29,13 @@ pub static PEOPLE_TABLE: Rule = Rule {
 
 /// A header cell naming the person.
 static PERSON_HEADER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?:^|[,;|\t]|\s{2})[ \t]*(?:full[ _]name|name|employee(?:[ _]name)?|nombre|nom|nome|mitarbeiter(?:in)?|naam|氏名|姓名|이름|성명)[ \t]*(?:$|[,;|\t]|\s{2})")
+    Regex::new(r"(?:^|[,;|\t]|\s{2})[ \t]*(?i-u:full[ _]name|name|employee(?:[ _]name)?|nombre|nom|nome|mitarbeiter(?:in)?|naam|氏名|姓名|이름|성명)[ \t]*(?:$|[,;|\t]|\s{2})")
         .expect("the person header compiles")
 });
 
 /// A header cell naming pay or a rating.
 static PAY_HEADER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?:^|[,;|\t]|\s{2})[ \t]*(?:(?:base|current|new|proposed|annual)?[ _]?(?:salary|pay|base|comp|compensation)|bonus(?:[ _]%)?|equity|rsus?|options|ote|commission|raise|increase|merit|rating|grade|band|salario|sueldo|salaire|gehalt|stipendio|salaris|年収|給与|薪资|工资|연봉)[ \t]*(?:\([^)\n]{1,12}\))?[ \t]*(?:$|[,;|\t]|\s{2})")
+    Regex::new(r"(?:^|[,;|\t]|\s{2})[ \t]*(?i-u:(?:base|current|new|proposed|annual)?[ _]?(?:salary|pay|base|comp|compensation)|bonus(?:[ _]%)?|equity|rsus?|options|ote|commission|raise|increase|merit|rating|grade|band|salario|sueldo|salaire|gehalt|stipendio|salaris|年収|給与|薪资|工资|연봉)[ \t]*(?:\([^)\n]{1,12}\))?[ \t]*(?:$|[,;|\t]|\s{2})")
         .expect("the pay header compiles")
 });
 
@@ -55,7 +55,7 @@ static FIGURE_CELL: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Words of a public or made-up table.
 static PUBLIC: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:example|sample|tutorial|demo|fictional|synthetic|dummy|mock|fake|test data|exercise|lesson|SELECT|CREATE TABLE|INSERT INTO|pandas|DataFrame)\b")
+    Regex::new(r"(?i-u)\b(?:example|sample|tutorial|demo|fictional|synthetic|dummy|mock|fake|test data|exercise|lesson|SELECT|CREATE TABLE|INSERT INTO|pandas|DataFrame)\b")
         .expect("the public words compile")
 });
 
