@@ -64,7 +64,12 @@ static PUBLIC: LazyLock<Regex> = LazyLock::new(|| {
 /// ten lines start with a person ([`PERSON_CELL`]) and hold a figure ([`FIGURE_CELL`]).
 #[must_use]
 pub(super) fn find(text: &str) -> Option<(usize, String)> {
-    if text.len() > super::dossier::MAX_BYTES || PUBLIC.is_match(text) {
+    // A header and two rows are three lines: a line alone (an added line of a diff, a JSON
+    // string) is no table, and is passed over before any pattern is built or run.
+    if text.len() > super::dossier::MAX_BYTES || memchr::memchr_iter(b'\n', text.as_bytes()).nth(1).is_none() {
+        return None;
+    }
+    if PUBLIC.is_match(text) {
         return None;
     }
     let lines: Vec<(usize, &str)> = text
