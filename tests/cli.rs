@@ -218,7 +218,7 @@ fn an_empty_replace_is_refused_and_removals_are_counted() {
     let goal = status.items.iter().find(|g| g.goal_id == "docs-goal").expect("goal");
     let repo = Path::new(&reg).parent().and_then(Path::parent).expect("the registry's project");
     let current = std::fs::read_to_string(repo.join(&goal.state_file)).expect("state");
-    let kept: String = current.lines().take(3).map(|l| format!("{l}\n")).collect();
+    let kept: String = current.lines().take(3).flat_map(|l| [l, "\n"]).collect();
     let shorter = preview_of(&kept);
     let edit = shorter.checks.iter().find(|c| c.name == "edit").expect("edit check");
     let removed = current.lines().count() - 3;

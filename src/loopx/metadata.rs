@@ -589,7 +589,9 @@ mod tests {
         let other = parse_line("  <!-- loopx:todo status=open -->").expect("parses");
         let empty = Metadata::default();
         assert!(empty == Metadata::default() && one == one.clone());
-        assert!(one != other && one != empty && empty != one);
+        assert_ne!(one, other);
+        assert_ne!(one, empty, "one way");
+        assert_ne!(empty, one, "and the other");
     }
 
     #[test]
