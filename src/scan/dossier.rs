@@ -103,7 +103,6 @@ const NOT_MONEY: &[&str] = &[
     "samples",
     "iterations",
     "epochs",
-    "records",
     "vectors",
     "chunks",
     "documents",
@@ -171,8 +170,9 @@ static SECRECY: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Words of a public or made-up text: release notes and credits, a press release, demo,
 /// sample or fixture data, a licence's copyright notice, a press release, an earnings
-/// report, news of a tribunal ruling or a court docket, a biography, public minutes. Such a text needs words of secrecy ([`SECRECY`]) as well to be
-/// judged private: names, sums and matters are what they are made of too.
+/// report, news of a tribunal ruling or a court docket, a biography, public minutes. Such a
+/// text needs words of secrecy ([`SECRECY`]) as well to be judged private: names, sums and
+/// matters are what they are made of too.
 static PUBLIC_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?i-u)\b(?:release notes?|changelog|press release|thanks to|contributors?|bug|crash|demo|sample|fixtures?|seed(?:ed)? data|examples?|test data|fictional|synthetic|placeholders?|lorem ipsum|benchmark|copyright|SPDX|permission is hereby granted|free software|open[- ]source|GNU|public domain|all rights reserved|for immediate release|today announced|announced today|announces|(?:NASDAQ|NYSE|LSE|TSX|ASX|Euronext|AIM|SIX|HKEX|TSE)[:)]|earnings call|consensus estimates?|full-year guidance|newsroom|press conference|said in a statement|told reporters|employment tribunal|the tribunal (?:heard|found|ruled)|judgment published|docket|No\. (?:\d{1,2}:)?\d{2}-?cv-\d+|\(born|early life|annual general meeting|on a poll|call to order|public comment|council ?members?|city council|proxy statement|annual report)(?-u:\b)",

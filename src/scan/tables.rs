@@ -4,9 +4,9 @@
 //! and two or more rows under it must each start with a person and hold a figure.
 //!
 //! Tutorials are full of `name,salary` tables (`Alice,100`), so a row's person is a full
-//! name (two capitalised words, or a given name of [`super::names`] and another word) and
-//! its figure four digits or more, a sum with a multiplier or a percentage; and a text with
-//! the words of a public or made-up text (`example`, `sample`, `tutorial`, …) is left alone.
+//! name (two or three capitalised words) and its figure four digits or more, a sum with a
+//! multiplier or a percentage; and a text with the words of a public or made-up table
+//! (`example`, `sample`, `tutorial`, `pandas`, `SELECT`, …) is left alone.
 
 use super::rules::{Check, Rule};
 use regex::Regex;
