@@ -268,10 +268,13 @@ fn is_schema_property(v: &Value) -> bool {
     typed && !["default", "const", "example", "examples", "enum"].iter().any(|k| map.contains_key(*k))
 }
 
-/// A `{role, content}` chat message.
+/// A `{role, content}` chat message, or a ShareGPT-style `{from, value}` turn (`human`,
+/// `gpt`).
 fn is_role_message(v: &Value) -> bool {
-    v.get("content").is_some()
-        && v.get("role").and_then(Value::as_str).is_some_and(|r| matches!(r, "user" | "assistant" | "system" | "tool"))
+    let role_of = |key: &str| v.get(key).and_then(Value::as_str);
+    let chat_role = |r: &str| matches!(r, "user" | "assistant" | "system" | "tool" | "model" | "human" | "gpt");
+    (v.get("content").is_some() && role_of("role").is_some_and(chat_role))
+        || (v.get("value").is_some_and(Value::is_string) && role_of("from").is_some_and(chat_role))
 }
 
 /// A message of a chat export (Slack, Teams, Discord): a string text under `text`,

@@ -83,3 +83,22 @@ fn an_author_field_is_no_secret_but_an_auth_field_is() {
     assert!(!secret("author") && !secret("authority"));
     assert!(secret("auth") && secret("authorization"));
 }
+
+/// A ShareGPT conversation (`{from: human|gpt, value}` turns) is a transcript; one turn, or
+/// `from` naming a sender that is no chat role, is not.
+#[test]
+fn sharegpt_turns_are_a_transcript() {
+    let chat = |a: &str, b: &str| json!({"conversations": [{"from": a, "value": "how do I rotate the key?"}, {"from": b, "value": "run the rotate job"}]});
+    let blocks =
+        |v: &serde_json::Value| rules_of_json(v).iter().any(|(r, s)| r == "chat_message_array" && s == "block");
+    assert!(blocks(&chat("human", "gpt")));
+    assert!(!blocks(&chat("billing", "support")));
+    assert!(!blocks(&json!({"conversations": [{"from": "human", "value": "hi"}]})));
+}
+
+/// A home folder on another macOS volume (`/Volumes/Macintosh HD/Users/…`) is a home path.
+#[test]
+fn a_home_folder_on_another_volume_is_a_home_path() {
+    let found = rules_of_text("restored from /Volumes/Macintosh HD/Users/hana/Documents/taxes.pdf");
+    assert!(found.iter().any(|(r, _)| r == "home_path"), "{found:?}");
+}

@@ -13,6 +13,7 @@ pub(super) const PIECES: &[&str] = &[
     "\\/home\\/",
     "\\/Users\\/",
     "wsl+Ubuntu",
+    "/Volumes/Macintosh HD",
     "\" + \\\n  \"",
     "—–",
     "PRIVATE\u{a0}KEY-----",
