@@ -175,22 +175,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
     }
     match cli.cmd {
         None => tui(open()?, cli.read_only),
-        Some(Cmd::Status { json }) => {
-            let engine = open()?;
-            let rows = engine.status();
-            if !json {
-                output::out(&format!(
-                    "registry {} · runtime root {}\n",
-                    output::clean(&engine.ws.registry_path.display().to_string()),
-                    output::clean(&engine.ws.runtime_root.display().to_string())
-                ))?;
-            }
-            output::print_status(&rows, json)?;
-            let attention = |r: &crate::wire::GoalStatus| {
-                r.pending > 0 || matches!(r.projection.as_deref(), Some("pending" | "broken"))
-            };
-            Ok(if rows.iter().any(attention) { exit::ATTENTION } else { exit::OK })
-        }
+        Some(Cmd::Status { json }) => status(&open()?, json),
         Some(Cmd::List { goal, json }) => {
             let engine = open()?;
             if let Some(g) = &goal {
@@ -207,16 +192,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
             output::print_preview(&preview, json)?;
             Ok(if preview.row.predicted_status == "ready" { exit::OK } else { exit::ATTENTION })
         }
-        Some(Cmd::Log { goal, limit, json }) => {
-            let engine = open()?;
-            if let Some(g) = &goal {
-                engine.goal(g)?;
-            }
-            let mut rows = engine.log(goal.as_deref())?;
-            rows.truncate(limit.unwrap_or(usize::MAX));
-            output::print_log(&rows, json)?;
-            Ok(exit::OK)
-        }
+        Some(Cmd::Log { goal, limit, json }) => log(&open()?, goal.as_deref(), limit, json),
         Some(Cmd::Check { json }) => {
             let engine = open()?;
             let auths = check::read_authorities(&engine);
@@ -234,15 +210,49 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
             if cli.read_only {
                 anyhow::bail!("--read-only: `revisions prune` removes files");
             }
-            let results = open()?.prune_revisions(
-                max_mb.saturating_mul(1024 * 1024),
-                std::time::Duration::from_secs(max_age_days.saturating_mul(86_400)),
-            );
-            output::print_prune(&results, json)?;
-            Ok(if results.iter().any(|(_, r)| r.is_err()) { exit::ATTENTION } else { exit::OK })
+            prune(&open()?, max_mb, max_age_days, json)
         }
         Some(Cmd::Propose(cmd)) => propose::run(&loc, cmd, &operator),
     }
+}
+
+/// `status`: per goal, as a table or JSON; exit 1 when a goal has pending items or a LoopX
+/// 2.x projection pending or broken.
+fn status(engine: &Engine, json: bool) -> anyhow::Result<i32> {
+    let rows = engine.status();
+    if !json {
+        output::out(&format!(
+            "registry {} · runtime root {}\n",
+            output::clean(&engine.ws.registry_path.display().to_string()),
+            output::clean(&engine.ws.runtime_root.display().to_string())
+        ))?;
+    }
+    output::print_status(&rows, json)?;
+    let attention =
+        |r: &crate::wire::GoalStatus| r.pending > 0 || matches!(r.projection.as_deref(), Some("pending" | "broken"));
+    Ok(if rows.iter().any(attention) { exit::ATTENTION } else { exit::OK })
+}
+
+/// `log`: decisions, newest first, of one goal (which must exist) or all, at most `limit`.
+fn log(engine: &Engine, goal: Option<&str>, limit: Option<usize>, json: bool) -> anyhow::Result<i32> {
+    if let Some(g) = goal {
+        engine.goal(g)?;
+    }
+    let mut rows = engine.log(goal)?;
+    rows.truncate(limit.unwrap_or(usize::MAX));
+    output::print_log(&rows, json)?;
+    Ok(exit::OK)
+}
+
+/// `revisions prune`: keeps at most `max_mb` MiB and `max_age_days` days of snapshots per
+/// goal; exit 1 when a goal's folder could not be pruned.
+fn prune(engine: &Engine, max_mb: u64, max_age_days: u64, json: bool) -> anyhow::Result<i32> {
+    let results = engine.prune_revisions(
+        max_mb.saturating_mul(1024 * 1024),
+        std::time::Duration::from_secs(max_age_days.saturating_mul(86_400)),
+    );
+    output::print_prune(&results, json)?;
+    Ok(if results.iter().any(|(_, r)| r.is_err()) { exit::ATTENTION } else { exit::OK })
 }
 
 /// Opens the TUI on `engine` (the config is loaded first; a bad config is an error).

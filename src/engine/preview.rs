@@ -425,6 +425,19 @@ impl Engine {
                 }
             }
         };
+        Self::judge_edit(p, intent.proposal.kind(), current, proposed, pre);
+    }
+
+    /// The edit check's verdict on the proposed text (`Err`: why it cannot be worked out):
+    /// already held, emptying the state (invalid), or a change of so many lines, whose line
+    /// diff the second thread may have made already (`pre`).
+    fn judge_edit(
+        p: &mut Prepared,
+        kind: &str,
+        current: &std::sync::Arc<String>,
+        proposed: Result<std::sync::Arc<String>, String>,
+        pre: Option<&Premade>,
+    ) {
         match proposed {
             Err(e) => {
                 p.check("edit", false, e.clone(), Some(Predicted::Status(Status::Failed)));
@@ -441,7 +454,7 @@ impl Engine {
             }
             Ok(text) if text.trim().is_empty() => {
                 // Never a state LoopX can read as the goal: its frontmatter and todos go too.
-                let why = format!("{} would empty the state file", intent.proposal.kind());
+                let why = format!("{kind} would empty the state file");
                 p.check("edit", false, why.clone(), Some(Predicted::Invalid));
                 p.invalid_reason = Some(why);
             }
@@ -454,10 +467,7 @@ impl Engine {
                 p.check(
                     "edit",
                     true,
-                    format!(
-                        "{}: {added} line(s) added, {removed} removed (a changed line counts as both)",
-                        intent.proposal.kind()
-                    ),
+                    format!("{kind}: {added} line(s) added, {removed} removed (a changed line counts as both)"),
                     None,
                 );
                 p.proposed_text = Some(text);

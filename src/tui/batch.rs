@@ -297,6 +297,10 @@ pub fn run(
         .collect()
 }
 
+/// What the status line adds to a batch's summary while its report is open; dropped when
+/// the report closes.
+pub(super) const REPORT_HINT: &str = " (see the report; any key closes it)";
+
 /// The batch finished: decided items leave the queue and their marks, the rest stay marked;
 /// the status line counts the outcomes and the report lists each.
 pub(super) fn on_done(
@@ -338,8 +342,7 @@ pub(super) fn on_done(
     let summary: Vec<String> = counts.iter().map(|(w, n)| format!("{n} {w}")).collect();
     let worst =
         if rows.iter().all(|r| r.kind == FlashKind::Success) { FlashKind::Success } else { FlashKind::Conflict };
-    app.flash =
-        Some((format!("batch {}: {} (see the report; any key closes it)", action.verb(), summary.join(" · ")), worst));
+    app.flash = Some((format!("batch {}: {}{REPORT_HINT}", action.verb(), summary.join(" · ")), worst));
     app.mode = Mode::BatchReport(rows);
     app.own_write = goals.iter().next().cloned();
     app.visible.retain(|&i| !app.just_decided.contains(&app.items[i].key));

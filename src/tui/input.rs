@@ -105,7 +105,7 @@ fn on_key_inner(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             app.mode = Mode::Normal;
             // The summary stays; the hint about the report it closed goes with it.
             if let Some((text, _)) = app.flash.as_mut()
-                && let Some(at) = text.find(" (see the report; any key closes it)")
+                && let Some(at) = text.find(super::batch::REPORT_HINT)
             {
                 text.truncate(at);
             }
