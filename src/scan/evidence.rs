@@ -40,9 +40,12 @@ pub(super) fn is_example_or_filler(rule: &Rule, matched: &[u8], value: &[u8]) ->
 
 /// Whether a private address that ends at `end` is a network in CIDR notation
 /// (`10.96.0.0/12`, `10.244.0.0/16`: a range, such as a cluster's documented default, not a
-/// host): it ends in `.0` and a `/` with a prefix length follows.
+/// host): it ends in `.0` (IPv4) or `::` (IPv6, `fd00::/8`) and a `/` with a prefix length
+/// follows.
 fn is_cidr_network(bytes: &[u8], end: usize) -> bool {
-    bytes[..end].ends_with(b".0") && bytes.get(end) == Some(&b'/') && bytes.get(end + 1).is_some_and(u8::is_ascii_digit)
+    (bytes[..end].ends_with(b".0") || bytes[..end].ends_with(b"::"))
+        && bytes.get(end) == Some(&b'/')
+        && bytes.get(end + 1).is_some_and(u8::is_ascii_digit)
 }
 
 /// Line breaks as a one-line key writes them between its lines: JSON or shell escapes

@@ -65,6 +65,7 @@ struct Rules {
     email: usize,
     url_password: usize,
     private_ip: usize,
+    private_ipv6: usize,
     internal_host: usize,
     aws: usize,
     google: usize,
@@ -81,6 +82,7 @@ struct Rules {
     tilde_user: usize,
     chat_log: usize,
     syslog: usize,
+    tagged: usize,
     ndjson: usize,
     powershell: usize,
     email_headers: usize,
@@ -160,6 +162,7 @@ fn compile(with_teddy: bool) -> Compiled {
         email: rule_index("email"),
         url_password: rule_index("url_password"),
         private_ip: rule_index("private_ip"),
+        private_ipv6: rule_index("private_ipv6"),
         internal_host: rule_index("internal_host"),
         aws: rule_index("aws_access_key_id"),
         google: rule_index("google_api_key"),
@@ -176,6 +179,7 @@ fn compile(with_teddy: bool) -> Compiled {
         tilde_user: rule_index("tilde_user_path"),
         chat_log: rule_index("chat_log"),
         syslog: rule_index("syslog_lines"),
+        tagged: rule_index("tagged_progress_lines"),
         ndjson: rule_index("ndjson_log"),
         powershell: rule_index("powershell_session"),
         email_headers: rule_index("email_headers"),
@@ -352,7 +356,7 @@ fn stems(c: &Compiled, folded: &[u8], base: usize, col: &mut Collector) {
     }
 }
 
-/// The `/` `\` `@` `.` `A` `S` gates over `bytes[from..to]`.
+/// The `/` `\` `@` `.` `A` `S` `:` gates over `bytes[from..to]`.
 fn byte_gates(r: &Rules, bytes: &[u8], from: usize, to: usize, col: &mut Collector) {
     let chunk = &bytes[from..to];
     let at = |i: usize| bytes.get(i).copied().unwrap_or(b'\n');
@@ -426,8 +430,20 @@ fn byte_gates(r: &Rules, bytes: &[u8], from: usize, to: usize, col: &mut Collect
         if ip {
             col.add(r.private_ip, d);
         }
-        if [&b"internal"[..], b"corp", b"lan", b"intranet", b"local"].iter().any(|p| next.starts_with(p)) {
+        if [&b"int"[..], b"corp", b"lan", b"local", b"home"].iter().any(|p| next.starts_with(p)) {
             col.add(r.internal_host, d);
+        }
+    }
+    // private_ipv6: `f[cd]` and two hex digits right before a `:`.
+    for k in memchr::memchr_iter(b':', chunk) {
+        let c = from + k;
+        if c >= from + 4
+            && bytes[c - 4] | 0x20 == b'f'
+            && matches!(bytes[c - 3] | 0x20, b'c' | b'd')
+            && bytes[c - 2].is_ascii_hexdigit()
+            && bytes[c - 1].is_ascii_hexdigit()
+        {
+            col.add(r.private_ipv6, c);
         }
     }
 }

@@ -29,7 +29,8 @@ pub enum Check {
     /// The line holding the match gives no published test value (NHS Digital's 943 476
     /// 5919, the SSA's void 078-05-1120) and does not say its data is sample or synthetic.
     NotTestIdentifier,
-    /// The address is not a network in CIDR notation (`10.96.0.0/12`: a range, not a host).
+    /// The address is not a network in CIDR notation (`10.96.0.0/12`, `fd00::/8`: a range,
+    /// not a host).
     NotNetwork,
     /// The match is not preceded by `.` (`.env.local` is a file name, not a host).
     NotFileName,
@@ -208,6 +209,8 @@ pub enum Gate {
     /// A `.` follows `10`, `172` or `192` and precedes a digit, or precedes an internal
     /// top-level name.
     Dot,
+    /// A `:` follows a unique local IPv6 address's first group (`fd12:`).
+    Colon,
     /// An `A` or `S` starts a fixed upper-case key prefix at a word start (`AKIA`…, `AIza`,
     /// `AKLT`, `SK`, `SG.`).
     Upper,
@@ -229,10 +232,11 @@ pub fn gate(rule: &Rule) -> Gate {
         | "unc_slash_path" | "tilde_user_path" => Gate::Slash,
         "email" | "url_password" => Gate::At,
         "private_ip" | "internal_host" => Gate::Dot,
+        "private_ipv6" => Gate::Colon,
         "aws_access_key_id" | "google_api_key" | "aklt_access_key" | "twilio_key" | "sendgrid_key" => Gate::Upper,
         "transcript_turns" | "session_log" | "timestamped_log" | "stack_trace" | "shell_session" | "chat_log"
         | "syslog_lines" | "ndjson_log" | "powershell_session" | "email_headers" | "contract_clauses"
-        | "chat_export" | "named_turns" => Gate::LineHead,
+        | "chat_export" | "named_turns" | "tagged_progress_lines" => Gate::LineHead,
         "memo_header"
         | "meeting_minutes"
         | "hr_review"

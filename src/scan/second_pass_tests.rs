@@ -102,3 +102,81 @@ fn a_home_folder_on_another_volume_is_a_home_path() {
     let found = rules_of_text("restored from /Volumes/Macintosh HD/Users/hana/Documents/taxes.pdf");
     assert!(found.iter().any(|(r, _)| r == "home_path"), "{found:?}");
 }
+
+#[test]
+fn generic_secrets_named_pepper_or_unseal_or_given_in_capitalised_words_warn() {
+    for t in [
+        "auth:\n  pepper: \"rQ7xv2LmT9pZ4kWc8NbY3sHd\"",
+        "Unseal passphrase for the lab vault is `copper-lantern-5512-ridge`, change it Monday.",
+        "Team vault: master passphrase is Birch Quill Harbor 8830 (spaces included).",
+        "vault unseal key: 3f9a 77c1 0be4 92d8 aa01",
+    ] {
+        let found = rules_of_text(t);
+        assert!(found.iter().any(|(r, s)| r == "generic_secret" && s == "warn"), "{t}: {found:?}");
+    }
+    for t in [
+        "The master key is Managed By The Platform Team",
+        "rotate the pepper every year",
+        "the unseal passphrase is kept offline by two officers",
+    ] {
+        assert_eq!(rules_of_text(t), [], "{t}");
+    }
+}
+
+#[test]
+fn commands_that_delete_truncate_or_reach_a_database_by_its_dsn_warn() {
+    for t in [
+        "find /srv/uploads -type f -mtime +30 -delete",
+        "find /var/cache/app -name '*.tmp' -exec rm {} +",
+        "psql \"$DATABASE_URL\" -c 'select 1'",
+        "then run TRUNCATE events_raw; on the replica",
+        "gcloud compute instances delete build-7 --zone europe-west1-b",
+        "sudo systemctl restart nginx",
+    ] {
+        let found = rules_of_text(t);
+        assert!(found.iter().any(|(r, s)| r == "operational_command" && s == "warn"), "{t}: {found:?}");
+    }
+    for t in ["find . -name '*.rs' -print", "truncate the summary to 80 characters;", "systemctl status nginx"] {
+        assert_eq!(rules_of_text(t), [], "{t}");
+    }
+}
+
+#[test]
+fn internal_labels_and_unique_local_ipv6_addresses_are_private_hosts() {
+    for (t, rule) in [
+        ("Staging DB: pg-stage-01.int.fernhill.net:5432", "internal_host"),
+        ("printer at laser.home.arpa", "internal_host"),
+        ("the runner is fd12:3456:789a:1::25.", "private_ipv6"),
+        ("FC00:1:2:3::9 answers on 443", "private_ipv6"),
+    ] {
+        let found = rules_of_text(t);
+        assert!(found.iter().any(|(r, s)| r == rule && s == "block"), "{t}: {found:?}");
+    }
+    for t in ["see who.int for guidance", "unique local addresses live in fd00::/8", "the lab uses fd12:3456:789a:1::/64"] {
+        assert_eq!(rules_of_text(t), [], "{t}");
+    }
+}
+
+#[test]
+fn maven_gradle_node_kernel_and_tagged_program_output_block() {
+    for (t, rule) in [
+        ("[INFO] Building api 1.4.0\n[ERROR] Tests run: 12, Failures: 1\n[INFO] BUILD FAILURE", "tool_output_lines"),
+        ("> Task :app:compileJava\n> Task :app:test FAILED\nBUILD FAILED in 14s", "tool_output_lines"),
+        ("node:internal/process/promises:289\n    triggerUncaughtException(err, true);\nNode.js v20.11.1", "tool_output_lines"),
+        ("[    0.000000] Linux version 6.1\n[    0.000001] Command line: ro\n[    1.204411] EXT4-fs mounted", "timestamped_log"),
+        (
+            "[sync] source=crm records=48211\n[sync] batch 1/49 ok (1000 rows, 412ms)\n[sync] batch 2/49 ok (1000 rows, 398ms)",
+            "tagged_progress_lines",
+        ),
+    ] {
+        let found = rules_of_text(t);
+        assert!(found.iter().any(|(r, s)| r == rule && s == "block"), "{t}: {found:?}");
+    }
+    for t in [
+        "[done] phase one shipped\n[done] phase two shipped\n[todo] phase three",
+        "Maven printed BUILD FAILURE after the surefire run.",
+        "[1] Smith, J. (2020), pp. 1-12\n[2] Doe, A. (2021)\n[3] Roe, B. (2022)",
+    ] {
+        assert_eq!(rules_of_text(t), [], "{t}");
+    }
+}

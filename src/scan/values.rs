@@ -312,8 +312,10 @@ pub fn looks_random(value: &str) -> bool {
 /// [`super::rules::Check::SecretValue`]: whether `v`, given as a generically named secret's
 /// value, is one: random-looking, 12 or more hex digits (blanks and dashes between groups
 /// allowed), or three or more words of two or more lower-case letters or digits joined by
-/// `-`, `_`, `.` or blanks, 12 characters or more in all (`such as Mr` is prose); never a
-/// reference or placeholder.
+/// `-`, `_`, `.` or blanks, 12 characters or more in all (`such as Mr` is prose), or four or
+/// more capitalised words or numbers apart by blanks, none of them a title's small word
+/// (`Lumen Fjord Otter 2291`, not `Managed By The Platform Team`); never a reference or
+/// placeholder.
 #[must_use]
 pub fn is_secret_value(v: &str) -> bool {
     let v = v.trim_matches(|c| c == '\'' || c == '"');
@@ -331,7 +333,20 @@ pub fn is_secret_value(v: &str) -> bool {
         // Words apart by blanks are prose unless all lower case (`such as Mr` is prose);
         // joined by `-`, `_` or `.` they are one token (`tundra-Maple-88-lantern`).
         && (!v.contains(' ') || v.chars().all(|c| c == ' ' || c.is_ascii_lowercase() || c.is_ascii_digit()));
-    passphrase || looks_random(v)
+    // Four or more capitalised words or numbers apart by blanks (`Lumen Fjord Otter 2291`):
+    // prose after `is` goes on in lower case, and a title (`Managed By The Platform Team`)
+    // holds the small words a generated passphrase does not.
+    const SMALL: &[&str] = &["A", "An", "And", "As", "At", "By", "For", "From", "In", "Is", "Of", "On", "Or", "The", "To", "With"];
+    let title_words = words.len() >= 4
+        && !v.contains(['-', '_', '.'])
+        && words.iter().all(|w| {
+            w.chars().all(|c| c.is_ascii_alphanumeric())
+                && w.chars().next().is_some_and(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+                && !SMALL.contains(w)
+        });
+    // Words apart by blanks are judged as words only: a sentence has the letter classes
+    // and the entropy of a random token.
+    passphrase || title_words || (!v.contains([' ', '\t']) && looks_random(v))
 }
 
 /// Whether a line holding a personal identifier (`DOB …`, `NHS no. …`, `SSN …`) gives a

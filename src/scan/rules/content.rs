@@ -48,7 +48,9 @@ pub(super) const CONTENT: &[Rule] = &[
         public: B,
         local: B,
         literals: &[],
-        pattern: r"(?m)^\[?(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}|\d{2}:\d{2}:\d{2}(?:[.,]\d+|\]\s)|[A-Z][a-z]{2} +\d{1,2} \d{2}:\d{2}:\d{2})",
+        // ISO and clock times, syslog dates, and the kernel's seconds since boot (`dmesg`:
+        // `[1843210.550871] …`, `[    0.000000] …`).
+        pattern: r"(?m)^(?:\[[ \t]*\d{1,10}\.\d{6}\][ \t]|\[?(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}|\d{2}:\d{2}:\d{2}(?:[.,]\d+|\]\s)|[A-Z][a-z]{2} +\d{1,2} \d{2}:\d{2}:\d{2}))",
         check: Check::AtLeastThree,
         what: "a run of timestamped log lines (three or more)",
         hit: "2026-01-01T00:00:01 INFO a\n2026-01-01T00:00:02 INFO b\n2026-01-01T00:00:03 WARN c",
@@ -109,7 +111,8 @@ pub(super) const CONTENT: &[Rule] = &[
         local: B,
         // Lines only a tool prints at a line's start (issue 16, "a program's stdout dump"):
         // go test, npm, jest, classic docker build, terraform plan, criterion and go bench,
-        // git status, cargo, make, GitHub Actions. Two in one text. Gated by line start
+        // git status, cargo, make, GitHub Actions, Maven and Gradle, Node's crash footer
+        // (`node:internal/…:289`, `Node.js v20.11.1`). Two in one text. Gated by line start
         // (`Gate::SectionHead`): each literal is where its alternative's word starts.
         literals: &[
             "=== run",
@@ -149,12 +152,32 @@ pub(super) const CONTENT: &[Rule] = &[
             "npm audit",
             "severity: ",
             "fix available",
+            "[info]",
+            "task :",
+            "build ",
+            "node.js v",
+            "node:internal/",
         ],
-        pattern: r"(?m)^(?:=== RUN[ \t]+\S|[ \t]*--- (?:PASS|FAIL|SKIP): \S|npm (?:WARN|ERR!|notice)[ \t]|(?:added|removed|changed) \d+ packages?\b|Test Suites:[ \t]+\d|Tests:[ \t]+\d+ (?:failed|passed|skipped|todo)|Step \d+/\d+ : [A-Z]|Terraform will perform the following actions|Terraform used the selected providers|Plan: \d+ to add, \d+ to change|[ \t]*[+~] resource \x22|Benchmarking \S+: (?:Warming up|Collecting|Analyzing)|Found \d+ outliers among \d+ measurements|Benchmark\S+[ \t]+\d+[ \t]+\d+(?:\.\d+)? ns/op|On branch \S+[ \t]*$|Changes not staged for commit:|Changes to be committed:|Untracked files:|Your branch is (?:ahead|behind|up to date)|[ \t]*Compiling [\w-]+ v\d|[ \t]*Finished `\w+` profile \[|test result: (?:ok|FAILED)\. \d+ passed|make(?:\[\d+\])?: (?:\*\*\*|Entering directory|Leaving directory)|\#\#\[(?:group|endgroup|error|warning)\]|NAME[ \t]+(?:READY[ \t]+STATUS|TYPE[ \t]+CLUSTER-IP|STATUS[ \t]+ROLES)|[ \t]*\#[ \t]*npm audit report|Severity: (?:critical|high|moderate|low)[ \t]*$|fix available via `)",
+        pattern: r"(?m)^(?:=== RUN[ \t]+\S|[ \t]*--- (?:PASS|FAIL|SKIP): \S|npm (?:WARN|ERR!|notice)[ \t]|(?:added|removed|changed) \d+ packages?\b|Test Suites:[ \t]+\d|Tests:[ \t]+\d+ (?:failed|passed|skipped|todo)|Step \d+/\d+ : [A-Z]|Terraform will perform the following actions|Terraform used the selected providers|Plan: \d+ to add, \d+ to change|[ \t]*[+~] resource \x22|Benchmarking \S+: (?:Warming up|Collecting|Analyzing)|Found \d+ outliers among \d+ measurements|Benchmark\S+[ \t]+\d+[ \t]+\d+(?:\.\d+)? ns/op|On branch \S+[ \t]*$|Changes not staged for commit:|Changes to be committed:|Untracked files:|Your branch is (?:ahead|behind|up to date)|[ \t]*Compiling [\w-]+ v\d|[ \t]*Finished `\w+` profile \[|test result: (?:ok|FAILED)\. \d+ passed|make(?:\[\d+\])?: (?:\*\*\*|Entering directory|Leaving directory)|\#\#\[(?:group|endgroup|error|warning)\]|NAME[ \t]+(?:READY[ \t]+STATUS|TYPE[ \t]+CLUSTER-IP|STATUS[ \t]+ROLES)|[ \t]*\#[ \t]*npm audit report|Severity: (?:critical|high|moderate|low)[ \t]*$|fix available via `|\[(?:INFO|ERROR|WARNING)\] (?:BUILD (?:SUCCESS|FAILURE)|Tests run: \d|Total time:|Building \S|Failed to execute goal|-{20,}|Reactor Summary|Finished at:|T E S T S|Compiling \d+ source files?)|>[ \t]+Task :\S|BUILD (?:SUCCESSFUL|FAILED) in \d|Node\.js v\d+\.\d+\.\d+[ \t]*$|node:internal/\S+:\d+[ \t]*$)",
         check: Check::AtLeastTwo,
         what: "lines a tool prints (test runner, package manager, build, plan or status output)",
         hit: "=== RUN   TestParse\n--- FAIL: TestParse (0.01s)",
         miss: "go test printed one failure; see --- FAIL in the CI job",
+    },
+    Rule {
+        id: "tagged_progress_lines",
+        category: "raw_tool_output",
+        public: B,
+        local: B,
+        // A program's own lines under a bracketed tag (`[sync] batch 2/49 ok (1000 rows,
+        // 398ms)`, `[worker] queue=ingest depth=12`) with what only a program prints: a
+        // `key=value`, milliseconds, a row count or an elapsed `hh:mm:ss`. Three in one text.
+        literals: &[],
+        pattern: r"(?m)^\[[A-Za-z][\w.-]{1,24}\] [^\n]*?(?:\b[a-z_]+=[^\s=]|\b\d+(?:\.\d+)?[ \t]?ms\b|\b\d+ rows\b|\b\d{2}:\d{2}:\d{2}\b)",
+        check: Check::AtLeastThree,
+        what: "a program's progress lines under a bracketed tag with key=value pairs, milliseconds, row counts or elapsed times (three or more)",
+        hit: "[sync] source=crm records=48211\n[sync] batch 1/49 ok (1000 rows, 412ms)\n[sync] done in 00:21:37",
+        miss: "[done] phase one\n[done] phase two\n[todo] phase three",
     },
     Rule {
         id: "syslog_lines",
@@ -205,12 +228,29 @@ pub(super) const CONTENT: &[Rule] = &[
         miss: "8.8.8.8",
     },
     Rule {
+        id: "private_ipv6",
+        category: "network",
+        public: B,
+        local: W,
+        literals: &[],
+        // A unique local address (fc00::/7, RFC 4193) with three or more groups; a network
+        // written with `::/n` (`fd00::/8`) names a range, not a host.
+        pattern: r"(?i)\bf[cd][0-9a-f]{2}:(?:[0-9a-f]{0,4}:){1,6}[0-9a-f]{0,4}",
+        check: Check::NotNetwork,
+        what: "a private (unique local, `fc00::/7`) IPv6 address",
+        hit: "fd12:3456:789a:1::25",
+        miss: "fd00::/8",
+    },
+    Rule {
         id: "internal_host",
         category: "network",
         public: B,
         local: W,
         literals: &[],
-        pattern: r"\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:internal|corp|lan|intranet|local)\b",
+        // The internal names as the top level or a label under it (`db.corp.acme.com`), the
+        // home network's `home.arpa` (RFC 8375), and `int`/`intra` as a label with a domain
+        // after it (`pg-01.int.acme.net`; `who.int` is a public top-level name).
+        pattern: r"\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:internal|corp|lan|intranet|local|home\.arpa|(?:int|intra)\.[a-z0-9-]+\.[a-z]{2,})\b",
         check: Check::NotFileName,
         what: "an internal host name",
         hit: "build01.corp",
@@ -282,16 +322,20 @@ pub(super) const CONTENT: &[Rule] = &[
             "mysql",
             "drop table",
             "drop database",
-            "truncate table",
             "delete from",
             "flushall",
             "flushdb",
             "s3 rm",
             "prune",
+            "-delete",
+            "-exec",
+            "truncate",
+            "gcloud",
+            "systemctl",
         ],
-        pattern: r"\b(?:kubectl(?:[ \t]+-{1,2}[a-z-]+(?:[ =][^\s-]\S*)?)*[ \t]+(?:rollout[ \t]+(?:restart|undo)|delete|drain|cordon|scale|apply|replace|patch|exec|edit|set[ \t]+image)\b|terraform(?:[ \t]+-chdir=\S+)?[ \t]+(?:apply|destroy|import|taint|state[ \t]+(?:rm|mv|push))\b|helm[ \t]+(?:install|upgrade|uninstall|rollback|delete)\b|rm -(?:rf|fr|Rf|rF|r -f|f -r)[ \t]+\S|git push\b[^\n]*?[ \t](?:--force(?:-with-lease)?|-f)\b|docker(?:[ \t]+|-)compose\b[^\n]*?[ \t](?:up|down|rm|kill|stop|restart)\b|psql\b[^\n]*?(?:[ \t]-h[ \t]*\S|--host[= ]\S|postgres(?:ql)?://)|(?:dropdb|dropuser)[ \t]+\S|mysql\b[^\n]*?[ \t]-h[ \t]*\S|(?i:DROP[ \t]+(?:TABLE|DATABASE|SCHEMA)|TRUNCATE[ \t]+TABLE)[ \t]+\S|(?i:DELETE[ \t]+FROM)[ \t]+\S+[ \t]*(?:;|(?i:WHERE)\b)|(?i:FLUSHALL|FLUSHDB)\b|s3[ \t]+rm[ \t]+s3://\S+[^\n]*?--recursive|docker(?:[ \t]+(?:system|volume|image|container))?[ \t]+prune\b)",
+        pattern: r"\b(?:kubectl(?:[ \t]+-{1,2}[a-z-]+(?:[ =][^\s-]\S*)?)*[ \t]+(?:rollout[ \t]+(?:restart|undo)|delete|drain|cordon|scale|apply|replace|patch|exec|edit|set[ \t]+image)\b|terraform(?:[ \t]+-chdir=\S+)?[ \t]+(?:apply|destroy|import|taint|state[ \t]+(?:rm|mv|push))\b|helm[ \t]+(?:install|upgrade|uninstall|rollback|delete)\b|rm -(?:rf|fr|Rf|rF|r -f|f -r)[ \t]+\S|git push\b[^\n]*?[ \t](?:--force(?:-with-lease)?|-f)\b|docker(?:[ \t]+|-)compose\b[^\n]*?[ \t](?:up|down|rm|kill|stop|restart)\b|psql\b[^\n]*?(?:[ \t]-h[ \t]*\S|--host[= ]\S|postgres(?:ql)?://)|(?:dropdb|dropuser)[ \t]+\S|mysql\b[^\n]*?[ \t]-h[ \t]*\S|(?i:DROP[ \t]+(?:TABLE|DATABASE|SCHEMA)|TRUNCATE[ \t]+TABLE)[ \t]+\S|(?i:DELETE[ \t]+FROM)[ \t]+\S+[ \t]*(?:;|(?i:WHERE)\b)|(?i:FLUSHALL|FLUSHDB)\b|s3[ \t]+rm[ \t]+s3://\S+[^\n]*?--recursive|docker(?:[ \t]+(?:system|volume|image|container))?[ \t]+prune\b|psql\b[^\n]*?[ \t][\x22']?\$\{?[A-Za-z_]*(?i:URL|DSN|URI)\b|TRUNCATE[ \t]+[A-Za-z_][\w.]*[ \t]*;|find[ \t]+\S+[^\n]*?[ \t](?:-delete\b|-exec[ \t]+rm\b)|gcloud\b[^\n]*?[ \t]delete[ \t]+\S|systemctl[ \t]+(?:restart|stop|disable|mask|kill)[ \t]+\S)",
         check: Check::Always,
-        what: "an operational command with effects (kubectl restart or delete, terraform apply or destroy, rm -rf, git push --force, psql to a host, docker compose up or down)",
+        what: "an operational command with effects (kubectl restart or delete, terraform apply or destroy, rm -rf, find -delete, git push --force, psql to a host or an environment DSN, TRUNCATE, docker compose up or down, gcloud delete, systemctl restart or stop)",
         hit: "next: kubectl -n prod rollout restart deploy/api",
         miss: "kubectl get pods -n prod",
     },
