@@ -184,6 +184,17 @@ fn fourth_tuning_part_keeps_its_recall_and_no_clean_case_blocks() {
     assert!(s.recall() >= 0.78, "recall {:.3} under 0.78\n{table}", s.recall());
 }
 
+/// The fifth tuning part (`tuning_5.jsonl`, 160 cases by a helper session asked for the
+/// shapes the seventh held-out part exposed: private documents naming few people, mostly not
+/// in English, with 25 public look-alikes; Node, Maven, Gradle, kernel and progress output;
+/// generic secrets in prose, deleting commands, private hosts and IPv6), tuned against in
+/// the eighth round. Reported here; the bar it is held to is set once it is tuned.
+#[test]
+fn fifth_tuning_part_report() {
+    let (table, wrong, _) = score("tuning_5.jsonl");
+    eprintln!("{table}\n{}", wrong.join("\n"));
+}
+
 /// The third held-out part, tuned against in the third round once its blind score was
 /// taken: now a tuning part, held to the same bars.
 #[test]
@@ -272,4 +283,14 @@ fn sixth_held_out_classes_report() {
 #[ignore = "held out: scored on purpose, not on every run"]
 fn seventh_held_out_classes_report() {
     report_table("held_out_7.jsonl");
+}
+
+/// The eighth held-out part (`held_out_8.jsonl`, 246 cases by a helper session that saw only
+/// the class descriptions, 70 private documents of which 36 not in English; committed
+/// unseen before this round's tuning against other parts and scored once at its end). The
+/// table alone (`WG_SHOW_MISSES=1` lists the wrong cases once the part is spent).
+#[test]
+#[ignore = "held out: scored on purpose, not on every run"]
+fn eighth_held_out_classes_report() {
+    report_table("held_out_8.jsonl");
 }
