@@ -44,7 +44,7 @@ static PEOPLE: LazyLock<Regex> = LazyLock::new(|| {
     let name = r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’-]+";
     let full = format!(r"(?:{name}|[A-ZÀ-ÖØ-Þ]\.)(?: (?:de |van |von |da |di )?{name}){{1,2}}");
     Regex::new(&format!(
-        r"(?-u:\b)(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Rev|Sir|Dame|Herr|Frau|Mme|Mlle|Sra|Srta|Sr|Dña|Don)\.? (?:[A-Z]\. )?{name}|(?-u:\b)M\. {name}|(?-u:\b)[A-Z]\. {name}(?-u:\b)|(?-u:\b)M\. {full}|(?-u:\b){full} \((?:[A-Z]{{2,5}}|Chair|Chairman|Chairwoman|Chairperson|Secretary|Treasurer|Director|Manager|counsel|notes|minutes)(?-u:\b)|(?:Name|Employee|Manager|Reviewer|Author|Prepared by|Lead auditor|Auditor|Chair|Attendees|Present|Participants|Guarantor|Mitarbeiter(?:in)?|Führungskraft|Verfasser(?:in)?|Asistentes|Présents|Interviewer|Candidate|Patient)[ \t]*:[ \t]*{full}(?:, {full})*|(?-u:\b){full}, {full}(?:, {full})+|\({full}\)|(?-u:\b){full} \((?:[^)\n]{{2,40}})\)|(?-u:\b){full} (?:had|has|have|will|was|is|[a-z]{{2,}}(?:ed|es|s))(?-u:\b)|[\p{{Han}}]{{1,4}}(?:様|さん|先生|課長|部長|社長|经理|女士|总监|取締役|専務|常務|会長|係長|主任|氏)|[王李张刘陈杨赵吴徐孙胡郭罗梁宋郑谢韩唐冯董萧曹袁邓傅沈彭吕卢蒋蔡贾魏薛叶潘杜戴汪姜姚谭廖邹熊郝崔邱邵尹黎赖龚](?:总|总监|主任|老师|律师|医生|主管|[\p{{Han}}]{{1,2}}(?:、|，)[王李张刘陈杨赵吴徐孙胡郭罗梁宋郑谢韩唐冯董萧曹袁邓傅沈彭吕卢蒋蔡贾魏薛叶潘杜戴汪姜姚谭廖邹熊郝崔邱邵尹黎赖龚][\p{{Han}}]{{1,2}})|(?:^|[^\p{{Hangul}}])[\p{{Hangul}}]{{3}} ?(?:님|씨|팀장|과장|대리|부장|차장|사장|이사|의장|감사|대표|상무|전무|실장|본부장|변호사|매니저)(?:[^\p{{Hangul}}]|$|께|은|는|이|가|을|를|의|과|와|도)|(?-u:\b){name} [A-Z]\.(?:\s|,|;|$)"
+        r"(?-u:\b)(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Rev|Sir|Dame|Herr|Frau|Mme|Mlle|Sra|Srta|Sr|Dña|Don|Sig|Sig\.ra|Dott|Dott\.ssa|Avv|Pan|Pani|Pana|Dhr|Mevr)\.? (?:[A-Z]\. )?{name}|(?-u:\b)M\. {name}|(?-u:\b)[A-Z]\. {name}(?-u:\b)|(?-u:\b)M\. {full}|(?-u:\b){full} \((?:[A-Z]{{2,5}}|Chair|Chairman|Chairwoman|Chairperson|Secretary|Treasurer|Director|Manager|counsel|notes|minutes)(?-u:\b)|(?:Name|Employee|Manager|Reviewer|Author|Prepared by|Lead auditor|Auditor|Chair|Attendees|Present|Participants|Guarantor|Mitarbeiter(?:in)?|Führungskraft|Verfasser(?:in)?|Asistentes|Présents|Interviewer|Candidate|Patient)[ \t]*:[ \t]*{full}(?:, {full})*|(?-u:\b){full}, {full}(?:, {full})+|\({full}\)|(?-u:\b){full} \((?:[^)\n]{{2,40}})\)|(?-u:\b){full} (?:had|has|have|will|was|is|[a-z]{{2,}}(?:ed|es|s))(?-u:\b)|[\p{{Han}}]{{1,4}}(?:様|さん|先生|課長|部長|社長|经理|女士|总监|取締役|専務|常務|会長|係長|主任|氏)|[王李张刘陈杨赵吴徐孙胡郭罗梁宋郑谢韩唐冯董萧曹袁邓傅沈彭吕卢蒋蔡贾魏薛叶潘杜戴汪姜姚谭廖邹熊郝崔邱邵尹黎赖龚](?:总|总监|主任|老师|律师|医生|主管|[\p{{Han}}]{{1,2}}(?:、|，)[王李张刘陈杨赵吴徐孙胡郭罗梁宋郑谢韩唐冯董萧曹袁邓傅沈彭吕卢蒋蔡贾魏薛叶潘杜戴汪姜姚谭廖邹熊郝崔邱邵尹黎赖龚][\p{{Han}}]{{1,2}})|(?:^|[^\p{{Hangul}}])[\p{{Hangul}}]{{3}} ?(?:님|씨|팀장|과장|대리|부장|차장|사장|이사|의장|감사|대표|상무|전무|실장|본부장|변호사|매니저)(?:[^\p{{Hangul}}]|$|께|은|는|이|가|을|를|의|과|와|도)|(?-u:\b){name} [A-Z]\.(?:\s|,|;|$)"
     ))
     .expect("the people pattern compiles")
 });
@@ -55,7 +55,7 @@ static PEOPLE: LazyLock<Regex> = LazyLock::new(|| {
 static FIGURES: LazyLock<Regex> = LazyLock::new(|| {
     let month = "(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|Januar|Februar|März|Juni|Juli|Oktober|Dezember)";
     Regex::new(&format!(
-        r"(?:(?-u:\b)(?:USD|EUR|GBP|CHF|SEK|NOK|DKK|AUD|CAD|NZD|SGD|HKD|JPY|CNY|RMB|INR|ZAR|BRL|MXN|PLN|AED|COP|CLP|ARS|PEN|TRY|VND|IDR|KRW|CZK|HUF|RON|UAH|RUB|SAR|QAR|EGP|MYR|THB|PHP|Rs\.?|Rp|RM)|R\$|[£$€¥₹₺₫₱₽₩])[ \t]?\d[\d,.]*(?:[ \t]?(?:k|K|m|M|bn|BN|million|billion|Mio\.?|Mrd\.?))?(?-u:\b)|(?-u:\b)\d[\d,.]*[ \t]?(?:k|m|bn|million|billion)?[ \t]?(?:USD|EUR|GBP|CHF|SEK|NOK|AUD|CAD|SGD|ZAR|€|£|kr|zł|PLN|TL|TRY|₺|COP|MXN|BRL|VND|₫|đồng|triệu(?: đồng)?|tỷ|INR|lakh|crore|AED|SAR|EGP|CZK|Kč|HUF|Ft|RON|lei|UAH|RUB|₽|руб)(?:(?-u:\b)|\s|$)|\d[\d,.]*(?:万|億|亿)?(?:円|元|ウォン|원)|(?-u:\b)\d{{1,3}}(?:[ \u{{a0}}\u{{202f}}]\d{{3}})+(?:,\d+)?[ \u{{a0}}\u{{202f}}]?(?:€|£|\$|EUR|CHF)|(?-u:\b)\d[\d,.]*[ \t]?(?:millones de |millions d'|million |Millionen |mil )?(?:euros?|dollars?|livres|francs?|pesos|yens?)(?-u:\b)|(?-u:\b)\d{{1,2}}(?:st|nd|rd|th)?\.? (?:de )?{month}(?: de)? \d{{4}}(?-u:\b)|(?-u:\b){month} \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}(?-u:\b)|(?-u:\b)(?:19|20)\d\d-[01]\d-[0-3]\d(?-u:\b)|(?-u:\b)[0-3]?\d[/.][01]?\d[/.](?:19|20)\d\d(?-u:\b)|(?:19|20)\d\d年\d{{1,2}}月(?:\d{{1,2}}日)?|\d[\d,.]*(?:억|천만|만)? ?원|\d[\d,.]*\s?(?:ريال|درهم|جنيه|دينار|रुपये|रु\.?)|(?:19|20)\d\d년 ?\d{{1,2}}월|\d{{1,2}}月\d{{1,2}}日|(?-u:\b)\d{{1,2}}(?:st|nd|rd|th)? {month}(?-u:\b)|(?-u:\b){month} \d{{1,2}}(?:st|nd|rd|th)?(?-u:\b)"
+        r"(?:(?-u:\b)(?:USD|EUR|GBP|CHF|SEK|NOK|DKK|AUD|CAD|NZD|SGD|HKD|JPY|CNY|RMB|INR|ZAR|BRL|MXN|PLN|AED|COP|CLP|ARS|PEN|TRY|VND|IDR|KRW|CZK|HUF|RON|UAH|RUB|SAR|QAR|EGP|MYR|THB|PHP|Rs\.?|Rp|RM)|R\$|[£$€¥₹₺₫₱₽₩])[ \t]?\d[\d,.]*(?:[ \t]?(?:k|K|m|M|bn|BN|million|billion|millioner|miljoner|milhões|millones|milioni|milyon|Mio\.?|Mrd\.?|mln|млн))?(?-u:\b)|(?-u:\b)\d[\d,.]*[ \t]?(?:k|m|M|bn|million|billion|Mio\.?|Mrd\.?|mln\.?|mld\.?|mil\.|miljoonaa|milyon|млн\.?|млрд\.?)?[ \t]?(?:USD|EUR|GBP|CHF|SEK|NOK|AUD|CAD|SGD|ZAR|MSEK|MNOK|MDKK|€|£|kr|zł|PLN|TL|TRY|₺|COP|MXN|BRL|VND|₫|đồng|triệu(?: đồng)?|tỷ|INR|lakh|crore|AED|SAR|EGP|CZK|Kč|HUF|Ft|RON|lei|UAH|RUB|₽|руб|euroa)(?:(?-u:\b)|\s|$)|\d[\d,.]*(?:万|億|亿)?(?:円|元|ウォン|원)|(?-u:\b)\d{{1,3}}(?:[ \u{{a0}}\u{{202f}}]\d{{3}})+(?:,\d+)?[ \u{{a0}}\u{{202f}}]?(?:€|£|\$|EUR|CHF)|(?-u:\b)\d[\d,.]*[ \t]?(?:millones de |millions d'|million |Millionen |mil )?(?:euros?|dollars?|livres|francs?|pesos|yens?)(?-u:\b)|(?-u:\b)\d{{1,2}}(?:st|nd|rd|th)?\.? (?:de )?{month}(?: de)? \d{{4}}(?-u:\b)|(?-u:\b){month} \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}(?-u:\b)|(?-u:\b)(?:19|20)\d\d-[01]\d-[0-3]\d(?-u:\b)|(?-u:\b)[0-3]?\d[/.][01]?\d[/.](?:19|20)\d\d(?-u:\b)|(?:19|20)\d\d年\d{{1,2}}月(?:\d{{1,2}}日)?|\d[\d,.]*(?:억|천만|만)? ?원|\d[\d,.]*\s?(?:ريال|درهم|جنيه|دينار|रुपये|रु\.?)|(?:19|20)\d\d년 ?\d{{1,2}}월|\d{{1,2}}月\d{{1,2}}日|(?-u:\b)\d{{1,2}}(?:st|nd|rd|th)? {month}(?-u:\b)|(?-u:\b){month} \d{{1,2}}(?:st|nd|rd|th)?(?-u:\b)"
     ))
     .expect("the figures pattern compiles")
 });
@@ -154,7 +154,7 @@ const NOT_INITIALS: &[&str] = &[
 /// Japanese and Chinese.
 static MATTERS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?im)^(?:Dear|Hi|Hello|Hallo|Liebe|Lieber|Sehr geehrte[rs]?|Bonjour|Madame|Monsieur|Hola|Estimad[oa]) [^\n,:]{2,40}[,:]|(?i-u)\b(?:salary|salaries|pay rise|bonus|compensation|equity|severance|settlement|redundanc\w*|layoffs?|dismiss\w*|disciplinary|grievance|misconduct|harass\w*|complaint|maternity|paternity|pregnan\w*|sick leave|illness|diagnos\w*|referral|patient|medication|DOB|date of birth|performance improvement|underperform\w*|partially meets|rating|appraisal|resign\w*|terminat\w*|step down|stepping down|acquisition|takeover|divest\w*|term sheet|pre-money|valuation|runway|burn|deficit|lawsuit|litigation|liabilit\w*|indemnit\w*|guarantor|rent|premises|tenant|landlord|licensee|licensor|confidential\w*|contract|penalt\w*|insurance|incident|lender|debt|owes|shares|family|lawyer|health|divorce|custody|fine|regulator|GDPR|IBAN|exposed|leak\w*|breach\w*|retention risk|external offer|rehire|exit interview|promot\w*|PIP|privately (?:told|said|asked|shared|mentioned|admitted|confirmed|agreed|expressed|raised|discussed|noted|warned)|(?:told|said|asked|shared|mentioned|admitted|confirmed|agreed|discussed|noted|raised|warned|spoke|speak|talk|talked|meet|met|deal|dealt) (?:[a-z']+ ){0,3}privately|in private|off the record|not been told|not informed|has not been told|keep (?:it|this) (?:that way|quiet|private)|not yet announced|not yet informed|don't tell|do not tell|do not share|don't share|not to be shared|keep (?:it|this) between us|for the [a-z ]{3,30} only|not for release|before (?:it is|it's) announced|Gehalt|Abmahnung|Kündigung|vertraulich|confidencial\w*|confidentiel\w*|discreción|discrétion|Elternzeit|salaire|licenciement|rémunération|salario|despido|indemnización|arbitration|counsel|attorneys?|solicitors?|lawyers|settle|NDA|non-disparagement|non-competes?|insurer|legally privileged|privileged (?:and|&) confidential|attorney-client|legal privilege|personnel file|visa|immigration|interviewing|medical|surgery|therapy|depression|anxiety|disability|accommodation|conflict of interest|kickbacks?|rebates?|brib\w+|fraud\w*|embezzl\w+|whistleblow\w*|escrow|earn-out|letter of intent|LOI|due diligence|loans?|churn|at risk|headcount|offer letter|counter-?offer|stock options|clawback|retention|off-cycle|pay cut|demotion|written warning|final warning|investigation|suspen\w+|backdat\w+|overdue|past due|late payments?|write-off|write-down|discrepanc\w+|irregularit\w+|not renewing|not be renewed|impairment|restat\w+|going concern|covenants?|insolven\w+|bankrupt\w*|EBITDA|ARR|MRR|garden leave|notice period|reduction in force|data room|cap table|down round|sueldo|nómina|bonificación|ascenso|promoción|baja médica|incapacidad|conflicto de intereses|auditoría|hallazgo|investigación|demanda|abogad[oa]s?|finiquito|embarazo|enfermedad|soborno|fraude|arrêt maladie|congé maternité|rupture conventionnelle|augmentation|avocat|contentieux|litige|rachat|cession|valorisation|prêt|enquête|avertissement|Krankmeldung|Krankheit|Diagnose|Abfindung|Aufhebungsvertrag|Beförderung|Gehaltserhöhung|Anwalt|Rechtsstreit|Übernahme|Darlehen|Betrug|Schwangerschaft|stipendio|retribuzione|malattia|licenziamento|dimissioni|avvocato|contenzioso|acquisizione|gravidanza|salário|demissão|rescisão|licença médica|advogado|aquisição|avaliação de desempenho|promoção|gravidez|salaris|ontslag|ziekteverlof|advocaat|overname|zwanger|functioneringsgesprek|loonsverhoging|opslag|beoordeling|verzuim|burn-?out|exitgesprek|sollicit\w+|reorganisatie|schikking|faillissement|vaststellingsovereenkomst|zwangerschapsverlof|wynagrodzeni\w*|pensj\w+|podwyżk\w*|premi\w*|zwolnieni\w*|wypowiedzeni\w*|urlop\w*|chorob\w+|ciąż\w+|dyscyplinarn\w*|nagan\w+|upomnieni\w+|rabat\w*|prawnik\w*|ugod\w+|rozwód|rozwod\w+|alkohol\w*|lön|löne\w+|uppsägning\w*|varsel|sjukskriv\w+|utbrändhet|rehabilitering|föräldraledig\w*|gravid\w*|avgångsvederlag|likviditet|skatteskuld|anstånd|förlikning|diagnos|maaş\w*|zam|ikramiye|işten çıkar\w*|fesih|tazminat\w*|hastalı\w+|hamile\w*|gebelik|doğum izni|disiplin\w*|avukat\w*|dava\w*|uzlaşma|istifa\w*|lương|thưởng|tăng lương|sa thải|nghỉ việc|thôi việc|nghỉ ốm|điều trị|mang thai|thai sản|kỷ luật|tranh chấp|cổ phần|hoa hồng|tankhwah|vetan|karz|kiraya|bimari|ilaaj|vakil|mukadma|batwara|aumento|premio|congedo|diagnosi|intervento|accertamento|evasione|affitto|prestito|sanzion\w+|provvedimento disciplinare|bónus|bônus|doença|tratamento|reclamação|indenização|indemnização|despedimento|embarazada|maternidad|periodo de prueba|liquidación|custodia|separación|divorcio|fianza|deuda|plan social|PSE|rupture|prime|grossesse|enceinte|dette|garde|Abschreibung|Wertberichtigung|Insolvenz|Kundendaten|Bußgeld|schwanger)(?-u:\b)|人事評価|給与|賞与|退職|解雇|内密|口外|薪酬|工资|辞退|不得转发|保密|希望退職|出向|降格|昇進|昇格|休職|診断|治療|うつ病|年収|査定|懲戒|訴訟|弁護士|買収|売却|決算|赤字|減給|異動|未公表|支払条件|离职|面试|年终奖|绩效|解除劳动合同|补偿|转岗|撤销|人事評価|評価|目標未達|降級|인사평가|성과 개선|연봉 동결|请假|病假|医疗|诊断|治疗|抑郁|怀孕|估值|融资|领投|回扣|返利|罚款|违约|处分|裁员|降薪|奖金|股权|收购|诉讼|律师|整改|底线|报价|ハラスメント|luật sư|lại quả|định giá|Verstoß|パワハラ|セクハラ|残業|処分|退職金|給料|月給|年俸|妊娠|育休|産休|劝退|名单|补偿金|赔偿|投诉|隐瞒|身份证|복귀|육아휴직|출산휴가|승진|인상|협상|처우|차별|راتب|الراتب|رواتب|مكافأة|علاوة|فصل|إنهاء الخدمة|استقالة|مرض|علاج|سرطان|إجازة|تسوية|نزاع|محامي|دعوى|تقييم|متأخرات|إيجار|مستأجر|वेतन|तनख्वाह|बोनस|बर्खास्त|इस्तीफा|बीमारी|इलाज|गर्भवती|मुकदमा|वकील|मूल्यांकन|कर्ज|संपत्ति|बंटवारा|연봉|급여|성과급|인사|퇴사|해고|징계|치료|진단|우울증|병가|휴직|단축근무|임신|매각|인수|지분|영업손실|보수|삭감|의결|소송|변호사|공시",
+        r"(?im)^(?:Dear|Hi|Hello|Hallo|Liebe|Lieber|Sehr geehrte[rs]?|Bonjour|Madame|Monsieur|Hola|Estimad[oa]|Egregi[oa]|Gentil[ei]|Geachte|Szanown[ya]|Sayın) [^\n,:]{2,40}[,:]|(?i-u)\b(?:salary|salaries|pay rise|bonus|compensation|equity|severance|settlement|redundanc\w*|layoffs?|dismiss\w*|disciplinary|grievance|misconduct|harass\w*|complaint|maternity|paternity|pregnan\w*|sick leave|illness|diagnos\w*|referral|patient|medication|DOB|date of birth|performance improvement|underperform\w*|partially meets|rating|appraisal|resign\w*|terminat\w*|step down|stepping down|acquisition|takeover|divest\w*|term sheet|pre-money|valuation|runway|burn|deficit|lawsuit|litigation|liabilit\w*|indemnit\w*|guarantor|rent|premises|tenant|landlord|licensee|licensor|confidential\w*|contract|penalt\w*|insurance|incident|lender|debt|owes|shares|family|lawyer|health|divorce|custody|fine|regulator|GDPR|IBAN|exposed|leak\w*|breach\w*|retention risk|external offer|rehire|exit interview|promot\w*|PIP|privately (?:told|said|asked|shared|mentioned|admitted|confirmed|agreed|expressed|raised|discussed|noted|warned)|(?:told|said|asked|shared|mentioned|admitted|confirmed|agreed|discussed|noted|raised|warned|spoke|speak|talk|talked|meet|met|deal|dealt) (?:[a-z']+ ){0,3}privately|in private|off the record|not been told|not informed|has not been told|keep (?:it|this) (?:that way|quiet|private)|not yet announced|not yet informed|don't tell|do not tell|do not share|don't share|not to be shared|keep (?:it|this) between us|for the [a-z ]{3,30} only|not for release|before (?:it is|it's) announced|Gehalt|Abmahnung|Kündigung|vertraulich|confidencial\w*|confidentiel\w*|discreción|discrétion|Elternzeit|salaire|licenciement|rémunération|salario|despido|indemnización|arbitration|counsel|attorneys?|solicitors?|lawyers|settle|NDA|non-disparagement|non-competes?|insurer|legally privileged|privileged (?:and|&) confidential|attorney-client|legal privilege|personnel file|visa|immigration|interviewing|medical|surgery|therapy|depression|anxiety|disability|accommodation|conflict of interest|kickbacks?|rebates?|brib\w+|fraud\w*|embezzl\w+|whistleblow\w*|escrow|earn-out|letter of intent|LOI|due diligence|loans?|churn|at risk|headcount|offer letter|counter-?offer|stock options|clawback|retention|off-cycle|pay cut|demotion|written warning|final warning|investigation|suspen\w+|backdat\w+|overdue|past due|late payments?|write-off|write-down|discrepanc\w+|irregularit\w+|not renewing|not be renewed|impairment|restat\w+|going concern|covenants?|insolven\w+|bankrupt\w*|EBITDA|ARR|MRR|garden leave|notice period|reduction in force|data room|cap table|down round|sueldo|nómina|bonificación|ascenso|promoción|baja médica|incapacidad|conflicto de intereses|auditoría|hallazgo|investigación|demanda|abogad[oa]s?|finiquito|embarazo|enfermedad|soborno|fraude|arrêt maladie|congé maternité|rupture conventionnelle|augmentation|avocat|contentieux|litige|rachat|cession|valorisation|prêt|enquête|avertissement|Krankmeldung|Krankheit|Diagnose|Abfindung|Aufhebungsvertrag|Beförderung|Gehaltserhöhung|Anwalt|Rechtsstreit|Übernahme|Darlehen|Betrug|Schwangerschaft|stipendio|retribuzione|malattia|licenziamento|dimissioni|avvocato|contenzioso|acquisizione|gravidanza|salário|demissão|rescisão|licença médica|advogado|aquisição|avaliação de desempenho|promoção|gravidez|salaris|ontslag|ziekteverlof|advocaat|overname|zwanger|functioneringsgesprek|loonsverhoging|opslag|beoordeling|verzuim|burn-?out|exitgesprek|sollicit\w+|reorganisatie|schikking|faillissement|vaststellingsovereenkomst|zwangerschapsverlof|wynagrodzeni\w*|pensj\w+|podwyżk\w*|premi\w*|zwolnieni\w*|wypowiedzeni\w*|urlop\w*|chorob\w+|ciąż\w+|dyscyplinarn\w*|nagan\w+|upomnieni\w+|rabat\w*|prawnik\w*|ugod\w+|rozwód|rozwod\w+|alkohol\w*|lön|löne\w+|uppsägning\w*|varsel|sjukskriv\w+|utbrändhet|rehabilitering|föräldraledig\w*|gravid\w*|avgångsvederlag|likviditet|skatteskuld|anstånd|förlikning|diagnos|maaş\w*|zam|ikramiye|işten çıkar\w*|fesih|tazminat\w*|hastalı\w+|hamile\w*|gebelik|doğum izni|disiplin\w*|avukat\w*|dava\w*|uzlaşma|istifa\w*|lương|thưởng|tăng lương|sa thải|nghỉ việc|thôi việc|nghỉ ốm|điều trị|mang thai|thai sản|kỷ luật|tranh chấp|cổ phần|hoa hồng|tankhwah|vetan|karz|kiraya|bimari|ilaaj|vakil|mukadma|batwara|aumento|premio|congedo|diagnosi|intervento|accertamento|evasione|affitto|prestito|sanzion\w+|provvedimento disciplinare|bónus|bônus|doença|tratamento|reclamação|indenização|indemnização|despedimento|embarazada|maternidad|periodo de prueba|liquidación|custodia|separación|divorcio|fianza|deuda|plan social|PSE|rupture|prime|grossesse|enceinte|dette|garde|Abschreibung|Wertberichtigung|Insolvenz|Kundendaten|Bußgeld|schwanger)(?-u:\b)|人事評価|給与|賞与|退職|解雇|内密|口外|薪酬|工资|辞退|不得转发|保密|希望退職|出向|降格|昇進|昇格|休職|診断|治療|うつ病|年収|査定|懲戒|訴訟|弁護士|買収|売却|決算|赤字|減給|異動|未公表|支払条件|离职|面试|年终奖|绩效|解除劳动合同|补偿|转岗|撤销|人事評価|評価|目標未達|降級|인사평가|성과 개선|연봉 동결|请假|病假|医疗|诊断|治疗|抑郁|怀孕|估值|融资|领投|回扣|返利|罚款|违约|处分|裁员|降薪|奖金|股权|收购|诉讼|律师|整改|底线|报价|ハラスメント|luật sư|lại quả|định giá|Verstoß|パワハラ|セクハラ|残業|処分|退職金|給料|月給|年俸|妊娠|育休|産休|劝退|名单|补偿金|赔偿|投诉|隐瞒|身份证|복귀|육아휴직|출산휴가|승진|인상|협상|처우|차별|راتب|الراتب|رواتب|مكافأة|علاوة|فصل|إنهاء الخدمة|استقالة|مرض|علاج|سرطان|إجازة|تسوية|نزاع|محامي|دعوى|تقييم|متأخرات|إيجار|مستأجر|वेतन|तनख्वाह|बोनस|बर्खास्त|इस्तीफा|बीमारी|इलाज|गर्भवती|मुकदमा|वकील|मूल्यांकन|कर्ज|संपत्ति|बंटवारा|연봉|급여|성과급|인사|퇴사|해고|징계|치료|진단|우울증|병가|휴직|단축근무|임신|매각|인수|지분|영업손실|보수|삭감|의결|소송|변호사|공시",
     )
     .expect("the matters pattern compiles")
 });
@@ -170,12 +170,14 @@ static SECRECY: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Words of a public or made-up text: release notes and credits, a press release, demo,
 /// sample or fixture data, a licence's copyright notice, a press release, an earnings
-/// report, news of a tribunal ruling or a court docket, a biography, public minutes. Such a
+/// report, news of a tribunal ruling or a court docket, a biography, public minutes, a job
+/// posting, a tender notice, an annual report, a statute's article; in the corpus's
+/// languages. Such a
 /// text needs words of secrecy ([`SECRECY`]) as well to be judged private: names, sums and
 /// matters are what they are made of too.
 static PUBLIC_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i-u)\b(?:release notes?|changelog|press release|thanks to|contributors?|bug|crash|demo|sample|fixtures?|seed(?:ed)? data|examples?|test data|fictional|synthetic|placeholders?|lorem ipsum|benchmark|copyright|SPDX|permission is hereby granted|free software|open[- ]source|GNU|public domain|all rights reserved|for immediate release|today announced|announced today|announces|(?:NASDAQ|NYSE|LSE|TSX|ASX|Euronext|AIM|SIX|HKEX|TSE)[:)]|earnings call|consensus estimates?|full-year guidance|newsroom|press conference|said in a statement|told reporters|employment tribunal|the tribunal (?:heard|found|ruled)|judgment published|docket|No\. (?:\d{1,2}:)?\d{2}-?cv-\d+|\(born|early life|annual general meeting|on a poll|call to order|public comment|council ?members?|city council|proxy statement|annual report)(?-u:\b)",
+        r"(?i-u)\b(?:release notes?|changelog|press release|thanks to|contributors?|bug|crash|demo|sample|fixtures?|seed(?:ed)? data|examples?|test data|fictional|synthetic|placeholders?|lorem ipsum|benchmark|copyright|SPDX|permission is hereby granted|free software|open[- ]source|GNU|public domain|all rights reserved|for immediate release|today announced|announced today|announces|(?:NASDAQ|NYSE|LSE|TSX|ASX|Euronext|AIM|SIX|HKEX|TSE)[:)]|earnings call|consensus estimates?|full-year guidance|newsroom|press conference|said in a statement|told reporters|employment tribunal|the tribunal (?:heard|found|ruled)|judgment published|docket|No\. (?:\d{1,2}:)?\d{2}-?cv-\d+|\(born|early life|annual general meeting|on a poll|call to order|public comment|council ?members?|city council|proxy statement|annual report|Form 10-K|job (?:posting|advert\w*)|we are (?:looking for|hiring)|apply (?:through|via|online|by|at)|careers page|Communiqué de presse|Comunicato stampa|Pressmeddelande|Pressemitteilung|Nota de prensa|Comunicado de imprensa|Persbericht|Tiedote|Tisková zpráva|Basın bülteni|Geschäftsbericht|rapport annuel|relazione finanziaria|informe anual|relatório anual|jaarverslag|årsredovisning|Hauptversammlung|assemblée générale|assemblea degli azionisti|junta general de accionistas|assembleia geral|bolagsstämma|algemene vergadering|Stellenausschreibung|offre d'emploi|oferta de empleo|vacature|annuncio di lavoro|Bando di gara|Anuncio de licitación|appel d'offres|Ausschreibung|Opinion of the Court|Justiça condena|em nota|(?:nach|laut) (?:Angaben|Medienberichten)|selon (?:le communiqué|l'AFP)|gepubliceerd)(?-u:\b)|プレスリリース|適時開示|お知らせ|求人票|年度报告|新闻稿|股东大会|株主総会|보도자료|주주총회|공시|Пресс-релиз|Статья \d+",
     )
     .expect("the public-context pattern compiles")
 });
@@ -204,6 +206,11 @@ const SALUTATIONS: &[&str] = &[
     "monsieur ",
     "hola ",
     "estimad",
+    "egregi",
+    "gentil",
+    "geachte ",
+    "szanown",
+    "sayın ",
 ];
 
 /// Capitalised words that open a sentence, not a name (`This Agreement is`, `The Supplier
@@ -221,7 +228,16 @@ fn opens_with_a_function_word(name: &str) -> bool {
 /// What one text holds: distinct people, figures, matters; and where the first person is.
 struct Counts {
     people: usize,
+    /// Distinct offices naming a person (`the CFO`, `Prezes Zarządu`: [`roles::ROLES`]).
+    roles: usize,
     figures: usize,
+    /// Jobs are counted (`85 postes`, `120명`: [`roles::HEADCOUNT`]).
+    headcount: bool,
+    /// A private document's kind stands in the first three lines ([`roles::KINDS`]).
+    kind: bool,
+    /// Lines opening with a clause's number: `§ 3`, `Art. 7`, `第五条` (strong), `7.1`,
+    /// `2. Rabat` (weak) ([`roles::CLAUSE`]).
+    clauses: (usize, usize),
     /// A letter's salutation opens a line (`Dear Aisha,`, `Madame Lefèvre,`).
     letter: bool,
     /// The distinct matters, lower-cased.
@@ -234,10 +250,29 @@ fn count(text: &str) -> Counts {
     let mut figures = std::collections::BTreeSet::new();
     let mut matters = std::collections::BTreeSet::new();
     let mut given = std::collections::BTreeSet::new();
+    let mut roles = std::collections::BTreeSet::new();
+    let mut headcount = false;
+    let mut kind = false;
+    let mut clauses = (0, 0);
     let mut first = None;
     let mut at = 0;
+    let mut titles = 0;
     for line in text.split_inclusive('\n') {
         if !state_line(line) {
+            roles.extend(roles::ROLES.find_iter(line).map(|m| m.as_str().to_lowercase()));
+            headcount = headcount || roles::HEADCOUNT.is_match(line);
+            if titles < 3 && !line.trim().is_empty() {
+                titles += 1;
+                kind = kind || roles::KINDS.is_match(line);
+            }
+            if let Some(c) = roles::CLAUSE.captures(line) {
+                if c.get(1).is_some() {
+                    clauses.0 += 1;
+                } else {
+                    clauses.1 += 1;
+                }
+            }
+            matters.extend(roles::MORE_MATTERS.find_iter(line).map(|m| m.as_str().to_lowercase()));
             // A contract's defined term (`Disclosure Agreement (the "Agreement")`) names nobody.
             let defined_term = |m: &str| ["(\"", "(the \"", "(“", "(the “", "(each"].iter().any(|d| m.contains(d));
             // Nor does a heading standing alone on its line (`Disciplinary Procedure (UK)`): two
@@ -273,17 +308,28 @@ fn count(text: &str) -> Counts {
     // A given name that starts a person already counted (`Marcus` of `Marcus Feld`) is that
     // person; the others are people of their own.
     let named_apart = given.iter().filter(|g| !people.iter().any(|p: &&str| p.split(' ').next() == Some(**g))).count();
-    Counts { people: people.len() + named_apart, figures: figures.len(), letter, matter_words: matters, first }
+    Counts {
+        people: people.len() + named_apart,
+        roles: roles.len(),
+        figures: figures.len(),
+        headcount,
+        kind,
+        clauses,
+        letter,
+        matter_words: matters,
+        first,
+    }
 }
 
 /// Whether `text` is a fill-in template of a document rather than one: three or more
-/// placeholders (`[PARTY A NAME]`, `<name>`, `{{date}}`, `YYYY-MM-DD`, `____`) and no named
+/// placeholders (`[PARTY A NAME]`, `[Raison sociale]` but not a link's `[text](…)`,
+/// `<name>`, `{{date}}`, `YYYY-MM-DD`, `____`) and no named
 /// person, sum or date of its own. The document rules' findings on such a text are dropped
 /// (a template with a real name or figure in it is judged as a document).
 #[must_use]
 pub(super) fn is_template(text: &str) -> bool {
     static PLACEHOLDER: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\[[A-Z][A-Z0-9 _/-]{1,30}\]|<[a-z][a-z _-]{1,20}>|\{\{?[A-Za-z_][A-Za-z0-9_ .-]{0,30}\}\}?|(?-u:\b)YYYY-MM-DD(?-u:\b)|_{4,}")
+        Regex::new(r"\[[A-Z][A-Z0-9 _/-]{1,30}\]|\[\p{L}[\p{L} ,'’/-]{1,30}\](?:[^(\[:]|$)|<[a-z][a-z _-]{1,20}>|\{\{?[A-Za-z_][A-Za-z0-9_ .-]{0,30}\}\}?|(?-u:\b)YYYY-MM-DD(?-u:\b)|_{4,}")
             .expect("the placeholder pattern compiles")
     });
     if text.len() > MAX_BYTES || PLACEHOLDER.find_iter(text).nth(2).is_none() {
@@ -319,7 +365,9 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
     let c = count(text);
     let matters = c.matter_words.len();
     // Words of secrecy are looked for only when they decide.
-    let secrecy = || SECRECY.is_match(text);
+    let secrecy = || SECRECY.is_match(text) || roles::MORE_SECRECY.is_match(text);
+    // People named or by office.
+    let who = c.people + c.roles;
     // Matters besides the words of secrecy among them (`confidential`): for the rule that
     // needs secrecy and counts both.
     let plain_matters = || c.matter_words.iter().filter(|m| !SECRECY.is_match(m)).count();
@@ -329,11 +377,16 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
         || (c.letter && c.figures >= 2 && matters >= 3)
         || (c.people >= 2 && (c.figures >= 1 || matters >= 2) && secrecy())
         || (c.figures >= 2 && matters >= 3 && secrecy())
-        || (c.people >= 1 && c.figures >= 1 && plain_matters() >= 2 && secrecy())
+        || (who >= 1 && (c.figures >= 1 || c.headcount) && plain_matters() >= 2 && secrecy())
         || (c.people >= 1 && c.figures >= 3 && matters >= 3)
         || (c.figures >= 3 && matters >= 5)
         || (c.people >= 4 && matters >= 2)
-        || (matters >= 6 && c.people >= 1);
+        || (matters >= 6 && c.people >= 1)
+        || (c.kind && matters >= 2 && (c.figures >= 1 || who >= 1 || c.headcount))
+        || (c.kind && (c.figures >= 1 || c.headcount) && secrecy())
+        || (who >= 1 && c.figures >= 2 && matters >= 3)
+        || (c.headcount && matters >= 3 && (who >= 1 || c.figures >= 1))
+        || ((c.clauses.0 >= 2 || (c.clauses.1 >= 2 && roles::CONTRACT.is_match(text))) && c.figures >= 1 && matters >= 2);
     let found = found && (!PUBLIC_CONTEXT.is_match(text) || secrecy());
     // A letter may name nobody with a title: its finding is then at the text's start.
     found.then(|| c.first.unwrap_or_else(|| (0, text.trim_start().chars().take(24).collect())))
@@ -362,6 +415,9 @@ pub(super) fn find_in_strings(value: &serde_json::Value) -> Option<super::Hit> {
     let (_, matched) = find(&joined)?;
     Some(super::Hit { rule: &PRIVATE_PROSE, start: 0, matched, note: " (across the document's strings)" })
 }
+
+#[path = "dossier_roles.rs"]
+mod roles;
 
 #[cfg(test)]
 #[path = "dossier_tests.rs"]

@@ -215,4 +215,48 @@ mod vocabulary_tests {
                       for any claim, damages or other liability, including a settlement of EUR 10,000 on 3 March 2020.";
         assert!(find(notice).is_none());
     }
+
+    /// Minutes that name only offices, with a sum, a decision and a word of secrecy, are
+    /// private in each language; the press release that later announces the same is public.
+    #[test]
+    fn board_minutes_naming_only_offices_are_private_and_their_press_release_is_not() {
+        let minutes = [
+            "Protokoll der Vorstandssitzung\nDie Finanzvorständin berichtete über das Angebot für die Sparte \
+             Logistik: 18,2 Mio. EUR. Der Vorstand beschließt, die Gespräche fortzusetzen; über das Vorhaben ist \
+             bis zum Signing Stillschweigen zu wahren.",
+            "Acta de la reunión del Consejo de Administración\nLa Directora Financiera presenta el cierre de la \
+             planta de Burgos, que afecta a 74 trabajadores, con un coste de 3,9 millones de euros. Se acuerda no \
+             divulgar el plan hasta la reunión con el comité de empresa.",
+            "取締役会議事録\n代表取締役より、福岡工場の閉鎖と約60名の配置転換について説明があった。特別損失は約12億円の見込み。\
+             本件は開示まで社外秘とする。",
+        ];
+        for m in minutes {
+            assert!(find(m).is_some(), "{m}");
+        }
+        let release = "Communiqué de presse – Lyon, le 3 juin\nLe groupe annonce la fermeture de son site de Vienne, \
+                       qui concerne 74 postes. Le directeur général a présenté le projet aux représentants du \
+                       personnel ; le coût est estimé à 3,9 M€.";
+        assert!(find(release).is_none());
+    }
+
+    /// Clauses with a sum and matters are a contract's body though they name nobody; an
+    /// open-source licence's numbered sections are not (no sum), nor is a list of steps.
+    #[test]
+    fn numbered_clauses_with_a_sum_are_a_contract_body() {
+        let clauses = "§ 4 Vergütung\nDer Auftragnehmer erhält eine Pauschale von 86.000,00 EUR netto.\n\
+                       § 5 Vertragsstrafe\nBei Verzug zahlt der Auftragnehmer eine Vertragsstrafe von 0,5 % je \
+                       Woche; die Haftung ist auf den Auftragswert begrenzt.";
+        assert!(find(clauses).is_some());
+        let steps = "Release checklist for the 2.1 line, followed by every maintainer:\n1. Bump the version in \
+                     Cargo.toml.\n2. Tag the commit and push the tag.\n3. Publish the crate and the docs.";
+        assert!(find(steps).is_none());
+    }
+
+    /// A licence's `in Executable form only` names no audience: the words that keep a text
+    /// to one (`exec staff only`) need a word boundary after the audience.
+    #[test]
+    fn an_audience_word_must_end_where_the_word_ends() {
+        assert!(!roles::MORE_SECRECY.is_match("You may distribute Covered Code in Executable form only if"));
+        assert!(roles::MORE_SECRECY.is_match("Reorg plan v3 (exec staff only)"));
+    }
 }

@@ -1,0 +1,81 @@
+//! The vocabulary [`super`] reads for documents that name nobody (issue 16, eighth round):
+//! board minutes that speak of `the CFO` and `le directeur général`, severance clauses with
+//! a sum and no name, a salary table by grade. Each list is in the languages the corpus
+//! parts use (English, German, French, Italian, Spanish, Portuguese, Dutch, Polish, Swedish,
+//! Norwegian, Finnish, Czech, Russian, Turkish, Japanese, Chinese, Korean).
+//!
+//! ASCII letters fold case (`(?i-u)`, as [`super::MATTERS`] explains); other letters match
+//! as written, so the lists give the capitalised forms a title or a sentence start uses.
+
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// A person named by an office (`the CFO`, `Finance Director`, `le directeur général`,
+/// `Prezes Zarządu`, `генеральный директор`, `代表取締役`, `대표이사`). Each distinct office
+/// counts as one person of the text.
+pub(super) static ROLES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i-u:\b(?:CEO|CFO|COO|CTO|CHRO|CISO|CRO|CPO|General Counsel|Chief [A-Z][a-z]+ Officer|(?:Vice[- ])?Chair(?:man|woman|person)?|Managing Director|Finance Director|HR Director|Sales Director|Regional (?:Sales )?Director|Head of [A-Z][a-z]+|VP (?:of )?[A-Z][a-z]+|Vice President|Company Secretary|line manager|direct manager|(?:Vorstands)?vorsitzende[rn]?|Geschäftsführer(?:in)?|Finanzvorstand|Finanzvorständin|Personalleiter(?:in)?|Betriebsarzt|Leitung Personal|directeur général|directrice générale|PDG|DRH|directeur financier|directrice financière|directeur juridique|directrice juridique|Amministratore Delegato|Direttore Generale|Direttore Finanziario|Collegio Sindacale|Direzione Risorse Umane|Director(?:a)? General|Director(?:a)? Financier[oa]|Consejero Delegado|Jefe de [A-Z][a-z]+|responsable directo|Diretor(?:a)?[- ]Presidente|Diretor(?:a)? Financeir[oa]|gerente regional|Prezes Zarządu|Wiceprezes\w*|Członek Zarządu|Dyrektor Finansow\w+|Kierownik \w+|VD|ekonomichef\w*|styrelseordförande\w*|personalchef\w*|närmaste chef|daglig leder|styreleder\w*|økonomisjef\w*|toimitusjohtaja\w*|talousjohtaja\w*|finanční ředitel|generální ředitel|předseda představenstva|bestuursvoorzitter|voorzitter|directeur operations|teamleider|leidinggevende|Genel Müdür\w*|Mali İşler Direktörü|Yönetim Kurulu Başkanı)\b)|генеральн\w+ директор\w*|финансов\w+ директор\w*|[Пп]редседател\w+|[Зз]аместител\w+ директора|[Нн]ачальник\w* \w+|代表取締役|取締役|社長|本部長|部長|課長|議長|監査役|産業医|总经理|董事长|财务总监|独立董事|销售总监|대표이사|재무담당|사외이사|이사회 의장|팀장",
+    )
+    .expect("the roles pattern compiles")
+});
+
+/// A private document's kind named where its title stands (the text's first three lines: a
+/// payload's type and summary may come first): board
+/// or executive minutes, a term sheet, a performance review or improvement plan, a
+/// disciplinary letter, a settlement or severance agreement, an HR or medical case note, an
+/// internal audit finding, a legal opinion, a salary structure or staffing plan, an investor
+/// update. Public minutes (a general meeting's) are [`super::PUBLIC_CONTEXT`].
+pub(super) static KINDS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i-u:\b(?:minutes of the (?:board|executive|management)|board minutes|closed session|term sheet|performance improvement plan|performance review|case note|(?:settlement|separation|severance) agreement|internal audit|audit memo|salary bands|reorg(?:anisation|anization)? plan|investor update|Niederschrift über die Sitzung|Sitzung des (?:Aufsichtsrats|Vorstands)|(?:Vorstands|Aufsichtsrats)sitzung|Protokoll der (?:Sitzung|Vorstands\w*|Aufsichtsrats\w*|Geschäftsführung)|Aufhebungsvertrag|Abmahnung|Gesprächsnotiz|Gehaltsstruktur|Procès-verbal de la réunion du conseil|Entretien annuel|Convention de rupture|audit interne|Verbale della riunione|contestazione disciplinare|Piano (?:di )?riorganizzazione|Acta de la (?:sesión|reunión)|Evaluación de desempeño|Acuerdo de (?:desvinculación|salida)|Opinión legal|Ata da Reunião do Conselho|Parecer|Protokół z posiedzenia|Notatka służbowa|Protokoll fört vid styrelsemöte|Rehabiliteringsplan|Lönerevision|Styreprotokoll|Hallituksen kokouksen pöytäkirja|Zápis z jednání představenstva|Notulen vergadering|Verslag functioneringsgesprek|Vaststellingsovereenkomst|Yönetim Kurulu Kararı|Performans Değerlendirme|fesih protokolü))|Протокол заседания|Служебная записка|[Шш]татно\w* расписани\w*|取締役会議事録|人事考課|産業医面談|タームシート|董事会[^\n]{0,12}纪要|解除劳动合同的通知|内审发现|이사회 의사록|징계 결과|연봉 조정안|투자자[^\n]{0,6}업데이트",
+    )
+    .expect("the kinds pattern compiles")
+});
+
+/// Jobs counted (`85 postes`, `22 esuberi`, `120명`, `約140名`): a cut or a move of staff,
+/// which a plan or minutes name and a public text rarely does before it is announced.
+pub(super) static HEADCOUNT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i-u:\b\d{1,5} (?:roles|positions|jobs|employees|FTEs?|staff|postes|salariés|emplois|Stellen|Arbeitsplätze|Mitarbeiter(?:innen)?|dipendenti|esuberi|trabajadores|empleados|puestos|funcionários|colaboradores|etatów|pracowników|tjänster|årsverk|stillinger|ansatte|henkilön|zaměstnanců|personel|çalışan|medewerkers|arbeidsplaatsen|banen)\b)|\d{1,5} ?(?:명|名)|\d{1,5} (?:сотрудник\w*|работник\w*|человек)",
+    )
+    .expect("the headcount pattern compiles")
+});
+
+/// Matters of the documents above beyond [`super::MATTERS`]: restructuring, deals,
+/// appraisals, medical leave, discipline, settlements and what a board decides, in the same
+/// languages.
+pub(super) static MORE_MATTERS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i-u:\b(?:restructuring|reorg|plant closure|outsourcing|job cuts|WARN notices?|realised losses|realized losses|restate\w*|recovery claims|exclusivity|enterprise value|non-compete|attainment|termination of employment|fit note|statutory sick pay|occupational health|expense claims|ethics committee|bridge round|Aufsichtsrat|Unternehmenswert|Obergrenze|verbindliches Angebot|Zielgesellschaft|Beendigung|Vergütung|Vertragsstrafe|Haftung|Gewährleistung|Pauschale|Arbeitsverhältnis\w*|freigestellt|Freistellung|arbeitsunfähig|Therapie|Wiedereingliederung|Grundgehalt|Zielbonus|Stellenabbau|Sozialplan|Schließung|Betriebsrat|fermeture|suppression de (?:\d+ )?postes|reclassement|indemnités|information-consultation|CSE|appréciation|en deçà des attentes|prime variable|plan d'amélioration|préavis|indemnisation|non-concurrence|constat|criticité|habilitations|offerta vincolante|private equity|TFR|trattativa|incentivo all'esodo|bilancio|sconto|penale|giustificazioni|cierre|expediente de regulación|ERE|comité de empresa|mejora voluntaria|reclamación|calificación|áreas de mejora|necesita mejorar|no competencia|condena en costas|debêntures|memorando de entendimentos|fato relevante|justa causa|aviso prévio|FGTS|reclamação trabalhista|danos morais|zwolnienia grupowe|restrukturyzac\w+|odpraw\w+|kar\w+ nagany|akt osobowych|rozwiązani\w+ umowy|kara umowna|omstrukturering|MBL|Försäkringskassan|företagshälsovård\w*|lönerevision|nedbemanning|sluttpakke\w*|tillitsvalgte|muutosneuvottelu\w*|vähennyks\w*|irtisano\w*|propouštění|zmrazení mezd|úsporná opatření|bankconvenant\w*|waiver|dividenduitkering|transitievergoeding|vrijgesteld|verbetertraject|mantelzorg|kıdem tazminatı|ihbar tazminatı|feshedil\w*|sendika\w*|işe iade|gelişim planı|zam önerisi)\b)|сделк\w+|приобретени\w+|дисциплинарн\w+|выговор\w*|служебн\w+ проверк\w+|разглашени\w+|оклад\w*|преми\w+|сокращ\w+|閉鎖|早期退職|配置転換|特別損失|議案|適応障害|復職|賞与|失注|独占交渉|退職慰労金|尽职调查|对价|并购|经济补偿金|绩效考核|追偿|排他条款|구조조정|희망퇴직|위로금|노동조합|감봉|인사고과|인상률|순소진|인력 감축|기업가치",
+    )
+    .expect("the more-matters pattern compiles")
+});
+
+/// Words that keep these documents from others, beyond [`super::SECRECY`]: silence until
+/// signing, insider information, an audience named as the only one (`exec staff only`,
+/// `nur Geschäftsleitung`, `仅限审计委员会`), not to be disclosed before an announcement.
+pub(super) static MORE_SECRECY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i-u:\b(?:Stillschweigen|massima riservatezza|riservatezza|insiderinformation|unntatt offentlighet|geheimhouding|tajemnic\w+|sigilo|gizli tutul\w*|no divulgar|sin informar|ne sera pas communiqué|pas communiqué|niet extern|nicht öffentlich|ei tiedoteta|nebude zveřejněn\w*|(?:exec(?:utive)?|staff|people team|board|committee|investors?|partners?)\b[a-z ]{0,12} only|nur (?:Geschäftsleitung|Vorstand|intern)|solo (?:comitato|per)[a-z ]{0,24}|per il solo|ej förhandlat|within your partnership|subject to contract|out of the board portal|not be told|no all-hands)\b)|конфиденциальн\w+|не подлежит разглашению|外部公開を禁止|社外秘|不得对外披露|仅限|内部检讨|내부 검토용|외부 공개를 금지|에게만 공유",
+    )
+    .expect("the more-secrecy pattern compiles")
+});
+
+/// A clause's number opening a line: `§ 3`, `Art. 7`, `Article 4`, `第五条`, `제3조` (a
+/// contract's or a statute's), or a numbered point, `7.1` or `2. Rabat` (any list's).
+pub(super) static CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^[ \t]*(?:(§ ?\d|Art(?:\.|icle|ículo|icolo|ikel|igo)? ?\d|第[〇一二三四五六七八九十百\d]+条|제 ?\d+ ?조)|\d{1,2}\.\d{1,2}\.? |\d{1,2}\. \p{Lu})",
+    )
+    .expect("the clause pattern compiles")
+});
+
+/// A contract named (`agreement`, `Vertrag`, `umowy dostawy`, `合同`, `договор`): numbered
+/// points in a text naming one are its clauses.
+pub(super) static CONTRACT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i-u:\b(?:contract|agreement|\w*vertrag\w*|contrat|contratto|contrato|umow\w+|avtal\w*|overeenkomst|sözleşme\w*|smlouv\w+|sopimu\w+)\b)|合同|契約|계약|договор\w*",
+    )
+    .expect("the contract pattern compiles")
+});
