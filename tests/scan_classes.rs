@@ -188,11 +188,10 @@ fn fourth_tuning_part_keeps_its_recall_and_no_clean_case_blocks() {
 /// shapes the seventh held-out part exposed: private documents naming few people, mostly not
 /// in English, with 25 public look-alikes; Node, Maven, Gradle, kernel and progress output;
 /// generic secrets in prose, deleting commands, private hosts and IPv6), tuned against in
-/// the eighth round. Reported here; the bar it is held to is set once it is tuned.
+/// the eighth round: held to the tuning bars (no clean case blocks, recall ≥ 0.9 per class).
 #[test]
-fn fifth_tuning_part_report() {
-    let (table, wrong, _) = score("tuning_5.jsonl");
-    eprintln!("{table}\n{}", wrong.join("\n"));
+fn fifth_tuning_part_is_caught_and_no_clean_case_blocks() {
+    assert_tuned("tuning_5.jsonl");
 }
 
 /// The third held-out part, tuned against in the third round once its blind score was

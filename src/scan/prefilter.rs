@@ -434,12 +434,13 @@ fn byte_gates(r: &Rules, bytes: &[u8], from: usize, to: usize, col: &mut Collect
             col.add(r.internal_host, d);
         }
     }
-    // private_ipv6: `f[cd]` and two hex digits right before a `:`.
+    // private_ipv6: `f[cd]` or `fe[89ab]` and hex digits right before a `:`.
     for k in memchr::memchr_iter(b':', chunk) {
         let c = from + k;
         if c >= from + 4
             && bytes[c - 4] | 0x20 == b'f'
-            && matches!(bytes[c - 3] | 0x20, b'c' | b'd')
+            && (matches!(bytes[c - 3] | 0x20, b'c' | b'd')
+                || (bytes[c - 3] | 0x20 == b'e' && matches!(bytes[c - 2] | 0x20, b'8' | b'9' | b'a' | b'b')))
             && bytes[c - 2].is_ascii_hexdigit()
             && bytes[c - 1].is_ascii_hexdigit()
         {

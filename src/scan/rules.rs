@@ -209,7 +209,8 @@ pub enum Gate {
     /// A `.` follows `10`, `172` or `192` and precedes a digit, or precedes an internal
     /// top-level name.
     Dot,
-    /// A `:` follows a unique local IPv6 address's first group (`fd12:`).
+    /// A `:` follows a unique local or link-local IPv6 address's first group (`fd12:`,
+    /// `fe80:`).
     Colon,
     /// An `A` or `S` starts a fixed upper-case key prefix at a word start (`AKIA`…, `AIza`,
     /// `AKLT`, `SK`, `SG.`).
@@ -245,7 +246,8 @@ pub fn gate(rule: &Rule) -> Gate {
         | "cjk_turns"
         | "tool_output_lines"
         | "tool_table"
-        | "pytest_lines" => Gate::SectionHead,
+        | "pytest_lines"
+        | "build_output_lines" => Gate::SectionHead,
         _ => Gate::Literals,
     }
 }

@@ -180,3 +180,49 @@ fn maven_gradle_node_kernel_and_tagged_program_output_block() {
         assert_eq!(rules_of_text(t), [], "{t}");
     }
 }
+
+#[test]
+fn package_bundler_monitor_and_git_output_block_and_their_docs_do_not() {
+    for (t, rule) in [
+        ("Collecting httpx==0.27.0\n  Downloading httpx-0.27.0-py3-none-any.whl (75 kB)\nSuccessfully installed httpx-0.27.0", "build_output_lines"),
+        ("vite v5.2.0 building for production...\n\u{2713} 88 modules transformed.\n\u{2713} built in 2.31s", "build_output_lines"),
+        ("commit 0a1b2c3d4e5f60718293a4b5c6d7e8f901234567\nAuthor: Ana <ana@example.org>\nDate:   Wed May 1 10:00:00 2024 +0200", "build_output_lines"),
+        ("USER       PID %CPU %MEM    VSZ   RSS TTY STAT START TIME COMMAND\nroot         1  0.0  0.1 168420 11928 ?  Ss Mar02 0:41 init", "tool_table"),
+        ("Name           Stmts   Miss  Cover\n----------------------------------\napp/core.py      120     12    90%", "tool_table"),
+    ] {
+        let found = rules_of_text(t);
+        assert!(found.iter().any(|(r, s)| r == rule && s == "block"), "{t}: {found:?}");
+    }
+    // pip's own docs show its last line without a version; a Debian copyright lists authors.
+    for t in [
+        "Install it with pip.\nCollecting sampleproject\nSuccessfully installed sampleproject",
+        "Files: lib/hex.*\nAuthor: Rusty Example <rusty@example.org>\nFiles: lib/b.*\nAuthor: Jo Example <jo@example.org>",
+    ] {
+        assert!(!rules_of_text(t).iter().any(|(r, _)| r == "build_output_lines"), "{t}");
+    }
+}
+
+#[test]
+fn passwords_in_other_languages_codes_and_bare_passphrases_warn() {
+    for (t, rule) in [
+        ("Le mot de passe du coffre partagé a été changé : Automne#2025-Brest", "password_in_prose"),
+        ("Das Passwort für den Router ist Kranich-Mond-7731", "password_in_prose"),
+        ("La contraseña del wifi es «tortuga-farol-cometa-22»", "password_in_prose"),
+        ("the gate code is 5-5-0-1-8, change it after the event", "access_code"),
+        ("Guest network: WPA2 passphrase Heron!Quay58 for visitors", "generic_secret"),
+        ("our webhook secret is 4be1c09f7a2d6e83b5f0c1d2e3f4a5b6 on both stages", "generic_secret"),
+        ("run mongosh \"$URI\" --eval 'db.dropDatabase()' before the import", "operational_command"),
+        ("ssh admin@fe80::a8bb:ccff:fe01:2345%eth0 if DHCP fails", "private_ipv6"),
+    ] {
+        let found = rules_of_text(t);
+        assert!(found.iter().any(|(r, _)| r == rule), "{t}: {found:?}");
+    }
+    for t in [
+        "Le mot de passe doit être changé tous les trois mois.",
+        "the password manager is the team's choice",
+        "set a passphrase before the first backup",
+        "pin 13 drives the LED; ping fe80::1 from the router",
+    ] {
+        assert_eq!(rules_of_text(t), [], "{t}");
+    }
+}

@@ -234,10 +234,11 @@ pub(super) const CONTENT: &[Rule] = &[
         local: W,
         literals: &[],
         // A unique local address (fc00::/7, RFC 4193) with three or more groups; a network
-        // written with `::/n` (`fd00::/8`) names a range, not a host.
-        pattern: r"(?i)\bf[cd][0-9a-f]{2}:(?:[0-9a-f]{0,4}:){1,6}[0-9a-f]{0,4}",
+        // written with `::/n` (`fd00::/8`) names a range, not a host. A link-local address
+        // (fe80::/10) with its interface (`%eth0`) is a host on a local link.
+        pattern: r"(?i)\bf[cd][0-9a-f]{2}:(?:[0-9a-f]{0,4}:){1,6}[0-9a-f]{0,4}|\bfe[89ab][0-9a-f]:(?:[0-9a-f]{0,4}:){1,6}[0-9a-f]{0,4}%[\w.-]+",
         check: Check::NotNetwork,
-        what: "a private (unique local, `fc00::/7`) IPv6 address",
+        what: "a private IPv6 address: unique local (`fc00::/7`), or link-local with its interface (`fe80::1%eth0`)",
         hit: "fd12:3456:789a:1::25",
         miss: "fd00::/8",
     },
@@ -332,8 +333,11 @@ pub(super) const CONTENT: &[Rule] = &[
             "truncate",
             "gcloud",
             "systemctl",
+            "dropdatabase(",
+            "deletemany(",
+            ".drop()",
         ],
-        pattern: r"\b(?:kubectl(?:[ \t]+-{1,2}[a-z-]+(?:[ =][^\s-]\S*)?)*[ \t]+(?:rollout[ \t]+(?:restart|undo)|delete|drain|cordon|scale|apply|replace|patch|exec|edit|set[ \t]+image)\b|terraform(?:[ \t]+-chdir=\S+)?[ \t]+(?:apply|destroy|import|taint|state[ \t]+(?:rm|mv|push))\b|helm[ \t]+(?:install|upgrade|uninstall|rollback|delete)\b|rm -(?:rf|fr|Rf|rF|r -f|f -r)[ \t]+\S|git push\b[^\n]*?[ \t](?:--force(?:-with-lease)?|-f)\b|docker(?:[ \t]+|-)compose\b[^\n]*?[ \t](?:up|down|rm|kill|stop|restart)\b|psql\b[^\n]*?(?:[ \t]-h[ \t]*\S|--host[= ]\S|postgres(?:ql)?://)|(?:dropdb|dropuser)[ \t]+\S|mysql\b[^\n]*?[ \t]-h[ \t]*\S|(?i:DROP[ \t]+(?:TABLE|DATABASE|SCHEMA)|TRUNCATE[ \t]+TABLE)[ \t]+\S|(?i:DELETE[ \t]+FROM)[ \t]+\S+[ \t]*(?:;|(?i:WHERE)\b)|(?i:FLUSHALL|FLUSHDB)\b|s3[ \t]+rm[ \t]+s3://\S+[^\n]*?--recursive|docker(?:[ \t]+(?:system|volume|image|container))?[ \t]+prune\b|psql\b[^\n]*?[ \t][\x22']?\$\{?[A-Za-z_]*(?i:URL|DSN|URI)\b|TRUNCATE[ \t]+[A-Za-z_][\w.]*[ \t]*;|find[ \t]+\S+[^\n]*?[ \t](?:-delete\b|-exec[ \t]+rm\b)|gcloud\b[^\n]*?[ \t]delete[ \t]+\S|systemctl[ \t]+(?:restart|stop|disable|mask|kill)[ \t]+\S)",
+        pattern: r"\b(?:kubectl(?:[ \t]+-{1,2}[a-z-]+(?:[ =][^\s-]\S*)?)*[ \t]+(?:rollout[ \t]+(?:restart|undo)|delete|drain|cordon|scale|apply|replace|patch|exec|edit|set[ \t]+image)\b|terraform(?:[ \t]+-chdir=\S+)?[ \t]+(?:apply|destroy|import|taint|state[ \t]+(?:rm|mv|push))\b|helm[ \t]+(?:install|upgrade|uninstall|rollback|delete)\b|rm -(?:rf|fr|Rf|rF|r -f|f -r)[ \t]+\S|git push\b[^\n]*?[ \t](?:--force(?:-with-lease)?|-f)\b|docker(?:[ \t]+|-)compose\b[^\n]*?[ \t](?:up|down|rm|kill|stop|restart)\b|psql\b[^\n]*?(?:[ \t]-h[ \t]*\S|--host[= ]\S|postgres(?:ql)?://)|(?:dropdb|dropuser)[ \t]+\S|mysql\b[^\n]*?[ \t]-h[ \t]*\S|(?i:DROP[ \t]+(?:TABLE|DATABASE|SCHEMA)|TRUNCATE[ \t]+TABLE)[ \t]+\S|(?i:DELETE[ \t]+FROM)[ \t]+\S+[ \t]*(?:;|(?i:WHERE)\b)|(?i:FLUSHALL|FLUSHDB)\b|s3[ \t]+rm[ \t]+s3://\S+[^\n]*?--recursive|docker(?:[ \t]+(?:system|volume|image|container))?[ \t]+prune\b|psql\b[^\n]*?[ \t][\x22']?\$\{?[A-Za-z_]*(?i:URL|DSN|URI)\b|TRUNCATE[ \t]+[A-Za-z_][\w.]*[ \t]*;|find[ \t]+\S+[^\n]*?[ \t](?:-delete\b|-exec[ \t]+rm\b)|gcloud\b[^\n]*?[ \t]delete[ \t]+\S|systemctl[ \t]+(?:restart|stop|disable|mask|kill)[ \t]+\S|(?i:dropDatabase|deleteMany)\(|\.drop\(\))",
         check: Check::Always,
         what: "an operational command with effects (kubectl restart or delete, terraform apply or destroy, rm -rf, find -delete, git push --force, psql to a host or an environment DSN, TRUNCATE, docker compose up or down, gcloud delete, systemctl restart or stop)",
         hit: "next: kubectl -n prod rollout restart deploy/api",
