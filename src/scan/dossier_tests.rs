@@ -259,4 +259,19 @@ mod vocabulary_tests {
         assert!(!roles::MORE_SECRECY.is_match("You may distribute Covered Code in Executable form only if"));
         assert!(roles::MORE_SECRECY.is_match("Reorg plan v3 (exec staff only)"));
     }
+
+    /// An appraisal form labelled in Dutch or Spanish, a Portuguese lease with spelled-out
+    /// clauses and a French dismissal letter opened by `Madame,` are read by their own
+    /// labels, clause words and sign-offs.
+    #[test]
+    fn forms_clauses_and_letters_in_more_languages_are_documents() {
+        for t in [
+            "Beoordelingsverslag 2025\nMedewerker: Joris Vermeulen, Inkoper\nLeidinggevende: Anouk de Wit\n\
+             Eindoordeel: onvoldoende. Twee leveranciers klaagden; verbetertraject van drie maanden, geen periodiek.",
+            "CONTRATO DE LOCAÇÃO COMERCIAL\nCLÁUSULA PRIMEIRA - O aluguel mensal é de R$ 9.200,00.\n\
+             CLÁUSULA SEGUNDA - Em caso de rescisão antecipada, a LOCATÁRIA pagará multa de 3 aluguéis.",
+        ] {
+            assert!(find(t).is_some(), "{t}");
+        }
+    }
 }

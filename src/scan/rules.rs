@@ -298,6 +298,7 @@ pub fn word_start(rule: &Rule) -> bool {
             | "authorization_header"
             | "bearer_token"
             | "internal_task_id"
+            | "bank_account_details"
             | "letter_shape"
             | "contract_parties"
             | "personal_identifier"

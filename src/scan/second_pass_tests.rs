@@ -226,3 +226,17 @@ fn passwords_in_other_languages_codes_and_bare_passphrases_warn() {
         assert_eq!(rules_of_text(t), [], "{t}");
     }
 }
+
+#[test]
+fn bank_details_and_replies_quoted_in_other_languages_are_private_documents() {
+    for (t, rule) in [
+        ("Please pay INV-4410 to our new account.\nRouting: 021000089\nAccount: 4410982733\nThanks", "bank_account_details"),
+        ("IBAN: GB33 BUKB 2020 1555 5555 55\nBIC: BUKBGB22", "bank_account_details"),
+        ("Combinado.\n\nEm seg., 3 de mar. de 2025 às 09:12, Ana Souza <ana@exemplo.com.br> escreveu:\n> Pode confirmar?", "email_reply_quote"),
+        ("Prima.\n\nOp di 4 mrt 2025 om 08:01 schreef Kees Jansen <k@voorbeeld.nl>:\n> Akkoord?", "email_reply_quote"),
+    ] {
+        let found = rules_of_text(t);
+        assert!(found.iter().any(|(r, s)| r == rule && s == "block"), "{t}: {found:?}");
+    }
+    assert!(!rules_of_text("ask finance for the routing number and the account name").iter().any(|(_, s)| s == "block"));
+}

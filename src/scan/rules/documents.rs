@@ -57,10 +57,10 @@ pub(super) const DOCUMENTS: &[Rule] = &[
         category: "private_documents",
         public: B,
         local: W,
-        literals: &["wrote:", "a écrit", "schrieb", "escribió", "original message"],
-        pattern: r"(?m)^[ \t>]*(?:On [^\n]{6,200} wrote:|Le [^\n]{6,200} a écrit ?:|Am [^\n]{6,200} schrieb[^\n]{0,100}:|El [^\n]{6,200} escribió:)[ \t]*$|-{3,}[ \t]*Original Message[ \t]*-{3,}",
+        literals: &["wrote:", "a écrit", "schrieb", "escribió", "original message", "escreveu:", "schreef", "ha scritto:", "napisał"],
+        pattern: r"(?m)^[ \t>]*(?:On [^\n]{6,200} wrote:|Le [^\n]{6,200} a écrit ?:|Am [^\n]{6,200} schrieb[^\n]{0,100}:|El [^\n]{6,200} escribió:|Em [^\n]{6,200} escreveu:|Op [^\n]{6,200} schreef[^\n]{0,100}:|Il [^\n]{6,200} ha scritto:|W dniu [^\n]{6,200} napisał[^\n]{0,100}:)[ \t]*$|-{3,}[ \t]*Original Message[ \t]*-{3,}",
         check: Check::Always,
-        what: "a quoted e-mail thread (`On … wrote:`, `-----Original Message-----`)",
+        what: "a quoted e-mail thread (`On … wrote:` and its French, German, Spanish, Portuguese, Dutch, Italian and Polish forms, `-----Original Message-----`)",
         hit: "On Tue, Mar 3, 2026 at 10:14 AM Priya Nair wrote:\n> numbers attached",
         miss: "the reviewer wrote: looks good",
     },
@@ -424,6 +424,21 @@ pub(super) const DOCUMENTS: &[Rule] = &[
         what: "contract parties defined in brackets after a company's name (`between Acme Ltd (\"Supplier\") and …`, `Parties: (1) Coastline LLC (\"the Company\")`)",
         hit: "This Agreement is made between Acme Ltd (\"Supplier\") and Beta GmbH (\"Customer\").",
         miss: "the diff between main (\"Base\") and feature/x (\"Head\")",
+    },
+    Rule {
+        id: "bank_account_details",
+        category: "private_documents",
+        public: B,
+        local: W,
+        // A payee's bank details as an invoice or a payment-change e-mail gives them: a US
+        // routing number, an account number, a UK sort code, an IBAN or a BIC. Two in one
+        // text (a lone IBAN field in a form is left to the operator).
+        literals: &["routing", "account", "sort code", "iban", "bic", "swift"],
+        pattern: r"(?im)\brouting(?: number| no\.?)?[ \t]*[:#][ \t]*\d{9}\b|\baccount(?: number| no\.?| #)?[ \t]*[:#][ \t]*\d{6,17}\b|\bsort code[ \t]*:?[ \t]*\d{2}-\d{2}-\d{2}\b|\bIBAN[ \t]*:?[ \t]*[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b|\b(?:BIC|SWIFT)(?: code)?[ \t]*:[ \t]*[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?\b",
+        check: Check::AtLeastTwo,
+        what: "a payee's bank details: two of a routing number, an account number, a sort code, an IBAN, a BIC",
+        hit: "Routing: 071409123\nAccount: 550322819946",
+        miss: "ask finance for the routing number and account",
     },
     Rule {
         id: "personal_identifier",
