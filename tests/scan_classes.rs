@@ -194,6 +194,34 @@ fn fifth_tuning_part_is_caught_and_no_clean_case_blocks() {
     assert_tuned("tuning_5.jsonl");
 }
 
+/// Public texts made to look private (`clean_public_tuning.jsonl`: the even-numbered 75 of
+/// 150 written by a helper session in 14 languages: press releases and ad-hoc disclosures,
+/// news, annual and remuneration reports, statutes, public minutes and parliamentary
+/// records, job postings, contract templates, open-source docs, biographies, tenders, HR
+/// policies, fiction), tuned against in the eighth round: none blocks as a private
+/// document. Two software guides that quote example log lines and a stack trace still block
+/// as raw tool output, by the shape rules' design.
+#[test]
+fn public_look_alikes_tuned_on_do_not_block_as_private_documents() {
+    let (table, wrong, _) = score("clean_public_tuning.jsonl");
+    eprintln!("{table}\n{}", wrong.join("\n"));
+    let blocked: Vec<&String> = wrong.iter().filter(|w| w.starts_with("missed clean")).collect();
+    // The rules a case gave follow its `->`: none of them a private-document rule.
+    let rules = |w: &str| w.rsplit_once("->").map_or(String::new(), |(_, r)| r.to_owned());
+    assert!(!blocked.iter().any(|w| rules(w).contains("private_prose") || rules(w).contains("minutes")), "{blocked:?}");
+    assert!(blocked.len() <= 2, "{table}\n{blocked:?}");
+}
+
+/// The odd-numbered 75 of the same 150 (`clean_public_held_out.jsonl`), not tuned against:
+/// its false blocks are reported, never asserted. (The helper's one-line descriptions of
+/// every block on all 150, before the split, were read: see the README.)
+#[test]
+#[ignore = "held out: scored on purpose, not on every run"]
+fn public_look_alikes_held_out_report() {
+    let (table, wrong, _) = score("clean_public_held_out.jsonl");
+    eprintln!("{table}\n{}", wrong.join("\n"));
+}
+
 /// The third held-out part, tuned against in the third round once its blind score was
 /// taken: now a tuning part, held to the same bars.
 #[test]

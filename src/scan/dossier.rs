@@ -177,10 +177,30 @@ static SECRECY: LazyLock<Regex> = LazyLock::new(|| {
 /// matters are what they are made of too.
 static PUBLIC_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i-u)\b(?:release notes?|changelog|press release|thanks to|contributors?|bug|crash|demo|sample|fixtures?|seed(?:ed)? data|examples?|test data|fictional|synthetic|placeholders?|lorem ipsum|benchmark|copyright|SPDX|permission is hereby granted|free software|open[- ]source|GNU|public domain|all rights reserved|for immediate release|today announced|announced today|announces|(?:NASDAQ|NYSE|LSE|TSX|ASX|Euronext|AIM|SIX|HKEX|TSE)[:)]|earnings call|consensus estimates?|full-year guidance|newsroom|press conference|said in a statement|told reporters|employment tribunal|the tribunal (?:heard|found|ruled)|judgment published|docket|No\. (?:\d{1,2}:)?\d{2}-?cv-\d+|\(born|early life|annual general meeting|on a poll|call to order|public comment|council ?members?|city council|proxy statement|annual report|Form 10-K|job (?:posting|advert\w*)|we are (?:looking for|hiring)|apply (?:through|via|online|by|at)|careers page|Communiqué de presse|Comunicato stampa|Pressmeddelande|Pressemitteilung|Nota de prensa|Comunicado de imprensa|Persbericht|Tiedote|Tisková zpráva|Basın bülteni|Geschäftsbericht|rapport annuel|relazione finanziaria|informe anual|relatório anual|jaarverslag|årsredovisning|Hauptversammlung|assemblée générale|assemblea degli azionisti|junta general de accionistas|assembleia geral|bolagsstämma|algemene vergadering|Stellenausschreibung|offre d'emploi|oferta de empleo|vacature|annuncio di lavoro|Bando di gara|Anuncio de licitación|appel d'offres|Ausschreibung|Opinion of the Court|Justiça condena|em nota|(?:nach|laut) (?:Angaben|Medienberichten)|selon (?:le communiqué|l'AFP)|gepubliceerd)(?-u:\b)|プレスリリース|適時開示|お知らせ|求人票|年度报告|新闻稿|股东大会|株主総会|보도자료|주주총회|공시|Пресс-релиз|Статья \d+",
+        r"(?i-u)\b(?:release notes?|changelog|press release|thanks to|contributors?|bug|crash|demo|sample|fixtures?|seed(?:ed)? data|examples?|test data|fictional|synthetic|placeholders?|lorem ipsum|benchmark|copyright|SPDX|permission is hereby granted|free software|open[- ]source|GNU|public domain|all rights reserved|for immediate release|today announced|announced today|announces|(?:NASDAQ|NYSE|LSE|TSX|ASX|Euronext|AIM|SIX|HKEX|TSE)[:)]|earnings call|consensus estimates?|full-year guidance|newsroom|press conference|said in a statement|told reporters|employment tribunal|the tribunal (?:heard|found|ruled)|judgment published|docket|No\. (?:\d{1,2}:)?\d{2}-?cv-\d+|\(born|early life|annual general meeting|on a poll|call to order|public comment|council ?members?|city council|proxy statement|annual report|Form 10-K|job (?:posting|advert\w*)|we are (?:looking for|hiring)|apply (?:through|via|online|by|at)|careers page|Communiqué de presse|Comunicato stampa|Pressmeddelande|Pressemitteilung|Nota de prensa|Comunicado de imprensa|Persbericht|Tiedote|Tisková zpráva|Basın bülteni|Geschäftsbericht|rapport annuel|relazione finanziaria|informe anual|relatório anual|jaarverslag|årsredovisning|Hauptversammlung|assemblée générale|assemblea degli azionisti|junta general de accionistas|assembleia geral|bolagsstämma|algemene vergadering|Stellenausschreibung|offre d'emploi|oferta de empleo|vacature|annuncio di lavoro|Bando di gara|Anuncio de licitación|appel d'offres|Ausschreibung|Opinion of the Court|Justiça condena|em nota|offentliggöra|offentliggörande|marknadsmissbruksförordning|market abuse regulation|Marktmissbrauchsverordnung|said on (?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)|(?:a|the company's) spokesperson|declined to comment|published on the company's blog|selon (?:plusieurs |des )?médias|selon (?:Reuters|l'AFP|Bloomberg|le magazine)|porte-parole|Official Report|House of Commons|House of Lords|hon\. (?:Member|Friend)|Sprawozdanie Zarządu z działalności|ustawy o ofercie publicznej|Sista ansökningsdag|tillsvidareanställning|Contract Notice|Find a Tender|Contracting authority|receipt of tenders|est une? (?:homme|femme) d'affaires|née? le \d|This policy (?:sets out|applies|describes)|The policy applies to|codice disciplinare|(?:nach|laut) (?:Angaben|Medienberichten)|selon (?:le communiqué|l'AFP)|gepubliceerd)(?-u:\b)|プレスリリース|適時開示|お知らせ|求人票|年度报告|新闻稿|股东大会|株主総会|보도자료|주주총회|공시|Пресс-релиз|Статья \d+",
     )
     .expect("the public-context pattern compiles")
 });
+
+/// Whether `text` holds words of secrecy ([`SECRECY`], [`roles::MORE_SECRECY`]) that keep
+/// it from others: a `confidential` that names a service or a duty of any employee
+/// (`a confidential employee assistance helpline`, `kunt vertrouwelijk omgaan met
+/// gegevens`, `reports are handled confidentially`: [`roles::SERVICE`], read within 40
+/// bytes of the word) keeps nothing.
+fn secret_kept(text: &str) -> bool {
+    let kept = |m: regex::Match<'_>| {
+        let mut from = m.start().saturating_sub(40);
+        while !text.is_char_boundary(from) {
+            from -= 1;
+        }
+        let mut to = (m.end() + 40).min(text.len());
+        while !text.is_char_boundary(to) {
+            to += 1;
+        }
+        !roles::SERVICE.is_match(&text[from..to])
+    };
+    SECRECY.find_iter(text).any(kept) || roles::MORE_SECRECY.find_iter(text).any(kept)
+}
 
 /// A line of a LoopX state that is not prose: a heading, a todo line, a todo's metadata,
 /// frontmatter.
@@ -374,7 +394,7 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
     let c = count(text);
     let matters = c.matter_words.len();
     // Words of secrecy are looked for only when they decide.
-    let secrecy = || SECRECY.is_match(text) || roles::MORE_SECRECY.is_match(text);
+    let secrecy = || secret_kept(text);
     // People named or by office.
     let who = c.people + c.roles;
     // Matters besides the words of secrecy among them (`confidential`): for the rule that
@@ -399,6 +419,13 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
     let found = found && (!PUBLIC_CONTEXT.is_match(text) || secrecy());
     // A letter may name nobody with a title: its finding is then at the text's start.
     found.then(|| c.first.unwrap_or_else(|| (0, text.trim_start().chars().take(24).collect())))
+}
+
+/// Whether `text` is the minutes of a public body's meeting ([`roles::PUBLIC_BODY`]) with no
+/// words keeping it from others: the minutes' shape then marks no private document.
+#[must_use]
+pub(super) fn is_public_minutes(text: &str) -> bool {
+    text.len() <= MAX_BYTES && roles::PUBLIC_BODY.is_match(text) && !secret_kept(text)
 }
 
 /// [`find`] on every string of a JSON document read together, one per line (a document

@@ -57,7 +57,7 @@ pub(super) static MORE_MATTERS: LazyLock<Regex> = LazyLock::new(|| {
 /// `nur Geschäftsleitung`, `仅限审计委员会`), not to be disclosed before an announcement.
 pub(super) static MORE_SECRECY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i-u:\b(?:Stillschweigen|massima riservatezza|riservatezza|insiderinformation|unntatt offentlighet|geheimhouding|tajemnic\w+|sigilo|gizli tutul\w*|no divulgar|sin informar|ne sera pas communiqué|pas communiqué|niet extern|nicht öffentlich|ei tiedoteta|nebude zveřejněn\w*|(?:exec(?:utive)?|staff|people team|board|committee|investors?|partners?)\b[a-z ]{0,12} only|nur (?:Geschäftsleitung|Vorstand|intern)|solo (?:comitato|per)[a-z ]{0,24}|per il solo|ej förhandlat|within your partnership|subject to contract|out of the board portal|not be told|no all-hands|não (?:comente|comentar|compartilhe)|niet met [a-z ]{0,20}delen|no (?:comentar|compartir) con)\b)|конфиденциальн[а-яё]+|не подлежит разглашению|外部公開を禁止|社外秘|不得对外披露|仅限|内部检讨|내부 검토용|외부 공개를 금지|에게만 공유",
+        r"(?i-u:\b(?:Stillschweigen|massima riservatezza|riservatezza|fram till offentliggörandet|bis zur Veröffentlichung|until (?:it is )?(?:publicly )?(?:announced|disclosed)|jusqu'à (?:la publication|l'annonce)|unntatt offentlighet|geheimhouding|tajemnic\w+|sigilo|gizli tutul\w*|no divulgar|sin informar|ne sera pas communiqué|pas communiqué|niet extern|nicht öffentlich|ei tiedoteta|nebude zveřejněn\w*|(?:exec(?:utive)?|staff|people team|board|committee|investors?|partners?)\b[a-z ]{0,12} only|nur (?:Geschäftsleitung|Vorstand|intern)|solo (?:comitato|per)[a-z ]{0,24}|per il solo|ej förhandlat|within your partnership|subject to contract|out of the board portal|not be told|no all-hands|não (?:comente|comentar|compartilhe)|niet met [a-z ]{0,20}delen|no (?:comentar|compartir) con)\b)|конфиденциальн[а-яё]+|не подлежит разглашению|外部公開を禁止|社外秘|不得对外披露|仅限|内部检讨|내부 검토용|외부 공개를 금지|에게만 공유",
     )
     .expect("the more-secrecy pattern compiles")
 });
@@ -78,4 +78,26 @@ pub(super) static CONTRACT: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i-u:\b(?:contract|agreement|\w*vertrag\w*|contrat|contratto|contrato|umow\w+|avtal\w*|overeenkomst|sözleşme\w*|smlouv\w+|sopimu\w+)\b)|合同|契約|계약|договор[а-яё]*",
     )
     .expect("the contract pattern compiles")
+});
+
+/// `confidential` as a service or any employee's duty rather than a text kept from others
+/// (read around a word of secrecy by [`super::secret_kept`]): a confidential helpline or
+/// employee assistance, data handled or treated confidentially, confidential documents
+/// printed or stored at home.
+pub(super) static SERVICE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i-u:confidential (?:employee assistance|helpline|hotline|counsel+ing|support line|reporting (?:line|channel))|(?:handled?|treated?|dealt with|deal with) (?:[a-z]+ ){0,2}(?:confidentially|in confidence)|vertrouwelijk omgaan|vertrouwelijk (?:behandeld|behandelen)|(?:trait\w+|traitées?) (?:de (?:manière|façon) )?confidentiel\w*|vertraulich (?:behandelt|behandeln)|(?:tratad[oa]s?|tratará) (?:de (?:forma|manera) )?confidencial\w*|(?:print|store|leave) confidential (?:documents|information|data))",
+    )
+    .expect("the service pattern compiles")
+});
+
+/// A public body's meeting (`MINUTES OF THE REGULAR CITY COUNCIL MEETING`, `CALL TO ORDER`,
+/// `PUBLIC COMMENT`, `Gemeinderat`, `conseil municipal`): its minutes are published by law,
+/// so the minutes' shape alone ([`super::super::rules`]' `meeting_minutes`, `document_title`)
+/// marks no private document.
+pub(super) static PUBLIC_BODY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i-u:\b(?:city council|town council|county (?:board|commission)|board of (?:supervisors|aldermen|county commissioners|education)|council ?members?|call to order|public comment|planning commission|Gemeinderat|Stadtrat|Kreistag|conseil municipal|consiglio comunale|gemeenteraad|kommunfullmäktige)\b)",
+    )
+    .expect("the public-body pattern compiles")
 });

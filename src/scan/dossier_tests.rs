@@ -274,4 +274,22 @@ mod vocabulary_tests {
             assert!(find(t).is_some(), "{t}");
         }
     }
+
+    /// `confidential` naming a helpline or a duty of care keeps nothing from anyone; the
+    /// same word keeping a plan from the staff does.
+    #[test]
+    fn a_confidential_service_or_duty_is_no_secrecy() {
+        assert!(!secret_kept("We offer a 24/7 confidential employee assistance helpline to all staff."));
+        assert!(!secret_kept("Je kunt vertrouwelijk omgaan met gegevens en werkt nauwkeurig."));
+        assert!(!secret_kept("Reports of misconduct are handled confidentially by the maintainers."));
+        assert!(secret_kept("The closure plan is confidential until the works council meets."));
+    }
+
+    /// A city council's minutes are published; an executive meeting's are not.
+    #[test]
+    fn public_body_minutes_are_public() {
+        assert!(is_public_minutes("MINUTES OF THE REGULAR CITY COUNCIL MEETING\n1. CALL TO ORDER at 7:02 p.m."));
+        assert!(!is_public_minutes("MINUTES OF THE EXECUTIVE MEETING\nThe CFO presented the layoffs."));
+        assert!(!is_public_minutes("City council liaison notes - confidential, do not share before the vote."));
+    }
 }
