@@ -415,7 +415,9 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
         || (c.kind && (c.figures >= 1 || c.headcount) && secrecy())
         || (who >= 1 && c.figures >= 2 && matters >= 3)
         || (c.headcount && matters >= 3 && (who >= 1 || c.figures >= 1))
-        || ((c.clauses.0 >= 2 || (c.clauses.1 >= 2 && roles::CONTRACT.is_match(text))) && c.figures >= 1 && matters >= 2);
+        || ((c.clauses.0 >= 2 || (c.clauses.1 >= 2 && roles::CONTRACT.is_match(text)))
+            && c.figures >= 1
+            && matters >= 2);
     let found = found && (!PUBLIC_CONTEXT.is_match(text) || secrecy());
     // A letter may name nobody with a title: its finding is then at the text's start.
     found.then(|| c.first.unwrap_or_else(|| (0, text.trim_start().chars().take(24).collect())))

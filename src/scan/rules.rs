@@ -235,9 +235,20 @@ pub fn gate(rule: &Rule) -> Gate {
         "private_ip" | "internal_host" => Gate::Dot,
         "private_ipv6" => Gate::Colon,
         "aws_access_key_id" | "google_api_key" | "aklt_access_key" | "twilio_key" | "sendgrid_key" => Gate::Upper,
-        "transcript_turns" | "session_log" | "timestamped_log" | "stack_trace" | "shell_session" | "chat_log"
-        | "syslog_lines" | "ndjson_log" | "powershell_session" | "email_headers" | "contract_clauses"
-        | "chat_export" | "named_turns" | "tagged_progress_lines" => Gate::LineHead,
+        "transcript_turns"
+        | "session_log"
+        | "timestamped_log"
+        | "stack_trace"
+        | "shell_session"
+        | "chat_log"
+        | "syslog_lines"
+        | "ndjson_log"
+        | "powershell_session"
+        | "email_headers"
+        | "contract_clauses"
+        | "chat_export"
+        | "named_turns"
+        | "tagged_progress_lines" => Gate::LineHead,
         "memo_header"
         | "meeting_minutes"
         | "hr_review"

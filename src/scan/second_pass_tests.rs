@@ -152,7 +152,9 @@ fn internal_labels_and_unique_local_ipv6_addresses_are_private_hosts() {
         let found = rules_of_text(t);
         assert!(found.iter().any(|(r, s)| r == rule && s == "block"), "{t}: {found:?}");
     }
-    for t in ["see who.int for guidance", "unique local addresses live in fd00::/8", "the lab uses fd12:3456:789a:1::/64"] {
+    for t in
+        ["see who.int for guidance", "unique local addresses live in fd00::/8", "the lab uses fd12:3456:789a:1::/64"]
+    {
         assert_eq!(rules_of_text(t), [], "{t}");
     }
 }
@@ -162,8 +164,14 @@ fn maven_gradle_node_kernel_and_tagged_program_output_block() {
     for (t, rule) in [
         ("[INFO] Building api 1.4.0\n[ERROR] Tests run: 12, Failures: 1\n[INFO] BUILD FAILURE", "tool_output_lines"),
         ("> Task :app:compileJava\n> Task :app:test FAILED\nBUILD FAILED in 14s", "tool_output_lines"),
-        ("node:internal/process/promises:289\n    triggerUncaughtException(err, true);\nNode.js v20.11.1", "tool_output_lines"),
-        ("[    0.000000] Linux version 6.1\n[    0.000001] Command line: ro\n[    1.204411] EXT4-fs mounted", "timestamped_log"),
+        (
+            "node:internal/process/promises:289\n    triggerUncaughtException(err, true);\nNode.js v20.11.1",
+            "tool_output_lines",
+        ),
+        (
+            "[    0.000000] Linux version 6.1\n[    0.000001] Command line: ro\n[    1.204411] EXT4-fs mounted",
+            "timestamped_log",
+        ),
         (
             "[sync] source=crm records=48211\n[sync] batch 1/49 ok (1000 rows, 412ms)\n[sync] batch 2/49 ok (1000 rows, 398ms)",
             "tagged_progress_lines",
@@ -184,11 +192,26 @@ fn maven_gradle_node_kernel_and_tagged_program_output_block() {
 #[test]
 fn package_bundler_monitor_and_git_output_block_and_their_docs_do_not() {
     for (t, rule) in [
-        ("Collecting httpx==0.27.0\n  Downloading httpx-0.27.0-py3-none-any.whl (75 kB)\nSuccessfully installed httpx-0.27.0", "build_output_lines"),
-        ("vite v5.2.0 building for production...\n\u{2713} 88 modules transformed.\n\u{2713} built in 2.31s", "build_output_lines"),
-        ("commit 0a1b2c3d4e5f60718293a4b5c6d7e8f901234567\nAuthor: Ana <ana@example.org>\nDate:   Wed May 1 10:00:00 2024 +0200", "build_output_lines"),
-        ("USER       PID %CPU %MEM    VSZ   RSS TTY STAT START TIME COMMAND\nroot         1  0.0  0.1 168420 11928 ?  Ss Mar02 0:41 init", "tool_table"),
-        ("Name           Stmts   Miss  Cover\n----------------------------------\napp/core.py      120     12    90%", "tool_table"),
+        (
+            "Collecting httpx==0.27.0\n  Downloading httpx-0.27.0-py3-none-any.whl (75 kB)\nSuccessfully installed httpx-0.27.0",
+            "build_output_lines",
+        ),
+        (
+            "vite v5.2.0 building for production...\n\u{2713} 88 modules transformed.\n\u{2713} built in 2.31s",
+            "build_output_lines",
+        ),
+        (
+            "commit 0a1b2c3d4e5f60718293a4b5c6d7e8f901234567\nAuthor: Ana <ana@example.org>\nDate:   Wed May 1 10:00:00 2024 +0200",
+            "build_output_lines",
+        ),
+        (
+            "USER       PID %CPU %MEM    VSZ   RSS TTY STAT START TIME COMMAND\nroot         1  0.0  0.1 168420 11928 ?  Ss Mar02 0:41 init",
+            "tool_table",
+        ),
+        (
+            "Name           Stmts   Miss  Cover\n----------------------------------\napp/core.py      120     12    90%",
+            "tool_table",
+        ),
     ] {
         let found = rules_of_text(t);
         assert!(found.iter().any(|(r, s)| r == rule && s == "block"), "{t}: {found:?}");
@@ -230,13 +253,21 @@ fn passwords_in_other_languages_codes_and_bare_passphrases_warn() {
 #[test]
 fn bank_details_and_replies_quoted_in_other_languages_are_private_documents() {
     for (t, rule) in [
-        ("Please pay INV-4410 to our new account.\nRouting: 021000089\nAccount: 4410982733\nThanks", "bank_account_details"),
+        (
+            "Please pay INV-4410 to our new account.\nRouting: 021000089\nAccount: 4410982733\nThanks",
+            "bank_account_details",
+        ),
         ("IBAN: GB33 BUKB 2020 1555 5555 55\nBIC: BUKBGB22", "bank_account_details"),
-        ("Combinado.\n\nEm seg., 3 de mar. de 2025 às 09:12, Ana Souza <ana@exemplo.com.br> escreveu:\n> Pode confirmar?", "email_reply_quote"),
+        (
+            "Combinado.\n\nEm seg., 3 de mar. de 2025 às 09:12, Ana Souza <ana@exemplo.com.br> escreveu:\n> Pode confirmar?",
+            "email_reply_quote",
+        ),
         ("Prima.\n\nOp di 4 mrt 2025 om 08:01 schreef Kees Jansen <k@voorbeeld.nl>:\n> Akkoord?", "email_reply_quote"),
     ] {
         let found = rules_of_text(t);
         assert!(found.iter().any(|(r, s)| r == rule && s == "block"), "{t}: {found:?}");
     }
-    assert!(!rules_of_text("ask finance for the routing number and the account name").iter().any(|(_, s)| s == "block"));
+    assert!(
+        !rules_of_text("ask finance for the routing number and the account name").iter().any(|(_, s)| s == "block")
+    );
 }

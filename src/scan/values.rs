@@ -318,6 +318,8 @@ pub fn looks_random(value: &str) -> bool {
 /// placeholder.
 #[must_use]
 pub fn is_secret_value(v: &str) -> bool {
+    const SMALL: &[&str] =
+        &["A", "An", "And", "As", "At", "By", "For", "From", "In", "Is", "Of", "On", "Or", "The", "To", "With"];
     let v = v.trim_matches(|c| c == '\'' || c == '"');
     if is_reference_or_placeholder(v) {
         return false;
@@ -336,7 +338,6 @@ pub fn is_secret_value(v: &str) -> bool {
     // Four or more capitalised words or numbers apart by blanks (`Lumen Fjord Otter 2291`):
     // prose after `is` goes on in lower case, and a title (`Managed By The Platform Team`)
     // holds the small words a generated passphrase does not.
-    const SMALL: &[&str] = &["A", "An", "And", "As", "At", "By", "For", "From", "In", "Is", "Of", "On", "Or", "The", "To", "With"];
     let title_words = words.len() >= 4
         && !v.contains(['-', '_', '.'])
         && words.iter().all(|w| {

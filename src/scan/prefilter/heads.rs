@@ -85,9 +85,7 @@ fn head(r: &Rules, line: &[u8], start: usize, skips: &Skips, col: &mut Collector
 /// The gates of `session_log` (`^\[?\d{1,2}:`), `chat_log` (the same clock) and
 /// `timestamped_log` (`^\[?(\d\d|[A-Z][a-z][a-z] +\d)` or `^\[[ \t]*\d`).
 fn clock_heads(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
-    if line[0] == b'['
-        && line[1..].iter().find(|&&c| !matches!(c, b' ' | b'\t')).is_some_and(u8::is_ascii_digit)
-    {
+    if line[0] == b'[' && line[1..].iter().find(|&&c| !matches!(c, b' ' | b'\t')).is_some_and(u8::is_ascii_digit) {
         col.add(r.timestamped, start);
     }
     let b = if line[0] == b'[' { &line[1..] } else { line };

@@ -490,7 +490,16 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         // A code that opens a door or disarms an alarm, given with its digits (4 to 10,
         // grouped or not): `Der Alarmcode … lautet 4-7-7-1-9`, `door code is 4471`. (`PIN`
         // is left out: its three letters are in every `-ping` word the prefilter would stop at.)
-        literals: &["alarm", "door code", "door-code", "gate code", "türcode", "code d'accès", "código de acceso", "codice"],
+        literals: &[
+            "alarm",
+            "door code",
+            "door-code",
+            "gate code",
+            "türcode",
+            "code d'accès",
+            "código de acceso",
+            "codice",
+        ],
         pattern: r"(?i)\b(?:alarm[ -]?code|alarmcode|door[ -]?code|gate[ -]?code|(?-i:[Tt]ürcode|[Cc]ode d'accès|[Cc]ódigo de (?:acceso|la alarma))|code de l'alarme|codice (?:d'allarme|di accesso|del cancello))\b(?:[ \t]+[^\s:=]+){0,6}?[ \t]*(?:[:=]|\b(?:is|lautet|ist|est|es)\b|[ \t](?-i:è)[ \t])[ \t]*(?:[\x22'`]|«)?(\d(?:[ -]?\d){3,9})\b",
         check: Check::NotPlaceholder,
         what: "an alarm, door or gate code with its digits",
