@@ -396,6 +396,11 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
     if !(MIN_BYTES..=MAX_BYTES).contains(&text.trim().len()) {
         return None;
     }
+    // A LoopX state's own lines are not counted (`count`): a text of nothing else (a diff's
+    // added todo lines) can reach no threshold, and is passed over before any pattern runs.
+    if text.lines().all(|l| l.trim().is_empty() || state_line(l)) {
+        return None;
+    }
     // Every threshold below needs a matter or words of secrecy: a text with neither, most
     // texts, is passed over after three searches of the whole text instead of a dozen per line.
     if !MATTERS.is_match(text) && !SECRECY.is_match(text) && !roles::MORE_SECRECY.is_match(text) {
