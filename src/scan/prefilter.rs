@@ -434,8 +434,13 @@ fn byte_gates(r: &Rules, bytes: &[u8], from: usize, to: usize, col: &mut Collect
             col.add(r.internal_host, d);
         }
     }
-    // private_ipv6: `f[cd]` or `fe[89ab]` and hex digits right before a `:`.
-    for k in memchr::memchr_iter(b':', chunk) {
+    colon_gate(r, bytes, from, to, col);
+}
+
+/// The [`Gate::Colon`] gate over `bytes[from..to]`: `private_ipv6`'s `f[cd]` or `fe[89ab]`
+/// and hex digits right before a `:`.
+fn colon_gate(r: &Rules, bytes: &[u8], from: usize, to: usize, col: &mut Collector) {
+    for k in memchr::memchr_iter(b':', &bytes[from..to]) {
         let c = from + k;
         if c >= from + 4
             && bytes[c - 4] | 0x20 == b'f'
