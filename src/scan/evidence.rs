@@ -161,6 +161,7 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
             bytes.strip_suffix(b"\n").unwrap_or(bytes).len() >= at.1 - at.0 + 32 && !marking_named(&bytes[..at.0])
         }
         Check::NotTestIdentifier => !values::is_test_identifier(&line_around(bytes, at.0)),
+        Check::NotPlaceholderUser => !values::is_placeholder_user(&text(value)),
         Check::NotNetwork => !is_cidr_network(bytes, at.1),
         // `.env.local`, `.npmrc.local`: a file name, not a host.
         Check::NotFileName => at.0.checked_sub(1).is_none_or(|i| bytes[i] != b'.'),

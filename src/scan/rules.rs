@@ -29,6 +29,9 @@ pub enum Check {
     /// The line holding the match gives no published test value (NHS Digital's 943 476
     /// 5919, the SSA's void 078-05-1120) and does not say its data is sample or synthetic.
     NotTestIdentifier,
+    /// The home folder's user is not a documentation placeholder (`/Users/you/…`,
+    /// `/home/yourname/…`, `/home/username/…`: [`super::values::is_placeholder_user`]).
+    NotPlaceholderUser,
     /// The address is not a network in CIDR notation (`10.96.0.0/12`, `fd00::/8`: a range,
     /// not a host).
     NotNetwork,

@@ -271,3 +271,13 @@ fn bank_details_and_replies_quoted_in_other_languages_are_private_documents() {
         !rules_of_text("ask finance for the routing number and the account name").iter().any(|(_, s)| s == "block")
     );
 }
+
+#[test]
+fn a_placeholder_user_in_a_home_path_is_documentation() {
+    for t in ["data lives in /Users/you/Library/Application Support/relay", "see /home/yourname/.config/relay.toml"] {
+        assert!(!rules_of_text(t).iter().any(|(r, _)| r == "home_path"), "{t}");
+    }
+    for t in ["open /Users/dev/.cache/pip/wheels", "log at /home/user/ci/run.log", "/home/youssef/notes.md"] {
+        assert!(rules_of_text(t).iter().any(|(r, s)| r == "home_path" && s == "block"), "{t}");
+    }
+}

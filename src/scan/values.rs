@@ -364,3 +364,31 @@ pub fn is_test_identifier(line: &str) -> bool {
             .iter()
             .any(|w| lower.contains(w))
 }
+
+/// Whether a home-folder path (`/Users/you/Library/…`, `\/home\/yourname\/…`) names a
+/// documentation placeholder rather than a user: `you`, `yourname`, `your-name`,
+/// `your_name`, `yourusername`, `your-username`, `username`, `user-name`, `myname`,
+/// `someone` (case ignored). `user` and `dev` are real account names and stay paths.
+#[must_use]
+pub fn is_placeholder_user(path: &str) -> bool {
+    const USERS: &[&str] = &[
+        "you",
+        "yourname",
+        "your-name",
+        "your_name",
+        "yourusername",
+        "your-username",
+        "your_username",
+        "username",
+        "user-name",
+        "user_name",
+        "myname",
+        "someone",
+    ];
+    let path = path.replace("\\/", "/");
+    let user = ["/home/", "/Users/"]
+        .iter()
+        .find_map(|h| path.find(h).map(|i| &path[i + h.len()..]))
+        .map(|rest| rest.split('/').next().unwrap_or_default());
+    user.is_some_and(|u| USERS.iter().any(|p| p.eq_ignore_ascii_case(u)))
+}
