@@ -188,7 +188,7 @@ fn fourth_tuning_part_keeps_its_recall_and_no_clean_case_blocks() {
 /// shapes the seventh held-out part exposed: private documents naming few people, mostly not
 /// in English, with 25 public look-alikes; Node, Maven, Gradle, kernel and progress output;
 /// generic secrets in prose, deleting commands, private hosts and IPv6), tuned against in
-/// the eighth round: held to the tuning bars (no clean case blocks, recall ≥ 0.9 per class).
+/// the scan's fifth round: held to the tuning bars (no clean case blocks, recall ≥ 0.9 per class).
 #[test]
 fn fifth_tuning_part_is_caught_and_no_clean_case_blocks() {
     assert_tuned("tuning_5.jsonl");
@@ -198,7 +198,7 @@ fn fifth_tuning_part_is_caught_and_no_clean_case_blocks() {
 /// 150 written by a helper session in 14 languages: press releases and ad-hoc disclosures,
 /// news, annual and remuneration reports, statutes, public minutes and parliamentary
 /// records, job postings, contract templates, open-source docs, biographies, tenders, HR
-/// policies, fiction), tuned against in the eighth round: none blocks as a private
+/// policies, fiction), tuned against in the scan's fifth round: none blocks as a private
 /// document. Two software guides that quote example log lines and a stack trace still block
 /// as raw tool output, by the shape rules' design.
 #[test]

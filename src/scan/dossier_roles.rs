@@ -1,8 +1,10 @@
-//! The vocabulary [`super`] reads for documents that name nobody (issue 16, eighth round):
-//! board minutes that speak of `the CFO` and `le directeur général`, severance clauses with
-//! a sum and no name, a salary table by grade. Each list is in the languages the corpus
-//! parts use (English, German, French, Italian, Spanish, Portuguese, Dutch, Polish, Swedish,
-//! Norwegian, Finnish, Czech, Russian, Turkish, Japanese, Chinese, Korean).
+//! The vocabulary [`super`] reads for documents that name nobody (issue 16, the scan's
+//! fifth round): board minutes that speak of `the CFO` and `le directeur général`, severance
+//! clauses with a sum and no name, a salary table by grade; and for the public texts that
+//! look like them (a confidential helpline, a city council's minutes). Each list is in the
+//! languages the corpus parts use (English, German, French, Italian, Spanish, Portuguese,
+//! Dutch, Polish, Swedish, Norwegian, Finnish, Czech, Russian, Turkish, Japanese, Chinese,
+//! Korean).
 //!
 //! ASCII letters fold case (`(?i-u)`, as [`super::MATTERS`] explains); other letters match
 //! as written, so the lists give the capitalised forms a title or a sentence start uses.
