@@ -173,6 +173,11 @@ fn scan_at(value: &Value, at: &mut String, policy: Policy, out: &mut Vec<Finding
         Value::String(s) => scan_text(s, at, policy, out),
         Value::Array(items) => scan_array(items, at, policy, out),
         Value::Object(map) => {
+            let nodes = map.values().filter(|v| is_export_node(v)).count();
+            if nodes >= 2 {
+                let what = format!("a conversation export of {nodes} messages with roles");
+                out.push(structure("chat_message_array", at.clone(), "author/parts", what));
+            }
             let len = at.len();
             for (k, v) in map {
                 push_segment(at, k);
@@ -266,6 +271,15 @@ fn is_schema_property(v: &Value) -> bool {
         _ => false,
     };
     typed && !["default", "const", "example", "examples", "enum"].iter().any(|k| map.contains_key(*k))
+}
+
+/// A node of a ChatGPT conversation export's `mapping`: `{"message": {"author": {"role":
+/// "user"}, "content": {"parts": […]}}}` (or the message itself).
+fn is_export_node(v: &Value) -> bool {
+    let m = v.get("message").unwrap_or(v);
+    let role = m.get("author").and_then(|a| a.get("role")).and_then(Value::as_str);
+    role.is_some_and(|r| matches!(r, "user" | "assistant" | "system" | "tool"))
+        && m.get("content").and_then(|c| c.get("parts")).is_some_and(Value::is_array)
 }
 
 /// A `{role, content}` chat message, or a ShareGPT-style `{from, value}` turn (`human`,

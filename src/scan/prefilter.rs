@@ -80,6 +80,7 @@ struct Rules {
     unc: usize,
     unc_slash: usize,
     tilde_user: usize,
+    user_temp: usize,
     chat_log: usize,
     syslog: usize,
     tagged: usize,
@@ -177,6 +178,7 @@ fn compile(with_teddy: bool) -> Compiled {
         unc: rule_index("unc_path"),
         unc_slash: rule_index("unc_slash_path"),
         tilde_user: rule_index("tilde_user_path"),
+        user_temp: rule_index("user_temp_path"),
         chat_log: rule_index("chat_log"),
         syslog: rule_index("syslog_lines"),
         tagged: rule_index("tagged_progress_lines"),
@@ -384,6 +386,9 @@ fn byte_gates(r: &Rules, bytes: &[u8], from: usize, to: usize, col: &mut Collect
             }
             if next.starts_with(b"mnt/") {
                 col.add(r.wsl, s);
+            }
+            if next.starts_with(b"private/var/folders/") || next.starts_with(b"var/folders/") {
+                col.add(r.user_temp, s);
             }
             if s > 0 && at(s - 1) == b'~' {
                 col.add(r.tilde, s);

@@ -233,7 +233,7 @@ pub enum Gate {
 pub fn gate(rule: &Rule) -> Gate {
     match rule.id {
         "home_path" | "windows_home_path" | "wsl_home_path" | "tilde_path" | "system_path" | "unc_path"
-        | "unc_slash_path" | "tilde_user_path" => Gate::Slash,
+        | "unc_slash_path" | "tilde_user_path" | "user_temp_path" => Gate::Slash,
         "email" | "url_password" => Gate::At,
         "private_ip" | "internal_host" => Gate::Dot,
         "private_ipv6" => Gate::Colon,
@@ -261,7 +261,8 @@ pub fn gate(rule: &Rule) -> Gate {
         | "tool_output_lines"
         | "tool_table"
         | "pytest_lines"
-        | "build_output_lines" => Gate::SectionHead,
+        | "build_output_lines"
+        | "strace_lines" => Gate::SectionHead,
         _ => Gate::Literals,
     }
 }

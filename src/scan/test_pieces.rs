@@ -264,4 +264,7 @@ pub(super) const PIECES: &[&str] = &[
     "alarm code is 4471",
     "passphrase Seagull!Lantern42",
     "dropDatabase()",
+    "/private/var/folders/7k/q2x9m3cd1fz0_5j8l0h1w4vr0000gn/T/",
+    "close(5) = 0",
+    "10:03:12 From Ana Lee to Everyone:",
 ];

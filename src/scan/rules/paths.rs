@@ -165,4 +165,18 @@ pub(super) const PATHS: &[Rule] = &[
         hit: "copied from ~alice/projects/report",
         miss: "about ~5/10 of the runs",
     },
+    Rule {
+        id: "user_temp_path",
+        category: "local_paths",
+        public: B,
+        local: W,
+        // macOS's per-user temporary folder (`/private/var/folders/7k/q2x9…0000gn/T/…`): a
+        // path on one user's machine, as a home folder is.
+        literals: &[],
+        pattern: r"(?:^|[^A-Za-z0-9_.~/-])(/(?:private/)?var/folders/[A-Za-z0-9_+-]{2}/[A-Za-z0-9_+-]{20,40}/[TC]/[^\s\x22'<>]*)",
+        check: Check::Always,
+        what: "a macOS per-user temporary folder (`/private/var/folders/…/T/`)",
+        hit: "wrote /private/var/folders/7k/q2x9m3cd1fz0_5j8l0h1w4vr0000gn/T/out.csv",
+        miss: "macOS keeps temporary files under /var/folders",
+    },
 ];

@@ -1,4 +1,5 @@
-//! Raw tool output shown as tables and runs of lines a tool prints (issue 16, third round):
+//! Raw tool output shown as tables and runs of lines a tool prints (issue 16, third round;
+//! build, package, monitor and `strace` lines from the fifth):
 //! kubectl and docker tables with their header row, web server access logs, and pytest's
 //! failure and summary lines. Blocked under both policies, as the other raw tool output rows.
 
@@ -80,6 +81,44 @@ pub(super) const TOOL_OUTPUT: &[Rule] = &[
         what: "lines package managers, bundlers, test reports, monitors and git print (pip, docker pull, webpack, vite, JUnit XML, top, git log), two or more",
         hit: "Collecting torch==2.2.1\nSuccessfully installed torch-2.2.1",
         miss: "pip said Successfully installed torch",
+    },
+    Rule {
+        id: "strace_lines",
+        category: "raw_tool_output",
+        public: B,
+        local: B,
+        // What `strace` prints: a system call with its arguments and `= result` (`openat(…)
+        // = 5`, `connect(…) = -1 EINPROGRESS …`). Three in one text. Gated by line start.
+        literals: &[
+            "openat(",
+            "open(",
+            "read(",
+            "write(",
+            "close(",
+            "connect(",
+            "socket(",
+            "poll(",
+            "mmap(",
+            "futex(",
+            "epoll_wait(",
+            "recvfrom(",
+            "sendto(",
+            "execve(",
+            "stat(",
+            "fstat(",
+            "newfstatat(",
+            "ioctl(",
+            "clone(",
+            "wait4(",
+            "accept(",
+            "bind(",
+            "brk(",
+        ],
+        pattern: r"(?m)^[ \t]*(?:\[pid +\d+\] )?(?:openat|open|read|write|close|connect|socket|poll|mmap|futex|epoll_wait|recvfrom|sendto|execve|stat|fstat|newfstatat|ioctl|clone|wait4|accept|bind|brk)\([^\n]*\)[ \t]*= (?:-?\d+|0x[0-9a-f]+|\?)",
+        check: Check::AtLeastThree,
+        what: "`strace` lines: system calls with their arguments and results, three or more",
+        hit: "openat(AT_FDCWD, \"/etc/x.toml\", O_RDONLY) = 5\nread(5, \"a\", 4096) = 1\nclose(5) = 0",
+        miss: "strace showed close(5) = 0 after the read",
     },
     Rule {
         id: "access_log",

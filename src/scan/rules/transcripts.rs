@@ -86,7 +86,7 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         local: B,
         literals: &[],
         // `[10:42] alice: …`, IRC's `[12:01] <alice> …`, Teams' `[10:42 AM] Okafor, Sam`.
-        pattern: r"(?m)^\[?\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[AaPp][Mm])?\]?[ \t]+(?:<[@+%~&]?[A-Za-z][A-Za-z0-9._|-]{0,30}>[ \t]+\S|<?@?[A-Za-z][A-Za-z0-9._-]{1,30}(?: [A-Z][A-Za-z0-9._-]{1,30})?>?(?:[ \t]+\([^)\n]{1,30}\))?:[ \t]+\S|[A-Z][A-Za-z'-]+, [A-Z][A-Za-z'-]+[ \t]*$)",
+        pattern: r"(?m)^\[?\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[AaPp][Mm])?\]?[ \t]+(?:<[@+%~&]?[A-Za-z][A-Za-z0-9._|-]{0,30}>[ \t]+\S|<?@?[A-Za-z][A-Za-z0-9._-]{1,30}(?: [A-Z][A-Za-z0-9._-]{1,30})?>?(?:[ \t]+\([^)\n]{1,30}\))?:[ \t]+\S|[A-Z][A-Za-z'-]+, [A-Z][A-Za-z'-]+[ \t]*$|From [^\n:]{1,60} to [^\n]{1,80}:[ \t]*$)",
         check: Check::AtLeastThree,
         what: "a named chat log (`[10:42] alice: …`, `[12:01] <alice> …`, three or more lines)",
         hit: "[10:42] alice: did it ship?\n[10:43] bob: not yet\n[10:44] alice: ok",
