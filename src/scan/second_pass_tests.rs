@@ -292,9 +292,18 @@ fn conversation_exports_zoom_chats_strace_and_macos_temp_folders_block() {
     let one = json!({"mapping": {"n1": {"message": {"author": {"role": "user"}, "content": {"parts": ["hi"]}}}}});
     assert!(!rules_of_json(&one).iter().any(|(r, _)| r == "chat_message_array"));
     for (t, rule) in [
-        ("09:01:02 From Ana Lee to Everyone:\n\tready?\n09:01:09 From Bo Kim to Everyone:\n\tyes\n09:02:00 From Ana Lee to Bo Kim (Direct Message):\n\tok", "chat_log"),
-        ("openat(AT_FDCWD, \"/etc/a.toml\", O_RDONLY) = 5\nread(5, \"x\", 4096) = 1\nclose(5)                 = 0", "strace_lines"),
-        ("pytest wrote /private/var/folders/7k/q2x9m3cd1fz0_5j8l0h1w4vr0000gn/T/pytest-of-ana/out.csv", "user_temp_path"),
+        (
+            "09:01:02 From Ana Lee to Everyone:\n\tready?\n09:01:09 From Bo Kim to Everyone:\n\tyes\n09:02:00 From Ana Lee to Bo Kim (Direct Message):\n\tok",
+            "chat_log",
+        ),
+        (
+            "openat(AT_FDCWD, \"/etc/a.toml\", O_RDONLY) = 5\nread(5, \"x\", 4096) = 1\nclose(5)                 = 0",
+            "strace_lines",
+        ),
+        (
+            "pytest wrote /private/var/folders/7k/q2x9m3cd1fz0_5j8l0h1w4vr0000gn/T/pytest-of-ana/out.csv",
+            "user_temp_path",
+        ),
     ] {
         let found = rules_of_text(t);
         assert!(found.iter().any(|(r, s)| r == rule && s == "block"), "{t}: {found:?}");
