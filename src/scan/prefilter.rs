@@ -376,20 +376,7 @@ fn byte_gates(r: &Rules, bytes: &[u8], from: usize, to: usize, col: &mut Collect
         }
         if bytes[s] == b'/' {
             slash_gates(r, bytes, s, next, col);
-            if next.starts_with(b"home/")
-                || next.starts_with(b"Users/")
-                || next.starts_with(b"root")
-                || next.starts_with(b"home\\/")
-                || next.starts_with(b"Users\\/")
-            {
-                col.add(r.home, s);
-            }
-            if next.starts_with(b"mnt/") {
-                col.add(r.wsl, s);
-            }
-            if next.starts_with(b"private/var/folders/") || next.starts_with(b"var/folders/") {
-                col.add(r.user_temp, s);
-            }
+            folder_gates(r, s, next, col);
             if s > 0 && at(s - 1) == b'~' {
                 col.add(r.tilde, s);
             }
@@ -456,6 +443,26 @@ fn colon_gate(r: &Rules, bytes: &[u8], from: usize, to: usize, col: &mut Collect
         {
             col.add(r.private_ipv6, c);
         }
+    }
+}
+
+/// The gates of the folders a `/` at `s` can start (`next` is what follows it): a home
+/// (`/home/`, `/Users/`, `/root`, JSON-escaped `\/home\/`), a WSL mount (`/mnt/`), macOS's
+/// per-user temporary folder (`/private/var/folders/`).
+fn folder_gates(r: &Rules, s: usize, next: &[u8], col: &mut Collector) {
+    if next.starts_with(b"home/")
+        || next.starts_with(b"Users/")
+        || next.starts_with(b"root")
+        || next.starts_with(b"home\\/")
+        || next.starts_with(b"Users\\/")
+    {
+        col.add(r.home, s);
+    }
+    if next.starts_with(b"mnt/") {
+        col.add(r.wsl, s);
+    }
+    if next.starts_with(b"private/var/folders/") || next.starts_with(b"var/folders/") {
+        col.add(r.user_temp, s);
     }
 }
 
