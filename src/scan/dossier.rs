@@ -61,87 +61,19 @@ static FIGURES: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Sums written with a multiplier and no currency (`420k`, `2.7M`, `1.2bn`), with the word
-/// after them: `380k ARR` is money, `32k tokens` is not ([`NOT_MONEY`]).
+/// after them: `380k ARR` is money, `32k tokens` is not ([`words::NOT_MONEY`]).
 static MULTIPLIED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?-u:\b)\d+(?:[.,]\d+)?(?:k|K|M|bn|mn)(?-u:\b)(?:[ \t]+([A-Za-z]+))?")
         .expect("the multiplied pattern compiles")
 });
 
-/// Words after `32k`, `4K` or `1M` that count things other than money.
-const NOT_MONEY: &[&str] = &[
-    "tokens",
-    "token",
-    "rows",
-    "row",
-    "lines",
-    "records",
-    "requests",
-    "req",
-    "users",
-    "members",
-    "files",
-    "events",
-    "items",
-    "ops",
-    "context",
-    "parameters",
-    "params",
-    "downloads",
-    "stars",
-    "views",
-    "hits",
-    "messages",
-    "entries",
-    "keys",
-    "objects",
-    "pixels",
-    "px",
-    "video",
-    "display",
-    "monitor",
-    "steps",
-    "samples",
-    "iterations",
-    "epochs",
-    "vectors",
-    "chunks",
-    "documents",
-    "docs",
-    "pages",
-    "words",
-    "characters",
-    "chars",
-    "bytes",
-    "RPS",
-    "QPS",
-    "TPS",
-    "calls",
-    "queries",
-    "points",
-    "nodes",
-    "pods",
-    "images",
-    "frames",
-    "resolution",
-    "screen",
-];
-
 /// People named by initials in minutes (`JK opened`, `RB disagreed`, `MT to send`): two or
 /// three capitals before a verb of speech or an action. Common abbreviations are not people
-/// ([`NOT_INITIALS`]).
+/// ([`words::NOT_INITIALS`]).
 static INITIALS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?-u:\b)([A-Z]{2,3}) (?:said|says|opened|closed|noted|raised|agreed|disagreed|thinks|pointed out|asked|reported|suggested|proposed|confirmed|presented|explained|mentioned|flagged|shared|wants|objected|argued|questioned|will|to (?:follow|send|call|draft|check|review|confirm|share|update|speak|talk|email|contact|own|lead|chase))(?-u:\b)")
         .expect("the initials pattern compiles")
 });
-
-/// Capitals that are abbreviations, roles or systems rather than a person's initials.
-const NOT_INITIALS: &[&str] = &[
-    "CEO", "CFO", "CTO", "COO", "CIO", "CMO", "CPO", "VP", "HR", "PM", "QA", "IT", "AWS", "API", "SDK", "CLI", "CI",
-    "CD", "UI", "UX", "DB", "OS", "IDE", "SRE", "SLA", "PR", "MR", "GCP", "GPU", "CPU", "DNS", "CDN", "VPN", "URL",
-    "JS", "TS", "ML", "AI", "LLM", "NLP", "BI", "ETL", "ERP", "CRM", "CMS", "SEO", "UN", "EU", "US", "USA", "UK",
-    "NHS", "FBI", "IRS", "SEC", "FDA", "IAM", "KMS", "RDS", "EKS", "GKE", "AKS", "TLS", "SSH", "SSO", "MFA", "WAF",
-    "NAT", "LB", "ALB", "ELB", "EC", "S", "OK", "NO", "YES", "ALL", "ANY", "WE", "IF", "THE", "AND", "FOR", "NOT",
-];
 
 /// The word lists below fold case for ASCII letters only (`(?i-u)`): with Unicode case
 /// folding, the lazy DFA of a list this long thrashed its cache and fell back to a slower
@@ -154,36 +86,11 @@ const NOT_INITIALS: &[&str] = &[
 /// Japanese and Chinese.
 static MATTERS: LazyLock<Regex> = LazyLock::new(|| {
     // The words of `roles` follow, with Unicode on for their other scripts' letter classes.
-    Regex::new(&format!("{}|(?u-i:{})", MATTERS_SRC, roles::MORE_MATTERS_SRC)).expect("the matters pattern compiles")
+    Regex::new(&format!("{}|(?u-i:{})", words::MATTERS_SRC, roles::MORE_MATTERS_SRC))
+        .expect("the matters pattern compiles")
 });
 
-/// [`MATTERS`]' own words.
-const MATTERS_SRC: &str = r"(?im)^(?:Dear|Hi|Hello|Hallo|Liebe|Lieber|Sehr geehrte[rs]?|Bonjour|Madame|Monsieur|Hola|Estimad[oa]|Egregi[oa]|Gentil[ei]|Geachte|Szanown[ya]|Sayın|Cher|Chère|Oi|Olá|Hoi|Beste|Caro|Cara|Querid[oa]) [^\n,:]{2,40}[,:]|(?i-u)\b(?:salary|salaries|pay rise|bonus|compensation|equity|severance|settlement|redundanc\w*|layoffs?|dismiss\w*|disciplinary|grievance|misconduct|harass\w*|complaint|maternity|paternity|pregnan\w*|sick leave|illness|diagnos\w*|referral|patient|medication|DOB|date of birth|performance improvement|underperform\w*|partially meets|rating|appraisal|resign\w*|terminat\w*|step down|stepping down|acquisition|takeover|divest\w*|term sheet|pre-money|valuation|runway|burn|deficit|lawsuit|litigation|liabilit\w*|indemnit\w*|guarantor|rent|premises|tenant|landlord|licensee|licensor|confidential\w*|contract|penalt\w*|insurance|incident|lender|debt|owes|shares|family|lawyer|health|divorce|custody|fine|regulator|GDPR|IBAN|exposed|leak\w*|breach\w*|retention risk|external offer|rehire|exit interview|promot\w*|PIP|privately (?:told|said|asked|shared|mentioned|admitted|confirmed|agreed|expressed|raised|discussed|noted|warned)|(?:told|said|asked|shared|mentioned|admitted|confirmed|agreed|discussed|noted|raised|warned|spoke|speak|talk|talked|meet|met|deal|dealt) (?:[a-z']+ ){0,3}privately|in private|off the record|not been told|not informed|has not been told|keep (?:it|this) (?:that way|quiet|private)|not yet announced|not yet informed|don't tell|do not tell|do not share|don't share|not to be shared|keep (?:it|this) between us|for the [a-z ]{3,30} only|not for release|before (?:it is|it's) announced|Gehalt|Abmahnung|Kündigung|vertraulich|confidencial\w*|confidentiel\w*|discreción|discrétion|Elternzeit|salaire|licenciement|rémunération|salario|despido|indemnización|arbitration|counsel|attorneys?|solicitors?|lawyers|settle|NDA|non-disparagement|non-competes?|insurer|legally privileged|privileged (?:and|&) confidential|attorney-client|legal privilege|personnel file|visa|immigration|interviewing|medical|surgery|therapy|depression|anxiety|disability|accommodation|conflict of interest|kickbacks?|rebates?|brib\w+|fraud\w*|embezzl\w+|whistleblow\w*|escrow|earn-out|letter of intent|LOI|due diligence|loans?|churn|at risk|headcount|offer letter|counter-?offer|stock options|clawback|retention|off-cycle|pay cut|demotion|written warning|final warning|investigation|suspen\w+|backdat\w+|overdue|past due|late payments?|write-off|write-down|discrepanc\w+|irregularit\w+|not renewing|not be renewed|impairment|restat\w+|going concern|covenants?|insolven\w+|bankrupt\w*|EBITDA|ARR|MRR|garden leave|notice period|reduction in force|data room|cap table|down round|sueldo|nómina|bonificación|ascenso|promoción|baja médica|incapacidad|conflicto de intereses|auditoría|hallazgo|investigación|demanda|abogad[oa]s?|finiquito|embarazo|enfermedad|soborno|fraude|arrêt maladie|congé maternité|rupture conventionnelle|augmentation|avocat|contentieux|litige|rachat|cession|valorisation|prêt|enquête|avertissement|Krankmeldung|Krankheit|Diagnose|Abfindung|Aufhebungsvertrag|Beförderung|Gehaltserhöhung|Anwalt|Rechtsstreit|Übernahme|Darlehen|Betrug|Schwangerschaft|stipendio|retribuzione|malattia|licenziamento|dimissioni|avvocato|contenzioso|acquisizione|gravidanza|salário|demissão|rescisão|licença médica|advogado|aquisição|avaliação de desempenho|promoção|gravidez|salaris|ontslag|ziekteverlof|advocaat|overname|zwanger|functioneringsgesprek|loonsverhoging|opslag|beoordeling|verzuim|burn-?out|exitgesprek|sollicit\w+|reorganisatie|schikking|faillissement|vaststellingsovereenkomst|zwangerschapsverlof|wynagrodzeni\w*|pensj\w+|podwyżk\w*|premi\w*|zwolnieni\w*|wypowiedzeni\w*|urlop\w*|chorob\w+|ciąż\w+|dyscyplinarn\w*|nagan\w+|upomnieni\w+|rabat\w*|prawnik\w*|ugod\w+|rozwód|rozwod\w+|alkohol\w*|lön|löne\w+|uppsägning\w*|varsel|sjukskriv\w+|utbrändhet|rehabilitering|föräldraledig\w*|gravid\w*|avgångsvederlag|likviditet|skatteskuld|anstånd|förlikning|diagnos|maaş\w*|zam|ikramiye|işten çıkar\w*|fesih|tazminat\w*|hastalı\w+|hamile\w*|gebelik|doğum izni|disiplin\w*|avukat\w*|dava\w*|uzlaşma|istifa\w*|lương|thưởng|tăng lương|sa thải|nghỉ việc|thôi việc|nghỉ ốm|điều trị|mang thai|thai sản|kỷ luật|tranh chấp|cổ phần|hoa hồng|tankhwah|vetan|karz|kiraya|bimari|ilaaj|vakil|mukadma|batwara|aumento|premio|congedo|diagnosi|intervento|accertamento|evasione|affitto|prestito|sanzion\w+|provvedimento disciplinare|bónus|bônus|doença|tratamento|reclamação|indenização|indemnização|despedimento|embarazada|maternidad|periodo de prueba|liquidación|custodia|separación|divorcio|fianza|deuda|plan social|PSE|rupture|prime|grossesse|enceinte|dette|garde|Abschreibung|Wertberichtigung|Insolvenz|Kundendaten|Bußgeld|schwanger)(?-u:\b)|人事評価|給与|賞与|退職|解雇|内密|口外|薪酬|工资|辞退|不得转发|保密|希望退職|出向|降格|昇進|昇格|休職|診断|治療|うつ病|年収|査定|懲戒|訴訟|弁護士|買収|売却|決算|赤字|減給|異動|未公表|支払条件|离职|面试|年终奖|绩效|解除劳动合同|补偿|转岗|撤销|人事評価|評価|目標未達|降級|인사평가|성과 개선|연봉 동결|请假|病假|医疗|诊断|治疗|抑郁|怀孕|估值|融资|领投|回扣|返利|罚款|违约|处分|裁员|降薪|奖金|股权|收购|诉讼|律师|整改|底线|报价|ハラスメント|luật sư|lại quả|định giá|Verstoß|パワハラ|セクハラ|残業|処分|退職金|給料|月給|年俸|妊娠|育休|産休|劝退|名单|补偿金|赔偿|投诉|隐瞒|身份证|복귀|육아휴직|출산휴가|승진|인상|협상|처우|차별|راتب|الراتب|رواتب|مكافأة|علاوة|فصل|إنهاء الخدمة|استقالة|مرض|علاج|سرطان|إجازة|تسوية|نزاع|محامي|دعوى|تقييم|متأخرات|إيجار|مستأجر|वेतन|तनख्वाह|बोनस|बर्खास्त|इस्तीफा|बीमारी|इलाज|गर्भवती|मुकदमा|वकील|मूल्यांकन|कर्ज|संपत्ति|बंटवारा|연봉|급여|성과급|인사|퇴사|해고|징계|치료|진단|우울증|병가|휴직|단축근무|임신|매각|인수|지분|영업손실|보수|삭감|의결|소송|변호사|공시";
-
-/// Words that keep a text from others (`don't tell the team yet`, `not yet announced`,
-/// `confidential`, `for the Audit Committee only`, `内密`).
-static SECRECY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i-u)\b(?:confidential\w*|privately (?:told|said|asked|shared|mentioned|admitted|confirmed|agreed|expressed|raised|discussed|noted|warned)|(?:told|said|asked|shared|mentioned|admitted|confirmed|agreed|discussed|noted|raised|warned|spoke|speak|talk|talked|meet|met|deal|dealt) (?:[a-z']+ ){0,3}privately|in private|off the record|not been told|not informed|keep (?:it|this) (?:that way|quiet|private|between us)|not yet announced|not yet informed|don't tell|do not tell|do not share|don't share|not to be shared|for the [a-z ]{3,30} only|not for release|before (?:it is|it's) announced|vertraulich|confidencial\w*|confidentiel\w*|riservat[oa]|máxima discreción|discreción|discrétion|Verschwiegenheit|keep (?:the |this |it |that )?[a-z ]{0,30}(?:quiet|under wraps|to yourself)|under wraps|need-to-know|(?:is|are|isn't|aren't|is not|are not) (?:public|announced) yet|(?:not|isn't|hasn't been) (?:yet )?(?:public|announced)|(?:don't|do not|please don't) forward|(?:should|must) not be forwarded|not to be forwarded|in confidence|(?:please )?(?:don't|do not) (?:repeat|mention)|not to be (?:discussed|repeated|mentioned|shared)|outside (?:this|the|our) (?:group|room|team|committee|call)|asked (?:me|us|that) not (?:to )?(?:mention|share|tell)|asked me not to|(?:keep|leave) (?:his|her|their|my) name out|between (?:you and me|the two of us)|anonymously|not be shared|strictly between|must not leave|no (?:compartir|difundir|divulgar)|ne pas (?:diffuser|divulguer|partager)|nicht (?:weitergeben|weiterleiten)|non (?:divulgare|condividere)|não (?:compartilhar|divulgar)|niet (?:delen|doorsturen)|vertrouwelijk|poufn\w+|sekretess|konfidentiell\w*|hemlig\w*|gizli\w*|aramızda kalsın|bảo mật|giữ kín)(?-u:\b)|内密|口外|不得转发|保密|社外秘|口外無用|他言無用|未公表|不对外公开|不要外传|请勿外传|对外保密|대외비|공유하지 말|외부 유출|비밀로|سري|سرية|سرّي|गोपनीय|गुप्त रख|không chia sẻ|守秘|他言無用",
-    )
-    .expect("the secrecy pattern compiles")
-});
-
-/// Words of a public or made-up text: release notes and credits, a press release, demo,
-/// sample or fixture data, a licence's copyright notice, a press release, an earnings
-/// report, news of a tribunal ruling or a court docket, a biography, public minutes, a job
-/// posting, a tender notice, an annual report, a statute's article; in the corpus's
-/// languages. Such a
-/// text needs words of secrecy ([`SECRECY`]) as well to be judged private: names, sums and
-/// matters are what they are made of too.
-static PUBLIC_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i-u)\b(?:release notes?|changelog|press release|thanks to|contributors?|bug|crash|demo|sample|fixtures?|seed(?:ed)? data|examples?|test data|fictional|synthetic|placeholders?|lorem ipsum|benchmark|copyright|SPDX|permission is hereby granted|free software|open[- ]source|GNU|public domain|all rights reserved|for immediate release|today announced|announced today|announces|(?:NASDAQ|NYSE|LSE|TSX|ASX|Euronext|AIM|SIX|HKEX|TSE)[:)]|earnings call|consensus estimates?|full-year guidance|newsroom|press conference|said in a statement|told reporters|employment tribunal|the tribunal (?:heard|found|ruled)|judgment published|docket|No\. (?:\d{1,2}:)?\d{2}-?cv-\d+|\(born|early life|annual general meeting|on a poll|call to order|public comment|council ?members?|city council|proxy statement|annual report|Form 10-K|job (?:posting|advert\w*)|we are (?:looking for|hiring)|apply (?:through|via|online|by|at)|careers page|Communiqué de presse|Comunicato stampa|Pressmeddelande|Pressemitteilung|Nota de prensa|Comunicado de imprensa|Persbericht|Tiedote|Tisková zpráva|Basın bülteni|Geschäftsbericht|rapport annuel|relazione finanziaria|informe anual|relatório anual|jaarverslag|årsredovisning|Hauptversammlung|assemblée générale|assemblea degli azionisti|junta general de accionistas|assembleia geral|bolagsstämma|algemene vergadering|Stellenausschreibung|offre d'emploi|oferta de empleo|vacature|annuncio di lavoro|Bando di gara|Anuncio de licitación|appel d'offres|Ausschreibung|Opinion of the Court|Justiça condena|em nota|offentliggöra|offentliggörande|marknadsmissbruksförordning|market abuse regulation|Marktmissbrauchsverordnung|said on (?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)|(?:a|the company's) spokesperson|declined to comment|published on the company's blog|selon (?:plusieurs |des )?médias|selon (?:Reuters|l'AFP|Bloomberg|le magazine)|porte-parole|Official Report|House of Commons|House of Lords|hon\. (?:Member|Friend)|Sprawozdanie Zarządu z działalności|ustawy o ofercie publicznej|Sista ansökningsdag|tillsvidareanställning|Contract Notice|Find a Tender|Contracting authority|receipt of tenders|est une? (?:homme|femme) d'affaires|née? le \d|This policy (?:sets out|applies|describes)|The policy applies to|codice disciplinare|(?:nach|laut) (?:Angaben|Medienberichten)|selon (?:le communiqué|l'AFP)|gepubliceerd)(?-u:\b)|プレスリリース|適時開示|お知らせ|求人票|年度报告|新闻稿|股东大会|株主総会|보도자료|주주총회|공시|Пресс-релиз|Статья \d+",
-    )
-    .expect("the public-context pattern compiles")
-});
-
-/// Whether `text` holds words of secrecy ([`SECRECY`], [`roles::MORE_SECRECY`]) that keep
+/// Whether `text` holds words of secrecy ([`words::SECRECY`], [`roles::MORE_SECRECY`]) that keep
 /// it from others: a `confidential` that names a service or a duty of any employee
 /// (`a confidential employee assistance helpline`, `kunt vertrouwelijk omgaan met
 /// gegevens`, `reports are handled confidentially`: [`roles::SERVICE`], read within 40
@@ -200,7 +107,7 @@ fn secret_kept(text: &str) -> bool {
         }
         !roles::SERVICE.is_match(&text[from..to])
     };
-    SECRECY.find_iter(text).any(kept) || roles::MORE_SECRECY.find_iter(text).any(kept)
+    words::SECRECY.find_iter(text).any(kept) || roles::MORE_SECRECY.find_iter(text).any(kept)
 }
 
 /// A line of a LoopX state that is not prose: a heading, a todo line, a todo's metadata,
@@ -324,13 +231,13 @@ fn count(text: &str) -> Counts {
                     .captures_iter(line)
                     .filter_map(|c| c.get(1))
                     .map(|m| m.as_str())
-                    .filter(|i| !NOT_INITIALS.contains(i)),
+                    .filter(|i| !words::NOT_INITIALS.contains(i)),
             );
             figures.extend(FIGURES.find_iter(line).map(|m| m.as_str()));
             figures.extend(
                 MULTIPLIED
                     .captures_iter(line)
-                    .filter(|c| !c.get(1).is_some_and(|w| NOT_MONEY.contains(&w.as_str())))
+                    .filter(|c| !c.get(1).is_some_and(|w| words::NOT_MONEY.contains(&w.as_str())))
                     .filter_map(|c| c.get(0))
                     .map(|m| m.as_str()),
             );
@@ -374,7 +281,7 @@ pub(super) fn is_template(text: &str) -> bool {
 }
 
 /// The private-prose finding of `text`, at its first named person, when the text holds
-/// (people, sums or dates, matters; secrecy: words of [`SECRECY`] such as `keep this between
+/// (people, sums or dates, matters; secrecy: words of [`words::SECRECY`] such as `keep this between
 /// us`, `in confidence`):
 /// - 2+ people, 2+ sums or dates and 2+ matters;
 /// - 3+ people and 3+ matters (a review, a postmortem's timeline);
@@ -388,7 +295,7 @@ pub(super) fn is_template(text: &str) -> bool {
 /// People are named with a title or a role, as full names in the shapes of [`PEOPLE`], by
 /// an initial and a surname, by initials before a verb ([`INITIALS`]) or by a given name
 /// alone ([`super::names`]). A text with words of a public or made-up text
-/// ([`PUBLIC_CONTEXT`]) also needs words of secrecy. `None` for a text outside
+/// ([`words::PUBLIC_CONTEXT`]) also needs words of secrecy. `None` for a text outside
 /// [`MIN_BYTES`]..=[`MAX_BYTES`] or short of these.
 #[must_use]
 pub(super) fn find(text: &str) -> Option<(usize, String)> {
@@ -403,7 +310,7 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
     }
     // Every threshold below needs a matter or words of secrecy: a text with neither, most
     // texts, is passed over after three searches of the whole text instead of a dozen per line.
-    if !MATTERS.is_match(text) && !SECRECY.is_match(text) && !roles::MORE_SECRECY.is_match(text) {
+    if !MATTERS.is_match(text) && !words::SECRECY.is_match(text) && !roles::MORE_SECRECY.is_match(text) {
         return None;
     }
     let c = count(text);
@@ -414,7 +321,7 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
     let who = c.people + c.roles;
     // Matters besides the words of secrecy among them (`confidential`): for the rule that
     // needs secrecy and counts both.
-    let plain_matters = || c.matter_words.iter().filter(|m| !SECRECY.is_match(m)).count();
+    let plain_matters = || c.matter_words.iter().filter(|m| !words::SECRECY.is_match(m)).count();
     let found = (c.people >= 2 && c.figures >= 2 && matters >= 2)
         || (c.people >= 3 && matters >= 3)
         || (c.people >= 3 && c.figures >= 2 && matters >= 1)
@@ -433,7 +340,7 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
         || ((c.clauses.0 >= 2 || (c.clauses.1 >= 2 && roles::CONTRACT.is_match(text)))
             && c.figures >= 1
             && matters >= 2);
-    let found = found && (!PUBLIC_CONTEXT.is_match(text) || secrecy());
+    let found = found && (!words::PUBLIC_CONTEXT.is_match(text) || secrecy());
     // A letter may name nobody with a title: its finding is then at the text's start.
     found.then(|| c.first.unwrap_or_else(|| (0, text.trim_start().chars().take(24).collect())))
 }
@@ -471,6 +378,9 @@ pub(super) fn find_in_strings(value: &serde_json::Value) -> Option<super::Hit> {
 
 #[path = "dossier_roles.rs"]
 mod roles;
+
+#[path = "dossier_words.rs"]
+mod words;
 
 #[cfg(test)]
 #[path = "dossier_tests.rs"]
