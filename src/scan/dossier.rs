@@ -97,15 +97,9 @@ static MATTERS: LazyLock<Regex> = LazyLock::new(|| {
 /// bytes of the word) keeps nothing.
 fn secret_kept(text: &str) -> bool {
     let kept = |m: regex::Match<'_>| {
-        let mut from = m.start().saturating_sub(40);
-        while !text.is_char_boundary(from) {
-            from -= 1;
-        }
-        let mut to = (m.end() + 40).min(text.len());
-        while !text.is_char_boundary(to) {
-            to += 1;
-        }
-        !roles::SERVICE.is_match(&text[from..to])
+        let around =
+            &text[text.floor_char_boundary(m.start().saturating_sub(40))..text.ceil_char_boundary(m.end() + 40)];
+        !roles::SERVICE.is_match(around)
     };
     words::SECRECY.find_iter(text).any(kept) || roles::MORE_SECRECY.find_iter(text).any(kept)
 }
@@ -316,7 +310,9 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
     let c = count(text);
     let matters = c.matter_words.len();
     // Words of secrecy are looked for only when they decide.
-    let secrecy = || secret_kept(text);
+    // Read once, when a threshold first asks: several may.
+    let kept = std::cell::OnceCell::new();
+    let secrecy = || *kept.get_or_init(|| secret_kept(text));
     // People named or by office.
     let who = c.people + c.roles;
     // Matters besides the words of secrecy among them (`confidential`): for the rule that
