@@ -97,9 +97,16 @@ static MATTERS: LazyLock<Regex> = LazyLock::new(|| {
 /// bytes of the word) keeps nothing.
 fn secret_kept(text: &str) -> bool {
     let kept = |m: regex::Match<'_>| {
-        let around =
-            &text[text.floor_char_boundary(m.start().saturating_sub(40))..text.ceil_char_boundary(m.end() + 40)];
-        !roles::SERVICE.is_match(around)
+        // `floor_char_boundary` is newer than the crate's MSRV (1.89).
+        let mut from = m.start().saturating_sub(40);
+        while !text.is_char_boundary(from) {
+            from -= 1;
+        }
+        let mut to = (m.end() + 40).min(text.len());
+        while !text.is_char_boundary(to) {
+            to += 1;
+        }
+        !roles::SERVICE.is_match(&text[from..to])
     };
     words::SECRECY.find_iter(text).any(kept) || roles::MORE_SECRECY.find_iter(text).any(kept)
 }
