@@ -321,3 +321,13 @@ fn seventh_held_out_classes_report() {
 fn eighth_held_out_classes_report() {
     report_table("held_out_8.jsonl");
 }
+
+/// The ninth held-out part (`held_out_9.jsonl`, 250 cases by a helper session that saw only
+/// the class descriptions, 70 private documents of which 48 not in English, in 24
+/// languages; committed unseen before this round's work on other parts, left out of the
+/// private-prose model's training, and scored once at the round's end).
+#[test]
+#[ignore = "held out: scored on purpose, not on every run"]
+fn ninth_held_out_classes_report() {
+    report_table("held_out_9.jsonl");
+}
