@@ -113,7 +113,7 @@ fn secret_kept(text: &str) -> bool {
 
 /// A line of a LoopX state that is not prose: a heading, a todo line, a todo's metadata,
 /// frontmatter.
-fn state_line(line: &str) -> bool {
+pub(super) fn state_line(line: &str) -> bool {
     let l = line.trim_start();
     l.starts_with("## ")
         || l.starts_with("- [")
@@ -265,13 +265,13 @@ fn count(text: &str) -> Counts {
 
 /// Whether `text` is a fill-in template of a document rather than one: three or more
 /// placeholders (`[PARTY A NAME]`, `[Raison sociale]` but not a link's `[text](…)`,
-/// `<name>`, `{{date}}`, `YYYY-MM-DD`, `____`) and no named
+/// `<name>`, `{{date}}`, `YYYY-MM-DD`, `____`, fullwidth `＿＿`) and no named
 /// person, sum or date of its own. The document rules' findings on such a text are dropped
 /// (a template with a real name or figure in it is judged as a document).
 #[must_use]
 pub(super) fn is_template(text: &str) -> bool {
     static PLACEHOLDER: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\[[A-Z][A-Z0-9 _/-]{1,30}\]|\[\p{L}[\p{L} ,'’/-]{1,30}\](?:[^(\[:]|$)|<[a-z][a-z _-]{1,20}>|\{\{?[A-Za-z_][A-Za-z0-9_ .-]{0,30}\}\}?|(?-u:\b)YYYY-MM-DD(?-u:\b)|_{4,}")
+        Regex::new(r"\[[A-Z][A-Z0-9 _/-]{1,30}\]|\[\p{L}[\p{L} ,'’/-]{1,30}\](?:[^(\[:]|$)|<[a-z][a-z _-]{1,20}>|\{\{?[A-Za-z_][A-Za-z0-9_ .-]{0,30}\}\}?|(?-u:\b)YYYY-MM-DD(?-u:\b)|_{4,}|＿{2,}")
             .expect("the placeholder pattern compiles")
     });
     if text.len() > MAX_BYTES || PLACEHOLDER.find_iter(text).nth(2).is_none() {
@@ -348,6 +348,56 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
     found.then(|| c.first.unwrap_or_else(|| (0, text.trim_start().chars().take(24).collect())))
 }
 
+/// The names of [`signals`].
+pub(super) const SIGNALS: [&str; 17] = [
+    "people>=1",
+    "people>=2",
+    "people>=3",
+    "offices>=1",
+    "offices>=2",
+    "offices>=3",
+    "figures>=1",
+    "figures>=2",
+    "figures>=3",
+    "matters>=1",
+    "matters>=2",
+    "matters>=3",
+    "secrecy",
+    "letter",
+    "kind",
+    "headcount",
+    "clauses",
+];
+
+/// The counted shapes of `text` as named signals ([`SIGNALS`]) for
+/// [`super::prose_model`]: people, offices, sums or dates and matters at one, two and three
+/// or more; secrecy; a letter's salutation; a document kind; job counts; two or more clause
+/// numbers. Empty for a text with neither a matter nor a word of secrecy (as [`find`]'s
+/// early exit).
+#[must_use]
+pub(super) fn signals(text: &str) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    if !MATTERS.is_match(text) && !words::SECRECY.is_match(text) && !roles::MORE_SECRECY.is_match(text) {
+        return out;
+    }
+    let c = count(text);
+    let steps = [c.people, c.roles, c.figures, c.matter_words.len()];
+    for (i, n) in steps.into_iter().enumerate() {
+        out.extend(&SIGNALS[3 * i..3 * i + n.min(3)]);
+    }
+    let flags = [secret_kept(text), c.letter, c.kind, c.headcount, c.clauses.0 + c.clauses.1 >= 2];
+    out.extend(flags.iter().zip(&SIGNALS[12..]).filter(|(on, _)| **on).map(|(_, name)| *name));
+    out
+}
+
+/// Whether `text` reads as a public or made-up text ([`words::PUBLIC_CONTEXT`]: a press
+/// release, a published report, a job posting, fiction) with no words keeping it from
+/// others.
+#[must_use]
+pub(super) fn reads_public(text: &str) -> bool {
+    words::PUBLIC_CONTEXT.is_match(text) && !secret_kept(text)
+}
+
 /// Whether `text` is the minutes of a public body's meeting ([`roles::PUBLIC_BODY`]) with no
 /// words keeping it from others: the minutes' shape then marks no private document.
 #[must_use]
@@ -375,8 +425,12 @@ pub(super) fn find_in_strings(value: &serde_json::Value) -> Option<super::Hit> {
             _ => {}
         }
     }
-    let (_, matched) = find(&joined)?;
-    Some(super::Hit { rule: &PRIVATE_PROSE, start: 0, matched, note: " (across the document's strings)" })
+    let note = " (across the document's strings)";
+    if let Some((_, matched)) = find(&joined) {
+        return Some(super::Hit { rule: &PRIVATE_PROSE, start: 0, matched, note });
+    }
+    let (_, matched) = super::prose_model::find(&joined)?;
+    Some(super::Hit { rule: &super::prose_model::PRIVATE_PROSE_WEIGHED, start: 0, matched, note })
 }
 
 #[path = "dossier_roles.rs"]
