@@ -5,10 +5,12 @@
 //! [`super::dossier::MIN_BYTES`]..=[`super::dossier::MAX_BYTES`], LoopX state lines left out.
 //!
 //! Features ([`features`]): each lower-cased word and each word pair, the letter trigrams
-//! and four-letter groups of each word (with its ends marked), letter unigrams and bigrams of scripts written
-//! without spaces (Han, kana, Thai and their neighbours), the first word of every line,
-//! number shapes (`14.07.1951` → `00.00.0000`) and symbols (`€`, `§`, `>`). Each is hashed
-//! into one of [`BUCKETS`] slots; a text is the set of its slots, each worth 1/√n.
+//! and four-letter groups of each word (with its ends marked), letter unigrams and bigrams
+//! of scripts written without spaces (Han, kana, Thai and their neighbours), the first word
+//! of every line, number shapes (`14.07.1951` → `00.00.0000`) and symbols (`€`, `§`, `>`);
+//! and the dossier's counted shapes as named signals (`people>=2`, `secrecy`, `letter`:
+//! [`with_signals`]). Each is hashed into one of [`BUCKETS`] slots; a text is the set of its
+//! slots, each worth 1/√n.
 //!
 //! The weights (`prose_model.bin`) are learned by logistic regression on the labelled
 //! cases of `fixtures/scan_corpus/` (every part but the ones held out for a blind score)
@@ -17,7 +19,7 @@
 
 use super::rules::{Check, Rule};
 
-/// Hash slots: 2^18.
+/// Hash slots: 2^19.
 pub const BUCKETS: usize = 1 << 19;
 
 /// The file: the bias (f32, little-endian), the weight unit (f32, LE), then one signed
@@ -40,9 +42,9 @@ pub static PRIVATE_PROSE_WEIGHED: Rule = Rule {
     literals: &[],
     pattern: "",
     check: Check::Always,
-    what: "a private document body by the weight of its words (a linear model learned from the labelled corpus); the sample is its weightiest word",
-    hit: "Kollega Virtanen on ollut sairauslomalla maaliskuusta asti; lääkärintodistus on HR:llä. Hänen työsuhteensa jatkosta päätetään ensi viikolla, älä kerro tiimille vielä.",
-    miss: "The parser now keeps the todo's metadata when a line is renamed; tests cover the Finnish and Thai fixtures too.",
+    what: "a private document body by the weight of its words (a linear model learned from the labelled corpus), where no counted shape fired; the sample starts at its weightiest word",
+    hit: "Hi Tom, quick heads-up before Friday: Priya's doctor signed her off for another four weeks (stress), so she won't be back for the launch. HR says her probation review is postponed, and please keep the reason to yourself, she asked us not to tell the team.",
+    miss: "The parser now keeps the todo's metadata when a line is renamed; tests cover the Finnish and Thai fixtures too, and the snapshots were regenerated from LoopX 2.1.1 output before the release.",
 };
 
 /// One feature: its slot and the byte offset where it first occurs in the text.
@@ -50,7 +52,8 @@ pub static PRIVATE_PROSE_WEIGHED: Rule = Rule {
 pub struct Feature {
     /// Slot in 0..[`BUCKETS`].
     pub slot: u32,
-    /// Byte offset of its first occurrence.
+    /// Byte offset of its first occurrence (a character's start); `u32::MAX` for a counted
+    /// signal, which has no place.
     pub at: u32,
 }
 
@@ -67,18 +70,35 @@ fn word_char(c: char) -> bool {
     c.is_alphabetic() || matches!(c as u32, 0x0900..=0x0DFF | 0x0591..=0x05C7 | 0x064B..=0x065F)
 }
 
-/// FNV-1a over `kind` then `bytes`, with a final mix; the slot is its low bits.
-fn slot(kind: u8, bytes: &[u8]) -> u32 {
-    let mut h: u32 = 0x811c_9dc5 ^ u32::from(kind);
-    h = h.wrapping_mul(0x0100_0193);
-    for &b in bytes {
-        h ^= u32::from(b);
-        h = h.wrapping_mul(0x0100_0193);
+/// FNV-1a over a kind byte then the feature's bytes, fed in pieces, with a final mix.
+#[derive(Clone, Copy)]
+struct Fnv(u32);
+
+impl Fnv {
+    fn new(kind: u8) -> Self {
+        Fnv((0x811c_9dc5 ^ u32::from(kind)).wrapping_mul(0x0100_0193))
     }
-    h ^= h >> 15;
-    h = h.wrapping_mul(0x2c1b_3c6d);
-    h ^= h >> 12;
-    h & (BUCKETS as u32 - 1)
+
+    fn write(mut self, bytes: &[u8]) -> Self {
+        for &b in bytes {
+            self.0 = (self.0 ^ u32::from(b)).wrapping_mul(0x0100_0193);
+        }
+        self
+    }
+
+    /// The slot: the mixed hash's low bits.
+    fn slot(self) -> u32 {
+        let mut h = self.0;
+        h ^= h >> 15;
+        h = h.wrapping_mul(0x2c1b_3c6d);
+        h ^= h >> 12;
+        h & (BUCKETS as u32 - 1)
+    }
+}
+
+/// The slot of the feature `bytes` of `kind`.
+fn slot(kind: u8, bytes: &[u8]) -> u32 {
+    Fnv::new(kind).write(bytes).slot()
 }
 
 /// Feature kinds (the hash's first byte).
@@ -95,14 +115,19 @@ mod kind {
     pub const SIGNAL: u8 = b'x';
 }
 
-/// Collects the features of one text.
-struct Collector {
+/// Collects the features of one text, each slot once (at its first occurrence).
+struct Collector<'a> {
     out: Vec<Feature>,
+    /// One bit per slot: already collected.
+    seen: &'a mut [u64],
     /// The current word, lower-cased, and its start.
     word: String,
     word_at: usize,
     /// The previous word of the same clause, for pairs.
     previous: String,
+    /// The current word with its ends marked (`<word>`) and its characters' starts.
+    marked: String,
+    starts: Vec<usize>,
     /// The previous unspaced letter and its offset.
     last_unspaced: Option<(char, usize)>,
     /// The current number's shape and start.
@@ -112,56 +137,69 @@ struct Collector {
     line_head: bool,
 }
 
-impl Collector {
+impl Collector<'_> {
+    fn push_slot(&mut self, slot: u32, at: usize) {
+        let (word, bit) = ((slot >> 6) as usize, 1u64 << (slot & 63));
+        if self.seen[word] & bit == 0 {
+            self.seen[word] |= bit;
+            self.out.push(Feature { slot, at: at.min(u32::MAX as usize) as u32 });
+        }
+    }
+
     fn push(&mut self, kind: u8, bytes: &[u8], at: usize) {
-        self.out.push(Feature { slot: slot(kind, bytes), at: u32::try_from(at).unwrap_or(u32::MAX) });
+        self.push_slot(slot(kind, bytes), at);
     }
 
     fn end_word(&mut self) {
         if self.word.is_empty() {
             return;
         }
-        let word = std::mem::take(&mut self.word);
         let at = self.word_at;
-        if word.len() <= 48 {
-            self.push(kind::WORD, word.as_bytes(), at);
+        if self.word.len() <= 48 {
+            let word = Fnv::new(kind::WORD).write(self.word.as_bytes()).slot();
+            self.push_slot(word, at);
             if self.line_head {
-                self.push(kind::LINE_HEAD, word.as_bytes(), at);
+                let head = Fnv::new(kind::LINE_HEAD).write(self.word.as_bytes()).slot();
+                self.push_slot(head, at);
             }
             if !self.previous.is_empty() {
-                let pair = format!("{} {word}", self.previous);
-                self.push(kind::PAIR, pair.as_bytes(), at);
+                let pair = Fnv::new(kind::PAIR).write(self.previous.as_bytes()).write(b" ").write(self.word.as_bytes());
+                self.push_slot(pair.slot(), at);
             }
         }
-        let chars: Vec<char> = std::iter::once('<').chain(word.chars()).chain(std::iter::once('>')).collect();
-        self.grams(kind::TRIGRAM, &chars, 3, at);
-        self.grams(kind::FOURGRAM, &chars, 4, at);
+        self.marked.clear();
+        self.marked.push('<');
+        self.marked.push_str(&self.word);
+        self.marked.push('>');
+        self.starts.clear();
+        self.starts.extend(self.marked.char_indices().map(|(i, _)| i));
+        self.starts.push(self.marked.len());
+        for (kind, n) in [(kind::TRIGRAM, 3), (kind::FOURGRAM, 4)] {
+            for i in 0..self.starts.len().saturating_sub(n) {
+                let gram = &self.marked.as_bytes()[self.starts[i]..self.starts[i + n]];
+                let slot = slot(kind, gram);
+                let (word, bit) = ((slot >> 6) as usize, 1u64 << (slot & 63));
+                if self.seen[word] & bit == 0 {
+                    self.seen[word] |= bit;
+                    self.out.push(Feature { slot, at: at.min(u32::MAX as usize) as u32 });
+                }
+            }
+        }
         self.line_head = false;
-        self.previous = word;
-    }
-
-    /// The `n`-letter groups of `chars` (a word with its ends marked), all at `at`.
-    fn grams(&mut self, kind: u8, chars: &[char], n: usize, at: usize) {
-        let mut buf = [0u8; 16];
-        for w in chars.windows(n) {
-            let mut len = 0;
-            for c in w {
-                len += c.encode_utf8(&mut buf[len..]).len();
-            }
-            self.push(kind, &buf[..len], at);
-        }
+        std::mem::swap(&mut self.previous, &mut self.word);
+        self.word.clear();
     }
 
     fn end_number(&mut self) {
         if self.number.is_empty() {
             return;
         }
-        let shape = std::mem::take(&mut self.number);
-        let shape = shape.trim_end_matches(['.', ',', '/', ':', '-']);
+        let shape = self.number.trim_end_matches(['.', ',', '/', ':', '-']);
         if shape.len() <= 16 {
-            let at = self.number_at;
-            self.push(kind::NUMBER, shape.as_bytes(), at);
+            let slot = slot(kind::NUMBER, shape.as_bytes());
+            self.push_slot(slot, self.number_at);
         }
+        self.number.clear();
         self.line_head = false;
     }
 
@@ -180,15 +218,32 @@ impl Collector {
 }
 
 /// The word features of `text` (all but the counted signals) without its LoopX state
-/// lines, each slot once (at its first occurrence), sorted by slot. Pure; linear in the
-/// text.
+/// lines, each slot once, in the order first met. Linear in the text; a thread's bitmap of
+/// slots (64 KiB) is kept between calls and cleared of what one call set.
 #[must_use]
 pub fn features(text: &str) -> Vec<Feature> {
+    thread_local! {
+        static SEEN: std::cell::RefCell<Vec<u64>> = std::cell::RefCell::new(vec![0; BUCKETS / 64]);
+    }
+    SEEN.with_borrow_mut(|seen| {
+        let out = collect(text, seen);
+        for f in &out {
+            seen[(f.slot >> 6) as usize] = 0;
+        }
+        out
+    })
+}
+
+/// [`features`] with `seen` as the bitmap of slots collected (all clear on entry).
+fn collect(text: &str, seen: &mut [u64]) -> Vec<Feature> {
     let mut c = Collector {
-        out: Vec::with_capacity(text.len() / 2),
+        out: Vec::with_capacity(text.len()),
+        seen,
         word: String::new(),
         word_at: 0,
         previous: String::new(),
+        marked: String::new(),
+        starts: Vec::new(),
         last_unspaced: None,
         number: String::new(),
         number_at: 0,
@@ -220,7 +275,11 @@ pub fn features(text: &str) -> Vec<Feature> {
                 if c.word.is_empty() {
                     c.word_at = at;
                 }
-                c.word.extend(ch.to_lowercase());
+                if ch.is_ascii() {
+                    c.word.push(ch.to_ascii_lowercase());
+                } else {
+                    c.word.extend(ch.to_lowercase());
+                }
                 continue;
             }
             c.end_word();
@@ -240,10 +299,7 @@ pub fn features(text: &str) -> Vec<Feature> {
         c.end_word();
         c.end_number();
     }
-    let mut out = c.out;
-    out.sort_by_key(|f| (f.slot, f.at));
-    out.dedup_by_key(|f| f.slot);
-    out
+    c.out
 }
 
 /// The slot of a counted signal ([`super::dossier::SIGNALS`]).
@@ -252,13 +308,17 @@ fn signal_slot(name: &str) -> u32 {
 }
 
 /// `words` ([`features`]) with the counted signals of `text` ([`super::dossier::signals`])
-/// added, each at offset `u32::MAX`; sorted by slot, each slot once. What the model reads.
+/// added, each at offset `u32::MAX` and only when its slot is not taken. What the model
+/// reads.
 #[must_use]
 pub fn with_signals(text: &str, words: &[Feature]) -> Vec<Feature> {
     let mut out = words.to_vec();
-    out.extend(super::dossier::signals(text).into_iter().map(|n| Feature { slot: signal_slot(n), at: u32::MAX }));
-    out.sort_by_key(|f| (f.slot, f.at));
-    out.dedup_by_key(|f| f.slot);
+    for name in super::dossier::signals(text) {
+        let slot = signal_slot(name);
+        if !out.iter().any(|f| f.slot == slot) {
+            out.push(Feature { slot, at: u32::MAX });
+        }
+    }
     out
 }
 
@@ -281,8 +341,8 @@ pub fn logit(features: &[Feature]) -> f32 {
     bias + unit * sum as f32 / (features.len().max(1) as f32).sqrt()
 }
 
-/// A private document by weight: the byte offset and text (up to 24 characters) of its
-/// weightiest word feature, or `None` for a text outside the dossier's size range, with
+/// A private document by weight: the byte offset of its weightiest word feature and the
+/// text there (up to 24 characters), or `None` for a text outside the dossier's size range, with
 /// fewer than [`MIN_FEATURES`] word features, under [`THRESHOLD`], or reading as a public
 /// text ([`super::dossier::reads_public`], as the counted thresholds ask).
 #[must_use]
@@ -308,7 +368,7 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
     let top = words.iter().max_by_key(|f| (weight(f.slot), std::cmp::Reverse(f.at)))?;
     // A word feature's offset is a character's start (`features`).
     let at = top.at as usize;
-    let sample: String = text.get(at..)?.chars().take_while(|c| !c.is_whitespace()).take(24).collect();
+    let sample: String = text.get(at..)?.chars().take(24).collect();
     Some((at, sample))
 }
 

@@ -263,3 +263,81 @@ fn leave_one_part_out_report() {
     }
     eprintln!("highest negatives: {:?}", &logits_neg[..10.min(logits_neg.len())]);
 }
+
+/// `find` without its early exit: the model's whole judgement.
+fn judged(text: &str) -> bool {
+    let words = features(text);
+    let range = super::super::dossier::MIN_BYTES..=super::super::dossier::MAX_BYTES;
+    range.contains(&text.trim().len())
+        && words.len() >= MIN_FEATURES
+        && super::logit(&with_signals(text, &words)) >= THRESHOLD
+        && !super::super::dossier::reads_public(text)
+}
+
+#[test]
+fn the_early_exit_changes_no_answer_on_the_corpus() {
+    let classes = root().join("fixtures/scan_corpus/classes");
+    let mut n = 0;
+    for entry in std::fs::read_dir(classes).expect("classes") {
+        let text = std::fs::read_to_string(entry.expect("entry").path()).expect("part");
+        for line in text.lines() {
+            let case: Value = serde_json::from_str(line).expect("case");
+            let text = case_text(&case);
+            assert_eq!(super::find(&text).is_some(), judged(&text), "{}", case["id"]);
+            n += usize::from(judged(&text));
+        }
+    }
+    assert!(n > 100, "only {n} texts judged private: the check would prove little");
+}
+
+#[test]
+fn features_skip_state_lines_and_keep_character_offsets() {
+    let state = "## Todos\n- [ ] ship the parser <!-- loopx:todo id=t1 -->\nupdated_at: 2026-01-02\n";
+    assert!(features(state).is_empty());
+    let text = "Résumé: 14.07.1951 — 田中さんの給与は€3,200です。\n> Ça va?";
+    let f = features(text);
+    let mut slots: Vec<u32> = f.iter().map(|x| x.slot).collect();
+    slots.sort_unstable();
+    slots.dedup();
+    assert_eq!(slots.len(), f.len(), "each slot once");
+    // The thread's bitmap is left clear: the same text gives the same features again.
+    assert_eq!(features(text), f);
+    assert!(f.iter().all(|x| text.is_char_boundary(x.at as usize)));
+    // A number's shape is its digits as zeros with the separators kept.
+    let date = super::slot(super::kind::NUMBER, b"00.00.0000");
+    assert!(f.iter().any(|x| x.slot == date && &text[x.at as usize..x.at as usize + 2] == "14"));
+}
+
+#[test]
+fn the_rules_example_blocks_and_its_miss_does_not() {
+    let rule = &super::PRIVATE_PROSE_WEIGHED;
+    let blocks = |text: &str| {
+        let mut out = Vec::new();
+        super::super::scan_text(text, "/", super::super::Policy::Public, &mut out);
+        out.iter().any(|f| f.rule_id == rule.id && f.severity == "block")
+    };
+    assert!(blocks(rule.hit), "logit {}", super::logit(&with_signals(rule.hit, &features(rule.hit))));
+    assert!(!blocks(rule.miss));
+}
+
+/// Where the time goes on a LoopX state's prose (an in-process probe for finding costs).
+#[test]
+#[ignore = "a timing probe: --release --nocapture"]
+fn cost_probe() {
+    let text = include_str!("../../assets/demo/docs-goal.ACTIVE_GOAL_STATE.md");
+    let n = 2000;
+    let t = std::time::Instant::now();
+    for _ in 0..n {
+        std::hint::black_box(features(std::hint::black_box(text)));
+    }
+    eprintln!("features: {:.1} us", t.elapsed().as_secs_f64() * 1e6 / f64::from(n));
+    let t = std::time::Instant::now();
+    for _ in 0..n {
+        std::hint::black_box(super::find(std::hint::black_box(text)));
+    }
+    eprintln!("find: {:.1} us ({} features)", t.elapsed().as_secs_f64() * 1e6 / f64::from(n), features(text).len());
+    for path in std::env::var("WG_PROBE_FILES").unwrap_or_default().split_whitespace() {
+        let text = std::fs::read_to_string(path).expect("probe file");
+        eprintln!("{path}: logit {:.2}", super::logit(&with_signals(&text, &features(&text))));
+    }
+}
