@@ -407,9 +407,29 @@ pub(super) fn is_public_minutes(text: &str) -> bool {
 
 /// [`find`] on every string of a JSON document read together, one per line (a document
 /// split over `summary`, `evidence` and `next_action`, or over an array of sentences): the
-/// hit, at the document's root. `None` when the strings hold more than [`MAX_BYTES`].
+/// hit, at the document's root. Then [`super::prose_model::find`] on the strings that can
+/// hold prose ([`prose_string`]). `None` when the strings hold more than [`MAX_BYTES`].
 pub(super) fn find_in_strings(value: &serde_json::Value) -> Option<super::Hit> {
-    let mut joined = String::new();
+    let (joined, prose) = joined_strings(value)?;
+    let note = " (across the document's strings)";
+    if let Some((_, matched)) = find(&joined) {
+        return Some(super::Hit { rule: &PRIVATE_PROSE, start: 0, matched, note });
+    }
+    let (_, matched) = super::prose_model::find(&prose)?;
+    Some(super::Hit { rule: &super::prose_model::PRIVATE_PROSE_WEIGHED, start: 0, matched, note })
+}
+
+/// Whether a JSON string can hold prose: it has a blank or a character outside ASCII (an id,
+/// a hash, a timestamp or an enum value has neither).
+#[must_use]
+pub(super) fn prose_string(s: &str) -> bool {
+    s.bytes().any(|b| b == b' ' || b == b'\t' || b == b'\n' || b >= 0x80)
+}
+
+/// Every string of `value`, one per line, in document order; and the same for the strings
+/// that can hold prose. `None` when they hold more than [`MAX_BYTES`].
+pub(super) fn joined_strings(value: &serde_json::Value) -> Option<(String, String)> {
+    let (mut joined, mut prose) = (String::new(), String::new());
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
         match v {
@@ -417,20 +437,17 @@ pub(super) fn find_in_strings(value: &serde_json::Value) -> Option<super::Hit> {
                 if joined.len() + s.len() > MAX_BYTES {
                     return None;
                 }
-                joined.push_str(s);
-                joined.push('\n');
+                for out in [&mut joined].into_iter().chain(prose_string(s).then_some(&mut prose)) {
+                    out.push_str(s);
+                    out.push('\n');
+                }
             }
             serde_json::Value::Array(items) => stack.extend(items.iter().rev()),
             serde_json::Value::Object(map) => stack.extend(map.values().rev()),
             _ => {}
         }
     }
-    let note = " (across the document's strings)";
-    if let Some((_, matched)) = find(&joined) {
-        return Some(super::Hit { rule: &PRIVATE_PROSE, start: 0, matched, note });
-    }
-    let (_, matched) = super::prose_model::find(&joined)?;
-    Some(super::Hit { rule: &super::prose_model::PRIVATE_PROSE_WEIGHED, start: 0, matched, note })
+    Some((joined, prose))
 }
 
 #[path = "dossier_roles.rs"]

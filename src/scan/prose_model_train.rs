@@ -3,7 +3,8 @@
 //! same test fails when the committed file is not exactly what the corpus trains.
 //!
 //! Training data: every labelled case of `fixtures/scan_corpus/` but the parts in
-//! [`HELD_BACK`] (a JSON case is its strings, one per line, as the scan reads them); a
+//! [`HELD_BACK`] (a JSON case is its strings that can hold prose, one per line, as the scan
+//! reads them); a
 //! private document (`class: private_document`, `expect: block`) is a positive, every other
 //! case a negative; the sections of this repository's README and the LoopX samples'
 //! files are negatives too (technical prose and state files).
@@ -38,28 +39,12 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
 }
 
-/// A JSON case's strings, one per line (as `dossier::find_in_strings` joins them).
-fn strings(value: &Value, out: &mut String) {
-    match value {
-        Value::String(s) => {
-            out.push_str(s);
-            out.push('\n');
-        }
-        Value::Array(items) => items.iter().for_each(|v| strings(v, out)),
-        Value::Object(map) => map.values().for_each(|v| strings(v, out)),
-        _ => {}
-    }
-}
-
-/// The text the scan judges for a case.
+/// The text the model judges for a case: a text case's input; a JSON case's strings that
+/// can hold prose, one per line (as `dossier::find_in_strings` gives them).
 pub(super) fn case_text(case: &Value) -> String {
     match case["input"].as_str() {
         Some(s) if case["kind"].as_str() != Some("json") => s.to_owned(),
-        _ => {
-            let mut joined = String::new();
-            strings(&case["input"], &mut joined);
-            joined
-        }
+        _ => super::super::dossier::joined_strings(&case["input"]).map(|(_, prose)| prose).unwrap_or_default(),
     }
 }
 
