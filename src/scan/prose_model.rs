@@ -2,7 +2,7 @@
 //! a text, for the private documents whose language or wording the counted shapes of
 //! [`super::dossier`] do not know (a sick note in Finnish, a disciplinary letter in Thai).
 //! It is consulted only where no private-document rule or threshold fired, on a text of
-//! [`super::dossier::MIN_BYTES`]..=[`super::dossier::MAX_BYTES`], LoopX state lines left out.
+//! [`MIN_BYTES`]..=[`super::dossier::MAX_BYTES`], LoopX state lines left out.
 //!
 //! Features ([`features`]): each lower-cased word and each word pair, the letter trigrams
 //! and four-letter groups of each word (with its ends marked), letter unigrams and bigrams
@@ -31,7 +31,11 @@ const WEIGHTS: &[u8; 8 + BUCKETS] = include_bytes!("prose_model.bin");
 pub const THRESHOLD: f32 = 2.5;
 
 /// The fewest distinct features a text needs to be judged (a few words are no document).
-pub const MIN_FEATURES: usize = 60;
+pub const MIN_FEATURES: usize = 40;
+
+/// The fewest bytes a text needs to be judged (blanks around it not counted): shorter than
+/// the counted shapes' [`super::dossier::MIN_BYTES`], as a sick note of two sentences is.
+pub const MIN_BYTES: usize = 100;
 
 /// The finding's rule: reported like the table's rows.
 pub static PRIVATE_PROSE_WEIGHED: Rule = Rule {
@@ -42,7 +46,7 @@ pub static PRIVATE_PROSE_WEIGHED: Rule = Rule {
     literals: &[],
     pattern: "",
     check: Check::Always,
-    what: "a private document body by the weight of its words (a linear model learned from the labelled corpus), where no counted shape fired; the sample starts at its weightiest word",
+    what: "a private document body by the weight of its words (a linear model learned from labelled cases); the sample starts at its weightiest word",
     hit: "Hi Tom, quick heads-up before Friday: Priya's doctor signed her off for another four weeks (stress), so she won't be back for the launch. HR says her probation review is postponed, and please keep the reason to yourself, she asked us not to tell the team.",
     miss: "The parser now keeps the todo's metadata when a line is renamed; tests cover the Finnish and Thai fixtures too, and the snapshots were regenerated from LoopX 2.1.1 output before the release.",
 };
@@ -347,7 +351,7 @@ pub fn logit(features: &[Feature]) -> f32 {
 /// text ([`super::dossier::reads_public`], as the counted thresholds ask).
 #[must_use]
 pub(super) fn find(text: &str) -> Option<(usize, String)> {
-    if !(super::dossier::MIN_BYTES..=super::dossier::MAX_BYTES).contains(&text.trim().len()) {
+    if !(MIN_BYTES..=super::dossier::MAX_BYTES).contains(&text.trim().len()) {
         return None;
     }
     let words = features(text);

@@ -9,7 +9,7 @@
 //! case a negative; the sections of this repository's README and the LoopX samples'
 //! files are negatives too (technical prose and state files).
 
-use super::{BUCKETS, Feature, MIN_FEATURES, THRESHOLD, features, with_signals};
+use super::{BUCKETS, Feature, MIN_BYTES, MIN_FEATURES, THRESHOLD, features, with_signals};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -49,7 +49,7 @@ pub(super) fn case_text(case: &Value) -> String {
 }
 
 fn example(part: &str, id: &str, positive: bool, text: &str) -> Option<Example> {
-    let range = super::super::dossier::MIN_BYTES..=super::super::dossier::MAX_BYTES;
+    let range = MIN_BYTES..=super::super::dossier::MAX_BYTES;
     let words = features(text);
     (range.contains(&text.trim().len()) && words.len() >= MIN_FEATURES).then(|| Example {
         part: part.to_owned(),
@@ -252,7 +252,7 @@ fn leave_one_part_out_report() {
 /// `find` without its early exit: the model's whole judgement.
 fn judged(text: &str) -> bool {
     let words = features(text);
-    let range = super::super::dossier::MIN_BYTES..=super::super::dossier::MAX_BYTES;
+    let range = MIN_BYTES..=super::super::dossier::MAX_BYTES;
     range.contains(&text.trim().len())
         && words.len() >= MIN_FEATURES
         && super::logit(&with_signals(text, &words)) >= THRESHOLD
@@ -325,4 +325,17 @@ fn cost_probe() {
         let text = std::fs::read_to_string(path).expect("probe file");
         eprintln!("{path}: logit {:.2}", super::logit(&with_signals(&text, &features(&text))));
     }
+}
+
+#[test]
+fn only_strings_that_can_hold_prose_are_read_from_json() {
+    use super::super::dossier::{joined_strings, prose_string};
+    assert!(!prose_string("todo_da5e12b8b6be"));
+    assert!(!prose_string("sha256:17f55879145246fc3e2b78ef27302701"));
+    assert!(prose_string("Agent Todo"));
+    assert!(prose_string("給与は据え置き"));
+    let doc = serde_json::json!({"id": "goal-00019", "note": "two words", "tags": ["a_b", "日本"]});
+    let (all, prose) = joined_strings(&doc).expect("small");
+    assert_eq!(all, "goal-00019\ntwo words\na_b\n日本\n");
+    assert_eq!(prose, "two words\n日本\n");
 }
