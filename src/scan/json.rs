@@ -26,10 +26,11 @@ fn generic_rule() -> &'static Rule {
     RULES.iter().find(|r| r.id == "generic_secret").expect("generic_secret rule")
 }
 
-/// Key names of secrets named only generically (issue 16): passphrases, salts, master keys,
-/// seeds and mnemonics, encryption and signing keys, matched on the lowercased name.
+/// Key names of secrets named only generically (issue 16): passphrases, salts, peppers,
+/// unseal keys, unlock and PIN codes, master keys, seeds and mnemonics, encryption and
+/// signing keys, matched on the lowercased name.
 static GENERIC_SECRET_NAME: LazyLock<regex::Regex> = LazyLock::new(|| {
-    regex::Regex::new(r"(?:pass[_-]?phrase|salt|master[_.-]?(?:key|secret|password)|cipher[_-]?seed|^seed$|seed[_-]?(?:phrase|words)|mnemonic|recovery[_-]?(?:phrase|key|code)|encryption[_-]?(?:key|secret)|signing[_-]?(?:key|secret)|hmac[_-]?(?:key|secret))").expect("static regex")
+    regex::Regex::new(r"(?:pass[_-]?phrase|salt|pepper|unseal[_-]?key|unlock[_-]?code|^pin$|pin[_-]?code|master[_.-]?(?:key|secret|password)|cipher[_-]?seed|^seed$|seed[_-]?(?:phrase|words)|mnemonic|recovery[_-]?(?:phrase|key|code)|encryption[_-]?(?:key|secret)|signing[_-]?(?:key|secret)|hmac[_-]?(?:key|secret))").expect("static regex")
 });
 
 /// Twelve to twenty-four lowercase words: a wallet seed or recovery phrase.

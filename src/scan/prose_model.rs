@@ -14,7 +14,7 @@
 //!
 //! The weights (`prose_model.bin`) are learned by logistic regression on the labelled
 //! cases of `fixtures/scan_corpus/` (every part but the ones held out for a blind score)
-//! and this repository's own technical texts; the trainer is `prose_model_train.rs`, and a
+//! and the LoopX samples' files; the trainer is `prose_model_train.rs`, and a
 //! test retrains and checks that the committed file is exactly what it gives.
 
 use super::rules::{Check, Rule};

@@ -6,8 +6,8 @@
 //! [`HELD_BACK`] (a JSON case is its strings that can hold prose, one per line, as the scan
 //! reads them); a
 //! private document (`class: private_document`, `expect: block`) is a positive, every other
-//! case a negative; the sections of this repository's README and the LoopX samples'
-//! files are negatives too (technical prose and state files).
+//! case a negative; the LoopX samples' files are negatives too (state files and their
+//! prose). (Not this README: an edit to it would change the weights.)
 
 use super::{BUCKETS, Feature, MIN_BYTES, MIN_FEATURES, THRESHOLD, features, with_signals};
 use serde_json::Value;
@@ -90,8 +90,8 @@ pub(super) fn part_examples(file: &Path) -> Vec<Example> {
         .collect()
 }
 
-/// The training set, in a fixed order: the labelled parts (sorted by name) then the
-/// repository's own texts.
+/// The training set, in a fixed order: the labelled parts (sorted by name) then the LoopX
+/// samples' files.
 pub(super) fn training_set() -> Vec<Example> {
     let classes = root().join("fixtures/scan_corpus/classes");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&classes)
@@ -103,10 +103,6 @@ pub(super) fn training_set() -> Vec<Example> {
     files.sort();
     files.push(root().join("fixtures/scan_corpus/cases.jsonl"));
     let mut out: Vec<Example> = files.iter().flat_map(|f| part_examples(f)).collect();
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
-    for (n, section) in readme.split("\n#").enumerate() {
-        out.extend(example("repo", &format!("README section {n}"), false, section));
-    }
     let mut samples = vec![root().join("fixtures/samples")];
     while let Some(dir) = samples.pop() {
         let mut entries: Vec<PathBuf> =

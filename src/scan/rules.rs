@@ -258,6 +258,7 @@ pub fn gate(rule: &Rule) -> Gate {
         | "postmortem_sections"
         | "audit_findings"
         | "cjk_turns"
+        | "translated_turns"
         | "tool_output_lines"
         | "tool_table"
         | "pytest_lines"

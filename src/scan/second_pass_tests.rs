@@ -310,3 +310,50 @@ fn conversation_exports_zoom_chats_strace_and_macos_temp_folders_block() {
     }
     assert_eq!(rules_of_text("strace showed close(5) = 0 and read(5) = 1 once"), []);
 }
+
+/// Shapes the ninth held-out part showed missing (found after its blind score; written
+/// here from scratch): role words in other languages, Vicuna's one-line turns, a cProfile
+/// table, unlock codes, PINs and recovery keys, asides before a secret's colon, a quoted
+/// German passphrase, a pepper in a JSON field, bucket and resource-group deletes.
+#[test]
+fn shapes_found_missing_after_the_ninth_blind_score() {
+    for (t, rule, severity) in [
+        ("Пользователь: где отчёт?\nАссистент: в папке «Финансы».\nПользователь: спасибо", "translated_turns", "block"),
+        ("Usuario: ¿dónde está?\nAsistente: en la carpeta compartida.", "translated_turns", "block"),
+        ("chat. USER: hi there ASSISTANT: hello USER: status? ASSISTANT: green", "inline_turns", "block"),
+        (
+            "   ncalls  tottime  percall  cumtime  percall filename:lineno(function)\n        1    0.002    0.002    6.412    6.412 main.py:12(main)",
+            "tool_table",
+            "block",
+        ),
+        ("Lab door unlock code changed to 4412-9031 today.", "access_code", "warn"),
+        ("The SIM PIN of the spare phone is 7730.", "access_code", "warn"),
+        ("recovery key for the laptop: 112233-445566-778899-001122-334455-667788-990011-223344", "access_code", "warn"),
+        ("Vault master key (break-glass only): Fjord!7731-amber", "generic_secret", "warn"),
+        (
+            "wallet seed (12 words) for the demo node: ladder orbit canvas harbor pilot marble tunnel violet onion dragon copper basket",
+            "seed_phrase",
+            "warn",
+        ),
+        ("Die Passphrase lautet jetzt „linden kettle harbor 12“.", "password_in_prose", "warn"),
+        ("cleanup: aws s3 rb s3://old-exports-bucket --force", "operational_command", "warn"),
+        ("then az group delete --name rg-temp --yes", "operational_command", "warn"),
+    ] {
+        let found = rules_of_text(t);
+        assert!(found.iter().any(|(r, s)| r == rule && s == severity), "{t}: {found:?}");
+    }
+    let pepper = json!({"metadata": {"pepper": "9f1c2a7e55d04b3c8e6a1f2d3c4b5a69"}});
+    assert!(rules_of_json(&pepper).iter().any(|(r, s)| r == "generic_secret" && s == "warn"));
+    for clean in [
+        "Benutzer: admin",
+        "the template marks turns with USER: and ASSISTANT: in capitals",
+        "ask the office for the door unlock code",
+        "the PIN must have 4 to 8 digits",
+        "store the master key (in the vault) and rotate it yearly",
+        "Die Passphrase lautet jetzt anders.",
+        "aws s3 ls s3://old-exports-bucket",
+    ] {
+        let found = rules_of_text(clean);
+        assert!(!found.iter().any(|(_, s)| s == "block" || s == "warn"), "{clean}: {found:?}");
+    }
+}

@@ -444,7 +444,7 @@ pub(super) const CREDENTIALS: &[Rule] = &[
             "passcode",
             "secret",
         ],
-        pattern: r#"(?i)(?:\b[a-z0-9_.-]*(?:pass[_ -]?phrase|salt|pepper|unseal[_ -]?key|master[_ .-]?(?:key|secret|password|pass)|cipher[_ -]?seed|seed|seed[_ -]?phrase|mnemonic|recovery[_ -]?(?:phrase|key|code)|encryption[_ -]?(?:key|secret)|signing[_ -]?(?:key|secret)|hmac[_ -]?(?:key|secret))(?:[ \t]+[A-Za-z0-9]+){0,5}(?:["']?[ \t]*[:=][ \t]*["']?|[ \t]+["'])|--(?:passphrase|salt)[= ]["']?)((?:[A-Za-z0-9]{2,}[ \t]){2,11}[A-Za-z0-9]{2,}|[^\s"'<>,;(){}\[\]]{6,})|(?i:\b(?:master[_ .-]?(?:key|password|pass)|salt|pepper|unseal[_ -]?key|pass[_ -]?phrase|password|passcode|recovery[_ -]?(?:phrase|key|code)|(?:signing|hmac)[_ -]?(?:key|secret)|(?:webhook|shared|client)[_ -]?secret)(?:[ \t]+[a-z0-9]+){0,6}?[ \t]+(?:is|was|are|set to)[ \t]+)["'`]?((?-i:(?:[A-Z0-9][A-Za-z0-9]*[ \t]){3,7}[A-Z0-9][A-Za-z0-9]*)|[^\s"'`<>,;(){}\[\]]{6,})|(?i:\b(?:wpa2?[ -])?pass(?:phrase|word|code)[ \t]+)([^\s"'`<>,;(){}\[\]]*[^\sA-Za-z"'`<>,;(){}\[\]][^\s"'`<>,;(){}\[\]]*)"#,
+        pattern: r#"(?i)(?:\b[a-z0-9_.-]*(?:pass[_ -]?phrase|salt|pepper|unseal[_ -]?key|master[_ .-]?(?:key|secret|password|pass)|cipher[_ -]?seed|seed|seed[_ -]?phrase|mnemonic|recovery[_ -]?(?:phrase|key|code)|encryption[_ -]?(?:key|secret)|signing[_ -]?(?:key|secret)|hmac[_ -]?(?:key|secret))(?:[ \t]+[A-Za-z0-9]+){0,5}(?:[ \t]*\([^)\n]{1,30}\))?(?:["']?[ \t]*[:=][ \t]*["']?|[ \t]+["'])|--(?:passphrase|salt)[= ]["']?)((?:[A-Za-z0-9]{2,}[ \t]){2,11}[A-Za-z0-9]{2,}|[^\s"'<>,;(){}\[\]]{6,})|(?i:\b(?:master[_ .-]?(?:key|password|pass)|salt|pepper|unseal[_ -]?key|pass[_ -]?phrase|password|passcode|recovery[_ -]?(?:phrase|key|code)|(?:signing|hmac)[_ -]?(?:key|secret)|(?:webhook|shared|client)[_ -]?secret)(?:[ \t]+[a-z0-9]+){0,6}?[ \t]+(?:is|was|are|set to)[ \t]+)["'`]?((?-i:(?:[A-Z0-9][A-Za-z0-9]*[ \t]){3,7}[A-Z0-9][A-Za-z0-9]*)|[^\s"'`<>,;(){}\[\]]{6,})|(?i:\b(?:wpa2?[ -])?pass(?:phrase|word|code)[ \t]+)([^\s"'`<>,;(){}\[\]]*[^\sA-Za-z"'`<>,;(){}\[\]][^\s"'`<>,;(){}\[\]]*)"#,
         check: Check::SecretValue,
         what: "a generically named secret (passphrase, password, salt, pepper, master or unseal key, seed, encryption, signing or webhook key) with a value: random, hex, three or more words, or four or more capitalised words after `is`",
         hit: "backup passphrase: Tr0ub4dor-correct-horse",
@@ -460,6 +460,7 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         // «naranja-tornillo-faro-1987»`); the value judged as [`Check::SecretValue`] does.
         literals: &[
             "mot de passe",
+            "passphrase",
             "contraseña",
             "frase de paso",
             "senha",
@@ -476,7 +477,7 @@ pub(super) const CREDENTIALS: &[Rule] = &[
             "密码",
             "비밀번호",
         ],
-        pattern: r"(?:(?i:mot de passe|frase de paso|senha|palavra-passe|wachtwoord|passwort|kennwort|parola d'ordine)|(?-i:[Cc]ontraseña|[Hh]asło|[Ll]ösenord|şifre|Şifre|пароль|Пароль|パスワード|密码|비밀번호))[^\n:=]{0,60}?(?:[:=]|：|[ \t](?:est|es|ist|lautet|is|jest|er)[ \t]|[ \t](?-i:é|è|är|dır)[ \t]|は|是|는)[ \t]*(?:[\x22'`]|«|“)?([^\s\x22'`<>,;(){}\[\]\xC2\xE2]{6,})",
+        pattern: r"(?:(?i:mot de passe|frase de paso|senha|palavra-passe|wachtwoord|passwort|kennwort|parola d'ordine|passphrase)|(?-i:[Cc]ontraseña|[Hh]asło|[Ll]ösenord|şifre|Şifre|пароль|Пароль|パスワード|密码|비밀번호))[^\n:=]{0,60}?(?:[:=]|：|[ \t](?:est|es|ist|lautet|is|jest|er)[ \t]|[ \t](?-i:é|è|är|dır)[ \t]|は|是|는)[ \t]*(?:(?:jetzt|now|ahora|maintenant|teraz|agora|ora|nu)[ \t]+)?(?:(?:«|“|„)([a-z0-9]{2,}(?:[ \t][a-z0-9]{2,}){2,7})(?:»|“|”)|(?:[\x22'`]|«|“|„)?([^\s\x22'`<>,;(){}\[\]\xC2\xE2]{6,}))",
         check: Check::SecretValue,
         what: "a password named in another language (mot de passe, contraseña, Passwort, hasło, пароль, パスワード, 密码, 비밀번호) with its value",
         hit: "Le mot de passe de la boîte partagée a été réinitialisé : Printemps#2024-Lyon",
@@ -488,8 +489,9 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         public: W,
         local: W,
         // A code that opens a door or disarms an alarm, given with its digits (4 to 10,
-        // grouped or not): `Der Alarmcode … lautet 4-7-7-1-9`, `door code is 4471`. (`PIN`
-        // is left out: its three letters are in every `-ping` word the prefilter would stop at.)
+        // grouped or not): `Der Alarmcode … lautet 4-7-7-1-9`, `door code is 4471`, `SIM PIN
+        // … is 5903` (`pin` is gated as `pin ` / `pin:`: bare, its letters are in every
+        // `-ping` word); a recovery or unlock key of eight groups of six digits.
         literals: &[
             "alarm",
             "door code",
@@ -499,10 +501,15 @@ pub(super) const CREDENTIALS: &[Rule] = &[
             "code d'accès",
             "código de acceso",
             "codice",
+            "unlock",
+            "pin ",
+            "pin:",
+            "puk ",
+            "recovery",
         ],
-        pattern: r"(?i)\b(?:alarm[ -]?code|alarmcode|door[ -]?code|gate[ -]?code|(?-i:[Tt]ürcode|[Cc]ode d'accès|[Cc]ódigo de (?:acceso|la alarma))|code de l'alarme|codice (?:d'allarme|di accesso|del cancello))\b(?:[ \t]+[^\s:=]+){0,6}?[ \t]*(?:[:=]|\b(?:is|lautet|ist|est|es)\b|[ \t](?-i:è)[ \t])[ \t]*(?:[\x22'`]|«)?(\d(?:[ -]?\d){3,9})\b",
+        pattern: r"(?i)\b(?:alarm[ -]?code|alarmcode|door[ -]?code|gate[ -]?code|unlock[ -]?code|(?:sim[ -])?pin(?:[ -]?code)?|puk|(?-i:[Tt]ürcode|[Cc]ode d'accès|[Cc]ódigo de (?:acceso|la alarma))|code de l'alarme|codice (?:d'allarme|di accesso|del cancello))\b(?:[ \t]+[^\s:=]+){0,6}?[ \t]*(?:[:=]|\b(?:is|lautet|ist|est|es|changed to|set to|now)\b|[ \t](?-i:è)[ \t])[ \t]*(?:[\x22'`]|«)?(\d(?:[ -]?\d){3,9})\b|\b(?:recovery|unlock)\b[^\n]{0,80}?\b(\d{6}(?:-\d{6}){7})\b",
         check: Check::NotPlaceholder,
-        what: "an alarm, door or gate code with its digits",
+        what: "an alarm, door, gate or unlock code, a PIN or PUK with its digits; a recovery key of eight groups of six digits (BitLocker's shape)",
         hit: "Der Alarmcode für das Lager lautet 4-7-7-1-9",
         miss: "change the alarm code every month",
     },
@@ -512,7 +519,7 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         public: W,
         local: W,
         literals: &["seed", "mnemonic", "recovery", "backup"],
-        pattern: r"(?i)\b(?:cipher[ _-]?seed|seed|recovery|mnemonic|backup)(?:[ _-]?(?:phrase|words))?(?:[ \t]+[a-z]+){0,4}[ \t]*[:=][ \t]*[\x22']?([a-z]{3,8}(?:[ ,]+[a-z]{3,8}){11,23})\b|-{3,}BEGIN LND CIPHER SEED-{3,}",
+        pattern: r"(?i)\b(?:cipher[ _-]?seed|seed|recovery|mnemonic|backup)(?:[ _-]?(?:phrase|words))?(?:[ \t]*\([^)\n]{1,30}\))?(?:[ \t]+[a-z]+){0,6}[ \t]*[:=][ \t]*[\x22']?([a-z]{3,8}(?:[ ,]+[a-z]{3,8}){11,23})\b|-{3,}BEGIN LND CIPHER SEED-{3,}",
         check: Check::Always,
         what: "a wallet seed or recovery phrase (12 to 24 words)",
         hit: "seed phrase: abandon ability able about above absent absorb abstract absurd abuse access accident",

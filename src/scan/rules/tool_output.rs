@@ -13,12 +13,12 @@ pub(super) const TOOL_OUTPUT: &[Rule] = &[
         public: B,
         local: B,
         // The header row of a table only a tool prints (kubectl get / describe, docker ps,
-        // docker images, ps aux, top, coverage.py), with a row under it: one pasted table is
+        // docker images, ps aux, top, coverage.py, cProfile), with a row under it: one pasted table is
         // raw output. Gated by line start (`Gate::SectionHead`).
-        literals: &["name ", "container id ", "repository ", "type ", "user ", "pid "],
-        pattern: r"(?m)^[ \t]*(?:NAME {2,}(?:READY {2,}STATUS|TYPE {2,}CLUSTER-IP|STATUS {2,}ROLES|DESIRED {2,}CURRENT|CLASS {2,}HOSTS|COMPLETIONS {2,}DURATION)|CONTAINER ID {2,}IMAGE {2,}COMMAND|REPOSITORY {2,}TAG {2,}IMAGE ID|Type {2,}Reason {2,}Age {2,}From {2,}Message|USER {2,}PID +%CPU +%MEM|PID +USER +PR +NI|Name {2,}Stmts {2,}Miss {2,}(?:Branch {2,}BrPart {2,})?Cover)[^\n]*\n[ \t]*\S",
+        literals: &["name ", "container id ", "repository ", "type ", "user ", "pid ", "ncalls "],
+        pattern: r"(?m)^[ \t]*(?:NAME {2,}(?:READY {2,}STATUS|TYPE {2,}CLUSTER-IP|STATUS {2,}ROLES|DESIRED {2,}CURRENT|CLASS {2,}HOSTS|COMPLETIONS {2,}DURATION)|CONTAINER ID {2,}IMAGE {2,}COMMAND|REPOSITORY {2,}TAG {2,}IMAGE ID|Type {2,}Reason {2,}Age {2,}From {2,}Message|USER {2,}PID +%CPU +%MEM|PID +USER +PR +NI|Name {2,}Stmts {2,}Miss {2,}(?:Branch {2,}BrPart {2,})?Cover|ncalls +tottime +percall +cumtime +percall +filename:lineno\(function\))[^\n]*\n[ \t]*\S",
         check: Check::Always,
-        what: "a tool's table with its header row (`kubectl get pods`, `kubectl describe` events, `docker ps`, `docker images`, `ps aux`, `top`, coverage.py)",
+        what: "a tool's table with its header row (`kubectl get pods`, `kubectl describe` events, `docker ps`, `docker images`, `ps aux`, `top`, coverage.py, Python's cProfile)",
         hit: "NAME                 READY   STATUS    RESTARTS   AGE\napi-7d9f8c6b5-4xkqz  1/1     Running   0          12m",
         miss: "run kubectl get pods and check the READY and STATUS columns",
     },
