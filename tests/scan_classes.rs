@@ -225,14 +225,19 @@ fn public_look_alikes_held_out_report() {
 /// The sixth round's parts, by helper sessions from the class descriptions: `tuning_6.jsonl`
 /// (180 private-document cases in 28 languages: 120 bodies naming few people, 60 public
 /// look-alikes), `tuning_7.jsonl` (260 in 43 languages), `tuning_8.jsonl` (320 short notes
-/// in 48 languages) and `clean_public_2.jsonl` (200 public look-alikes in 26 languages).
+/// in 48 languages), `tuning_9.jsonl` (300 in 45 languages) and `clean_public_2.jsonl` (200
+/// public look-alikes in 26 languages).
 /// The private-prose model is trained on them, so these are training figures: every
 /// private document of them but a few is caught, and none of their clean cases blocks.
 #[test]
 fn sixth_round_parts_are_caught_and_no_clean_case_blocks() {
-    for (file, bar) in
-        [("tuning_6.jsonl", 0.95), ("tuning_7.jsonl", 0.95), ("tuning_8.jsonl", 0.9), ("clean_public_2.jsonl", 1.0)]
-    {
+    for (file, bar) in [
+        ("tuning_6.jsonl", 0.95),
+        ("tuning_7.jsonl", 0.95),
+        ("tuning_8.jsonl", 0.9),
+        ("tuning_9.jsonl", 0.9),
+        ("clean_public_2.jsonl", 1.0),
+    ] {
         let (table, wrong, scores) = score(file);
         eprintln!("{table}\n{}", wrong.join("\n"));
         let s = scores["private_document"];

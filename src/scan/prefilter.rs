@@ -206,7 +206,9 @@ fn after_holds(after: After, rest: &[u8]) -> bool {
         After::Any => true,
         After::Blank => rest.first().copied().is_some_and(is_blank),
         After::Assign(ops) => {
-            let mut i = usize::from(matches!(rest.first(), Some(b'"' | b'\'')));
+            // The patterns' `\\?["']?`: an escaping backslash, then a quote, both optional.
+            let mut i = usize::from(rest.first() == Some(&b'\\'));
+            i += usize::from(matches!(rest.get(i), Some(b'"' | b'\'')));
             while rest.get(i).copied().is_some_and(is_blank) {
                 i += 1;
             }

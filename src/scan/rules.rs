@@ -273,8 +273,8 @@ pub fn gate(rule: &Rule) -> Gate {
 pub enum After {
     /// Anything.
     Any,
-    /// An optional quote, blanks (`\s` without a line break), then one of these bytes: the
-    /// `keyword["']?\s*[:=|]` shape of assignments.
+    /// An optional backslash and quote, blanks (`\s` without a line break), then one of these
+    /// bytes: the `keyword\\?["']?\s*[:=|]` shape of assignments.
     Assign(&'static [u8]),
     /// A blank (`\s` without a line break).
     Blank,

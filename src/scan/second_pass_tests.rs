@@ -357,3 +357,13 @@ fn shapes_found_missing_after_the_ninth_blind_score() {
         assert!(!found.iter().any(|(_, s)| s == "block" || s == "warn"), "{clean}: {found:?}");
     }
 }
+
+/// Found by the split-scan proptest: an escaped colon after a secret's name
+/// (`password\:…`, the pattern's `\\?`) was not let through by the literal gate's
+/// follow check.
+#[test]
+fn an_escaped_colon_after_a_secret_name_passes_the_gate() {
+    let (gated, every_line) = prefilter_vs_every_line("password\\://wsl+Ubuntu/Volumes/Macintosh HD");
+    assert_eq!(gated, every_line);
+    assert!(!gated.is_empty());
+}
