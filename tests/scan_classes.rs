@@ -365,3 +365,13 @@ fn ninth_held_out_classes_report() {
 fn tenth_held_out_classes_report() {
     report_table("held_out_10.jsonl");
 }
+
+/// The eleventh held-out part (`held_out_11.jsonl`, 200 cases by a helper session that saw
+/// only the class descriptions, 60 private documents of which 47 not in English, in
+/// 36 languages), committed unseen late in the sixth round, held back from the private-prose
+/// model's training, and scored once at the round's end.
+#[test]
+#[ignore = "held out: scored on purpose, not on every run"]
+fn eleventh_held_out_classes_report() {
+    report_table("held_out_11.jsonl");
+}
