@@ -367,3 +367,42 @@ fn an_escaped_colon_after_a_secret_name_passes_the_gate() {
     assert_eq!(gated, every_line);
     assert!(!gated.is_empty());
 }
+
+/// Shapes the tenth held-out part showed missing (found after its blind score; written here
+/// from scratch): Arabic and Persian role words, a Teams copy with bracketed times, a
+/// KakaoTalk export, a bare PIN and PUK, 2FA recovery codes, a Japanese recovery phrase.
+#[test]
+fn shapes_found_missing_after_the_tenth_blind_score() {
+    for (t, rule, severity) in [
+        ("المستخدم: أين التقرير؟\nالمساعد: في مجلد المالية.", "translated_turns", "block"),
+        (
+            "[9:02 AM] Lena Ortiz\nship it?\n[9:03 AM] Tom Reyes\nafter QA\n[9:05 AM] Lena Ortiz\nok",
+            "chat_export",
+            "block",
+        ),
+        (
+            "[이서연] [오전 9:01] 자료 봤어?\n[정우진] [오전 9:02] 응 봤어\n[이서연] [오전 9:03] 좋아",
+            "chat_export",
+            "block",
+        ),
+        ("Spare handset: PIN 4417, PUK 60218833.", "access_code", "warn"),
+        ("Codes de récupération 2FA du compte : 1234-5678, 2345-6789, 3456-7890", "access_code", "warn"),
+        (
+            "リカバリーフレーズ（12語）: maple orbit tunnel violet onion dragon copper basket ladder pilot marble canvas",
+            "seed_phrase",
+            "warn",
+        ),
+    ] {
+        let found = rules_of_text(t);
+        assert!(found.iter().any(|(r, s)| r == rule && s == severity), "{t}: {found:?}");
+    }
+    for clean in [
+        "the PIN 4 digits rule is documented in the handbook",
+        "[9:02 AM] Standup",
+        "Set up 2FA: recovery codes are shown once.",
+        "リカバリーフレーズは紙に書いて保管してください。",
+    ] {
+        let found = rules_of_text(clean);
+        assert!(!found.iter().any(|(_, s)| s == "block" || s == "warn"), "{clean}: {found:?}");
+    }
+}

@@ -231,6 +231,7 @@ fn document_heads(r: &Rules, line: &[u8], start: usize, blanks: usize, col: &mut
     }
     if (line[0].is_ascii_alphanumeric() && ends_with_clock(line))
         || (line[0] == b'[' && line.get(1).is_some_and(u8::is_ascii_digit))
+        || (line[0] == b'[' && memchr::memmem::find(line, b"] [").is_some())
         || (line[0].is_ascii_digit() && line[1..line.len().min(3)].contains(&b'/'))
     {
         col.add(r.chat_export, start);
