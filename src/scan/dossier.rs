@@ -311,7 +311,7 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
     }
     // Every threshold below needs a matter or words of secrecy: a text with neither, most
     // texts, is passed over after three searches of the whole text instead of a dozen per line.
-    if !MATTERS.is_match(text) && !words::SECRECY.is_match(text) && !roles::MORE_SECRECY.is_match(text) {
+    if !names_a_matter(text) {
         return None;
     }
     let c = count(text);
@@ -348,6 +348,12 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
     found.then(|| c.first.unwrap_or_else(|| (0, text.trim_start().chars().take(24).collect())))
 }
 
+/// Whether `text` holds a matter ([`MATTERS`]) or a word of secrecy: what every threshold
+/// of [`find`] and every counted signal but the plain counts needs.
+fn names_a_matter(text: &str) -> bool {
+    MATTERS.is_match(text) || words::SECRECY.is_match(text) || roles::MORE_SECRECY.is_match(text)
+}
+
 /// The names of [`signals`].
 pub(super) const SIGNALS: [&str; 17] = [
     "people>=1",
@@ -377,7 +383,7 @@ pub(super) const SIGNALS: [&str; 17] = [
 #[must_use]
 pub(super) fn signals(text: &str) -> Vec<&'static str> {
     let mut out = Vec::new();
-    if !MATTERS.is_match(text) && !words::SECRECY.is_match(text) && !roles::MORE_SECRECY.is_match(text) {
+    if !names_a_matter(text) {
         return out;
     }
     let c = count(text);
