@@ -139,6 +139,17 @@ fn marking_named(before: &[u8]) -> bool {
         .any(|w| tail.ends_with(w))
 }
 
+/// Whether the words right after a marking tell of it rather than bear it: a story's
+/// `CONFIDENTIAL, it said, in red letters` (`it said`, `it read`, `the stamp read`).
+fn marking_narrated(after: &[u8]) -> bool {
+    let head = &after[..after.len().min(24)];
+    let head = String::from_utf8_lossy(head).to_ascii_lowercase();
+    let head = head.trim_start_matches([',', ' ', '*', '"', '\'', '”', '»', '!', '.']);
+    ["it said", "it says", "it read", "it reads", "said the", "read the", "the stamp", "in red"]
+        .iter()
+        .any(|w| head.starts_with(w))
+}
+
 /// A match's judgement by its rule's [`Check`]: `at` is where the match lies in `bytes` (the
 /// whole text), `value` its captured value (the match itself when it captures nothing).
 fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
@@ -158,7 +169,9 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
         // A final line break does not count: a file scans as its lines do.
         Check::InText => bytes.strip_suffix(b"\n").unwrap_or(bytes).len() >= at.1 - at.0 + 32,
         Check::Marking => {
-            bytes.strip_suffix(b"\n").unwrap_or(bytes).len() >= at.1 - at.0 + 32 && !marking_named(&bytes[..at.0])
+            bytes.strip_suffix(b"\n").unwrap_or(bytes).len() >= at.1 - at.0 + 32
+                && !marking_named(&bytes[..at.0])
+                && !marking_narrated(&bytes[at.1..])
         }
         Check::NotTestIdentifier => !values::is_test_identifier(&line_around(bytes, at.0)),
         Check::NotPlaceholderUser => !values::is_placeholder_user(&text(value)),
@@ -268,16 +281,28 @@ pub(super) fn keep_evidence(hits: Vec<Hit>) -> Vec<Hit> {
         .collect()
 }
 
+/// The speaker of a [`Check::Speakers`] turn: the nick of `<nick> …` (IRC's mode mark
+/// dropped) unless it names an HTML element ([`rules::HTML_ELEMENTS`]), else the words before
+/// `:` unless they are a field label ([`rules::NOT_SPEAKERS`]). `None`: no speaker.
+fn speaker(turn: &str) -> Option<&str> {
+    if let Some(rest) = turn.strip_prefix('<') {
+        let nick = rest.split('>').next().unwrap_or_default().trim_start_matches(['@', '+', '%', '~', '&']);
+        let html = rules::HTML_ELEMENTS.iter().any(|e| e.eq_ignore_ascii_case(nick));
+        return (!html).then_some(nick);
+    }
+    let speaker = turn.split(':').next().unwrap_or_default();
+    (!rules::NOT_SPEAKERS.contains(&speaker)).then_some(speaker)
+}
+
 /// Turns of a [`Check::Speakers`] rule looked at (the first ones of a text).
 const SPEAKER_TURNS_KEPT: usize = 64;
 
 /// Whether the [`Check::Speakers`] hits among `hits` make a conversation: four or more turns
-/// by speakers not in [`rules::NOT_SPEAKERS`], two or more of whom speak twice or more.
+/// by speakers (see [`speaker`]), two or more of whom speak twice or more.
 pub(super) fn speakers_hold(hits: &[Hit]) -> bool {
     let mut turns: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     for h in hits.iter().filter(|h| h.rule.check == Check::Speakers) {
-        let speaker = h.matched.split(':').next().unwrap_or_default();
-        if !rules::NOT_SPEAKERS.contains(&speaker) {
+        if let Some(speaker) = speaker(&h.matched) {
             *turns.entry(speaker).or_default() += 1;
         }
     }

@@ -90,6 +90,7 @@ struct Rules {
     contract_clauses: usize,
     chat_export: usize,
     named_turns: usize,
+    irc_turns: usize,
 }
 
 fn rule_index(id: &str) -> usize {
@@ -188,6 +189,7 @@ fn compile(with_teddy: bool) -> Compiled {
         contract_clauses: rule_index("contract_clauses"),
         chat_export: rule_index("chat_export"),
         named_turns: rule_index("named_turns"),
+        irc_turns: rule_index("irc_turns"),
     };
     Compiled { teddy, fallback, by_stem, section_heads, rules }
 }

@@ -55,6 +55,83 @@ pub enum Check {
     Speakers,
 }
 
+/// HTML element names (lower case): `<li> item` lines are markup, never an IRC nick of
+/// `irc_turns`.
+pub const HTML_ELEMENTS: &[&str] = &[
+    "a",
+    "abbr",
+    "article",
+    "aside",
+    "b",
+    "blockquote",
+    "body",
+    "br",
+    "button",
+    "caption",
+    "code",
+    "dd",
+    "del",
+    "details",
+    "div",
+    "dl",
+    "dt",
+    "em",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "head",
+    "header",
+    "hr",
+    "html",
+    "i",
+    "img",
+    "input",
+    "ins",
+    "kbd",
+    "label",
+    "li",
+    "link",
+    "main",
+    "mark",
+    "meta",
+    "nav",
+    "ol",
+    "option",
+    "p",
+    "pre",
+    "q",
+    "s",
+    "samp",
+    "script",
+    "section",
+    "select",
+    "small",
+    "span",
+    "strong",
+    "style",
+    "sub",
+    "summary",
+    "sup",
+    "table",
+    "tbody",
+    "td",
+    "textarea",
+    "tfoot",
+    "th",
+    "thead",
+    "title",
+    "tr",
+    "u",
+    "ul",
+    "var",
+];
+
 /// Capitalised words that open `Label: value` lines of notes and reports, never a speaker
 /// of [`Check::Speakers`].
 pub const NOT_SPEAKERS: &[&str] = &[
@@ -251,6 +328,7 @@ pub fn gate(rule: &Rule) -> Gate {
         | "contract_clauses"
         | "chat_export"
         | "named_turns"
+        | "irc_turns"
         | "tagged_progress_lines" => Gate::LineHead,
         "memo_header"
         | "meeting_minutes"

@@ -406,3 +406,42 @@ fn shapes_found_missing_after_the_tenth_blind_score() {
         assert!(!found.iter().any(|(_, s)| s == "block" || s == "warn"), "{clean}: {found:?}");
     }
 }
+
+#[test]
+fn shapes_found_missing_after_the_eleventh_blind_score() {
+    for (t, rule, severity) in [
+        (
+            "<rowan> is staging green?\n<kit_b> yes since noon\n* rowan deploys\n<rowan> thanks, merging\n<kit_b> np",
+            "irc_turns",
+            "block",
+        ),
+        (
+            "Moreau, Elise  2:10 PM\ncan we slip a day?\nPark, Jin  2:11 PM\nfine\nMoreau, Elise  2:12 PM\nok",
+            "chat_export",
+            "block",
+        ),
+        (
+            "**vega** — Today at 8:01 AM: who owns the flaky job?\n**ossi** — Today at 8:02 AM: me\n**vega** — Today at 8:02 AM: thanks",
+            "chat_export",
+            "block",
+        ),
+        (
+            "FAIL web/login.spec.tsx\n  ● Login › rejects a wrong code\n\nTests:       1 failed, 9 passed, 10 total",
+            "tool_output_lines",
+            "block",
+        ),
+        ("then: DROP SCHEMA staging_tmp CASCADE;", "operational_command", "warn"),
+    ] {
+        let found = rules_of_text(t);
+        assert!(found.iter().any(|(r, s)| r == rule && s == severity), "{t}: {found:?}");
+    }
+    for clean in [
+        "<li> one item\n<li> two items\n<p> a paragraph here\n<p> and one more",
+        "<alice> asked in the channel once; nobody answered.",
+        "● Milk\n● Bread\n● Eggs for the weekend",
+        "Chapter 2. The letter on her desk: CONFIDENTIAL, it said in blue ink, and she laughed at how grand it looked.",
+    ] {
+        let found = rules_of_text(clean);
+        assert!(!found.iter().any(|(_, s)| s == "block" || s == "warn"), "{clean}: {found:?}");
+    }
+}

@@ -70,6 +70,10 @@ fn head(r: &Rules, line: &[u8], start: usize, skips: &Skips, col: &mut Collector
     if named_turn_head(line) {
         col.add(r.named_turns, start);
     }
+    // irc_turns: `^<`
+    if first == b'<' {
+        col.add(r.irc_turns, start);
+    }
     if shell_prompt(line) {
         col.add(r.shell, start);
     }
@@ -229,7 +233,8 @@ fn document_heads(r: &Rules, line: &[u8], start: usize, blanks: usize, col: &mut
     if header {
         col.add(r.email_headers, start);
     }
-    if (line[0].is_ascii_alphanumeric() && ends_with_clock(line))
+    if ((line[0].is_ascii_alphanumeric() || matches!(line[0], b'*' | b'_' | b'.' | b'-'))
+        && (ends_with_clock(line) || memchr::memmem::find(line, b"day at ").is_some()))
         || (line[0] == b'[' && line.get(1).is_some_and(u8::is_ascii_digit))
         || (line[0] == b'[' && memchr::memmem::find(line, b"] [").is_some())
         || (line[0].is_ascii_digit() && line[1..line.len().min(3)].contains(&b'/'))

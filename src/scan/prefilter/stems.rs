@@ -137,6 +137,7 @@ pub const STEMS: &[&str] = &[
     "http/",
     "drop tab",
     "drop datab",
+    "drop schem",
     "truncate",
     "delete from",
     "flushall",

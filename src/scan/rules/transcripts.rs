@@ -155,6 +155,21 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         miss: "10:42 alice joined",
     },
     Rule {
+        id: "irc_turns",
+        category: "transcripts",
+        public: B,
+        local: B,
+        literals: &[],
+        // IRC's `<nick> text` without a clock, judged as `named_turns`' speakers are (two
+        // nicks, two turns each): HTML elements (`<li> item`) are not nicks
+        // ([`super::HTML_ELEMENTS`]), and a line holding a tag after the nick is markup.
+        pattern: r"(?m)^<[@+%~&]?[A-Za-z\[\]`^{}|_][A-Za-z0-9\[\]`^{}|_.-]{1,30}>[ \t]+[^<\s][^<\n]*",
+        check: Check::Speakers,
+        what: "an IRC log without times (`<alice> …`, two nicks, two turns each)",
+        hit: "<alice> did it ship?\n<bob> not yet\n<alice> ok, ping me\n<bob> will do",
+        miss: "<li> first item\n<li> second item\n<p> a paragraph\n<p> another one",
+    },
+    Rule {
         id: "named_turns",
         category: "transcripts",
         public: B,
@@ -175,9 +190,9 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         literals: &[],
         // A lowercase sender (a Slack handle) only before a 12-hour time: `standup  10:00`
         // lines of a schedule stay out.
-        pattern: r"(?m)^(?:[A-Z][A-Za-z.'-]+(?: [A-Z][A-Za-z.'-]+){0,3}[ \t]{1,4}\d{1,2}:\d{2}(?:[ \t]?[AP]M)?[ \t]*$|\[\d{1,2}:\d{2}(?: ?[AP]M)?\] [A-Z][A-Za-z.'-]+(?: [A-Z][A-Za-z.'-]+){0,3}[ \t]*$|\[[^\]\n]{1,24}\] \[(?:오전|오후|AM|PM) \d{1,2}:\d{2}\] \S|[a-z][a-z0-9._-]{1,30}[ \t]{1,4}\d{1,2}:\d{2}[ \t]?[AP]M[ \t]*$|\[\d{1,2}/\d{1,2}/\d{2,4},? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\][ \t]+\S|\[(?:\d{4}-\d{2}-\d{2}|\d{1,2}\.\d{1,2}\.\d{2,4}),? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\][ \t]+[A-Z][A-Za-z.'-]+(?: [A-Z][A-Za-z.'-]+){1,3}: \S|\d{1,2}/\d{1,2}/\d{2,4},? \d{1,2}:\d{2}(?: ?[AP]M)? - [^:\n]{1,40}: \S|[A-Za-z0-9_.-]{2,32} (?:—|–|-) (?:Today|Yesterday) at \d{1,2}:\d{2}(?: ?[AP]M)?[ \t]*$)",
+        pattern: r"(?m)^(?:[A-Z][A-Za-z.'-]+,?(?: [A-Z][A-Za-z.'-]+){0,3}[ \t]{1,4}\d{1,2}:\d{2}(?:[ \t]?[AP]M)?[ \t]*$|\[\d{1,2}:\d{2}(?: ?[AP]M)?\] [A-Z][A-Za-z.'-]+(?: [A-Z][A-Za-z.'-]+){0,3}[ \t]*$|\[[^\]\n]{1,24}\] \[(?:오전|오후|AM|PM) \d{1,2}:\d{2}\] \S|[a-z][a-z0-9._-]{1,30}[ \t]{1,4}\d{1,2}:\d{2}[ \t]?[AP]M[ \t]*$|\[\d{1,2}/\d{1,2}/\d{2,4},? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\][ \t]+\S|\[(?:\d{4}-\d{2}-\d{2}|\d{1,2}\.\d{1,2}\.\d{2,4}),? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\][ \t]+[A-Z][A-Za-z.'-]+(?: [A-Z][A-Za-z.'-]+){1,3}: \S|\d{1,2}/\d{1,2}/\d{2,4},? \d{1,2}:\d{2}(?: ?[AP]M)? - [^:\n]{1,40}: \S|(?:\*\*)?[A-Za-z0-9_.-]{2,32}(?:\*\*)? (?:—|–|-) (?:(?:Today|Yesterday) at \d{1,2}:\d{2}(?: ?[AP]M)?(?:[ \t]*$|:? \S)|\d{1,2}/\d{1,2}/\d{2,4},? \d{1,2}:\d{2}(?: ?[AP]M)?[ \t]*$))",
         check: Check::AtLeastThree,
-        what: "a copied Slack or Teams thread: sender-and-time lines (`Jon Bell  10:15 AM`, `[11/5/2024 3:02 PM] Okafor, Chidi`, `[10:14 AM] Maria Jensen`), KakaoTalk's `[name] [오후 2:14] text`; three or more",
+        what: "a copied Slack, Teams or Discord thread: sender-and-time lines (`Jon Bell  10:15 AM`, `Okafor, Chidi  9:41 AM`, `[11/5/2024 3:02 PM] Okafor, Chidi`, `[10:14 AM] Maria Jensen`, `**kaz** — Today at 3:13 PM: text`), KakaoTalk's `[name] [오후 2:14] text`; three or more",
         hit: "Priya Nair  10:14 AM\nchurn risk\nJon Bell  10:15 AM\nwhy?\nPriya Nair  10:17 AM\nprice",
         miss: "Standup  10:00 AM",
     },
