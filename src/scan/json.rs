@@ -100,7 +100,7 @@ fn structure(rule_id: &str, loc: String, sample: &str, reason: String) -> Findin
         category: match rule_id {
             "chat_message_array" => "transcripts",
             "pay_records" => "private_documents",
-            "captured_output" => "raw_tool_output",
+            "captured_output" | "log_records" => "raw_tool_output",
             _ => "structure",
         }
         .into(),
@@ -200,6 +200,15 @@ fn scan_array(items: &[Value], at: &mut String, policy: Policy, out: &mut Vec<Fi
             format!("an array of {people} records of named people with their pay"),
         ));
     }
+    let records = items.iter().filter(|v| is_log_record(v)).count();
+    if records >= LOG_RECORDS {
+        out.push(structure(
+            "log_records",
+            at.clone(),
+            "level/time/msg",
+            format!("an array of {records} log records (a level, a time and a message each)"),
+        ));
+    }
     let turns = items.iter().filter(|v| is_role_message(v) || is_chat_export_message(v)).count();
     if turns >= 2 {
         out.push(structure(
@@ -226,6 +235,28 @@ fn scan_array(items: &[Value], at: &mut String, policy: Policy, out: &mut Vec<Fi
             }
         }
     }
+}
+
+/// Records of [`is_log_record`] in one array from which it is a run of a program's log.
+const LOG_RECORDS: usize = 3;
+
+/// A structured log record (what `ndjson_log` reads as text, parsed): a log level under
+/// `level`, `lvl`, `severity` or `loglevel` (`error`, `WARN`, `info`, …), a time under `ts`,
+/// `time`, `timestamp`, `@timestamp` or `datetime`, and a message under `msg`, `message` or
+/// `event`.
+fn is_log_record(v: &Value) -> bool {
+    const LEVELS: &[&str] =
+        &["trace", "debug", "info", "notice", "warn", "warning", "error", "err", "fatal", "critical", "crit", "panic"];
+    let Some(map) = v.as_object() else { return false };
+    let level = ["level", "lvl", "severity", "loglevel"]
+        .iter()
+        .filter_map(|k| map.get(*k).and_then(Value::as_str))
+        .any(|l| LEVELS.iter().any(|w| w.eq_ignore_ascii_case(l)));
+    let time = ["ts", "time", "timestamp", "@timestamp", "datetime"]
+        .iter()
+        .any(|k| map.get(*k).is_some_and(|t| t.is_string() || t.is_number()));
+    let message = ["msg", "message", "event"].iter().any(|k| map.get(*k).is_some_and(Value::is_string));
+    level && time && message
 }
 
 /// Records of [`is_pay_record`] in one array from which it is a payroll or compensation
@@ -316,14 +347,20 @@ fn scan_entry(k: &str, v: &Value, at: &mut String, policy: Policy, out: &mut Vec
         };
         out.push(finding(&hit, at.clone(), policy));
     }
+    // A seed or mnemonic may be kept as an array of its words.
+    let words = v
+        .as_array()
+        .and_then(|items| items.iter().map(Value::as_str).collect::<Option<Vec<&str>>>())
+        .map(|w| w.join(" "));
+    let generic_value = value_text.or(words.as_deref());
     if facts.generic_secret
         && !facts.secret_named
-        && value_text.is_some_and(|t| looks_random(t) || is_word_list(t) || values::is_secret_value(t))
+        && generic_value.is_some_and(|t| looks_random(t) || is_word_list(t) || values::is_secret_value(t))
     {
         let hit = Hit {
             rule: generic_rule(),
             start: 0,
-            matched: value_text.unwrap_or_default().to_owned(),
+            matched: generic_value.unwrap_or_default().to_owned(),
             note: " (JSON field)",
         };
         out.push(finding(&hit, at.clone(), policy));

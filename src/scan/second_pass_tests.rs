@@ -445,3 +445,24 @@ fn shapes_found_missing_after_the_eleventh_blind_score() {
         assert!(!found.iter().any(|(_, s)| s == "block" || s == "warn"), "{clean}: {found:?}");
     }
 }
+
+#[test]
+fn log_records_seed_word_arrays_pprof_and_encoded_editor_links() {
+    let log = |level: &str, msg: &str| json!({"ts": "2025-02-03T10:00:01Z", "level": level, "msg": msg, "svc": "cart"});
+    let records = json!({"recent": [log("error", "db timeout"), log("warn", "retrying"), log("INFO", "recovered")]});
+    assert!(rules_of_json(&records).iter().any(|(r, s)| r == "log_records" && s == "block"));
+    let two = json!({"recent": [log("error", "db timeout"), log("warn", "retrying")]});
+    assert!(!rules_of_json(&two).iter().any(|(r, _)| r == "log_records"));
+    let person = json!({"level": "senior", "time": "full", "message": "hi"});
+    let people = json!([person.clone(), person.clone(), person]);
+    assert!(!rules_of_json(&people).iter().any(|(r, _)| r == "log_records"));
+    let words = "harbor velvet ostrich candle mutual pepper trophy elbow canyon fossil glide random";
+    let seed = json!({"wallet_seed_phrase": words.split(' ').collect::<Vec<_>>()});
+    assert!(rules_of_json(&seed).iter().any(|(r, s)| r == "generic_secret" && s == "warn"));
+    assert!(!rules_of_json(&json!({"seed_phrase": ["twelve", "words"]})).iter().any(|(_, s)| s == "warn"));
+    let pprof = "Showing nodes accounting for 1.2s, 80% of 1.5s total\n      flat  flat%   sum%        cum   cum%\n     0.5s 33.3% 33.3%      0.5s 33.3%  runtime.memmove";
+    assert!(rules_of_text(pprof).iter().any(|(r, _)| r == "tool_output_lines"), "{:?}", rules_of_text(pprof));
+    let link = rules_of_text("open vscode://file/%2Fhome%2Fmarta%2Fsrc%2Fapp.py%3A12 to review");
+    assert!(link.iter().any(|(r, s)| r == "home_path" && s == "block"), "{link:?}");
+    assert!(!rules_of_text("see https://example.com/home/marta/profile").iter().any(|(_, s)| s == "block"));
+}

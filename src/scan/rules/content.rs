@@ -112,7 +112,8 @@ pub(super) const CONTENT: &[Rule] = &[
         // Lines only a tool prints at a line's start (issue 16, "a program's stdout dump"):
         // go test, npm, jest (`FAIL src/a.test.ts`, `● Suite › test`), classic docker build, terraform plan, criterion and go bench,
         // git status, cargo, make, GitHub Actions, Maven and Gradle, Node's crash footer
-        // (`node:internal/…:289`, `Node.js v20.11.1`). Two in one text. Gated by line start
+        // (`node:internal/…:289`, `Node.js v20.11.1`), pprof's top (`flat  flat%  sum%  cum  cum%`).
+        // Two in one text. Gated by line start
         // (`Gate::SectionHead`): each literal is where its alternative's word starts.
         literals: &[
             "=== run",
@@ -160,8 +161,11 @@ pub(super) const CONTENT: &[Rule] = &[
             "fail ",
             "pass ",
             "●",
+            "flat",
+            "showing nodes",
+            "dropped ",
         ],
-        pattern: r"(?m)^(?:=== RUN[ \t]+\S|(?:FAIL|PASS)[ \t]+\S+\.(?:test|spec)\.[cm]?[jt]sx?\b|●[ \t]+(?:\S[^\n]{0,120}? › \S|Test suite failed to run)|[ \t]*--- (?:PASS|FAIL|SKIP): \S|npm (?:WARN|ERR!|notice)[ \t]|(?:added|removed|changed) \d+ packages?\b|Test Suites:[ \t]+\d|Tests:[ \t]+\d+ (?:failed|passed|skipped|todo)|Step \d+/\d+ : [A-Z]|Terraform will perform the following actions|Terraform used the selected providers|Plan: \d+ to add, \d+ to change|[ \t]*[+~] resource \x22|Benchmarking \S+: (?:Warming up|Collecting|Analyzing)|Found \d+ outliers among \d+ measurements|Benchmark\S+[ \t]+\d+[ \t]+\d+(?:\.\d+)? ns/op|On branch \S+[ \t]*$|Changes not staged for commit:|Changes to be committed:|Untracked files:|Your branch is (?:ahead|behind|up to date)|[ \t]*Compiling [\w-]+ v\d|[ \t]*Finished `\w+` profile \[|test result: (?:ok|FAILED)\. \d+ passed|make(?:\[\d+\])?: (?:\*\*\*|Entering directory|Leaving directory)|\#\#\[(?:group|endgroup|error|warning)\]|NAME[ \t]+(?:READY[ \t]+STATUS|TYPE[ \t]+CLUSTER-IP|STATUS[ \t]+ROLES)|[ \t]*\#[ \t]*npm audit report|Severity: (?:critical|high|moderate|low)[ \t]*$|fix available via `|\[(?:INFO|ERROR|WARNING)\] (?:BUILD (?:SUCCESS|FAILURE)|Tests run: \d|Total time:|Building \S|Failed to execute goal|-{20,}|Reactor Summary|Finished at:|T E S T S|Compiling \d+ source files?)|>[ \t]+Task :\S|BUILD (?:SUCCESSFUL|FAILED) in \d|Node\.js v\d+\.\d+\.\d+[ \t]*$|node:internal/\S+:\d+[ \t]*$)",
+        pattern: r"(?m)^(?:=== RUN[ \t]+\S|(?:FAIL|PASS)[ \t]+\S+\.(?:test|spec)\.[cm]?[jt]sx?\b|●[ \t]+(?:\S[^\n]{0,120}? › \S|Test suite failed to run)|[ \t]*--- (?:PASS|FAIL|SKIP): \S|npm (?:WARN|ERR!|notice)[ \t]|(?:added|removed|changed) \d+ packages?\b|Test Suites:[ \t]+\d|Tests:[ \t]+\d+ (?:failed|passed|skipped|todo)|Step \d+/\d+ : [A-Z]|Terraform will perform the following actions|Terraform used the selected providers|Plan: \d+ to add, \d+ to change|[ \t]*[+~] resource \x22|Benchmarking \S+: (?:Warming up|Collecting|Analyzing)|Found \d+ outliers among \d+ measurements|Benchmark\S+[ \t]+\d+[ \t]+\d+(?:\.\d+)? ns/op|On branch \S+[ \t]*$|Changes not staged for commit:|Changes to be committed:|Untracked files:|Your branch is (?:ahead|behind|up to date)|[ \t]*Compiling [\w-]+ v\d|[ \t]*Finished `\w+` profile \[|test result: (?:ok|FAILED)\. \d+ passed|make(?:\[\d+\])?: (?:\*\*\*|Entering directory|Leaving directory)|\#\#\[(?:group|endgroup|error|warning)\]|NAME[ \t]+(?:READY[ \t]+STATUS|TYPE[ \t]+CLUSTER-IP|STATUS[ \t]+ROLES)|[ \t]*\#[ \t]*npm audit report|Severity: (?:critical|high|moderate|low)[ \t]*$|fix available via `|\[(?:INFO|ERROR|WARNING)\] (?:BUILD (?:SUCCESS|FAILURE)|Tests run: \d|Total time:|Building \S|Failed to execute goal|-{20,}|Reactor Summary|Finished at:|T E S T S|Compiling \d+ source files?)|>[ \t]+Task :\S|BUILD (?:SUCCESSFUL|FAILED) in \d|Node\.js v\d+\.\d+\.\d+[ \t]*$|node:internal/\S+:\d+[ \t]*$|[ \t]*flat[ \t]+flat%[ \t]+sum%[ \t]+cum[ \t]+cum%|Showing nodes accounting for \d|Dropped \d+ nodes \(cum <=)",
         check: Check::AtLeastTwo,
         what: "lines a tool prints (test runner, package manager, build, plan or status output)",
         hit: "=== RUN   TestParse\n--- FAIL: TestParse (0.01s)",

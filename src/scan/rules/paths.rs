@@ -11,7 +11,7 @@ pub(super) const PATHS: &[Rule] = &[
         public: B,
         local: W,
         literals: &[],
-        pattern: r"(?:^|[^A-Za-z0-9_.~/-]|://file|wsl\+[A-Za-z0-9._-]+|/Volumes/[A-Za-z0-9 ._-]{1,40})(/(?:home|Users)/[A-Za-z0-9._-]+(?:/[^\s\x22'<>]*)?|/root(?:/[^\s\x22'<>]*)?|\\/(?:home|Users)\\/[A-Za-z0-9._-]+(?:\\/[A-Za-z0-9._-]+)*)(?:$|[^A-Za-z0-9_.-])",
+        pattern: r"(?:^|[^A-Za-z0-9_.~/-]|://file/?|wsl\+[A-Za-z0-9._-]+|/Volumes/[A-Za-z0-9 ._-]{1,40})(/(?:home|Users)/[A-Za-z0-9._-]+(?:/[^\s\x22'<>]*)?|/root(?:/[^\s\x22'<>]*)?|\\/(?:home|Users)\\/[A-Za-z0-9._-]+(?:\\/[A-Za-z0-9._-]+)*)(?:$|[^A-Za-z0-9_.-])",
         check: Check::NotPlaceholderUser,
         what: "a Linux or macOS home directory",
         hit: "/home/alice/ci/run.log",
