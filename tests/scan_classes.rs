@@ -385,3 +385,28 @@ fn eleventh_held_out_classes_report() {
 fn twelfth_held_out_classes_report() {
     report_table("held_out_12.jsonl");
 }
+
+/// The seventh round's parts, by helper sessions from the class descriptions:
+/// `tuning_11.jsonl` (300 private-document cases in 46 languages, mostly short notes naming
+/// no one: 220 bodies, 80 public look-alikes), `tuning_12.jsonl` (300 in 46 languages: 150
+/// bodies written to resemble public texts, 150 public look-alikes with fiction) and
+/// `tuning_13.jsonl` (260 cases of the other five classes in unusual shapes). JSON cases of
+/// the first two had their wrappers rewritten to neutral ones shared by both labels (the
+/// helpers' wrappers differed by label). The rules were tuned and the model trained on
+/// them, so these are training figures; their first scores are in the README.
+#[test]
+fn seventh_round_parts_are_caught_and_no_clean_case_blocks() {
+    for (file, bar) in [("tuning_11.jsonl", 0.95), ("tuning_12.jsonl", 0.95)] {
+        let (table, wrong, scores) = score(file);
+        eprintln!("{table}\n{}", wrong.join("\n"));
+        let s = scores["private_document"];
+        assert_eq!(s.false_blocks, 0, "{file}: a clean case blocks\n{table}");
+        assert!(s.recall() >= bar, "{file}: recall {:.3} under {bar}\n{table}", s.recall());
+    }
+    let (table, wrong, scores) = score("tuning_13.jsonl");
+    eprintln!("{table}\n{}", wrong.join("\n"));
+    for (class, s) in &scores {
+        assert_eq!(s.false_blocks, 0, "tuning_13 {class}: a clean case blocks\n{table}");
+        assert!(s.recall() >= 0.9, "tuning_13 {class}: recall {:.3}\n{table}", s.recall());
+    }
+}

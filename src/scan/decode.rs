@@ -115,12 +115,12 @@ pub(super) fn percent_batches(text: &str, batch: usize, mut f: impl FnMut(&str, 
         let mut run = line_start;
         let mut at = pct;
         loop {
-            if let Some(b) = escape_at(bytes, at) {
+            if let Some((b, len)) = escape_at(bytes, at).map(|b| twice_escaped(bytes, at, b)) {
                 decoded.extend_from_slice(&bytes[run..at]);
                 map.push((decoded.len(), at));
                 decoded.push(b);
-                map.push((decoded.len(), at + 3));
-                run = at + 3;
+                map.push((decoded.len(), at + len));
+                run = at + len;
                 at = run;
             } else {
                 at += 1;
@@ -149,6 +149,17 @@ pub(super) fn percent_lines(text: &str) -> Option<(String, Vec<(usize, usize)>)>
     out
 }
 
+/// The byte and length of the escape at `at` whose first `%XX` stands for `b`: a `%` escaped
+/// again (`%252F`, a URL encoded twice) stands for the escape after it (`/`, 5 bytes).
+fn twice_escaped(bytes: &[u8], at: usize, b: u8) -> (u8, usize) {
+    let digit = |c: u8| (c as char).to_digit(16);
+    let inner = bytes.get(at + 3..at + 5).and_then(|h| Some(digit(h[0])? * 16 + digit(h[1])?));
+    match inner {
+        Some(v) if b == b'%' && (0x20..0x7f).contains(&v) => (v as u8, 5),
+        _ => (b, 3),
+    }
+}
+
 /// The byte a `%XX` escape at `at` stands for, when it is printable ASCII.
 fn escape_at(bytes: &[u8], at: usize) -> Option<u8> {
     let h = bytes.get(at..at + 3)?;
@@ -168,7 +179,8 @@ pub(super) fn raw_offset(map: &[(usize, usize)], pos: usize) -> usize {
     map.get(i).map_or(0, |&(d, r)| r + (pos - d))
 }
 
-/// Decodes ASCII `%XX` escapes (what LoopX's metadata encoding produces) and returns the
+/// Decodes ASCII `%XX` escapes (what LoopX's metadata encoding produces; `%25XX` as one
+/// escape, as [`percent_batches`] reads it) and returns the
 /// decoded text with, for each decoded byte, the byte range it came from in `text`.
 #[must_use]
 pub(super) fn decode_ascii_percent(text: &str) -> (String, Vec<(usize, usize)>) {
@@ -183,9 +195,10 @@ pub(super) fn decode_ascii_percent(text: &str) -> (String, Vec<(usize, usize)>) 
                 .and_then(|h| std::str::from_utf8(h).ok())
                 .and_then(|h| u8::from_str_radix(h, 16).ok());
             if let Some(b) = hex.filter(|b| (0x20..0x7f).contains(b)) {
+                let (b, len) = twice_escaped(bytes, i, b);
                 out.push(b);
-                map.push((i, i + 3));
-                i += 3;
+                map.push((i, i + len));
+                i += len;
                 continue;
             }
         }

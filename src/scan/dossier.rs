@@ -404,6 +404,14 @@ pub(super) fn reads_public(text: &str) -> bool {
     words::PUBLIC_CONTEXT.is_match(text) && !secret_kept(text)
 }
 
+/// Whether `text` is a textbook exercise built on a made-up document ([`words::EXERCISE`]:
+/// `Read the memo and answer the questions`, `a fictional company`) with no words keeping it
+/// from others: the document's shape then marks no private document.
+#[must_use]
+pub(super) fn is_exercise(text: &str) -> bool {
+    text.len() <= MAX_BYTES && words::EXERCISE.is_match(text) && !secret_kept(text)
+}
+
 /// Whether `text` is the minutes of a public body's meeting ([`roles::PUBLIC_BODY`]) with no
 /// words keeping it from others: the minutes' shape then marks no private document.
 #[must_use]

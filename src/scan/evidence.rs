@@ -140,14 +140,20 @@ fn marking_named(before: &[u8]) -> bool {
 }
 
 /// Whether the words right after a marking tell of it rather than bear it: a story's
-/// `CONFIDENTIAL, it said, in red letters` (`it said`, `it read`, `the stamp read`).
+/// `CONFIDENTIAL, it said, in red letters` or `CONFIDENTIAL, the header said` (`said`,
+/// `read` or `in red` within the next four words), or a Japanese or Chinese marking used as
+/// a word of the sentence (`社外秘の通達を…`: a particle or `的` follows).
 fn marking_narrated(after: &[u8]) -> bool {
-    let head = &after[..after.len().min(24)];
-    let head = String::from_utf8_lossy(head).to_ascii_lowercase();
+    const PARTICLES: &[&str] = &["の", "を", "が", "に", "は", "で", "と", "も", "的"];
+    let head = String::from_utf8_lossy(&after[..after.len().min(40)]).to_ascii_lowercase();
+    if PARTICLES.iter().any(|p| head.starts_with(p)) {
+        return true;
+    }
     let head = head.trim_start_matches([',', ' ', '*', '"', '\'', '”', '»', '!', '.']);
-    ["it said", "it says", "it read", "it reads", "said the", "read the", "the stamp", "in red"]
-        .iter()
-        .any(|w| head.starts_with(w))
+    head.split([' ', ',', '.', ';'])
+        .filter(|w| !w.is_empty())
+        .take(4)
+        .any(|w| matches!(w, "said" | "says" | "read" | "reads" | "red"))
 }
 
 /// A match's judgement by its rule's [`Check`]: `at` is where the match lies in `bytes` (the
@@ -161,7 +167,12 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
             !(is_reference_or_placeholder(&text(value)) || local_login)
         }
         Check::Random => looks_random(&text(value)),
-        Check::SecretValue => values::is_secret_value(&text(value)),
+        // A value read as words (`5pW3…T1 on nodes`) may be one random word and prose.
+        Check::SecretValue => {
+            let v = text(value);
+            values::is_secret_value(&v)
+                || v.split([' ', '\t']).next().is_some_and(|w| w.len() < v.len() && looks_random(w))
+        }
         Check::RandomOrHex => {
             let v = text(value);
             looks_random(&v) || (v.len() >= 32 && v.bytes().all(|b| b.is_ascii_hexdigit()))

@@ -33,6 +33,25 @@ fn kind_of(c: char, at: usize) -> Option<usize> {
     }
 }
 
+/// Whether a zero-width (non-)joiner at `at` is part of the writing, not hidden in it: a
+/// ZWNJ or ZWJ between two letters of a script that spells words with them (Arabic and
+/// Persian, Syriac, Thaana, the Brahmic scripts of India and Sri Lanka: U+0600–U+07BF,
+/// U+0900–U+0DFF, U+FB50–U+FDFF, U+FE70–U+FEFC), or a ZWJ joining two emoji into one
+/// (U+2600–U+27BF, U+1F000 and up, after an emoji's U+FE0F). Unicode 15, ch. 23.2.
+fn is_orthographic_joiner(text: &str, at: usize, c: char) -> bool {
+    let joining =
+        |c: char| matches!(u32::from(c), 0x0600..=0x07BF | 0x0900..=0x0DFF | 0xFB50..=0xFDFF | 0xFE70..=0xFEFC);
+    let emoji = |c: char| matches!(u32::from(c), 0x2600..=0x27BF | 0x1F000..=0x1FAFF | 0xFE0F);
+    let (Some(before), Some(after)) = (text[..at].chars().next_back(), text[at + c.len_utf8()..].chars().next()) else {
+        return false;
+    };
+    match c {
+        '\u{200c}' => joining(before) && joining(after),
+        '\u{200d}' => (joining(before) && joining(after)) || (emoji(before) && emoji(after)),
+        _ => false,
+    }
+}
+
 /// Whether the bytes `b`, `next` can start a character [`kind_of`] reports: a C0 control
 /// other than tab, line feed and carriage return, DEL, a C1 control (`C2 80`–`C2 9F`),
 /// U+061C (`D8 9C`), a bidi or zero-width character of U+2000–U+206F (`E2 80`, `E2 81`) or
@@ -73,7 +92,7 @@ impl Census {
         super::blocks::offsets_where(bytes, (from, to), screen, may_start_hidden, &mut offsets);
         for at in offsets {
             let Some(ch) = text.get(at..).and_then(|rest| rest.chars().next()) else { continue };
-            if let Some(k) = kind_of(ch, at) {
+            if let Some(k) = kind_of(ch, at).filter(|_| !is_orthographic_joiner(text, at, ch)) {
                 c.count[k] += 1;
                 c.first[k].get_or_insert((at, ch));
             }
@@ -126,7 +145,7 @@ mod tests {
     fn census_of_every_char(text: &str) -> Census {
         let mut c = Census::default();
         for (at, ch) in text.char_indices() {
-            if let Some(k) = kind_of(ch, at) {
+            if let Some(k) = kind_of(ch, at).filter(|_| !is_orthographic_joiner(text, at, ch)) {
                 c.count[k] += 1;
                 c.first[k].get_or_insert((at, ch));
             }
@@ -139,6 +158,7 @@ mod tests {
         fn census_decodes_only_where_it_must(
             pieces in proptest::collection::vec(proptest::prop_oneof![
                 proptest::prelude::Just("plain ".to_owned()),
+                proptest::prelude::Just("می\u{200c}خو\u{200d}👩\u{200d}💻".to_owned()),
                 proptest::prelude::Just("\u{200b}\u{200c}\u{200d}\u{2060}\u{feff}".to_owned()),
                 proptest::prelude::Just("\u{202a}\u{202e}\u{2066}\u{2069}\u{200e}\u{200f}\u{061c}".to_owned()),
                 proptest::prelude::Just("\u{1b}[31m\u{7}\u{7f}\u{85}\u{9f}\t\r\n".to_owned()),
@@ -162,6 +182,15 @@ mod tests {
             }
             proptest::prop_assert_eq!(pieced, whole);
         }
+    }
+
+    #[test]
+    fn joiners_of_persian_hindi_and_emoji_are_writing_but_not_in_ascii() {
+        assert_eq!(kinds("می\u{200c}خواهم و نامه\u{200c}ای نوشت"), []);
+        assert_eq!(kinds("क्\u{200d}ष"), []);
+        assert_eq!(kinds("👩\u{200d}💻 on call"), []);
+        assert_eq!(kinds("ghp_\u{200c}abc"), [("zero_width".to_owned(), "warn".to_owned())]);
+        assert_eq!(kinds("\u{200c}می"), [("zero_width".to_owned(), "warn".to_owned())]);
     }
 
     #[test]

@@ -30,14 +30,31 @@ fn generic_rule() -> &'static Rule {
 /// unseal keys, unlock and PIN codes, master keys, seeds and mnemonics, encryption and
 /// signing keys, matched on the lowercased name.
 static GENERIC_SECRET_NAME: LazyLock<regex::Regex> = LazyLock::new(|| {
-    regex::Regex::new(r"(?:pass[_-]?phrase|salt|pepper|unseal[_-]?key|unlock[_-]?code|^pin$|pin[_-]?code|master[_.-]?(?:key|secret|password)|cipher[_-]?seed|^seed$|seed[_-]?(?:phrase|words)|mnemonic|recovery[_-]?(?:phrase|key|code)|encryption[_-]?(?:key|secret)|signing[_-]?(?:key|secret)|hmac[_-]?(?:key|secret))").expect("static regex")
+    regex::Regex::new(r"(?:pass[_-]?phrase|salt|pepper|unseal[_-]?key|unlock[_-]?code|(?:^|_)pin$|pin[_-]?code|(?:^|_)puk$|master[_.-]?(?:key|secret|password)|cipher[_-]?seed|^seed$|seed[_-]?(?:phrase|words)|mnemonic|recovery[_-]?(?:phrase|key|code)|frase[_-]?d[eio][_-]?recuper|wiederherstellungs|herstelzin|encryption[_-]?(?:key|secret)|signing[_-]?(?:key|secret)|hmac[_-]?(?:key|secret))").expect("static regex")
 });
 
-/// Twelve to twenty-four lowercase words: a wallet seed or recovery phrase.
+/// Twelve to twenty-four words of letters, none upper case (in any script: BIP-39 has
+/// Korean, Japanese and Chinese lists): a wallet seed or recovery phrase.
 fn is_word_list(value: &str) -> bool {
-    let words: Vec<&str> = value.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+    let words: Vec<&str> = value.split([' ', ',', '\u{3000}']).filter(|w| !w.is_empty()).collect();
     (12..=24).contains(&words.len())
-        && words.iter().all(|w| (3..=8).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_lowercase()))
+        && words
+            .iter()
+            .all(|w| (1..=10).contains(&w.chars().count()) && w.chars().all(|c| c.is_alphabetic() && !c.is_uppercase()))
+}
+
+/// A PIN or PUK under a key naming one ([`GENERIC_SECRET_NAME`]'s `pin`, `sim_pin`, `puk`):
+/// 4 to 8 digits.
+fn is_pin(key: &str, value: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    (key == "pin"
+        || key == "puk"
+        || key.ends_with("_pin")
+        || key.ends_with("_puk")
+        || key.contains("pin_code")
+        || key.contains("pincode"))
+        && (4..=8).contains(&value.len())
+        && value.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Appends `/` and `key` escaped as a JSON pointer segment (`~` → `~0`, `/` → `~1`).
@@ -120,6 +137,8 @@ struct KeyFacts {
     forbidden: bool,
     boundary_flag: bool,
     captured_output: bool,
+    /// The name says it holds a chat (`chat`, `history`, `conversation`, `dialog`).
+    chat_history: bool,
 }
 
 /// At most this many key names are remembered per thread (then forgotten all at once).
@@ -143,6 +162,7 @@ fn key_facts(k: &str) -> KeyFacts {
         forbidden: is_forbidden_key(&lower),
         boundary_flag: is_boundary_flag(&lower),
         captured_output: is_captured_output_key(&lower),
+        chat_history: ["chat", "history", "conversation", "dialog"].iter().any(|w| lower.contains(w)),
     };
     KEY_FACTS.with_borrow_mut(|m| {
         if m.len() >= KEYS_KEPT {
@@ -226,6 +246,18 @@ fn scan_array(items: &[Value], at: &mut String, policy: Policy, out: &mut Vec<Fi
     }
     // Log lines, turns and stack frames split over array items are one text.
     let strings: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
+    // A token split into pieces (`["ghp_", "SdRl…", …]`) is one when the pieces are joined.
+    if (2..=16).contains(&strings.len())
+        && strings.iter().all(|p| !p.is_empty() && p.len() <= 64 && !p.contains(char::is_whitespace))
+    {
+        let mut joined = Vec::new();
+        scan_text(&strings.concat(), at, policy, &mut joined);
+        for f in joined.into_iter().filter(|f| f.category == "credentials" && f.severity == "block") {
+            if !out.iter().any(|o| o.rule_id == f.rule_id && o.location.starts_with(at.as_str())) {
+                out.push(f);
+            }
+        }
+    }
     if strings.len() >= 2 {
         let mut joined = Vec::new();
         scan_text(&strings.join("\n"), at, policy, &mut joined);
@@ -237,21 +269,46 @@ fn scan_array(items: &[Value], at: &mut String, policy: Policy, out: &mut Vec<Fi
     }
 }
 
+/// A chat UI's history (Gradio's `[[user, bot], …]`): two or more pairs of strings (or a
+/// `null` answer still pending), one of them holding a blank (a sentence, not a key-value
+/// pair). Asked only under a key naming a chat or history ([`KeyFacts::chat_history`]).
+fn is_exchange_list(items: &[Value]) -> bool {
+    let pair = |v: &Value| {
+        v.as_array().is_some_and(|p| p.len() == 2 && p[0].is_string() && (p[1].is_string() || p[1].is_null()))
+    };
+    let prose = |v: &Value| v.as_array().is_some_and(|p| p.iter().filter_map(Value::as_str).any(|t| t.contains(' ')));
+    items.len() >= 2 && items.iter().all(pair) && items.iter().any(prose)
+}
+
 /// Records of [`is_log_record`] in one array from which it is a run of a program's log.
 const LOG_RECORDS: usize = 3;
 
 /// A structured log record (what `ndjson_log` reads as text, parsed): a log level under
 /// `level`, `lvl`, `severity` or `loglevel` (`error`, `WARN`, `info`, …), a time under `ts`,
 /// `time`, `timestamp`, `@timestamp` or `datetime`, and a message under `msg`, `message` or
-/// `event`.
+/// `event`; or a positional record: an array of three or more fields holding a date
+/// (`2024-03-11…`) and a level.
 fn is_log_record(v: &Value) -> bool {
     const LEVELS: &[&str] =
         &["trace", "debug", "info", "notice", "warn", "warning", "error", "err", "fatal", "critical", "crit", "panic"];
+    let is_level = |l: &str| LEVELS.iter().any(|w| w.eq_ignore_ascii_case(l));
+    if let Some(fields) = v.as_array() {
+        // A positional record: `["2024-03-11T14:02:11Z", "ERROR", "db.pool", "reset", …]`.
+        let strings = || fields.iter().filter_map(Value::as_str);
+        let dated = |t: &str| {
+            t.len() >= 10
+                && t.as_bytes()[..10]
+                    .iter()
+                    .enumerate()
+                    .all(|(i, b)| if i == 4 || i == 7 { *b == b'-' } else { b.is_ascii_digit() })
+        };
+        return fields.len() >= 3 && strings().any(dated) && strings().any(is_level);
+    }
     let Some(map) = v.as_object() else { return false };
     let level = ["level", "lvl", "severity", "loglevel"]
         .iter()
         .filter_map(|k| map.get(*k).and_then(Value::as_str))
-        .any(|l| LEVELS.iter().any(|w| w.eq_ignore_ascii_case(l)));
+        .any(is_level);
     let time = ["ts", "time", "timestamp", "@timestamp", "datetime"]
         .iter()
         .any(|k| map.get(*k).is_some_and(|t| t.is_string() || t.is_number()));
@@ -323,14 +380,15 @@ fn is_role_message(v: &Value) -> bool {
         || (v.get("value").is_some_and(Value::is_string) && role_of("from").is_some_and(chat_role))
 }
 
-/// A message of a chat export (Slack, Teams, Discord): a string text under `text`,
-/// `message`, `body` or `content`, a sender under `user`, `user_name`, `author`, `from` or
-/// `sender`, and a time under `ts`, `timestamp`, `time`, `date` or `created_at`.
+/// A message of a chat export (Slack, Teams, Discord, Mattermost, Google Chat): a string text
+/// under `text`, `message`, `body` or `content`, a sender under `user`, `user_name`,
+/// `user_id`, `author`, `from`, `sender` or `creator`, and a time under `ts`, `timestamp`,
+/// `time`, `date`, `created_at`, `create_at` or `created_date`.
 fn is_chat_export_message(v: &Value) -> bool {
     let has = |keys: &[&str]| keys.iter().any(|k| v.get(*k).is_some_and(|x| !x.is_null()));
     ["text", "message", "body", "content"].iter().any(|k| v.get(*k).is_some_and(Value::is_string))
-        && has(&["user", "user_name", "username", "author", "from", "sender"])
-        && has(&["ts", "timestamp", "time", "date", "created_at", "createdDateTime"])
+        && has(&["user", "user_name", "username", "user_id", "author", "from", "sender", "sender_id", "creator"])
+        && has(&["ts", "timestamp", "time", "date", "created_at", "createdDateTime", "create_at", "created_date"])
 }
 
 /// One object entry `k: v`, `at` its pointer.
@@ -355,7 +413,8 @@ fn scan_entry(k: &str, v: &Value, at: &mut String, policy: Policy, out: &mut Vec
     let generic_value = value_text.or(words.as_deref());
     if facts.generic_secret
         && !facts.secret_named
-        && generic_value.is_some_and(|t| looks_random(t) || is_word_list(t) || values::is_secret_value(t))
+        && generic_value
+            .is_some_and(|t| looks_random(t) || is_word_list(t) || values::is_secret_value(t) || is_pin(k, t))
     {
         let hit = Hit {
             rule: generic_rule(),
@@ -388,6 +447,12 @@ fn scan_entry(k: &str, v: &Value, at: &mut String, policy: Policy, out: &mut Vec
         let shown = crate::textsafe::sanitize(k, false);
         let lines = t.lines().filter(|l| !l.trim().is_empty()).count();
         out.push(structure("captured_output", at.clone(), k, format!("{shown:?} holds {lines} lines a tool printed")));
+    }
+    if facts.chat_history
+        && let Some(pairs) = v.as_array().filter(|items| is_exchange_list(items))
+    {
+        let what = format!("a chat history of {} exchanges", pairs.len());
+        out.push(structure("chat_message_array", at.clone(), "[user, bot]", what));
     }
     if facts.boundary_flag && v == &Value::Bool(true) {
         let shown = crate::textsafe::sanitize(k, false);

@@ -182,7 +182,7 @@ fn hits_with_decoding_split(text: &str, split: usize, piece: usize) -> (Vec<Hit>
         hits.retain(|h| !minutes(h));
     }
     let documents = hits.iter().any(|h| h.rule.category == "private_documents");
-    if documents && dossier::is_template(text) {
+    if documents && (dossier::is_template(text) || dossier::is_exercise(text)) {
         hits.retain(|h| h.rule.category != "private_documents");
     } else if !documents && let Some((start, matched)) = dossier::find(text) {
         hits.push(Hit { rule: &dossier::PRIVATE_PROSE, start, matched, note: "" });

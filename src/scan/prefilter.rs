@@ -91,6 +91,7 @@ struct Rules {
     chat_export: usize,
     named_turns: usize,
     irc_turns: usize,
+    strace: usize,
 }
 
 fn rule_index(id: &str) -> usize {
@@ -190,6 +191,7 @@ fn compile(with_teddy: bool) -> Compiled {
         chat_export: rule_index("chat_export"),
         named_turns: rule_index("named_turns"),
         irc_turns: rule_index("irc_turns"),
+        strace: rule_index("strace_lines"),
     };
     Compiled { teddy, fallback, by_stem, section_heads, rules }
 }
@@ -378,6 +380,10 @@ fn byte_gates(r: &Rules, bytes: &[u8], from: usize, to: usize, col: &mut Collect
         if bytes[s] == b'\\' && next.first() == Some(&b'\\') && (s == 0 || at(s - 1) != b'\\') {
             col.add(r.unc, s);
         }
+        // A JSON `\u002f` escape of the home folder's slash (`\u002fhome\u002f…`).
+        if bytes[s] == b'\\' && next.get(..5).is_some_and(|u| u.eq_ignore_ascii_case(b"u002f")) {
+            folder_gates(r, s, &next[5..], col);
+        }
         if bytes[s] == b'/' {
             slash_gates(r, bytes, s, next, col);
             folder_gates(r, s, next, col);
@@ -457,8 +463,8 @@ fn folder_gates(r: &Rules, s: usize, next: &[u8], col: &mut Collector) {
     if next.starts_with(b"home/")
         || next.starts_with(b"Users/")
         || next.starts_with(b"root")
-        || next.starts_with(b"home\\/")
-        || next.starts_with(b"Users\\/")
+        || next.starts_with(b"home\\")
+        || next.starts_with(b"Users\\")
     {
         col.add(r.home, s);
     }

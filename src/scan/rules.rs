@@ -337,9 +337,11 @@ pub fn gate(rule: &Rule) -> Gate {
         | "audit_findings"
         | "cjk_turns"
         | "translated_turns"
+        | "instruction_turns"
         | "tool_output_lines"
         | "tool_table"
         | "pytest_lines"
+        | "runner_report_lines"
         | "build_output_lines"
         | "strace_lines" => Gate::SectionHead,
         _ => Gate::Literals,

@@ -53,11 +53,14 @@ fn head(r: &Rules, line: &[u8], start: usize, skips: &Skips, col: &mut Collector
     let first = line[0];
     // transcript_turns: `^[ \t>*_#-]*(\*\*)?(user|assistant|human|system|ai|model)`
     let k = skips.marks;
-    if line.get(k).is_some_and(|c| matches!(c | 0x20, b'u' | b'a' | b'h' | b's' | b'm'))
-        && [&b"user"[..], b"assistant", b"human", b"system", b"ai", b"model"]
-            .iter()
-            .any(|w| starts_with_ci(&line[k..], w))
-    {
+    let role_at = |k: usize| {
+        line.get(k).is_some_and(|c| matches!(c | 0x20, b'u' | b'a' | b'h' | b's' | b'm' | b't'))
+            && [&b"user"[..], b"assistant", b"human", b"system", b"ai", b"model", b"tool"]
+                .iter()
+                .any(|w| starts_with_ci(&line[k..], w))
+    };
+    // (and `[role]`, whose bracket ends the run of marks)
+    if role_at(k) || (line.get(k) == Some(&b'[') && role_at(k + 1)) {
         col.add(r.turns, start);
     }
     clock_heads(r, line, start, col);
@@ -69,6 +72,9 @@ fn head(r: &Rules, line: &[u8], start: usize, skips: &Skips, col: &mut Collector
     }
     if named_turn_head(line) {
         col.add(r.named_turns, start);
+    }
+    if first.is_ascii_digit() && strace_prefixed_head(line, rules::RULES[r.strace].literals) {
+        col.add(r.strace, start);
     }
     // irc_turns: `^<`
     if first == b'<' {
@@ -111,6 +117,21 @@ fn clock_heads(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
     {
         col.add(r.timestamped, start);
     }
+}
+
+/// `strace_lines`' head after `strace -f -tt`'s prefix (`48211 14:02:11.481913 `): one or two
+/// runs of digits, `:` and `.` each followed by blanks, then one of the rule's calls.
+fn strace_prefixed_head(line: &[u8], calls: &[&str]) -> bool {
+    let mut rest = line;
+    for _ in 0..2 {
+        let n = rest.iter().take_while(|c| c.is_ascii_digit() || matches!(c, b':' | b'.')).count();
+        let blanks = rest[n..].iter().take_while(|&&c| c == b' ').count();
+        if n == 0 || blanks == 0 {
+            break;
+        }
+        rest = &rest[n + blanks..];
+    }
+    rest.len() < line.len() && calls.iter().any(|c| rest.starts_with(c.as_bytes()))
 }
 
 /// `named_turns`' head, `^[A-Z][a-z]+(?: [A-Z][a-z]+)?:[ \t]`: most prose lines start with a
@@ -237,7 +258,8 @@ fn document_heads(r: &Rules, line: &[u8], start: usize, blanks: usize, col: &mut
         && (ends_with_clock(line) || memchr::memmem::find(line, b"day at ").is_some()))
         || (line[0] == b'[' && line.get(1).is_some_and(u8::is_ascii_digit))
         || (line[0] == b'[' && memchr::memmem::find(line, b"] [").is_some())
-        || (line[0].is_ascii_digit() && line[1..line.len().min(3)].contains(&b'/'))
+        || (line[0].is_ascii_digit() && line[1..line.len().min(3)].iter().any(|&b| b == b'/' || b == b'.'))
+        || (line[0] >= 0x80 && ends_with_clock(line))
     {
         col.add(r.chat_export, start);
     }
