@@ -199,6 +199,11 @@ fn ndjson_head(line: &[u8]) -> bool {
     ) && after.get(blanks(after)) == Some(&b':')
 }
 
+/// Discord's `Today at` / `Yesterday at` in `chat_export`'s sender lines (one searcher for
+/// every line).
+static DAY_AT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"day at "));
+
 /// The end `chat_export`'s name line must have, `\d:\d{2}(?:[ \t]?[AP]M)?[ \t]*$`: a clock
 /// time closes the line (prose lines start with a capital too).
 fn ends_with_clock(line: &[u8]) -> bool {
@@ -255,7 +260,7 @@ fn document_heads(r: &Rules, line: &[u8], start: usize, blanks: usize, col: &mut
         col.add(r.email_headers, start);
     }
     if ((line[0].is_ascii_alphanumeric() || matches!(line[0], b'*' | b'_' | b'.' | b'-'))
-        && (ends_with_clock(line) || memchr::memmem::find(line, b"day at ").is_some()))
+        && (ends_with_clock(line) || DAY_AT.find(line).is_some()))
         || (line[0] == b'[' && line.get(1).is_some_and(u8::is_ascii_digit))
         || (line[0] == b'[' && memchr::memmem::find(line, b"] [").is_some())
         || (line[0].is_ascii_digit() && line[1..line.len().min(3)].iter().any(|&b| b == b'/' || b == b'.'))
