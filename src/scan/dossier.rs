@@ -343,7 +343,7 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
         || ((c.clauses.0 >= 2 || (c.clauses.1 >= 2 && roles::CONTRACT.is_match(text)))
             && c.figures >= 1
             && matters >= 2);
-    let found = found && (!words::PUBLIC_CONTEXT.is_match(text) || secrecy());
+    let found = found && (!public_words(text) || secrecy());
     // A letter may name nobody with a title: its finding is then at the text's start.
     found.then(|| c.first.unwrap_or_else(|| (0, text.trim_start().chars().take(24).collect())))
 }
@@ -401,15 +401,20 @@ pub(super) fn signals(text: &str) -> Vec<&'static str> {
 /// others.
 #[must_use]
 pub(super) fn reads_public(text: &str) -> bool {
-    words::PUBLIC_CONTEXT.is_match(text) && !secret_kept(text)
+    public_words(text) && !secret_kept(text)
 }
 
-/// Whether `text` is a textbook exercise built on a made-up document ([`words::EXERCISE`]:
+/// Words of a public or made-up text: [`words::PUBLIC_CONTEXT`] or [`words::PUBLIC_GENRES`].
+fn public_words(text: &str) -> bool {
+    words::PUBLIC_CONTEXT.is_match(text) || words::PUBLIC_GENRES.is_match(text)
+}
+
+/// Whether `text` is a textbook exercise built on a made-up document ([`words::PUBLIC_GENRES`]:
 /// `Read the memo and answer the questions`, `a fictional company`) with no words keeping it
 /// from others: the document's shape then marks no private document.
 #[must_use]
 pub(super) fn is_exercise(text: &str) -> bool {
-    text.len() <= MAX_BYTES && words::EXERCISE.is_match(text) && !secret_kept(text)
+    text.len() <= MAX_BYTES && words::PUBLIC_GENRES.is_match(text) && !secret_kept(text)
 }
 
 /// Whether `text` is the minutes of a public body's meeting ([`roles::PUBLIC_BODY`]) with no

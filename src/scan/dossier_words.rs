@@ -98,11 +98,15 @@ pub(super) static PUBLIC_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the public-context pattern compiles")
 });
 
-/// Words of a textbook exercise built on a made-up document, in English, German, French and
-/// Spanish: what [`super::is_exercise`] reads.
-pub(super) static EXERCISE: LazyLock<Regex> = LazyLock::new(|| {
+/// Words of published genres that tell of private matters, and of textbook exercises built
+/// on made-up documents: a series' or radio drama's synopsis, an obituary, a review of a
+/// novel, a news agency's wording, a regulator's final notice, a committee's report, a court
+/// ruling's summary, a council's public session, a job advert, a template; in English,
+/// German, French, Spanish, Italian and Dutch. What [`super::is_exercise`] and
+/// [`super::reads_public`] read, beside [`PUBLIC_CONTEXT`].
+pub(super) static PUBLIC_GENRES: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i-u)\b(?:answer the (?:following )?questions|read the (?:memo|e-?mail|letter|text|passage|dialogue) (?:and|below)|an? (?:fictional|fictitious|made-up) (?:company|firm|person|employee|organi[sz]ation)|beantworten sie die (?:folgenden )?fragen|(?:fiktive[nrs]?|erfundene[nrs]?) (?:firma|unternehmen)|r(?iu:e|é)pondez aux questions|entreprise fictive|responda a las preguntas|contesta las preguntas|empresa ficticia)\b",
+        r"(?i-u)\b(?:(?:exercise|ejercicio|opgave|aufgabe|exercice|esercizio) \d+(?:\.\d+)?|season \d+,? episode \d+|(?u:é)pisode \d+|episode \d+|written by [A-Z]|directed by|programme guide|program guide|fiches? programmes?|plot summary|passed (?:away )?peacefully|beloved (?:wife|husband|mother|father) of|funeral (?:service|will be held)|in lieu of flowers|donations,? if desired|(?:serialised|serialized) novel|novelist|(?:her|his|their) (?:new|latest|debut) novel|the novel's|the book's (?:hero|heroine|narrator)|en un comunicado|comunic(?:(?u:ó)|o) este|anunci(?:(?u:ó)|o) este|seg(?u:ú)n inform(?u:ó)|answer the (?:following )?questions|read the (?:memo|e-?mail|letter|text|passage|dialogue) (?:and|below)|an? (?:fictional|fictitious|made-up) (?:company|firm|person|employee|organi[sz]ation)|beantworten sie die (?:folgenden )?fragen|(?:fiktive[nrs]?|erfundene[nrs]?) (?:firma|unternehmen)|r(?iu:e|é)pondez aux questions|entreprise fictive|responda a las preguntas|contesta las preguntas|empresa ficticia|final notice|the regulator (?:has )?fined|oral evidence|written submissions|report of session|select committee|resumen de sentencia|tribunal superior de justicia|(?:des)?estima el recurso|seduta pubblica|(?u:ö)ffentliche sitzung|s(?u:é)ance publique|sesi(?u:ó)n p(?u:ú)blica|key responsibilities|about the role|stellenanzeige|(?:deine|ihre) aufgaben|(?-i:TEMPLATE))\b|\((?:m/w/d|w/m/d|f/m/d|m/f/d|h/f)\)|(?i-u:required): \(a\)",
     )
-    .expect("the exercise pattern compiles")
+    .expect("the public-genre pattern compiles")
 });

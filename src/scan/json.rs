@@ -180,6 +180,15 @@ pub fn scan_json(value: &Value, pointer: &str, policy: Policy, out: &mut Vec<Fin
     let mut at = pointer.to_owned();
     let before = out.len();
     scan_at(value, &mut at, policy, out);
+    // Prose judged private string by string is public when the document's strings read
+    // together say so (a synopsis's text beside a goal naming the programme guide).
+    let judged = |f: &Finding| matches!(f.rule_id.as_str(), "private_prose" | "private_prose_weighed");
+    if out[before..].iter().any(judged)
+        && super::dossier::joined_strings(value).is_some_and(|(all, _)| super::dossier::reads_public(&all))
+    {
+        let kept: Vec<Finding> = out.drain(before..).filter(|f| !judged(f)).collect();
+        out.extend(kept);
+    }
     if !out[before..].iter().any(|f| f.category == "private_documents")
         && let Some(hit) = super::dossier::find_in_strings(value)
     {

@@ -577,3 +577,18 @@ fn runner_reports_chat_exports_and_disguises_of_the_seventh_round() {
     let ko = json!({"recovery_phrase": "가격 가끔 가난 가능 가득 가르침 가뭄 가방 가상 가슴 가운데 가을"});
     assert!(rules_of_json(&ko).iter().any(|(r, s)| r == "generic_secret" && s == "warn"));
 }
+
+#[test]
+fn published_genres_and_their_documents_strings_read_public() {
+    let synopsis = "Season 3, Episode 2. When Mara Lind is told her contract ends on 30 June, she finds that her manager Olof Brandt took a bonus of 40,000 for closing the plant. Her lawyer Ines Vahl advises her to sign; her sister says fight.";
+    assert!(!rules_of_text(synopsis).iter().any(|(_, s)| s == "block"), "{:?}", rules_of_text(synopsis));
+    let private = synopsis.replace("Season 3, Episode 2. ", "");
+    assert!(rules_of_text(&private).iter().any(|(_, s)| s == "block"), "{:?}", rules_of_text(&private));
+    // The genre word sits in another string of the same document.
+    let doc = json!({"goal": "Write the programme guide entries for week 9", "entry": private});
+    assert!(!rules_of_json(&doc).iter().any(|(_, s)| s == "block"), "{:?}", rules_of_json(&doc));
+    let plain = json!({"goal": "Hand over the account", "entry": private});
+    assert!(rules_of_json(&plain).iter().any(|(_, s)| s == "block"), "{:?}", rules_of_json(&plain));
+    let advert = "Stellenanzeige: Personalreferent (m/w/d)\nVergütung: 62.000 € brutto. Du berätst Führungskräfte bei Abmahnungen und Kündigungen und begleitest Anhörungen des Betriebsrats mit Dr. Petra Lang und Jonas Weber.";
+    assert!(!rules_of_text(advert).iter().any(|(_, s)| s == "block"), "{:?}", rules_of_text(advert));
+}

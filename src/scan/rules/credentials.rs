@@ -380,7 +380,8 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         local: B,
         literals: &["hooks.slack.com/"],
         pattern: r"https?://hooks\.slack\.com/(?:services|workflows|triggers)/T[A-Za-z0-9]{6,12}/[A-Za-z0-9]{6,14}/([A-Za-z0-9]{16,48})",
-        check: Check::Random,
+        // The URL's shape is the evidence; a secret of letters alone is still one.
+        check: Check::NotPlaceholder,
         what: "a Slack incoming-webhook URL (anyone holding it can post)",
         hit: "https://hooks.slack.com/services/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",
         miss: "https://hooks.slack.com/services/TXXXXXXXX/BXXXXXXXX/XXXXXXXXXXXXXXXXXXXXXXXX",
