@@ -592,3 +592,38 @@ fn published_genres_and_their_documents_strings_read_public() {
     let advert = "Stellenanzeige: Personalreferent (m/w/d)\nVergütung: 62.000 € brutto. Du berätst Führungskräfte bei Abmahnungen und Kündigungen und begleitest Anhörungen des Betriebsrats mit Dr. Petra Lang und Jonas Weber.";
     assert!(!rules_of_text(advert).iter().any(|(_, s)| s == "block"), "{:?}", rules_of_text(advert));
 }
+
+#[test]
+fn shapes_found_missing_after_the_twelfth_blind_score() {
+    for (t, rule, severity) in [
+        (
+            "[09:41] Novák, Jiří\nhotovo?\n[09:43] Dvořák, Eva\nještě ne\n[09:44] Novák, Jiří\nok",
+            "chat_export",
+            "block",
+        ),
+        ("**You:**\n\nwhat is a mutex\n\n**ChatGPT:**\n\nA lock with one owner.", "transcript_turns", "block"),
+        (
+            "[+] Building 12.1s (6/9)\n => [2/5] WORKDIR /srv\n => ERROR [3/5] RUN make build   10.2s",
+            "runner_report_lines",
+            "block",
+        ),
+        ("Unlock code for the spare tablet in the top drawer: 731905", "access_code", "warn"),
+        ("Entsperrcode für das Testgerät: 51-20-93-47", "access_code", "warn"),
+        (
+            "cipher seed of node-3 (aezeed): 1 absent 2 gentle 3 mirror 4 parade 5 orbit 6 salute 7 cabin 8 thrive 9 echo 10 velvet 11 plunge 12 morning",
+            "seed_phrase",
+            "warn",
+        ),
+        ("psql \"host=pg-main dbname=shop user=ops\" -c \"DELETE FROM carts\"", "operational_command", "warn"),
+        ("aws ec2 terminate-instances --instance-ids i-0a1b2c3d4e5f60718", "operational_command", "warn"),
+    ] {
+        let found = rules_of_text(t);
+        assert!(found.iter().any(|(r, s)| r == rule && s == severity), "{t}: {found:?}");
+    }
+    let template = json!({"env": {"STRIPE_SECRET_KEY": "sk_live_<your-key-here>", "OPENAI_API_KEY": "<set-in-vault>"}});
+    assert_eq!(rules_of_json(&template), []);
+    for redacted in ["********", "ghp_XXXXXXXXXXXXXXXXXXXX", "<redacted>"] {
+        let found = rules_of_json(&json!({"db_password": redacted}));
+        assert!(found.iter().any(|(r, _)| r == "forbidden_key"), "{redacted}: {found:?}");
+    }
+}

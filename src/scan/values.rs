@@ -179,7 +179,8 @@ pub fn is_reference_or_placeholder(value: &str) -> bool {
 }
 
 /// True for environment references (`$X`, `${X}`, `%X%`, `os.environ[…]`, …) and config
-/// templates (`<YOUR_API_KEY>`, `your-token-here`) — not for redaction marks like `****`.
+/// templates (`<YOUR_API_KEY>`, `your-token-here`, `sk_live_<your-key-here>`,
+/// `<set-in-vault>`) — not for redaction marks like `****`, `ghp_XXXX…` or `<redacted>`.
 #[must_use]
 pub fn is_reference_or_template(value: &str) -> bool {
     let v = value.trim();
@@ -193,6 +194,14 @@ pub fn is_reference_or_template(value: &str) -> bool {
             .iter()
             .any(|p| lower.starts_with(p))
         || (lower.starts_with("<your") || lower.starts_with("your_") || lower.starts_with("your-"))
+        || (v.ends_with('>') && v.contains('<') && !is_redaction_mark(&lower))
+}
+
+/// A redaction mark in angle brackets (`<redacted>`, `<removed>`, `<masked>`): the key
+/// carried a value that was taken out, which DESIGN.md §5 still counts (a template such as
+/// `<set-in-vault>` names what to put there instead).
+fn is_redaction_mark(lower: &str) -> bool {
+    ["redact", "remov", "mask", "hidden", "elided", "scrub"].iter().any(|w| lower.contains(w))
 }
 
 /// True for a name made of words (`preferredTokenSigningKeyThumbprint`, `API_KEY_HEADER_NAME`,

@@ -54,10 +54,23 @@ fn head(r: &Rules, line: &[u8], start: usize, skips: &Skips, col: &mut Collector
     // transcript_turns: `^[ \t>*_#-]*(\*\*)?(user|assistant|human|system|ai|model)`
     let k = skips.marks;
     let role_at = |k: usize| {
-        line.get(k).is_some_and(|c| matches!(c | 0x20, b'u' | b'a' | b'h' | b's' | b'm' | b't'))
-            && [&b"user"[..], b"assistant", b"human", b"system", b"ai", b"model", b"tool"]
-                .iter()
-                .any(|w| starts_with_ci(&line[k..], w))
+        line.get(k).is_some_and(|c| matches!(c | 0x20, b'u' | b'a' | b'h' | b's' | b'm' | b't' | b'y' | b'c' | b'g'))
+            && [
+                &b"user"[..],
+                b"assistant",
+                b"human",
+                b"system",
+                b"ai",
+                b"model",
+                b"tool",
+                b"you",
+                b"chatgpt",
+                b"claude",
+                b"gemini",
+                b"copilot",
+            ]
+            .iter()
+            .any(|w| starts_with_ci(&line[k..], w))
     };
     // (and `[role]`, whose bracket ends the run of marks)
     if role_at(k) || (line.get(k) == Some(&b'[') && role_at(k + 1)) {

@@ -36,8 +36,6 @@ pub const STEMS: &[&str] = &[
     "助记词",
     "frase de recupera",
     "obnovovací fráze",
-    "wiederherstellungs",
-    "telzin",
     "s3 rb",
     "az group",
     "az vm",
@@ -310,6 +308,8 @@ pub const STEMS: &[&str] = &[
     "dropdb",
     "eroku",
     "nomad",
+    "aws ec2",
+    "entsperrcode",
     "dropuser",
     "mysql",
 ];

@@ -13,8 +13,9 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         literals: &[],
         // A role followed by `:` or `>` and text, a role in brackets before text (an agent's
         // `[assistant] …` / `[tool_call] …` log), or a role alone on a heading or bold line
-        // (`### User`, `**Assistant**`): a bare role word on its own line is a list of names.
-        pattern: r"(?im)^(?:[ \t>*_#-]*(?:\*\*)?(?:user|assistant|human|system|ai|model)(?:\*\*)?[ \t]*(?::[ \t]*\S|>[ \t]*\S)|[ \t>*_#-]*\[(?:user|assistant|human|system|ai|tool|tool_call|tool_result)\][ \t]*\S|[ \t>]*(?:\#{1,6}[ \t]*|\*\*|__)(?:user|assistant|human|system|ai|model)(?:\*\*|__)?[ \t]*:?[ \t]*$)",
+        // (`### User`, `**Assistant**`, a chat app's Markdown export: `**You:**` /
+        // `**ChatGPT:**`): a bare role word on its own line is a list of names.
+        pattern: r"(?im)^(?:[ \t>*_#-]*(?:\*\*)?(?:user|assistant|human|system|ai|model)(?:\*\*)?[ \t]*(?::[ \t]*\S|>[ \t]*\S)|[ \t>*_#-]*\[(?:user|assistant|human|system|ai|tool|tool_call|tool_result)\][ \t]*\S|[ \t>]*(?:\#{1,6}[ \t]*|\*\*|__)(?:user|assistant|human|system|ai|model|you|chatgpt|claude|gemini|copilot)[ \t]*:?(?:\*\*|__)?[ \t]*:?[ \t]*$)",
         check: Check::AtLeastTwo,
         what: "role-marked conversation turns (two or more)",
         hit: "User: fix it\nAssistant: done",
@@ -239,7 +240,7 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         literals: &[],
         // A lowercase sender (a Slack handle) only before a 12-hour time: `standup  10:00`
         // lines of a schedule stay out.
-        pattern: r"(?m)^(?:[A-Z][A-Za-z.'-]+,?(?: [A-Z][A-Za-z.'-]+){0,3}[ \t]{1,4}\d{1,2}:\d{2}(?:[ \t]?[AP]M)?[ \t]*$|\[\d{1,2}:\d{2}(?: ?[AP]M)?\] [A-Z][A-Za-z.'-]+(?: [A-Z][A-Za-z.'-]+){0,3}[ \t]*$|\[[^\]\n]{1,24}\] \[(?:오전|오후|AM|PM) \d{1,2}:\d{2}\] \S|[a-z][a-z0-9._-]{1,30}[ \t]{1,4}\d{1,2}:\d{2}[ \t]?[AP]M[ \t]*$|\[\d{1,2}[-/.](?:\d{1,2}|[A-Z][a-z]{2})[-/.]\d{2,4},? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\][ \t]+\S|\[(?:\d{4}-\d{2}-\d{2}|\d{1,2}\.\d{1,2}\.\d{2,4}),? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\][ \t]+[A-Z][A-Za-z.'-]+(?: [A-Z][A-Za-z.'-]+){1,3}: \S|\d{1,2}[/.]\d{1,2}[/.]\d{2,4},? \d{1,2}:\d{2}(?: ?[AP]M)? - [^:\n]{1,40}: \S|(?:[A-Za-z]|[\x80-\xFF])[^\n]{0,30}?[ \t]+\d{4}[-/.]\d{1,2}[-/.]\d{1,2} \d{1,2}:\d{2}:\d{2}[ \t]*$|(?:\*\*)?[A-Za-z0-9_.-]{2,32}(?:\*\*)? (?:—|–|-) (?:(?:Today|Yesterday) at \d{1,2}:\d{2}(?: ?[AP]M)?(?:[ \t]*$|:? \S)|\d{1,2}/\d{1,2}/\d{2,4},? \d{1,2}:\d{2}(?: ?[AP]M)?[ \t]*$))",
+        pattern: r"(?m)^(?:[A-Z][A-Za-z.'-]+,?(?: [A-Z][A-Za-z.'-]+){0,3}[ \t]{1,4}\d{1,2}:\d{2}(?:[ \t]?[AP]M)?[ \t]*$|\[\d{1,2}:\d{2}(?: ?[AP]M)?\] [A-Z](?:[A-Za-z.'-]|[\xC3-\xC5][\x80-\xBF])+,?(?: [A-Z](?:[A-Za-z.'-]|[\xC3-\xC5][\x80-\xBF])+){0,3}[ \t]*$|\[[^\]\n]{1,24}\] \[(?:오전|오후|AM|PM) \d{1,2}:\d{2}\] \S|[a-z][a-z0-9._-]{1,30}[ \t]{1,4}\d{1,2}:\d{2}[ \t]?[AP]M[ \t]*$|\[\d{1,2}[-/.](?:\d{1,2}|[A-Z][a-z]{2})[-/.]\d{2,4},? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\][ \t]+\S|\[(?:\d{4}-\d{2}-\d{2}|\d{1,2}\.\d{1,2}\.\d{2,4}),? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\][ \t]+[A-Z][A-Za-z.'-]+(?: [A-Z][A-Za-z.'-]+){1,3}: \S|\d{1,2}[/.]\d{1,2}[/.]\d{2,4},? \d{1,2}:\d{2}(?: ?[AP]M)? - [^:\n]{1,40}: \S|(?:[A-Za-z]|[\x80-\xFF])[^\n]{0,30}?[ \t]+\d{4}[-/.]\d{1,2}[-/.]\d{1,2} \d{1,2}:\d{2}:\d{2}[ \t]*$|(?:\*\*)?[A-Za-z0-9_.-]{2,32}(?:\*\*)? (?:—|–|-) (?:(?:Today|Yesterday) at \d{1,2}:\d{2}(?: ?[AP]M)?(?:[ \t]*$|:? \S)|\d{1,2}/\d{1,2}/\d{2,4},? \d{1,2}:\d{2}(?: ?[AP]M)?[ \t]*$))",
         check: Check::AtLeastThree,
         what: "a copied Slack, Teams or Discord thread: sender-and-time lines (`Jon Bell  10:15 AM`, `Okafor, Chidi  9:41 AM`, `[11/5/2024 3:02 PM] Okafor, Chidi`, `[10:14 AM] Maria Jensen`, `**kaz** — Today at 3:13 PM: text`), KakaoTalk's `[name] [오후 2:14] text`; three or more",
         hit: "Priya Nair  10:14 AM\nchurn risk\nJon Bell  10:15 AM\nwhy?\nPriya Nair  10:17 AM\nprice",
