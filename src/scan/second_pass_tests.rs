@@ -548,8 +548,8 @@ fn runner_reports_chat_exports_and_disguises_of_the_seventh_round() {
         assert!(!found.iter().any(|(_, s)| s == "block" || s == "warn"), "{clean}: {found:?}");
     }
     let chat = json!({"posts": [
-        {"user_id": "u1", "create_at": 1710236400123_u64, "message": "the export OOMed"},
-        {"user_id": "u2", "create_at": 1710236462011_u64, "message": "bumping memory"}
+        {"user_id": "u1", "create_at": 1_710_236_400_123_u64, "message": "the export OOMed"},
+        {"user_id": "u2", "create_at": 1_710_236_462_011_u64, "message": "bumping memory"}
     ]});
     assert!(rules_of_json(&chat).iter().any(|(r, _)| r == "chat_message_array"));
     let history = json!({"chat_history": [["what is the refund window?", "30 days"], ["and monthly?", "none"]]});
