@@ -220,32 +220,11 @@ fn scan_at(value: &Value, at: &mut String, policy: Policy, out: &mut Vec<Finding
 }
 
 fn scan_array(items: &[Value], at: &mut String, policy: Policy, out: &mut Vec<Finding>) {
-    let people = items.iter().filter(|v| is_pay_record(v)).count();
-    if people >= PAY_RECORDS {
-        out.push(structure(
-            "pay_records",
-            at.clone(),
-            "name/pay",
-            format!("an array of {people} records of named people with their pay"),
-        ));
-    }
-    let records = items.iter().filter(|v| is_log_record(v)).count();
-    if records >= LOG_RECORDS {
-        out.push(structure(
-            "log_records",
-            at.clone(),
-            "level/time/msg",
-            format!("an array of {records} log records (a level, a time and a message each)"),
-        ));
-    }
-    let turns = items.iter().filter(|v| is_role_message(v) || is_chat_export_message(v)).count();
-    if turns >= 2 {
-        out.push(structure(
-            "chat_message_array",
-            at.clone(),
-            "role/content",
-            format!("an array of {turns} chat messages with roles"),
-        ));
+    for (rule, sample, fewest, is_one, what) in RECORD_ARRAYS {
+        let n = items.iter().filter(|v| is_one(v)).count();
+        if n >= *fewest {
+            out.push(structure(rule, at.clone(), sample, format!("an array of {n} {what}")));
+        }
     }
     let len = at.len();
     for (i, v) in items.iter().enumerate() {
@@ -287,6 +266,20 @@ fn is_exchange_list(items: &[Value]) -> bool {
     };
     let prose = |v: &Value| v.as_array().is_some_and(|p| p.iter().filter_map(Value::as_str).any(|t| t.contains(' ')));
     items.len() >= 2 && items.iter().all(pair) && items.iter().any(prose)
+}
+
+/// Arrays whose items are records of one kind: (rule, sample shown, fewest records, the
+/// test of one item, what the array is).
+type RecordArray = (&'static str, &'static str, usize, fn(&Value) -> bool, &'static str);
+const RECORD_ARRAYS: &[RecordArray] = &[
+    ("pay_records", "name/pay", PAY_RECORDS, is_pay_record, "records of named people with their pay"),
+    ("log_records", "level/time/msg", LOG_RECORDS, is_log_record, "log records (a level, a time and a message each)"),
+    ("chat_message_array", "role/content", 2, is_chat_message, "chat messages with roles"),
+];
+
+/// A chat message of either shape: [`is_role_message`] or [`is_chat_export_message`].
+fn is_chat_message(v: &Value) -> bool {
+    is_role_message(v) || is_chat_export_message(v)
 }
 
 /// Records of [`is_log_record`] in one array from which it is a run of a program's log.

@@ -534,6 +534,8 @@ mod mask_tests;
 #[cfg(test)]
 mod second_pass_tests;
 #[cfg(test)]
+mod seventh_round_tests;
+#[cfg(test)]
 mod test_pieces;
 #[cfg(test)]
 mod tests;
