@@ -17,6 +17,22 @@ pub(super) fn rules_of_text(t: &str) -> Vec<(String, String)> {
     out.into_iter().filter(|f| f.severity != "info").map(|f| (f.rule_id, f.severity)).collect()
 }
 
+/// Each text is flagged by its rule at its severity.
+pub(super) fn assert_found(cases: &[(&str, &str, &str)]) {
+    for (t, rule, severity) in cases {
+        let found = rules_of_text(t);
+        assert!(found.iter().any(|(r, s)| r == rule && s == severity), "{t}: {found:?}");
+    }
+}
+
+/// No text is blocked or warned about.
+pub(super) fn assert_quiet(texts: &[&str]) {
+    for t in texts {
+        let found = rules_of_text(t);
+        assert!(!found.iter().any(|(_, s)| s == "block" || s == "warn"), "{t}: {found:?}");
+    }
+}
+
 #[test]
 fn a_schema_declaring_a_password_is_not_one_but_a_default_in_it_is_data() {
     let schema = json!({"properties": {"password": {"type": "string", "minLength": 12, "writeOnly": true}}});
@@ -373,7 +389,7 @@ fn an_escaped_colon_after_a_secret_name_passes_the_gate() {
 /// KakaoTalk export, a bare PIN and PUK, 2FA recovery codes, a Japanese recovery phrase.
 #[test]
 fn shapes_found_missing_after_the_tenth_blind_score() {
-    for (t, rule, severity) in [
+    assert_found(&[
         ("المستخدم: أين التقرير؟\nالمساعد: في مجلد المالية.", "translated_turns", "block"),
         (
             "[9:02 AM] Lena Ortiz\nship it?\n[9:03 AM] Tom Reyes\nafter QA\n[9:05 AM] Lena Ortiz\nok",
@@ -392,17 +408,11 @@ fn shapes_found_missing_after_the_tenth_blind_score() {
             "seed_phrase",
             "warn",
         ),
-    ] {
-        let found = rules_of_text(t);
-        assert!(found.iter().any(|(r, s)| r == rule && s == severity), "{t}: {found:?}");
-    }
-    for clean in [
+    ]);
+    assert_quiet(&[
         "the PIN 4 digits rule is documented in the handbook",
         "[9:02 AM] Standup",
         "Set up 2FA: recovery codes are shown once.",
         "リカバリーフレーズは紙に書いて保管してください。",
-    ] {
-        let found = rules_of_text(clean);
-        assert!(!found.iter().any(|(_, s)| s == "block" || s == "warn"), "{clean}: {found:?}");
-    }
+    ]);
 }

@@ -2,12 +2,12 @@
 //! `second_pass_tests.rs` (over its length): shapes the spent held-out parts 10 to 12 and
 //! the fresh tuning parts showed missing, and public genres.
 
-use super::second_pass_tests::{rules_of_json, rules_of_text};
+use super::second_pass_tests::{assert_found, assert_quiet, rules_of_json, rules_of_text};
 use serde_json::json;
 
 #[test]
 fn shapes_found_missing_after_the_eleventh_blind_score() {
-    for (t, rule, severity) in [
+    assert_found(&[
         (
             "<rowan> is staging green?\n<kit_b> yes since noon\n* rowan deploys\n<rowan> thanks, merging\n<kit_b> np",
             "irc_turns",
@@ -29,19 +29,13 @@ fn shapes_found_missing_after_the_eleventh_blind_score() {
             "block",
         ),
         ("then: DROP SCHEMA staging_tmp CASCADE;", "operational_command", "warn"),
-    ] {
-        let found = rules_of_text(t);
-        assert!(found.iter().any(|(r, s)| r == rule && s == severity), "{t}: {found:?}");
-    }
-    for clean in [
+    ]);
+    assert_quiet(&[
         "<li> one item\n<li> two items\n<p> a paragraph here\n<p> and one more",
         "<alice> asked in the channel once; nobody answered.",
         "● Milk\n● Bread\n● Eggs for the weekend",
         "Chapter 2. The letter on her desk: CONFIDENTIAL, it said in blue ink, and she laughed at how grand it looked.",
-    ] {
-        let found = rules_of_text(clean);
-        assert!(!found.iter().any(|(_, s)| s == "block" || s == "warn"), "{clean}: {found:?}");
-    }
+    ]);
 }
 
 #[test]
@@ -67,7 +61,7 @@ fn log_records_seed_word_arrays_pprof_and_encoded_editor_links() {
 
 #[test]
 fn runner_reports_chat_exports_and_disguises_of_the_seventh_round() {
-    for (t, rule, severity) in [
+    assert_found(&[
         ("==311== Invalid write of size 8\n==311==    at 0x4011A2: push (q.c:40)", "runner_report_lines", "block"),
         (
             "TASK [db : migrate] ******\nfatal: [db-1]: FAILED! => {\"rc\": 1}\nPLAY RECAP ******",
@@ -130,21 +124,15 @@ fn runner_reports_chat_exports_and_disguises_of_the_seventh_round() {
         ("Lobby tablets: unlock code 550912, change it after the fair.", "access_code", "warn"),
         ("heroku pg:reset DATABASE_URL --app shop-staging", "operational_command", "warn"),
         ("nomad job stop -purge ingest", "operational_command", "warn"),
-    ] {
-        let found = rules_of_text(t);
-        assert!(found.iter().any(|(r, s)| r == rule && s == severity), "{t}: {found:?}");
-    }
-    for clean in [
+    ]);
+    assert_quiet(&[
         "### Instruction:\n{instruction}\n\n### Response:\n{response}",
         "## Response\nA JSON object.\n## Response\nAn empty body.",
         "Freeze 2024-03-01 18:00\nDeploy 2024-03-02 10:00\nVerify 2024-03-02 12:00",
         "Read the memo and answer the questions.\nMEMO\nTo: All staff\nFrom: Director, Fabrikam (a fictional company)\nSubject: Move\nWe move in June.",
         "映画紹介：主人公は社外秘の通達を偶然目にしてしまう。働く人々の誇りを描いたヒューマンドラマ。公開情報。",
         "see https://example.com/c/Users/guide for the setup",
-    ] {
-        let found = rules_of_text(clean);
-        assert!(!found.iter().any(|(_, s)| s == "block" || s == "warn"), "{clean}: {found:?}");
-    }
+    ]);
     let chat = json!({"posts": [
         {"user_id": "u1", "create_at": 1_710_236_400_123_u64, "message": "the export OOMed"},
         {"user_id": "u2", "create_at": 1_710_236_462_011_u64, "message": "bumping memory"}
@@ -193,7 +181,7 @@ fn published_genres_and_their_documents_strings_read_public() {
 
 #[test]
 fn shapes_found_missing_after_the_twelfth_blind_score() {
-    for (t, rule, severity) in [
+    assert_found(&[
         (
             "[09:41] Novák, Jiří\nhotovo?\n[09:43] Dvořák, Eva\nještě ne\n[09:44] Novák, Jiří\nok",
             "chat_export",
@@ -214,10 +202,7 @@ fn shapes_found_missing_after_the_twelfth_blind_score() {
         ),
         ("psql \"host=pg-main dbname=shop user=ops\" -c \"DELETE FROM carts\"", "operational_command", "warn"),
         ("aws ec2 terminate-instances --instance-ids i-0a1b2c3d4e5f60718", "operational_command", "warn"),
-    ] {
-        let found = rules_of_text(t);
-        assert!(found.iter().any(|(r, s)| r == rule && s == severity), "{t}: {found:?}");
-    }
+    ]);
     let template = json!({"env": {"STRIPE_SECRET_KEY": "sk_live_<your-key-here>", "OPENAI_API_KEY": "<set-in-vault>"}});
     assert_eq!(rules_of_json(&template), []);
     for redacted in ["********", "ghp_XXXXXXXXXXXXXXXXXXXX", "<redacted>"] {
