@@ -238,21 +238,23 @@ fn scan_array(items: &[Value], at: &mut String, policy: Policy, out: &mut Vec<Fi
     if (2..=16).contains(&strings.len())
         && strings.iter().all(|p| !p.is_empty() && p.len() <= 64 && !p.contains(char::is_whitespace))
     {
-        let mut joined = Vec::new();
-        scan_text(&strings.concat(), at, policy, &mut joined);
-        for f in joined.into_iter().filter(|f| f.category == "credentials" && f.severity == "block") {
-            if !out.iter().any(|o| o.rule_id == f.rule_id && o.location.starts_with(at.as_str())) {
-                out.push(f);
-            }
-        }
+        let blocks_a_credential = |f: &Finding| f.category == "credentials" && f.severity == "block";
+        scan_joined(&strings.concat(), at, policy, out, blocks_a_credential);
     }
     if strings.len() >= 2 {
-        let mut joined = Vec::new();
-        scan_text(&strings.join("\n"), at, policy, &mut joined);
-        for f in joined.into_iter().filter(|f| matches!(f.category.as_str(), "transcripts" | "raw_tool_output")) {
-            if !out.iter().any(|o| o.rule_id == f.rule_id && o.location.starts_with(at.as_str())) {
-                out.push(f);
-            }
+        let is_output = |f: &Finding| matches!(f.category.as_str(), "transcripts" | "raw_tool_output");
+        scan_joined(&strings.join("\n"), at, policy, out, is_output);
+    }
+}
+
+/// Scans `joined` (an array's strings put together) and adds the findings `keep` selects
+/// that no finding of the same rule under `at` already reports.
+fn scan_joined(joined: &str, at: &str, policy: Policy, out: &mut Vec<Finding>, keep: impl Fn(&Finding) -> bool) {
+    let mut found = Vec::new();
+    scan_text(joined, at, policy, &mut found);
+    for f in found.into_iter().filter(|f| keep(f)) {
+        if !out.iter().any(|o| o.rule_id == f.rule_id && o.location.starts_with(at)) {
+            out.push(f);
         }
     }
 }

@@ -51,7 +51,8 @@ impl Skips {
 
 fn head(r: &Rules, line: &[u8], start: usize, skips: &Skips, col: &mut Collector) {
     let first = line[0];
-    // transcript_turns: `^[ \t>*_#-]*(\*\*)?(user|assistant|human|system|ai|model)`
+    // transcript_turns: `^[ \t>*_#-]*(\*\*)?` then a role word (`user`, `assistant`, …, and
+    // a chat app's `you` / `chatgpt` on a bold or heading line), or `[` and a role (`[tool_call]`)
     let k = skips.marks;
     let role_at = |k: usize| {
         line.get(k).is_some_and(|c| matches!(c | 0x20, b'u' | b'a' | b'h' | b's' | b'm' | b't' | b'y' | b'c' | b'g'))
