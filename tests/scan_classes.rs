@@ -422,3 +422,13 @@ fn seventh_round_parts_are_caught_and_no_clean_case_blocks() {
         assert!(s.recall() >= 0.9, "tuning_13 {class}: recall {:.3}\n{table}", s.recall());
     }
 }
+
+/// The thirteenth held-out part (`held_out_13.jsonl`, 250 cases by a helper session that saw
+/// only the class descriptions, 70 private documents of which 48 not in English in
+/// 44 languages), committed unseen at the seventh round's end for the next round's blind
+/// score, held back from the private-prose model's training. Not yet scored.
+#[test]
+#[ignore = "held out: scored on purpose, not on every run"]
+fn thirteenth_held_out_classes_report() {
+    report_table("held_out_13.jsonl");
+}
