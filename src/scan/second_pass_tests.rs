@@ -333,7 +333,7 @@ fn conversation_exports_zoom_chats_strace_and_macos_temp_folders_block() {
 /// German passphrase, a pepper in a JSON field, bucket and resource-group deletes.
 #[test]
 fn shapes_found_missing_after_the_ninth_blind_score() {
-    for (t, rule, severity) in [
+    assert_found(&[
         ("Пользователь: где отчёт?\nАссистент: в папке «Финансы».\nПользователь: спасибо", "translated_turns", "block"),
         ("Usuario: ¿dónde está?\nAsistente: en la carpeta compartida.", "translated_turns", "block"),
         ("chat. USER: hi there ASSISTANT: hello USER: status? ASSISTANT: green", "inline_turns", "block"),
@@ -354,13 +354,10 @@ fn shapes_found_missing_after_the_ninth_blind_score() {
         ("Die Passphrase lautet jetzt „linden kettle harbor 12“.", "password_in_prose", "warn"),
         ("cleanup: aws s3 rb s3://old-exports-bucket --force", "operational_command", "warn"),
         ("then az group delete --name rg-temp --yes", "operational_command", "warn"),
-    ] {
-        let found = rules_of_text(t);
-        assert!(found.iter().any(|(r, s)| r == rule && s == severity), "{t}: {found:?}");
-    }
+    ]);
     let pepper = json!({"metadata": {"pepper": "9f1c2a7e55d04b3c8e6a1f2d3c4b5a69"}});
     assert!(rules_of_json(&pepper).iter().any(|(r, s)| r == "generic_secret" && s == "warn"));
-    for clean in [
+    assert_quiet(&[
         "Benutzer: admin",
         "the template marks turns with USER: and ASSISTANT: in capitals",
         "ask the office for the door unlock code",
@@ -368,10 +365,7 @@ fn shapes_found_missing_after_the_ninth_blind_score() {
         "store the master key (in the vault) and rotate it yearly",
         "Die Passphrase lautet jetzt anders.",
         "aws s3 ls s3://old-exports-bucket",
-    ] {
-        let found = rules_of_text(clean);
-        assert!(!found.iter().any(|(_, s)| s == "block" || s == "warn"), "{clean}: {found:?}");
-    }
+    ]);
 }
 
 /// Found by the split-scan proptest: an escaped colon after a secret's name

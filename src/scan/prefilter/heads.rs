@@ -51,30 +51,9 @@ impl Skips {
 
 fn head(r: &Rules, line: &[u8], start: usize, skips: &Skips, col: &mut Collector) {
     let first = line[0];
-    // transcript_turns: `^[ \t>*_#-]*(\*\*)?` then a role word (`user`, `assistant`, …, and
-    // a chat app's `you` / `chatgpt` on a bold or heading line), or `[` and a role (`[tool_call]`)
+    // transcript_turns: a role word after the line's marks, or `[` and a role (`[tool_call]`)
     let k = skips.marks;
-    let role_at = |k: usize| {
-        line.get(k).is_some_and(|c| matches!(c | 0x20, b'u' | b'a' | b'h' | b's' | b'm' | b't' | b'y' | b'c' | b'g'))
-            && [
-                &b"user"[..],
-                b"assistant",
-                b"human",
-                b"system",
-                b"ai",
-                b"model",
-                b"tool",
-                b"you",
-                b"chatgpt",
-                b"claude",
-                b"gemini",
-                b"copilot",
-            ]
-            .iter()
-            .any(|w| starts_with_ci(&line[k..], w))
-    };
-    // (and `[role]`, whose bracket ends the run of marks)
-    if role_at(k) || (line.get(k) == Some(&b'[') && role_at(k + 1)) {
+    if role_word_at(line, k) || (line.get(k) == Some(&b'[') && role_word_at(line, k + 1)) {
         col.add(r.turns, start);
     }
     clock_heads(r, line, start, col);
@@ -104,6 +83,27 @@ fn head(r: &Rules, line: &[u8], start: usize, skips: &Skips, col: &mut Collector
     if first == b'[' && line.get(1).is_some_and(u8::is_ascii_alphabetic) {
         col.add(r.tagged, start);
     }
+}
+
+/// `transcript_turns`' role words at `line[k..]` (ASCII case-insensitive): `user`,
+/// `assistant`, …, `tool`, and a chat app's `you` / `chatgpt` (its bold or heading lines).
+fn role_word_at(line: &[u8], k: usize) -> bool {
+    const ROLES: &[&[u8]] = &[
+        b"user",
+        b"assistant",
+        b"human",
+        b"system",
+        b"ai",
+        b"model",
+        b"tool",
+        b"you",
+        b"chatgpt",
+        b"claude",
+        b"gemini",
+        b"copilot",
+    ];
+    line.get(k).is_some_and(|c| matches!(c | 0x20, b'u' | b'a' | b'h' | b's' | b'm' | b't' | b'y' | b'c' | b'g'))
+        && ROLES.iter().any(|w| starts_with_ci(&line[k..], w))
 }
 
 /// The gates of `session_log` (`^\[?\d{1,2}:`), `chat_log` (the same clock) and
