@@ -4,7 +4,7 @@
 //! marker; the key is the lines that follow it).
 
 use super::decode;
-use super::evidence::raw_hits;
+use super::evidence::{is_masked, masked_hits};
 use super::mask;
 
 /// The most lines of one private key's body masked after its marker (a 16384-bit RSA key in
@@ -89,10 +89,8 @@ impl Masker {
         // the line again (a line of tens of thousands of markers searched the rest of the
         // line once per marker: seconds for a megabyte).
         let mut end_search: Option<(usize, Option<usize>)> = None;
-        for h in raw_hits(scanned.as_bytes())
-            .into_iter()
-            .filter(|h| h.rule.category == "credentials" && h.rule.public == "block")
-        {
+        for h in masked_hits(scanned.as_bytes()) {
+            debug_assert!(is_masked(h.rule));
             let end_dec = h.start + h.matched.len();
             if end_dec == 0 || end_dec > scanned.len() {
                 continue;

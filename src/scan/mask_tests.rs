@@ -4,11 +4,28 @@
 use super::rules::RULES;
 use super::*;
 
-/// Masking what is already masked changes nothing, so a text masked once (a preview's diff,
-/// masked when the preview is built) is printed without masking it again: checked on every
+/// The masker's own search ([`evidence::masked_hits`], only the masked rules' patterns) finds
+/// exactly the masked rules' hits of the whole search ([`evidence::raw_hits`]): on every
 /// rule's examples and every labelled corpus input, each also joined with the next.
 #[test]
-fn masking_a_masked_text_changes_nothing() {
+fn the_maskers_search_finds_what_the_whole_search_finds_of_its_rules() {
+    let texts = example_and_corpus_texts();
+    let joined: Vec<String> = texts.windows(2).map(|w| format!("{}\n{}", w[0], w[1])).collect();
+    let key = |hits: Vec<Hit>| hits.into_iter().map(|h| (h.rule.id, h.start, h.matched)).collect::<Vec<_>>();
+    let mut masked = 0;
+    for t in texts.iter().chain(&joined) {
+        let whole: Vec<Hit> =
+            evidence::raw_hits(t.as_bytes()).into_iter().filter(|h| evidence::is_masked(h.rule)).collect();
+        let own = key(evidence::masked_hits(t.as_bytes()));
+        masked += own.len();
+        assert_eq!(own, key(whole), "in {t:?}");
+    }
+    assert!(masked > 500, "{masked} masked hits");
+}
+
+/// Every rule's hit and miss example and every labelled corpus input (a JSON case as its
+/// JSON text).
+fn example_and_corpus_texts() -> Vec<String> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/scan_corpus");
     let mut texts: Vec<String> = RULES.iter().flat_map(|r| [r.hit.to_owned(), r.miss.to_owned()]).collect();
     let files = std::fs::read_dir(format!("{dir}/classes")).expect("classes").map(|e| e.expect("entry").path());
@@ -22,6 +39,15 @@ fn masking_a_masked_text_changes_nothing() {
             });
         }
     }
+    texts
+}
+
+/// Masking what is already masked changes nothing, so a text masked once (a preview's diff,
+/// masked when the preview is built) is printed without masking it again: checked on every
+/// rule's examples and every labelled corpus input, each also joined with the next.
+#[test]
+fn masking_a_masked_text_changes_nothing() {
+    let texts = example_and_corpus_texts();
     let joined: Vec<String> = texts.windows(2).map(|w| format!("{}\n{}", w[0], w[1])).collect();
     assert!(texts.len() > 1000, "{} texts", texts.len());
     for t in texts.iter().chain(&joined) {
