@@ -435,3 +435,13 @@ fn seventh_round_parts_are_caught_and_no_clean_case_blocks() {
 fn thirteenth_held_out_classes_report() {
     report_table("held_out_13.jsonl");
 }
+
+/// The fourteenth held-out part (`held_out_14.jsonl`, 250 cases by a helper session that saw
+/// only the class descriptions: 70 private documents, 46 of them not in English, and
+/// the other five classes with their clean look-alikes), committed unseen in the eighth round
+/// for a later blind score, held back from the private-prose model's training. Not yet scored.
+#[test]
+#[ignore = "held out: scored on purpose, not on every run"]
+fn fourteenth_held_out_classes_report() {
+    report_table("held_out_14.jsonl");
+}
