@@ -82,6 +82,23 @@ pub(super) fn base64_runs(bytes: &[u8]) -> Vec<(usize, usize)> {
     out
 }
 
+/// Shortest decoded text that is read as base64 once more when it is nothing else
+/// ([`whole_run`]): base64 of a 12-byte value.
+const WHOLE_RUN_MIN: usize = 16;
+
+/// A decoded text that is, blanks aside, one base64 run shorter than [`B64_MIN_RUN`] but of
+/// at least [`WHOLE_RUN_MIN`] characters (with up to two `=`): `(start, end)`. A secret
+/// encoded twice is short inside the outer layer (a 26-character token is 36 characters of
+/// base64), too short for [`base64_runs`] in free text but alone in what the outer layer held.
+pub(super) fn whole_run(decoded: &[u8]) -> Option<(usize, usize)> {
+    let start = decoded.iter().position(|b| !b.is_ascii_whitespace())?;
+    let end = decoded.iter().rposition(|b| !b.is_ascii_whitespace())? + 1;
+    let run = &decoded[start..end];
+    let body = run.len() - run.iter().rev().take(2).take_while(|&&b| b == b'=').count();
+    let all = run[..body].iter().all(|&b| B64[usize::from(b)]);
+    (all && (WHOLE_RUN_MIN..B64_MIN_RUN).contains(&body)).then_some((start, end))
+}
+
 /// Decoded lines are handed on in batches of about this many bytes, so the decoded copy
 /// stays small and in cache whatever the size of the text.
 pub(super) const PERCENT_BATCH: usize = 64 * 1024;
@@ -241,4 +258,74 @@ pub(super) fn decode_base64_text(run: &[u8]) -> Option<String> {
         .or_else(|_| base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(&trimmed))
         .ok()?;
     printable_text(decoded)
+}
+
+/// Fewest character codes in a run that [`char_code_runs`] decodes.
+const CODES_MIN: usize = 16;
+
+/// Whether a byte may be inside a run of character codes: a digit, a comma or a blank. In
+/// arithmetic and comparisons only, so a block's test compiles to vector code.
+fn is_code_byte(b: u8) -> bool {
+    #[allow(clippy::needless_bitwise_bool)]
+    let any = (b.wrapping_sub(b'0') < 10) | (b == b',') | (b == b' ');
+    any
+}
+
+/// Runs of [`CODES_MIN`] or more decimal character codes of printable ASCII (32 to 126)
+/// between commas, blanks allowed around them, as code writes a string it hides
+/// (`String.fromCharCode(100, 111, …)`, `bytes([103, 104, …])`): `(start, end, decoded
+/// text)`, in order. Every number of the run must be such a code (a trailing comma aside).
+///
+/// Screened as [`base64_runs`] is: sixteen codes take at least 47 bytes, so a run holds a
+/// whole aligned block of [`RUN_BLOCK`] bytes made only of digits, commas and blanks.
+pub(super) fn char_code_runs(bytes: &[u8]) -> Vec<(usize, usize, String)> {
+    const _: () = assert!(CODES_MIN * 3 - 1 >= 2 * RUN_BLOCK - 1);
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut a = 0;
+    while let Some(block) = bytes.get(a..a + RUN_BLOCK).and_then(|b| <&[u8; RUN_BLOCK]>::try_from(b).ok()) {
+        let mut all = 1u8;
+        for &b in block {
+            all &= u8::from(is_code_byte(b));
+        }
+        if all == 0 {
+            a += RUN_BLOCK;
+            continue;
+        }
+        let mut start = a;
+        while start > i && is_code_byte(bytes[start - 1]) {
+            start -= 1;
+        }
+        let mut end = a + RUN_BLOCK;
+        while end < bytes.len() && is_code_byte(bytes[end]) {
+            end += 1;
+        }
+        if let Some(text) = codes_text(&bytes[start..end]) {
+            out.push((start, end, text));
+        }
+        i = end;
+        a = end.div_ceil(RUN_BLOCK) * RUN_BLOCK;
+    }
+    out
+}
+
+/// The text a run of [`char_code_runs`] spells: `None` unless every comma-separated number
+/// (blanks trimmed; an empty last one allowed) is written in two or three digits and
+/// [`spelt`] reads them.
+fn codes_text(run: &[u8]) -> Option<String> {
+    let mut pieces: Vec<&[u8]> = run.split(|&b| b == b',').map(<[u8]>::trim_ascii).collect();
+    if pieces.last().is_some_and(|p| p.is_empty()) {
+        pieces.pop();
+    }
+    spelt(pieces.iter().map(|p| std::str::from_utf8(p).ok().filter(|s| (2..=3).contains(&s.len()))?.parse().ok()))
+}
+
+/// The text that character codes spell (a JSON array `[115, 107, 95, …]`, or the numbers of
+/// [`codes_text`]): `None` unless there are [`CODES_MIN`] or more and each is a number from
+/// 32 to 126 (printable ASCII).
+pub(super) fn spelt(codes: impl ExactSizeIterator<Item = Option<u64>>) -> Option<String> {
+    if codes.len() < CODES_MIN {
+        return None;
+    }
+    codes.map(|n| n.and_then(|n| u8::try_from(n).ok()).filter(|n| (32..=126).contains(n)).map(char::from)).collect()
 }

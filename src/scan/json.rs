@@ -241,6 +241,11 @@ fn scan_array(items: &[Value], at: &mut String, policy: Policy, out: &mut Vec<Fi
         let blocks_a_credential = |f: &Finding| f.category == "credentials" && f.severity == "block";
         scan_joined(&strings.concat(), at, policy, out, blocks_a_credential);
     }
+    // A token spelt as character codes (`[103, 104, 112, 95, …]`) is the text they spell.
+    if let Some(spelt) = super::decode::spelt(items.iter().map(Value::as_u64)) {
+        let blocks_a_credential = |f: &Finding| f.category == "credentials" && f.severity == "block";
+        scan_joined(&spelt, at, policy, out, blocks_a_credential);
+    }
     if strings.len() >= 2 {
         let is_output = |f: &Finding| matches!(f.category.as_str(), "transcripts" | "raw_tool_output");
         scan_joined(&strings.join("\n"), at, policy, out, is_output);

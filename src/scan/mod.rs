@@ -236,7 +236,7 @@ struct PartHits {
     /// over the text does.
     multi_line: prefilter::Windows,
     percent: Vec<Hit>,
-    /// Already thresholded: each base64 run is its own text.
+    /// Already thresholded: each base64 run, and each run of character codes, is its own text.
     base64: Vec<Hit>,
     /// Per rule, the plain matches found so far ([`matches_up_to`]).
     counts: Vec<usize>,
@@ -313,13 +313,21 @@ fn hits_in_piece(text: &str, from: usize, to: usize, part: &mut PartHits) {
             part.base64.push(h);
         }
     }
+    for (start, _, spelt) in decode::char_code_runs(&bytes[from..to]) {
+        for mut h in raw_hits(spelt.as_bytes()) {
+            h.start = from + start;
+            h.note = " (as character codes)";
+            part.base64.push(h);
+        }
+    }
 }
 
 /// How many encodings deep a run is decoded: base64 of base64 (or of hex) is still read.
 const DECODE_DEPTH: usize = 3;
 
 /// The matches inside one base64 or hex run ([`decode::decode_run_text`]), and inside the
-/// runs its decoded text holds, `depth` layers down; each hit's `start` is left for the
+/// runs its decoded text holds (or the decoded text itself, when it is one short run:
+/// [`decode::whole_run`]), `depth` layers down; each hit's `start` is left for the
 /// caller to place.
 fn run_hits(run: &[u8], depth: usize) -> Vec<Hit> {
     let Some((decoded, how)) = decode::decode_run_text(run) else { return Vec::new() };
@@ -329,7 +337,7 @@ fn run_hits(run: &[u8], depth: usize) -> Vec<Hit> {
         h.note = how;
     }
     if depth > 1 {
-        for (start, end) in base64_runs(d) {
+        for (start, end) in base64_runs(d).into_iter().chain(decode::whole_run(d)) {
             hits.extend(run_hits(&d[start..end], depth - 1));
         }
     }
@@ -529,6 +537,8 @@ fn mask_example(hit: &str) -> String {
     if hit.len() > 24 && !hit.contains('\n') && !hit.contains(' ') { mask(hit) } else { hit.to_owned() }
 }
 
+#[cfg(test)]
+mod eighth_round_tests;
 #[cfg(test)]
 mod mask_tests;
 #[cfg(test)]

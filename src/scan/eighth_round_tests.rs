@@ -1,0 +1,69 @@
+//! Tests of the issue-16 eighth round (fifth session of 2026-12-05): disguises the spent
+//! held-out parts showed missing.
+
+use super::second_pass_tests::{assert_found, assert_quiet};
+
+#[test]
+fn a_token_encoded_twice_is_read_through_both_layers_however_short_inside() {
+    // `glpat-` and 20 characters: 36 characters of base64 inside, 48 outside.
+    assert_found(&[("GITLAB_TOKEN_B64B64=WjJ4d1lYUXRWbkV6ZUZSdE9FdGpVakozVEhBNVduTlpaRFE9", "gitlab_token", "block")]);
+    // Prose encoded twice decodes to prose: nothing to find.
+    assert_quiet(&["blob: YUdWc2JHOGdkMjl5YkdRc0lHNXZkR2hwYm1jZ2RHOGdjMlZs"]);
+}
+
+#[test]
+fn a_whole_run_is_one_short_base64_run_and_nothing_else() {
+    use super::decode::whole_run;
+    assert_eq!(whole_run(b"  Z2xwYXQtVnEzeFRtOEtjUjJ3THA5WnNZZDQ=\n"), Some((2, 38)));
+    assert_eq!(whole_run(b"Z2xwYXQt VnEzeFRtOEtjUjJ3THA5WnNZZDQ="), None, "two words");
+    assert_eq!(whole_run(b"c2hvcnQ="), None, "under 16 characters");
+    assert_eq!(whole_run(&[b'A'; 40]), None, "long runs are base64_runs' own");
+    assert_eq!(whole_run(b""), None);
+}
+
+#[test]
+fn a_token_spelt_as_character_codes_is_read() {
+    assert_found(&[
+        (
+            "const t = String.fromCharCode(100,111,112,95,118,49,95,97,52,99,49,50,51,98,49,54,49,50,100,100,50,55,50,100,49,51,55,49,99,49,55,49,52,57,100,52,51,57,53,51,54,98,51,50,49,54,102,100,97,101,101,98,57,55,53,55,50,57,102,97,101,57,50,51,100,53,97,52,102,100,49);",
+            "digitalocean_token",
+            "block",
+        ),
+        (
+            "token = bytes([103, 104, 112, 95, 88, 113, 56, 118, 82, 50, 109, 78, 53, 116, 75, 57, 119, 76, 51, 112, 90, 55, 121, 66, 52, 99, 68, 54, 102, 72, 49, 106, 65, 48, 115, 69, 50, 103, 85, 56,]).decode()",
+            "github_token",
+            "block",
+        ),
+    ]);
+    assert_quiet(&[
+        // Codes that spell no secret, and numbers that are not all codes.
+        "const hello = String.fromCharCode(72, 101, 108, 108, 111, 44, 32, 119, 111, 114, 108, 100, 33, 32, 72, 105, 33);",
+        "sizes: 100, 111, 112, 950, 118, 49, 95, 97, 52, 99, 49, 50, 51, 98, 49, 54, 49, 50, 100, 100",
+    ]);
+}
+
+#[test]
+fn character_code_runs_are_whole_runs_of_printable_codes() {
+    use super::decode::char_code_runs;
+    let codes = "72,101,108,108,111,44,32,119,111,114,108,100,33,33,33,33";
+    let text = format!("x = [{codes}] # sixteen");
+    assert_eq!(char_code_runs(text.as_bytes()), [(5, 5 + codes.len(), "Hello, world!!!!".to_owned())]);
+    // Fifteen codes; one code out of range; a three-digit number over 126.
+    assert_eq!(char_code_runs(b"[72,101,108,108,111,44,32,119,111,114,108,100,33,33,33]"), []);
+    assert_eq!(char_code_runs(b"[72,101,108,108,111,44,32,119,111,114,108,100,33,33,33,7]"), []);
+    assert_eq!(char_code_runs(b"[72,101,108,108,111,44,32,119,111,114,108,100,33,33,33,200]"), []);
+    assert_eq!(char_code_runs(b""), []);
+}
+
+#[test]
+fn a_json_array_of_character_codes_is_the_text_it_spells() {
+    use super::second_pass_tests::rules_of_json;
+    let codes = "ghp_Xq8vR2mN5tK9wL3pZ7yB4cD6fH1jA0sE2gU8".bytes().collect::<Vec<u8>>();
+    let found = rules_of_json(&serde_json::json!({"evidence": "String.fromCharCode(...codes)", "codes": codes}));
+    assert!(found.iter().any(|(r, s)| r == "github_token" && s == "block"), "{found:?}");
+    // Codes of prose, and a list of counts with one out of range.
+    let hello: Vec<u8> = "Hello there, world!".bytes().collect();
+    assert_eq!(rules_of_json(&serde_json::json!({"codes": hello})), []);
+    let counts = [40, 41, 300, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57];
+    assert_eq!(rules_of_json(&serde_json::json!({"counts": counts})), []);
+}
