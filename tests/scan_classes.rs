@@ -426,6 +426,26 @@ fn seventh_round_parts_are_caught_and_no_clean_case_blocks() {
     }
 }
 
+/// The eighth round's parts, by helper sessions that saw only the class descriptions:
+/// `tuning_17.jsonl` (240 short private fragments of 20 to 400 characters, 193 not in
+/// English over 72 languages, and 80 hard clean notes) and `clean_public_5.jsonl` (250
+/// public look-alikes in 65 languages). Tuned and trained on, so training figures (first
+/// scores in the README). Short fragments stay the weak spot: 42 of tuning_17's are under
+/// the model's 100 bytes, so its bar is lower than the other parts'.
+#[test]
+fn eighth_round_parts_are_caught_and_no_clean_case_blocks() {
+    let (table, wrong, scores) = score("tuning_17.jsonl");
+    eprintln!("{table}\n{}", wrong.join("\n"));
+    let s = scores["private_document"];
+    assert_eq!(s.false_blocks, 0, "tuning_17: a clean case blocks\n{table}");
+    assert!(s.recall() >= 0.7, "tuning_17: recall {:.3}\n{table}", s.recall());
+    let (table, wrong, scores) = score("clean_public_5.jsonl");
+    eprintln!("{table}\n{}", wrong.join("\n"));
+    for (class, s) in &scores {
+        assert_eq!(s.false_blocks, 0, "clean_public_5 {class}: a clean case blocks\n{table}");
+    }
+}
+
 /// The thirteenth held-out part (`held_out_13.jsonl`, 250 cases by a helper session that saw
 /// only the class descriptions, 70 private documents of which 48 not in English in
 /// 44 languages), committed unseen at the seventh round's end for the next round's blind
