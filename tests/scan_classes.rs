@@ -465,3 +465,17 @@ fn thirteenth_held_out_classes_report() {
 fn fourteenth_held_out_classes_report() {
     report_table("held_out_14.jsonl");
 }
+
+/// The table (and, with `WG_SHOW_MISSES`, the misses) of each part named in `WG_PARTS`
+/// (file names under `classes/`, blank-separated): how a fresh part's first score is taken.
+#[test]
+#[ignore = "a tool: scores the parts named in WG_PARTS"]
+fn parts_report() {
+    for file in std::env::var("WG_PARTS").unwrap_or_default().split_whitespace() {
+        let (table, wrong, _) = score(file);
+        println!("{file}\n{table}");
+        if std::env::var_os("WG_SHOW_MISSES").is_some() {
+            println!("{}", wrong.join("\n"));
+        }
+    }
+}

@@ -67,3 +67,17 @@ fn a_json_array_of_character_codes_is_the_text_it_spells() {
     let counts = [40, 41, 300, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57];
     assert_eq!(rules_of_json(&serde_json::json!({"counts": counts})), []);
 }
+
+#[test]
+fn a_salt_in_brackets_and_a_safe_code_warn() {
+    assert_found(&[
+        ("Kept the same salt (b7e1c94fa02d33e8) for the legacy importer.", "generic_secret", "warn"),
+        ("Tresorcode fürs Lager: 41-93-06, nach der Übergabe ändern.", "access_code", "warn"),
+        ("Der Tresor-Code lautet 7731", "access_code", "warn"),
+    ]);
+    assert_quiet(&[
+        "Add a salt (random, per user) before hashing.",
+        "We rotate the salt (every quarter) and the pepper.",
+        "Der Tresorcode wird jeden Monat geändert.",
+    ]);
+}

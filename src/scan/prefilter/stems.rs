@@ -310,6 +310,7 @@ pub const STEMS: &[&str] = &[
     "nomad",
     "aws ec2",
     "entsperrcode",
+    "tresor",
     "dropuser",
     "mysql",
 ];
