@@ -1,6 +1,7 @@
 //! Disguises undone for the scan (issue 16): a secret or path split by zero-width
 //! characters, written in fullwidth letters (`ｇｈｐ＿…`), or cut into string literals joined
-//! by concatenation (`"ghp_" "AbC…"`, `'sk_live_' + '…'`). The lines that hold one are
+//! by concatenation (`"ghp_" "AbC…"`, `'sk_live_' + '…'`), or kept reversed for code to
+//! flip (`"…_fh"[::-1]`). The lines that hold one are
 //! rewritten without it and scanned again; a match found there and not in the plain text is
 //! the disguised secret. Pure.
 
@@ -122,13 +123,30 @@ pub(super) fn stretches(text: &str, from: usize, to: usize) -> Vec<(usize, usize
     }
     // Calls that assemble a string from literal pieces: `''.join([…])`, `[…].join`,
     // `string.Concat(…)`, `"{}-{}".format(…)`, `os.path.join(…)`.
+    // And calls that reverse a string (`"…_fh"[::-1]`), with the two lines before: the
+    // literal may be assigned there (`_k = "…"` then `token = _k[::-1]`).
     let piece = &bytes[from..to.min(bytes.len())];
     let mut at = 0;
     while let Some(m) = PIECE_CALL_SEARCH.find(piece, at) {
-        mark(from + m.start(), from + m.end());
+        let p = from + m.start();
+        let p = if m.pattern().as_usize() < PIECE_CALLS.len() { p } else { lines_before(bytes, p, 2) };
+        mark(p, from + m.end());
         at = m.end();
     }
     spans
+}
+
+/// The start of the line `n` lines above the one holding byte `p` (the text's start when
+/// there are fewer).
+fn lines_before(bytes: &[u8], p: usize, n: usize) -> usize {
+    let mut start = memchr::memrchr(b'\n', &bytes[..p]).map_or(0, |i| i + 1);
+    for _ in 0..n {
+        if start == 0 {
+            break;
+        }
+        start = memchr::memrchr(b'\n', &bytes[..start - 1]).map_or(0, |i| i + 1);
+    }
+    start
 }
 
 /// One search for every [`PIECE_CALLS`] word: a vector (Teddy) search where the machine has
@@ -148,14 +166,49 @@ impl PieceCallSearch {
     }
 }
 
-static PIECE_CALL_SEARCH: std::sync::LazyLock<PieceCallSearch> =
-    std::sync::LazyLock::new(|| match aho_corasick::packed::Searcher::new(PIECE_CALLS.iter().copied()) {
+/// One search for [`PIECE_CALLS`] and [`REVERSALS`], in that order (a match's pattern
+/// index tells which).
+static PIECE_CALL_SEARCH: std::sync::LazyLock<PieceCallSearch> = std::sync::LazyLock::new(|| {
+    let words = || PIECE_CALLS.iter().chain(REVERSALS).copied();
+    match aho_corasick::packed::Searcher::new(words()) {
         Some(s) => PieceCallSearch::Packed(s),
-        None => PieceCallSearch::Automaton(aho_corasick::AhoCorasick::new(PIECE_CALLS).expect("static words build")),
-    });
+        None => PieceCallSearch::Automaton(aho_corasick::AhoCorasick::new(words()).expect("static words build")),
+    }
+});
 
 /// The calls whose quoted arguments [`undo_line`] puts together ([`pieces_joined`]).
 const PIECE_CALLS: &[&[u8]] = &[b"join", b"oncat", b".format("];
+
+/// What reverses a string in code, as searched: Python's `[::-1]`, JavaScript's and Java's
+/// `….reverse()` after a call (`split('')`, `new StringBuilder(…)`), PHP's `strrev(`, VB's
+/// `StrReverse(`, Rust's `chars().rev()`. Each starts with bytes rare in prose (a search
+/// for `reverse` or `str…` ran on every `review` and `string`). Python's `''.join(reversed(…))`
+/// is found as a join ([`PIECE_CALLS`]). The literals near one are also read backwards
+/// ([`reversed_literals`]).
+const REVERSALS: &[&[u8]] = &[b"[::-1]", b").reverse()", b"rrev(", b"rReverse(", b"().rev()"];
+
+/// Whether `lines` reverse a string: one of [`REVERSALS`], or `reversed(`.
+fn reverses(lines: &str) -> bool {
+    let b = lines.as_bytes();
+    REVERSALS.iter().copied().chain([&b"reversed("[..]]).any(|w| memchr::memmem::find(b, w).is_some())
+}
+
+/// Fewest characters of a literal read backwards: the shortest token prefix and body a rule
+/// asks for are longer.
+const REVERSED_MIN: usize = 16;
+
+/// The quoted literals of `lines` ([`literals_of`]) of [`REVERSED_MIN`] or more token bytes,
+/// each read backwards, one per line: a token kept reversed and flipped at run time.
+fn reversed_literals(lines: &str, out: &mut String) {
+    for line in lines.lines() {
+        for lit in literals_of(line) {
+            if lit.len() >= REVERSED_MIN && lit.bytes().all(is_token_byte) {
+                out.extend(lit.chars().rev());
+                out.push('\n');
+            }
+        }
+    }
+}
 
 /// The contents of the quoted literals of `line` (`'…'`, `"…"`; a backslash escapes the
 /// next byte), in order. Backticks are not quotes here: Markdown puts code in them.
@@ -246,6 +299,9 @@ pub(super) fn undone(text: &str, mut spans: Vec<(usize, usize)>) -> Option<(Stri
                 out.push_str(&joined);
                 out.push('\n');
             }
+        }
+        if reverses(lines) {
+            reversed_literals(lines, &mut out);
         }
     }
     Some((out, map))

@@ -81,3 +81,24 @@ fn a_salt_in_brackets_and_a_safe_code_warn() {
         "Der Tresorcode wird jeden Monat geändert.",
     ]);
 }
+
+#[test]
+fn a_token_kept_reversed_for_code_to_flip_is_read_backwards() {
+    assert_found(&[
+        (
+            "HF = \"kPNVPCzMcOSZIfjtCglYNOEGZlmLGCDXJC_fh\"[::-1]  # reversed\nlogin(token=HF)",
+            "huggingface_token",
+            "block",
+        ),
+        ("_k = \"k0J6ka-LDz4P7dEyehib-taplg\"\nGITLAB_TOKEN = _k[::-1]", "gitlab_token", "block"),
+        ("const t = 'k0J6ka-LDz4P7dEyehib-taplg'.split('').reverse().join('');", "gitlab_token", "block"),
+        ("token = ''.join(reversed('k0J6ka-LDz4P7dEyehib-taplg'))", "gitlab_token", "block"),
+        ("$t = strrev('k0J6ka-LDz4P7dEyehib-taplg');", "gitlab_token", "block"),
+    ]);
+    assert_quiet(&[
+        // A reversed literal that spells nothing, and a reversal far from any literal.
+        "s = \"abcdefghijklmnopqrstuvwxyz\"[::-1]",
+        "k = \"k0J6ka-LDz4P7dEyehib-taplg\"\n\n\n\nnothing here\nitems.reverse()",
+        "put nginx in front as a reverse proxy for the 'internal-dashboard-service' upstream",
+    ]);
+}
