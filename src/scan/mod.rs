@@ -212,7 +212,7 @@ fn disguised_hits(text: &str, stretches: Vec<(usize, usize)>) -> Vec<Hit> {
     for h in &mut hits {
         let i = map.partition_point(|&(u, _)| u <= h.start).saturating_sub(1);
         h.start = map.get(i).map_or(0, |&(_, line)| line);
-        h.note = " (disguised: zero-width, fullwidth or split across string literals)";
+        h.note = " (disguised: zero-width, fullwidth, split across string literals or reversed)";
     }
     hits
 }
