@@ -247,6 +247,28 @@ fn an_error_is_short_and_a_closed_stderr_does_not_crash() {
     assert_eq!(child.wait().expect("wait").code(), Some(2), "a closed stderr is not a panic");
 }
 
+/// `demo --path` on a file, or on a folder that is not empty: the error names the path and
+/// nothing is written there.
+#[test]
+fn a_demo_path_that_cannot_hold_the_workspace_is_named_in_the_error() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let file = dir.path().join("notes.txt");
+    std::fs::write(&file, "keep me").expect("file");
+    let out = wg(&["demo", "--path", file.to_str().expect("utf8"), "--no-tui"], dir.path());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains(&file.display().to_string()), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).expect("file"), "keep me");
+    let full = dir.path().join("full");
+    std::fs::create_dir(&full).expect("dir");
+    std::fs::write(full.join("x"), "x").expect("x");
+    let out = wg(&["demo", "--path", full.to_str().expect("utf8"), "--no-tui"], dir.path());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains(&full.display().to_string()), "{err}");
+    assert_eq!(std::fs::read_dir(&full).expect("dir").count(), 1);
+}
+
 #[test]
 fn missing_registry_is_a_clear_error() {
     let dir = tempfile::tempdir().expect("tmp");

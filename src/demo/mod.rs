@@ -62,10 +62,11 @@ fn update(todo: &str, f: impl FnOnce(&mut TodoArgs)) -> TodoOp {
 /// # Errors
 /// [`DemoError`].
 pub fn build(root: &Path, operator: &str) -> Result<PathBuf, DemoError> {
-    if root.exists() && io("read folder", std::fs::read_dir(root))?.next().is_some() {
+    if root.exists() && io(&format!("read folder {}", root.display()), std::fs::read_dir(root))?.next().is_some() {
         return Err(DemoError::NotEmpty(root.to_owned()));
     }
-    let root = io("create folder", std::fs::create_dir_all(root).and_then(|()| std::fs::canonicalize(root)))?;
+    let create = format!("create folder {}", root.display());
+    let root = io(&create, std::fs::create_dir_all(root).and_then(|()| std::fs::canonicalize(root)))?;
     let project = root.clone();
     let runtime = root.join(".loopx-runtime");
     let registry = write_goal_files(&project, &runtime)?;
