@@ -215,7 +215,8 @@ fn warnings_and_idempotency_need_the_typed_id() {
     let mut app =
         loaded_app(vec![item("g", "keyreuse1", Predicted::Status(Status::IdempotencyConflict), ScanMark::Clean)]);
     press(&mut app, KeyCode::Char('a'));
-    for c in "keyreu".chars() {
+    // Typed with Caps Lock on: the same id.
+    for c in "KEYREU".chars() {
         press(&mut app, KeyCode::Char(c));
     }
     let fx = press(&mut app, KeyCode::Enter);

@@ -237,7 +237,8 @@ fn on_typed_confirm(
         KeyCode::Enter => {
             let id = k.rsplit('/').next().unwrap_or("");
             let want: String = id.chars().take(6).collect();
-            if typed == want {
+            // ASCII case aside: Caps Lock on is no reason to refuse a deliberate confirmation.
+            if typed.eq_ignore_ascii_case(&want) {
                 if let Some(none) = unarmed(app) {
                     return none;
                 }
