@@ -49,37 +49,49 @@ const RUN_BLOCK: usize = 16;
 pub(super) fn base64_runs(bytes: &[u8]) -> Vec<(usize, usize)> {
     const _: () = assert!(B64_MIN_RUN >= 2 * RUN_BLOCK - 1);
     let mut out = Vec::new();
-    // Invariant: every run ending before `i` is handled, and `i` is not inside a run.
-    let mut i = 0;
-    let mut a = 0;
-    while let Some(block) = bytes.get(a..a + RUN_BLOCK).and_then(|b| <&[u8; RUN_BLOCK]>::try_from(b).ok()) {
-        let mut all = 1u8;
-        for &b in block {
-            all &= u8::from(is_b64(b));
-        }
-        if all == 0 {
-            a += RUN_BLOCK;
-            continue;
-        }
-        let mut start = a;
-        while start > i && B64[usize::from(bytes[start - 1])] {
-            start -= 1;
-        }
-        let mut end = a + RUN_BLOCK;
-        while end < bytes.len() && B64[usize::from(bytes[end])] {
-            end += 1;
-        }
-        let run_end = end;
+    screened_runs(bytes, is_b64, |start, run_end| {
+        let mut end = run_end;
         while end < bytes.len() && bytes[end] == b'=' && end - run_end < 2 {
             end += 1;
         }
         if run_end - start >= B64_MIN_RUN {
             out.push((start, end));
         }
-        i = end;
-        a = end.div_ceil(RUN_BLOCK) * RUN_BLOCK;
-    }
+        end
+    });
     out
+}
+
+/// Hands `found` each maximal run of bytes for which `member` holds that contains a whole
+/// aligned block of [`RUN_BLOCK`] bytes, as `(start, end)`, in order; `found` returns where
+/// the run's use ends (at or after `end`: base64 padding), and the search goes on from
+/// there. `member` should be arithmetic and comparisons only, so a block's test compiles to
+/// vector code: only a block made entirely of members (rare in prose, code and logs) is
+/// grown into its run.
+fn screened_runs(bytes: &[u8], member: impl Fn(u8) -> bool, mut found: impl FnMut(usize, usize) -> usize) {
+    // Invariant: every run ending before `i` is handled, and `i` is not inside a run.
+    let mut i = 0;
+    let mut a = 0;
+    while let Some(block) = bytes.get(a..a + RUN_BLOCK).and_then(|b| <&[u8; RUN_BLOCK]>::try_from(b).ok()) {
+        let mut all = 1u8;
+        for &b in block {
+            all &= u8::from(member(b));
+        }
+        if all == 0 {
+            a += RUN_BLOCK;
+            continue;
+        }
+        let mut start = a;
+        while start > i && member(bytes[start - 1]) {
+            start -= 1;
+        }
+        let mut end = a + RUN_BLOCK;
+        while end < bytes.len() && member(bytes[end]) {
+            end += 1;
+        }
+        i = found(start, end).max(end);
+        a = i.div_ceil(RUN_BLOCK) * RUN_BLOCK;
+    }
 }
 
 /// Shortest decoded text that is read as base64 once more when it is nothing else
@@ -281,31 +293,12 @@ fn is_code_byte(b: u8) -> bool {
 pub(super) fn char_code_runs(bytes: &[u8]) -> Vec<(usize, usize, String)> {
     const _: () = assert!(CODES_MIN * 3 - 1 >= 2 * RUN_BLOCK - 1);
     let mut out = Vec::new();
-    let mut i = 0;
-    let mut a = 0;
-    while let Some(block) = bytes.get(a..a + RUN_BLOCK).and_then(|b| <&[u8; RUN_BLOCK]>::try_from(b).ok()) {
-        let mut all = 1u8;
-        for &b in block {
-            all &= u8::from(is_code_byte(b));
-        }
-        if all == 0 {
-            a += RUN_BLOCK;
-            continue;
-        }
-        let mut start = a;
-        while start > i && is_code_byte(bytes[start - 1]) {
-            start -= 1;
-        }
-        let mut end = a + RUN_BLOCK;
-        while end < bytes.len() && is_code_byte(bytes[end]) {
-            end += 1;
-        }
+    screened_runs(bytes, is_code_byte, |start, end| {
         if let Some(text) = codes_text(&bytes[start..end]) {
             out.push((start, end, text));
         }
-        i = end;
-        a = end.div_ceil(RUN_BLOCK) * RUN_BLOCK;
-    }
+        end
+    });
     out
 }
 
