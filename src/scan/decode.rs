@@ -115,10 +115,11 @@ pub(super) fn whole_run(decoded: &[u8]) -> Option<(usize, usize)> {
 /// stays small and in cache whatever the size of the text.
 pub(super) const PERCENT_BATCH: usize = 64 * 1024;
 
-/// The lines of `text` that hold a `%XX` escape of a printable ASCII byte, decoded and
-/// joined, handed to `f` in batches of at least `batch` bytes (the last may be shorter) with
-/// the offset map of [`raw_offset`]. Lines are found from the `%` signs, so text without any
-/// costs one `memchr`; a decoded line is copied a run at a time.
+/// The lines of `text` that hold an escape of a printable ASCII byte ([`escape_at`]: `%XX`,
+/// or an HTML character reference such as `&#47;`), decoded and joined, handed to `f` in
+/// batches of at least `batch` bytes (the last may be shorter) with the offset map of
+/// [`raw_offset`]. Lines are found from the `%` and `&` signs, so text without any costs one
+/// `memchr2`; a decoded line is copied a run at a time.
 pub(super) fn percent_batches(text: &str, batch: usize, mut f: impl FnMut(&str, &[(usize, usize)])) {
     let bytes = text.as_bytes();
     let mut decoded: Vec<u8> = Vec::new();
@@ -132,7 +133,7 @@ pub(super) fn percent_batches(text: &str, batch: usize, mut f: impl FnMut(&str, 
         map.clear();
     };
     let mut from = 0;
-    while let Some(k) = memchr::memchr(b'%', &bytes[from..]) {
+    while let Some(k) = memchr::memchr2(b'%', b'&', &bytes[from..]) {
         let pct = from + k;
         if escape_at(bytes, pct).is_none() {
             from = pct + 1;
@@ -144,7 +145,7 @@ pub(super) fn percent_batches(text: &str, batch: usize, mut f: impl FnMut(&str, 
         let mut run = line_start;
         let mut at = pct;
         loop {
-            if let Some((b, len)) = escape_at(bytes, at).map(|b| twice_escaped(bytes, at, b)) {
+            if let Some((b, len)) = escape_at(bytes, at) {
                 decoded.extend_from_slice(&bytes[run..at]);
                 map.push((decoded.len(), at));
                 decoded.push(b);
@@ -154,7 +155,7 @@ pub(super) fn percent_batches(text: &str, batch: usize, mut f: impl FnMut(&str, 
             } else {
                 at += 1;
             }
-            match memchr::memchr(b'%', &bytes[at.min(line_end)..line_end]) {
+            match memchr::memchr2(b'%', b'&', &bytes[at.min(line_end)..line_end]) {
                 Some(k) => at += k,
                 None => break,
             }
@@ -189,15 +190,43 @@ fn twice_escaped(bytes: &[u8], at: usize, b: u8) -> (u8, usize) {
     }
 }
 
-/// The byte a `%XX` escape at `at` stands for, when it is printable ASCII.
-fn escape_at(bytes: &[u8], at: usize) -> Option<u8> {
-    let h = bytes.get(at..at + 3)?;
-    if h[0] != b'%' {
+/// The byte the escape at `at` stands for and the escape's length, when the byte is
+/// printable ASCII: a `%XX` escape (a `%` escaped again reads through: [`twice_escaped`]), or
+/// an HTML character reference (`&#47;`, `&#x2F;`, and the named `&sol;`, `&bsol;`,
+/// `&colon;`, `&period;`: a path or URL written into HTML with its separators escaped).
+fn escape_at(bytes: &[u8], at: usize) -> Option<(u8, usize)> {
+    match bytes.get(at)? {
+        b'%' => {
+            let h = bytes.get(at..at + 3)?;
+            let digit = |c: u8| (c as char).to_digit(16);
+            let b = (digit(h[1])? * 16 + digit(h[2])?) as u8;
+            (0x20..0x7f).contains(&b).then(|| twice_escaped(bytes, at, b))
+        }
+        b'&' => reference_at(&bytes[at..]),
+        _ => None,
+    }
+}
+
+/// The byte and length of an HTML character reference at the start of `r` that stands for
+/// printable ASCII ([`escape_at`]): `&#` and one to four decimal digits, or `&#x` and one to
+/// four hex digits, then `;`; or one of the named references of a path's punctuation.
+fn reference_at(r: &[u8]) -> Option<(u8, usize)> {
+    const NAMED: &[(&[u8], u8)] = &[(b"&sol;", b'/'), (b"&bsol;", b'\\'), (b"&colon;", b':'), (b"&period;", b'.')];
+    if let Some((name, b)) = NAMED.iter().find(|(name, _)| r.starts_with(name)) {
+        return Some((*b, name.len()));
+    }
+    let body = r.strip_prefix(b"&#")?;
+    let (radix, digits) = match body.first() {
+        Some(b'x' | b'X') => (16, &body[1..]),
+        _ => (10, body),
+    };
+    let n = digits.iter().take(5).take_while(|c| (**c as char).is_digit(radix)).count();
+    if !(1..=4).contains(&n) || digits.get(n) != Some(&b';') {
         return None;
     }
-    let digit = |c: u8| (c as char).to_digit(16);
-    let b = (digit(h[1])? * 16 + digit(h[2])?) as u8;
-    (0x20..0x7f).contains(&b).then_some(b)
+    let v = u32::from_str_radix(std::str::from_utf8(&digits[..n]).ok()?, radix).ok()?;
+    let b = u8::try_from(v).ok().filter(|b| (0x20..0x7f).contains(b))?;
+    Some((b, body.len() - digits.len() + n + 3))
 }
 
 /// Offset in the original text of byte `pos` of a [`percent_lines`] result. The map holds
@@ -208,9 +237,10 @@ pub(super) fn raw_offset(map: &[(usize, usize)], pos: usize) -> usize {
     map.get(i).map_or(0, |&(d, r)| r + (pos - d))
 }
 
-/// Decodes ASCII `%XX` escapes (what LoopX's metadata encoding produces; `%25XX` as one
-/// escape, as [`percent_batches`] reads it) and returns the
-/// decoded text with, for each decoded byte, the byte range it came from in `text`.
+/// Decodes the escapes of printable ASCII bytes that [`percent_batches`] reads
+/// ([`escape_at`]: `%XX`, what LoopX's metadata encoding produces, `%25XX` as one escape;
+/// HTML character references) and returns the decoded text with, for each decoded byte,
+/// the byte range it came from in `text`.
 #[must_use]
 pub(super) fn decode_ascii_percent(text: &str) -> (String, Vec<(usize, usize)>) {
     let bytes = text.as_bytes();
@@ -218,18 +248,11 @@ pub(super) fn decode_ascii_percent(text: &str) -> (String, Vec<(usize, usize)>) 
     let mut map = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = bytes
-                .get(i + 1..i + 3)
-                .and_then(|h| std::str::from_utf8(h).ok())
-                .and_then(|h| u8::from_str_radix(h, 16).ok());
-            if let Some(b) = hex.filter(|b| (0x20..0x7f).contains(b)) {
-                let (b, len) = twice_escaped(bytes, i, b);
-                out.push(b);
-                map.push((i, i + len));
-                i += len;
-                continue;
-            }
+        if let Some((b, len)) = escape_at(bytes, i) {
+            out.push(b);
+            map.push((i, i + len));
+            i += len;
+            continue;
         }
         out.push(bytes[i]);
         map.push((i, i + 1));

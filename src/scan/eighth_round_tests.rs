@@ -102,3 +102,26 @@ fn a_token_kept_reversed_for_code_to_flip_is_read_backwards() {
         "put nginx in front as a reverse proxy for the 'internal-dashboard-service' upstream",
     ]);
 }
+
+#[test]
+fn a_path_or_token_escaped_with_html_character_references_is_read() {
+    assert_found(&[
+        (
+            "Template rendered href=\"file:&#47;&#47;&#47;home&#47;gwen&#47;Downloads&#47;offer.pdf\" in the mail.",
+            "file_url_home",
+            "block",
+        ),
+        ("<a href=\"C:&bsol;Users&bsol;mkowal&bsol;Desktop&bsol;plan.xlsx\">plan</a>", "windows_home_path", "block"),
+    ]);
+    assert_quiet(&["Fish &amp; chips &#38; more; see &#x2F;docs&#x2F;menu for prices.", "R&D; Q&A; &#;"]);
+}
+
+#[test]
+fn character_references_decode_to_printable_ascii_only() {
+    use super::decode::decode_ascii_percent;
+    assert_eq!(decode_ascii_percent("a&#47;b&#x2F;c&sol;d").0, "a/b/c/d");
+    // No `;`, too many digits, a control byte or a byte past ASCII: left as written.
+    for kept in ["&#47 x", "&#000047;", "&#10;", "&#233;", "&#x;", "&amp;"] {
+        assert_eq!(decode_ascii_percent(kept).0, kept);
+    }
+}

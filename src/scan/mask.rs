@@ -73,8 +73,8 @@ impl Masker {
     }
 
     fn matches(&mut self, line: &str, out: &mut String) -> usize {
-        // Without a `%` the decoded line is the line itself: no copy and no byte map.
-        let decoded = line.contains('%').then(|| decode::decode_ascii_percent(line));
+        // Without a `%` or `&` the decoded line is the line itself: no copy and no byte map.
+        let decoded = line.contains(['%', '&']).then(|| decode::decode_ascii_percent(line));
         let (scanned, map) = match &decoded {
             Some((d, map)) if map.len() == d.len() => (d.as_str(), Some(map)),
             Some(_) => {

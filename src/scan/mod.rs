@@ -303,7 +303,7 @@ fn hits_in_piece(text: &str, from: usize, to: usize, part: &mut PartHits) {
         }
         for mut h in evidence::matches_in_decoded_lines(d, &windows) {
             h.start = from + raw_offset(map, h.start);
-            h.note = " (percent-encoded)";
+            h.note = " (percent-encoded or HTML-escaped)";
             percent.push(h);
         }
     });
