@@ -379,7 +379,8 @@ fn eleventh_held_out_classes_report() {
 /// The twelfth held-out part (`held_out_12.jsonl`, 250 cases by a helper session that saw
 /// only the class descriptions, 70 private documents of which 47 not in English),
 /// committed unseen at the seventh round's start, held back from the private-prose model's
-/// training, and scored once at the round's end.
+/// training, and scored once at the round's end; spent, and trained on since the eighth
+/// round.
 #[test]
 #[ignore = "held out: scored on purpose, not on every run"]
 fn twelfth_held_out_classes_report() {
@@ -428,17 +429,31 @@ fn seventh_round_parts_are_caught_and_no_clean_case_blocks() {
 
 /// The eighth round's parts, by helper sessions that saw only the class descriptions:
 /// `tuning_17.jsonl` (240 short private fragments of 20 to 400 characters, 193 not in
-/// English over 72 languages, and 80 hard clean notes) and `clean_public_5.jsonl` (250
-/// public look-alikes in 65 languages). Tuned and trained on, so training figures (first
-/// scores in the README). Short fragments stay the weak spot: 42 of tuning_17's are under
-/// the model's 100 bytes, so its bar is lower than the other parts'.
+/// English over 72 languages, and 80 hard clean notes), `clean_public_5.jsonl` (250 public
+/// look-alikes in 65 languages), `tuning_18.jsonl` (300 private documents of medium length,
+/// 10 in each of 30 languages) with `clean_public_6.jsonl` (300 public look-alikes in the
+/// same 30 languages), and `tuning_19.jsonl` (200 private documents of the hardest kinds and
+/// 100 look-alikes in 33 languages). The JSON cases of `tuning_18` and `clean_public_6` were
+/// rewrapped in neutral wrappers shared by both labels (their authors' wrappers differed by
+/// file, so by label). Tuned and trained on, so training figures (first scores in the
+/// README). Short fragments stay the weak spot: 42 of tuning_17's are under the model's 100
+/// bytes, so its bar is lower than the other parts'. Known false blocks, left: a short story
+/// in `tuning_19` whose memo is "Strictly Confidential"; a Dutch foundation's sick-leave
+/// protocol for all staff in `clean_public_6`.
 #[test]
 fn eighth_round_parts_are_caught_and_no_clean_case_blocks() {
-    let (table, wrong, scores) = score("tuning_17.jsonl");
+    for (file, bar, known_false_blocks) in
+        [("tuning_17.jsonl", 0.7, 0), ("tuning_18.jsonl", 0.95, 0), ("tuning_19.jsonl", 0.95, 1)]
+    {
+        let (table, wrong, scores) = score(file);
+        eprintln!("{table}\n{}", wrong.join("\n"));
+        let s = scores["private_document"];
+        assert!(s.false_blocks <= known_false_blocks, "{file}: a clean case blocks\n{table}");
+        assert!(s.recall() >= bar, "{file}: recall {:.3} under {bar}\n{table}", s.recall());
+    }
+    let (table, wrong, scores) = score("clean_public_6.jsonl");
     eprintln!("{table}\n{}", wrong.join("\n"));
-    let s = scores["private_document"];
-    assert_eq!(s.false_blocks, 0, "tuning_17: a clean case blocks\n{table}");
-    assert!(s.recall() >= 0.7, "tuning_17: recall {:.3}\n{table}", s.recall());
+    assert!(scores["private_document"].false_blocks <= 1, "clean_public_6: a clean case blocks\n{table}");
     let (table, wrong, scores) = score("clean_public_5.jsonl");
     eprintln!("{table}\n{}", wrong.join("\n"));
     for (class, s) in &scores {
@@ -448,8 +463,9 @@ fn eighth_round_parts_are_caught_and_no_clean_case_blocks() {
 
 /// The thirteenth held-out part (`held_out_13.jsonl`, 250 cases by a helper session that saw
 /// only the class descriptions, 70 private documents of which 48 not in English in
-/// 44 languages), committed unseen at the seventh round's end for the next round's blind
-/// score, held back from the private-prose model's training. Not yet scored.
+/// 44 languages), committed unseen at the seventh round's end, held back from the
+/// private-prose model's training, and scored once in the eighth round (on bd82a79); spent,
+/// and trained on after that score.
 #[test]
 #[ignore = "held out: scored on purpose, not on every run"]
 fn thirteenth_held_out_classes_report() {

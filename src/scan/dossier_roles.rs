@@ -77,10 +77,12 @@ pub(super) static CONTRACT: LazyLock<Regex> = LazyLock::new(|| {
 /// `confidential` as a service or any employee's duty rather than a text kept from others
 /// (read around a word of secrecy by [`super::secret_kept`]): a confidential helpline or
 /// employee assistance, data handled or treated confidentially, confidential documents
-/// printed or stored at home, a job ad asking for discretion with confidential information.
+/// printed or stored at home, a job ad asking for discretion with confidential information
+/// (in English; in Italian, Vietnamese and Chinese as a duty: storing the staff's confidential
+/// files, keeping information confidential).
 pub(super) static SERVICE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i-u:confidential (?:employee assistance|helpline|hotline|counsel+ing|support line|reporting (?:line|channel))|(?:handled?|treated?|dealt with|deal with) (?:[a-z]+ ){0,2}(?:confidentially|in confidence)|vertrouwelijk omgaan|vertrouwelijk (?:behandeld|behandelen)|(?:trait\w+|traitées?) (?:de (?:manière|façon) )?confidentiel\w*|vertraulich (?:behandelt|behandeln)|(?:tratad[oa]s?|tratará) (?:de (?:forma|manera) )?confidencial\w*|(?:print|store|leave) confidential (?:documents|information|data)|(?:discretion|experience|familiarity) (?:with|in) (?:handling )?confidential (?:information|data|matters))",
+        r"(?i-u:confidential (?:employee assistance|helpline|hotline|counsel+ing|support line|reporting (?:line|channel))|(?:handled?|treated?|dealt with|deal with) (?:[a-z]+ ){0,2}(?:confidentially|in confidence)|vertrouwelijk omgaan|vertrouwelijk (?:behandeld|behandelen)|(?:trait\w+|traitées?) (?:de (?:manière|façon) )?confidentiel\w*|vertraulich (?:behandelt|behandeln)|(?:tratad[oa]s?|tratará) (?:de (?:forma|manera) )?confidencial\w*|(?:print|store|leave) confidential (?:documents|information|data)|(?:discretion|experience|familiarity) (?:with|in) (?:handling )?confidential (?:information|data|matters)|(?:archiviazione|gestione|trattamento) (?:della |dei |delle )?(?:documentazione|dati|documenti|pratiche) riservat[aei])|(?u:bảo mật thông tin|妥善保密)",
     )
     .expect("the service pattern compiles")
 });
