@@ -432,8 +432,10 @@ fn seventh_round_parts_are_caught_and_no_clean_case_blocks() {
 /// English over 72 languages, and 80 hard clean notes), `clean_public_5.jsonl` (250 public
 /// look-alikes in 65 languages), `tuning_18.jsonl` (300 private documents of medium length,
 /// 10 in each of 30 languages) with `clean_public_6.jsonl` (300 public look-alikes in the
-/// same 30 languages), and `tuning_19.jsonl` (200 private documents of the hardest kinds and
-/// 100 look-alikes in 33 languages). The JSON cases of `tuning_18` and `clean_public_6` were
+/// same 30 languages), `tuning_19.jsonl` (200 private documents of the hardest kinds and
+/// 100 look-alikes in 33 languages), and, last, `tuning_20.jsonl` (180 private documents and
+/// 60 look-alikes in 18 widely written languages) and `clean_public_7.jsonl` (240 public
+/// texts about people, money, work and health in tuning_18's 30 languages). The JSON cases of `tuning_18` and `clean_public_6` were
 /// rewrapped in neutral wrappers shared by both labels (their authors' wrappers differed by
 /// file, so by label). Tuned and trained on, so training figures (first scores in the
 /// README). Short fragments stay the weak spot: 42 of tuning_17's are under the model's 100
@@ -442,9 +444,12 @@ fn seventh_round_parts_are_caught_and_no_clean_case_blocks() {
 /// protocol for all staff in `clean_public_6`.
 #[test]
 fn eighth_round_parts_are_caught_and_no_clean_case_blocks() {
-    for (file, bar, known_false_blocks) in
-        [("tuning_17.jsonl", 0.7, 0), ("tuning_18.jsonl", 0.95, 0), ("tuning_19.jsonl", 0.95, 1)]
-    {
+    for (file, bar, known_false_blocks) in [
+        ("tuning_17.jsonl", 0.7, 0),
+        ("tuning_18.jsonl", 0.95, 0),
+        ("tuning_19.jsonl", 0.95, 1),
+        ("tuning_20.jsonl", 0.95, 0),
+    ] {
         let (table, wrong, scores) = score(file);
         eprintln!("{table}\n{}", wrong.join("\n"));
         let s = scores["private_document"];
@@ -454,6 +459,9 @@ fn eighth_round_parts_are_caught_and_no_clean_case_blocks() {
     let (table, wrong, scores) = score("clean_public_6.jsonl");
     eprintln!("{table}\n{}", wrong.join("\n"));
     assert!(scores["private_document"].false_blocks <= 1, "clean_public_6: a clean case blocks\n{table}");
+    let (table, wrong, scores) = score("clean_public_7.jsonl");
+    eprintln!("{table}\n{}", wrong.join("\n"));
+    assert_eq!(scores["private_document"].false_blocks, 0, "clean_public_7: a clean case blocks\n{table}");
     let (table, wrong, scores) = score("clean_public_5.jsonl");
     eprintln!("{table}\n{}", wrong.join("\n"));
     for (class, s) in &scores {
