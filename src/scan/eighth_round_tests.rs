@@ -125,3 +125,30 @@ fn character_references_decode_to_printable_ascii_only() {
         assert_eq!(decode_ascii_percent(kept).0, kept);
     }
 }
+
+#[test]
+fn a_user_named_by_tilde_without_a_path_warns() {
+    assert_found(&[
+        ("On the db host the dumps are under ~postgres; sudo -iu postgres and check.", "tilde_user", "warn"),
+        ("The duplicate job comes from ~deploy's crontab, not the system cron.", "tilde_user", "warn"),
+        ("Patches go to the list of ~mkhan; CC ~rtorres for the parser.", "tilde_user", "warn"),
+        ("Rotate the archive script owned by ~svc-backup so it writes to the new bucket.", "tilde_user", "warn"),
+    ]);
+    assert_quiet(&[
+        "the retry takes ~half the time and ~twice the memory",
+        "about ~10 min per run, ~5% slower",
+        "use ~~strikethrough~~ or ~strike~ for removed items",
+        "Fig.~3 and Dr.~Smith in LaTeX; backup file notes.txt~ left behind",
+        "see https://example.org/~alice for her page",
+    ]);
+}
+
+#[test]
+fn a_salt_of_a_hex_value_warns_and_a_salt_of_words_does_not() {
+    assert_found(&[(
+        "the old system hashed passwords with a global salt of 91d862effb7d9d514862eb10aef062ec; keep it for now",
+        "generic_secret",
+        "warn",
+    )]);
+    assert_quiet(&["the salt of the earth", "a password of twelve characters or more", "the passphrase of Contoso"]);
+}

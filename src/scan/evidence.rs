@@ -208,6 +208,7 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
         Check::NotNetwork => !is_cidr_network(bytes, at.1),
         // `.env.local`, `.npmrc.local`: a file name, not a host.
         Check::NotFileName => at.0.checked_sub(1).is_none_or(|i| bytes[i] != b'.'),
+        Check::NotApproximation => !rules::APPROXIMATIONS.iter().any(|w| w.as_bytes() == value),
         Check::KeyBody => key_body_follows(&bytes[at.1..]),
     }
 }

@@ -5,7 +5,7 @@
 //! - one Teddy (SIMD) search over a lower-cased copy finds the [`STEMS`]; each stem hit is
 //!   checked against the full literals that contain it, then against the rule's
 //!   [`After`] and [`rules::word_start`] conditions, all on a few bytes;
-//! - `memchr` finds the rare bytes the other gates start from (`/` `\` `@` `.` `A` `S`);
+//! - `memchr` finds the rare bytes the other gates start from (`/` `\` `@` `.` `A` `S` `:` `~`);
 //! - the line breaks give every line's first bytes to the [`Gate::LineHead`] rules.
 //!
 //! Every gate is a necessary condition of its rule's pattern (the `scan::tests`
@@ -80,6 +80,7 @@ struct Rules {
     unc: usize,
     unc_slash: usize,
     tilde_user: usize,
+    tilde_named: usize,
     user_temp: usize,
     chat_log: usize,
     syslog: usize,
@@ -180,6 +181,7 @@ fn compile(with_teddy: bool) -> Compiled {
         unc: rule_index("unc_path"),
         unc_slash: rule_index("unc_slash_path"),
         tilde_user: rule_index("tilde_user_path"),
+        tilde_named: rule_index("tilde_user"),
         user_temp: rule_index("user_temp_path"),
         chat_log: rule_index("chat_log"),
         syslog: rule_index("syslog_lines"),
@@ -364,7 +366,7 @@ fn stems(c: &Compiled, folded: &[u8], base: usize, col: &mut Collector) {
     }
 }
 
-/// The `/` `\` `@` `.` `A` `S` `:` gates over `bytes[from..to]`.
+/// The `/` `\` `@` `.` `A` `S` `:` `~` gates over `bytes[from..to]`.
 fn byte_gates(r: &Rules, bytes: &[u8], from: usize, to: usize, col: &mut Collector) {
     let chunk = &bytes[from..to];
     let at = |i: usize| bytes.get(i).copied().unwrap_or(b'\n');
@@ -437,6 +439,18 @@ fn byte_gates(r: &Rules, bytes: &[u8], from: usize, to: usize, col: &mut Collect
         }
     }
     colon_gate(r, bytes, from, to, col);
+    tilde_gate(r, bytes, from, to, col);
+}
+
+/// The [`Gate::Tilde`] gate over `bytes[from..to]`: a `~` before a lower-case letter or `_`
+/// (what comes before it is left to the pattern, whose blanks are Unicode's).
+fn tilde_gate(r: &Rules, bytes: &[u8], from: usize, to: usize, col: &mut Collector) {
+    for k in memchr::memchr_iter(b'~', &bytes[from..to]) {
+        let t = from + k;
+        if bytes.get(t + 1).is_some_and(|b| b.is_ascii_lowercase() || *b == b'_') {
+            col.add(r.tilde_named, t);
+        }
+    }
 }
 
 /// The [`Gate::Colon`] gate over `bytes[from..to]`: `private_ipv6`'s `f[cd]` or `fe[89ab]`

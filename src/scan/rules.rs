@@ -37,6 +37,8 @@ pub enum Check {
     NotNetwork,
     /// The match is not preceded by `.` (`.env.local` is a file name, not a host).
     NotFileName,
+    /// The name after `~` is not a word of approximation (`~half`, `~twice`: [`APPROXIMATIONS`]).
+    NotApproximation,
     /// A key's body, a PEM header or the text's end follows the marker (a sentence naming
     /// `-----BEGIN … PRIVATE KEY-----` carries no key).
     KeyBody,
@@ -286,6 +288,8 @@ pub enum Gate {
     Slash,
     /// An `@` occurs (e-mail addresses, passwords in URLs).
     At,
+    /// A `~` comes before a lower-case name (`~postgres`, `~deploy's`).
+    Tilde,
     /// A `.` follows `10`, `172` or `192` and precedes a digit, or precedes an internal
     /// top-level name.
     Dot,
@@ -305,6 +309,11 @@ pub enum Gate {
     SectionHead,
 }
 
+/// Words that follow `~` as "about" rather than as a user's name (`~half the runs`,
+/// `~twice as long`): [`Check::NotApproximation`].
+pub const APPROXIMATIONS: &[&str] =
+    &["half", "twice", "double", "triple", "once", "same", "equal", "quarter", "third", "few", "dozen", "several"];
+
 /// The gate of each rule.
 #[must_use]
 pub fn gate(rule: &Rule) -> Gate {
@@ -312,6 +321,7 @@ pub fn gate(rule: &Rule) -> Gate {
         "home_path" | "windows_home_path" | "wsl_home_path" | "tilde_path" | "system_path" | "unc_path"
         | "unc_slash_path" | "tilde_user_path" | "user_temp_path" => Gate::Slash,
         "email" | "url_password" => Gate::At,
+        "tilde_user" => Gate::Tilde,
         "private_ip" | "internal_host" => Gate::Dot,
         "private_ipv6" => Gate::Colon,
         "aws_access_key_id" | "google_api_key" | "aklt_access_key" | "twilio_key" | "sendgrid_key" => Gate::Upper,

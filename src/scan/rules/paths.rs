@@ -166,6 +166,18 @@ pub(super) const PATHS: &[Rule] = &[
         miss: "about ~5/10 of the runs",
     },
     Rule {
+        id: "tilde_user",
+        category: "local_paths",
+        public: W,
+        local: I,
+        literals: &[],
+        pattern: r#"(?:^|[\s"'=(:,`])~([a-z_][a-z0-9_.-]{1,31})(?:'s\b|[ \t\r\n;:,).!?"]|$)"#,
+        check: Check::NotApproximation,
+        what: "another user named by `~name` without a path (`~postgres`, `~deploy's crontab`, sourcehut's `~alice`)",
+        hit: "the dumps are under ~postgres; check last night's",
+        miss: "the retry takes ~half the time",
+    },
+    Rule {
         id: "user_temp_path",
         category: "local_paths",
         public: B,
