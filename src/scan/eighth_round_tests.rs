@@ -152,3 +152,14 @@ fn a_salt_of_a_hex_value_warns_and_a_salt_of_words_does_not() {
     )]);
     assert_quiet(&["the salt of the earth", "a password of twelve characters or more", "the passphrase of Contoso"]);
 }
+
+#[test]
+fn a_secret_key_with_no_value_is_an_empty_slot_and_a_redacted_one_is_not() {
+    use super::second_pass_tests::rules_of_json;
+    let empty = serde_json::json!({"client_id": "", "client_secret": null, "refresh_token": "", "api_key": null});
+    assert_eq!(rules_of_json(&empty), []);
+    for redacted in ["***", "<redacted>", "x"] {
+        let found = rules_of_json(&serde_json::json!({"client_secret": redacted}));
+        assert!(found.iter().any(|(r, s)| r == "forbidden_key" && s == "block"), "{redacted}: {found:?}");
+    }
+}

@@ -433,11 +433,14 @@ fn scan_entry(k: &str, v: &Value, at: &mut String, policy: Policy, out: &mut Vec
         };
         out.push(finding(&hit, at.clone(), policy));
     }
-    // A forbidden key is structure even when its value was redacted; only an environment
-    // reference, a `<your-…>` template, a name made of words (a field or constant name,
+    // A forbidden key is structure even when its value was redacted; only no value at all
+    // (`null`, an empty string: a config's empty slot), an environment reference, a
+    // `<your-…>` template, a name made of words (a field or constant name,
     // [`values::is_identifier`]), a provider's published example key, or a JSON Schema
     // declaration of the field (`"password": {"type": "string", …}`) leaves it alone.
     if facts.forbidden
+        && !v.is_null()
+        && v.as_str() != Some("")
         && !is_schema_property(v)
         && !value_text.is_some_and(|t| {
             values::is_reference_or_template(t)

@@ -522,7 +522,7 @@ pub fn rules_markdown() -> String {
             cell(r.miss)
         ));
     }
-    out.push_str("| `forbidden_key` | structure | block | block | JSON keys that carry raw or secret data (`raw_*`, `*_token`, `password`, `secret`, `request_body`, `transcript`, …) unless the value is an environment reference, a `<your-…>` template, a field or cookie name, or a provider's published example key | `{\"access_token\": \"x\"}` | `{\"token_count\": 3}` |\n");
+    out.push_str("| `forbidden_key` | structure | block | block | JSON keys that carry raw or secret data (`raw_*`, `*_token`, `password`, `secret`, `request_body`, `transcript`, …) unless there is no value (`null`, `\"\"`) or the value is an environment reference, a `<your-…>` template, a field or cookie name, or a provider's published example key | `{\"access_token\": \"x\"}` | `{\"token_count\": 3}` |\n");
     out.push_str("| `captured_output` | raw_tool_output | block | block | a key that holds what a tool printed (`stdout`, `stderr`, `output`, `*_output`, `log`, `build_log`, `observation`, …) with four or more non-blank lines | `{\"stdout\": \"a\\nb\\nc\\nd\"}` | `{\"decision_log\": \"a\\nb\\nc\\nd\"}` |\n");
     out.push_str("| `pay_records` | private_documents | block | block | a JSON array of three or more records naming a person beside a number under a pay key (`salary`, `base`, `bonus`, `pay`, …) | `[{\"name\":\"Ana Ruiz\",\"salary\":98000}, …]` | `[{\"name\":\"api\",\"replicas\":3}]` |\n");
     out.push_str("| `log_records` | raw_tool_output | block | block | a JSON array of three or more log records, each with a level (`error`, `WARN`, …), a time and a message | `[{\"ts\":\"…\",\"level\":\"error\",\"msg\":\"timeout\"}, …]` | `[{\"level\":\"senior\",\"name\":\"Ana\"}]` |\n");
