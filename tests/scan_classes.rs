@@ -402,9 +402,21 @@ fn twelfth_held_out_classes_report() {
 /// `tuning_15`, a settlement template marked `for use with Legal only` (words of secrecy);
 /// in `clean_public_3`, a novelist's interview quoting "made to keep quiet", a Dutch novel's
 /// dismissal scene and a Korean news item, with names, sums and matters and no genre word.
+/// Each part's private documents: recall at least its bar, and no more false blocks than
+/// it is known to have, as `(file, bar, known false blocks)`.
+fn assert_private_documents(parts: &[(&str, f64, usize)]) {
+    for &(file, bar, known_false_blocks) in parts {
+        let (table, wrong, scores) = score(file);
+        eprintln!("{table}\n{}", wrong.join("\n"));
+        let s = scores["private_document"];
+        assert!(s.false_blocks <= known_false_blocks, "{file}: a clean case blocks\n{table}");
+        assert!(s.recall() >= bar, "{file}: recall {:.3} under {bar}\n{table}", s.recall());
+    }
+}
+
 #[test]
 fn seventh_round_parts_are_caught_and_no_clean_case_blocks() {
-    for (file, bar, known_false_blocks) in [
+    assert_private_documents(&[
         ("tuning_11.jsonl", 0.95, 0),
         ("tuning_12.jsonl", 0.95, 0),
         ("tuning_14.jsonl", 0.95, 0),
@@ -412,13 +424,7 @@ fn seventh_round_parts_are_caught_and_no_clean_case_blocks() {
         ("clean_public_3.jsonl", 1.0, 3),
         ("tuning_16.jsonl", 0.95, 0),
         ("clean_public_4.jsonl", 1.0, 0),
-    ] {
-        let (table, wrong, scores) = score(file);
-        eprintln!("{table}\n{}", wrong.join("\n"));
-        let s = scores["private_document"];
-        assert!(s.false_blocks <= known_false_blocks, "{file}: a clean case blocks\n{table}");
-        assert!(s.recall() >= bar, "{file}: recall {:.3} under {bar}\n{table}", s.recall());
-    }
+    ]);
     let (table, wrong, scores) = score("tuning_13.jsonl");
     eprintln!("{table}\n{}", wrong.join("\n"));
     for (class, s) in &scores {
@@ -435,33 +441,23 @@ fn seventh_round_parts_are_caught_and_no_clean_case_blocks() {
 /// same 30 languages), `tuning_19.jsonl` (200 private documents of the hardest kinds and
 /// 100 look-alikes in 33 languages), and, last, `tuning_20.jsonl` (180 private documents and
 /// 60 look-alikes in 18 widely written languages) and `clean_public_7.jsonl` (240 public
-/// texts about people, money, work and health in tuning_18's 30 languages). The JSON cases of `tuning_18` and `clean_public_6` were
-/// rewrapped in neutral wrappers shared by both labels (their authors' wrappers differed by
-/// file, so by label). Tuned and trained on, so training figures (first scores in the
+/// texts about people, money, work and health in tuning_18's 30 languages). The JSON cases
+/// of `tuning_18` and `clean_public_6` were rewrapped in neutral wrappers shared by both
+/// labels (their authors' wrappers differed by file, so by label). Tuned and trained on, so training figures (first scores in the
 /// README). Short fragments stay the weak spot: 42 of tuning_17's are under the model's 100
 /// bytes, so its bar is lower than the other parts'. Known false blocks, left: a short story
 /// in `tuning_19` whose memo is "Strictly Confidential"; a Dutch foundation's sick-leave
 /// protocol for all staff in `clean_public_6`.
 #[test]
 fn eighth_round_parts_are_caught_and_no_clean_case_blocks() {
-    for (file, bar, known_false_blocks) in [
+    assert_private_documents(&[
         ("tuning_17.jsonl", 0.7, 0),
         ("tuning_18.jsonl", 0.95, 0),
         ("tuning_19.jsonl", 0.95, 1),
         ("tuning_20.jsonl", 0.95, 0),
-    ] {
-        let (table, wrong, scores) = score(file);
-        eprintln!("{table}\n{}", wrong.join("\n"));
-        let s = scores["private_document"];
-        assert!(s.false_blocks <= known_false_blocks, "{file}: a clean case blocks\n{table}");
-        assert!(s.recall() >= bar, "{file}: recall {:.3} under {bar}\n{table}", s.recall());
-    }
-    let (table, wrong, scores) = score("clean_public_6.jsonl");
-    eprintln!("{table}\n{}", wrong.join("\n"));
-    assert!(scores["private_document"].false_blocks <= 1, "clean_public_6: a clean case blocks\n{table}");
-    let (table, wrong, scores) = score("clean_public_7.jsonl");
-    eprintln!("{table}\n{}", wrong.join("\n"));
-    assert_eq!(scores["private_document"].false_blocks, 0, "clean_public_7: a clean case blocks\n{table}");
+        ("clean_public_6.jsonl", 1.0, 1),
+        ("clean_public_7.jsonl", 1.0, 0),
+    ]);
     let (table, wrong, scores) = score("clean_public_5.jsonl");
     eprintln!("{table}\n{}", wrong.join("\n"));
     for (class, s) in &scores {

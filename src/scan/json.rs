@@ -234,16 +234,15 @@ fn scan_array(items: &[Value], at: &mut String, policy: Policy, out: &mut Vec<Fi
     }
     // Log lines, turns and stack frames split over array items are one text.
     let strings: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
+    let blocks_a_credential = |f: &Finding| f.category == "credentials" && f.severity == "block";
     // A token split into pieces (`["ghp_", "SdRl…", …]`) is one when the pieces are joined.
     if (2..=16).contains(&strings.len())
         && strings.iter().all(|p| !p.is_empty() && p.len() <= 64 && !p.contains(char::is_whitespace))
     {
-        let blocks_a_credential = |f: &Finding| f.category == "credentials" && f.severity == "block";
         scan_joined(&strings.concat(), at, policy, out, blocks_a_credential);
     }
     // A token spelt as character codes (`[103, 104, 112, 95, …]`) is the text they spell.
     if let Some(spelt) = super::decode::spelt(items.iter().map(Value::as_u64)) {
-        let blocks_a_credential = |f: &Finding| f.category == "credentials" && f.severity == "block";
         scan_joined(&spelt, at, policy, out, blocks_a_credential);
     }
     if strings.len() >= 2 {
