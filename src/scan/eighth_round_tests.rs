@@ -163,3 +163,13 @@ fn a_secret_key_with_no_value_is_an_empty_slot_and_a_redacted_one_is_not() {
         assert!(found.iter().any(|(r, s)| r == "forbidden_key" && s == "block"), "{redacted}: {found:?}");
     }
 }
+
+#[test]
+fn turns_flattened_into_one_string_in_lower_case_block() {
+    assert_found(&[(
+        "user: the csv has 3 columns but the header says 4, why? assistant: a trailing comma in the header. user: yep that was it assistant: great, re-import it.",
+        "inline_turns",
+        "block",
+    )]);
+    assert_quiet(&["Format each turn as user: <question> assistant: <answer>, one per line."]);
+}

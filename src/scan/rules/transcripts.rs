@@ -157,9 +157,9 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         // Vicuna's one-line shape: `USER: … ASSISTANT: …` in capitals; two exchanges, so
         // a sentence naming the two markers is not a transcript.
         literals: &["assistant: "],
-        pattern: r"(?-i)\bUSER: \S[^\n]{0,2000}? ASSISTANT: \S",
+        pattern: r"(?-i)\b(?:USER|[Uu]ser): \S[^\n]{0,2000}? (?:ASSISTANT|[Aa]ssistant): \S",
         check: Check::AtLeastTwo,
-        what: "Vicuna-style turns on one line (`USER: … ASSISTANT: …`, two or more exchanges)",
+        what: "Vicuna-style turns on one line (`USER: … ASSISTANT: …`, or `user: … assistant: …` flattened into one string; two or more exchanges)",
         hit: "A chat. USER: hi ASSISTANT: hello USER: deploy? ASSISTANT: done",
         miss: "the template marks turns with USER: and ASSISTANT: in capitals",
     },
