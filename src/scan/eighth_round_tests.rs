@@ -173,3 +173,17 @@ fn turns_flattened_into_one_string_in_lower_case_block() {
     )]);
     assert_quiet(&["Format each turn as user: <question> assistant: <answer>, one per line."]);
 }
+
+#[test]
+fn a_chat_export_with_dated_lines_blocks_and_a_dated_ledger_does_not() {
+    assert_found(&[(
+        "[2025-03-02 21:14] kestrel: anyone else getting desync?\n[2025-03-02 21:15] mossbyte: yeah every ~10 min\n[2025-03-02 21:15] kestrel: my router, I thought\n[2025-03-02 21:17] Halcyon (mod): known issue, hotfix tomorrow\n[2025-03-02 21:17] mossbyte: ok\n[2025-03-02 21:18] kestrel: ty",
+        "dated_chat_log",
+        "block",
+    )]);
+    assert_quiet(&[
+        "[2026-12-04 10:15] Note: finished the parser\n[2026-12-04 11:00] Decision: keep the cache\n[2026-12-04 12:30] Next: write the tests",
+        "[2025-03-02 21:14:05] INFO server: started\n[2025-03-02 21:14:06] INFO server: ready",
+        "[2025-03-02 21:14] kestrel: one line quoted from the channel",
+    ]);
+}

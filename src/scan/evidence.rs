@@ -312,10 +312,18 @@ pub(super) fn keep_evidence(hits: Vec<Hit>) -> Vec<Hit> {
         .collect()
 }
 
-/// The speaker of a [`Check::Speakers`] turn: the nick of `<nick> …` (IRC's mode mark
-/// dropped) unless it names an HTML element ([`rules::HTML_ELEMENTS`]), else the words before
-/// `:` unless they are a field label ([`rules::NOT_SPEAKERS`]). `None`: no speaker.
+/// The speaker of a [`Check::Speakers`] turn (after a leading `[date clock]`, skipped): the
+/// nick of `<nick> …` (IRC's mode mark dropped) unless it names an HTML element
+/// ([`rules::HTML_ELEMENTS`]), else the words before `:` unless they are a field label
+/// ([`rules::NOT_SPEAKERS`]). `None`: no speaker.
 fn speaker(turn: &str) -> Option<&str> {
+    // A dated line's bracketed date and clock come before its speaker.
+    let turn = match turn.strip_prefix('[') {
+        Some(rest) if rest.starts_with(|c: char| c.is_ascii_digit()) => {
+            rest.split_once(']').map_or(turn, |(_, after)| after.trim_start())
+        }
+        _ => turn,
+    };
     if let Some(rest) = turn.strip_prefix('<') {
         let nick = rest.split('>').next().unwrap_or_default().trim_start_matches(['@', '+', '%', '~', '&']);
         let html = rules::HTML_ELEMENTS.iter().any(|e| e.eq_ignore_ascii_case(nick));

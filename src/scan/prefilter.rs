@@ -92,6 +92,7 @@ struct Rules {
     chat_export: usize,
     named_turns: usize,
     irc_turns: usize,
+    dated_chat: usize,
     strace: usize,
 }
 
@@ -193,6 +194,7 @@ fn compile(with_teddy: bool) -> Compiled {
         chat_export: rule_index("chat_export"),
         named_turns: rule_index("named_turns"),
         irc_turns: rule_index("irc_turns"),
+        dated_chat: rule_index("dated_chat_log"),
         strace: rule_index("strace_lines"),
     };
     Compiled { teddy, fallback, by_stem, section_heads, rules }

@@ -339,6 +339,7 @@ pub fn gate(rule: &Rule) -> Gate {
         | "chat_export"
         | "named_turns"
         | "irc_turns"
+        | "dated_chat_log"
         | "tagged_progress_lines" => Gate::LineHead,
         "memo_header"
         | "meeting_minutes"

@@ -106,7 +106,8 @@ fn role_word_at(line: &[u8], k: usize) -> bool {
         && ROLES.iter().any(|w| starts_with_ci(&line[k..], w))
 }
 
-/// The gates of `session_log` (`^\[?\d{1,2}:`), `chat_log` (the same clock) and
+/// The gates of `dated_chat_log` (`^\[\d{4}-\d\d-\d\d[ T]\d`), `session_log`
+/// (`^\[?\d{1,2}:`), `chat_log` (the same clock) and
 /// `timestamped_log` (`^\[?(\d\d|[A-Z][a-z][a-z] +\d)` or `^\[[ \t]*\d`).
 fn clock_heads(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
     if line[0] == b'[' && line[1..].iter().find(|&&c| !matches!(c, b' ' | b'\t')).is_some_and(u8::is_ascii_digit) {
@@ -114,6 +115,20 @@ fn clock_heads(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
     }
     let b = if line[0] == b'[' { &line[1..] } else { line };
     let d = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    // `dated_chat_log`: `[` and an ISO date and a clock (`[2025-03-02 21:14] …`).
+    if line[0] == b'['
+        && (0..4).all(d)
+        && b.get(4) == Some(&b'-')
+        && d(5)
+        && d(6)
+        && b.get(7) == Some(&b'-')
+        && d(8)
+        && d(9)
+        && matches!(b.get(10), Some(b' ' | b'T'))
+        && d(11)
+    {
+        col.add(r.dated_chat, start);
+    }
     if d(0) {
         if b.get(1) == Some(&b':') || (d(1) && b.get(2) == Some(&b':')) {
             col.add(r.session_log, start);
