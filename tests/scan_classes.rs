@@ -444,8 +444,8 @@ fn seventh_round_parts_are_caught_and_no_clean_case_blocks() {
 /// texts about people, money, work and health in tuning_18's 30 languages). The JSON cases
 /// of `tuning_18` and `clean_public_6` were rewrapped in neutral wrappers shared by both
 /// labels (their authors' wrappers differed by file, so by label). Tuned and trained on, so training figures (first scores in the
-/// README). Short fragments stay the weak spot: 42 of tuning_17's are under the model's 100
-/// bytes, so its bar is lower than the other parts'. Known false blocks, left: a short story
+/// README). Short fragments stay the weak spot: a quarter of tuning_17's lie outside the
+/// model's range (under 100 bytes or 40 features), so its bar is lower than the other parts'. Known false blocks, left: a short story
 /// in `tuning_19` whose memo is "Strictly Confidential"; a Dutch foundation's sick-leave
 /// protocol for all staff in `clean_public_6`.
 #[test]

@@ -115,18 +115,7 @@ fn clock_heads(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
     }
     let b = if line[0] == b'[' { &line[1..] } else { line };
     let d = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
-    // `dated_chat_log`: `[` and an ISO date and a clock (`[2025-03-02 21:14] …`).
-    if line[0] == b'['
-        && (0..4).all(d)
-        && b.get(4) == Some(&b'-')
-        && d(5)
-        && d(6)
-        && b.get(7) == Some(&b'-')
-        && d(8)
-        && d(9)
-        && matches!(b.get(10), Some(b' ' | b'T'))
-        && d(11)
-    {
+    if line[0] == b'[' && iso_date_and_clock(b) {
         col.add(r.dated_chat, start);
     }
     if d(0) {
@@ -146,6 +135,18 @@ fn clock_heads(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
     {
         col.add(r.timestamped, start);
     }
+}
+
+/// Whether `b` starts with an ISO date, a blank or `T`, and a digit (`2025-03-02 21:14`):
+/// `dated_chat_log`'s head after its `[`.
+fn iso_date_and_clock(b: &[u8]) -> bool {
+    const SHAPE: &[u8; 12] = b"dddd-dd-dd d";
+    b.len() >= SHAPE.len()
+        && SHAPE.iter().zip(b).all(|(&want, &c)| match want {
+            b'd' => c.is_ascii_digit(),
+            b' ' => c == b' ' || c == b'T',
+            _ => c == want,
+        })
 }
 
 /// `strace_lines`' head after `strace -f -tt`'s prefix (`48211 14:02:11.481913 `): one or two
