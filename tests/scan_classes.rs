@@ -465,6 +465,29 @@ fn eighth_round_parts_are_caught_and_no_clean_case_blocks() {
     }
 }
 
+/// The ninth round's parts, by helper sessions from the class descriptions:
+/// `tuning_21.jsonl` (300 private documents and 80 public look-alikes, 12 and 3 or so in each
+/// of 25 languages: the languages `held_out_14` missed in, and more), `clean_public_8.jsonl`
+/// (300 public texts in the same languages), both with their JSON wrappers rewritten to
+/// neutral shared ones, and `tuning_22.jsonl` (300 cases of the other five classes in the
+/// long tail: agent frameworks and less common chat exports, runtimes and debuggers, system
+/// logs, provider tokens, commands in other shells, secrets named in other languages).
+/// Trained and tuned on: training figures (first scores in the README). Known, left:
+/// `tuning_22`'s two credential look-alikes whose secret-named keys hold redaction marks
+/// (`shpat_****…a91f`, `dapi<redacted>`), a value that was there by DESIGN.md §5; a
+/// Vietnamese news report on a franchise dispute in `clean_public_8`.
+#[test]
+fn ninth_round_parts_are_caught_and_no_clean_case_blocks() {
+    assert_private_documents(&[("tuning_21.jsonl", 0.95, 0), ("clean_public_8.jsonl", 1.0, 1)]);
+    let (table, wrong, scores) = score("tuning_22.jsonl");
+    eprintln!("{table}\n{}", wrong.join("\n"));
+    for (class, s) in &scores {
+        let known = if class == "credential_disguise" { 2 } else { 0 };
+        assert!(s.false_blocks <= known, "tuning_22 {class}: a clean case blocks\n{table}");
+        assert!(s.recall() >= 0.85, "tuning_22 {class}: recall {:.3}\n{table}", s.recall());
+    }
+}
+
 /// The thirteenth held-out part (`held_out_13.jsonl`, 250 cases by a helper session that saw
 /// only the class descriptions, 70 private documents of which 48 not in English in
 /// 44 languages), committed unseen at the seventh round's end, held back from the

@@ -296,7 +296,8 @@ pub(super) fn is_template(text: &str) -> bool {
 /// People are named with a title or a role, as full names in the shapes of [`PEOPLE`], by
 /// an initial and a surname, by initials before a verb ([`INITIALS`]) or by a given name
 /// alone ([`super::names`]). A text with words of a public or made-up text
-/// ([`words::PUBLIC_CONTEXT`]) also needs words of secrecy. `None` for a text outside
+/// ([`words::PUBLIC_CONTEXT`]) or naming a public body ([`roles::PUBLIC_BODY`]: a council's
+/// minutes) also needs words of secrecy. `None` for a text outside
 /// [`MIN_BYTES`]..=[`MAX_BYTES`] or short of these.
 #[must_use]
 pub(super) fn find(text: &str) -> Option<(usize, String)> {
@@ -343,7 +344,8 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
         || ((c.clauses.0 >= 2 || (c.clauses.1 >= 2 && roles::CONTRACT.is_match(text)))
             && c.figures >= 1
             && matters >= 2);
-    let found = found && (!public_words(text) || secrecy());
+    // Public words, or a public body's name (the minutes of its meeting), need secrecy too.
+    let found = found && (!(public_words(text) || roles::PUBLIC_BODY.is_match(text)) || secrecy());
     // A letter may name nobody with a title: its finding is then at the text's start.
     found.then(|| c.first.unwrap_or_else(|| (0, text.trim_start().chars().take(24).collect())))
 }

@@ -93,7 +93,7 @@ pub(super) static SERVICE: LazyLock<Regex> = LazyLock::new(|| {
 /// marks no private document.
 pub(super) static PUBLIC_BODY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i-u:\b(?:city council|town council|county (?:board|commission)|board of (?:supervisors|aldermen|county commissioners|education)|council ?members?|call to order|public comment|planning commission|Gemeinderat|Stadtrat|Kreistag|conseil municipal|consiglio comunale|gemeenteraad|kommunfullmäktige)\b)",
+        r"(?i-u:\b(?:city council|town council|county (?:board|commission)|board of (?:supervisors|aldermen|county commissioners|education)|council ?members?|call to order|public comment|planning commission|Gemeinderat|Stadtrat|Kreistag|conseil municipal|consiglio comunale|gemeenteraad|kommunfullmäktige|(?:parish|borough|district) council|members of the public|Cllr)\b)|(?u:人民代表大会|人大常委会|常务委员会)",
     )
     .expect("the public-body pattern compiles")
 });

@@ -186,11 +186,12 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
             !(is_reference_or_placeholder(&text(value)) || local_login)
         }
         Check::Random => looks_random(&text(value)),
-        // A value read as words (`5pW3…T1 on nodes`) may be one random word and prose.
+        // A value read as words (`5pW3…T1 on nodes`, `9f8e…3921 so old hashes verify`) may be
+        // one secret word and prose.
         Check::SecretValue => {
             let v = text(value);
             values::is_secret_value(&v)
-                || v.split([' ', '\t']).next().is_some_and(|w| w.len() < v.len() && looks_random(w))
+                || v.split([' ', '\t']).next().is_some_and(|w| w.len() < v.len() && values::is_secret_value(w))
         }
         Check::RandomOrHex => {
             let v = text(value);
@@ -210,6 +211,7 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
         Check::NotFileName => at.0.checked_sub(1).is_none_or(|i| bytes[i] != b'.'),
         Check::NotApproximation => !rules::APPROXIMATIONS.iter().any(|w| w.as_bytes() == value),
         Check::KeyBody => key_body_follows(&bytes[at.1..]),
+        Check::SeedWords => values::is_seed_words(&text(&bytes[at.0..at.1]), &text(value)),
     }
 }
 

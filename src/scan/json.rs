@@ -30,7 +30,7 @@ fn generic_rule() -> &'static Rule {
 /// unseal keys, unlock and PIN codes, master keys, seeds and mnemonics, encryption and
 /// signing keys, matched on the lowercased name.
 static GENERIC_SECRET_NAME: LazyLock<regex::Regex> = LazyLock::new(|| {
-    regex::Regex::new(r"(?:pass[_-]?phrase|salt|pepper|unseal[_-]?key|unlock[_-]?code|(?:^|_)pin$|pin[_-]?code|(?:^|_)puk$|master[_.-]?(?:key|secret|password)|cipher[_-]?seed|^seed$|seed[_-]?(?:phrase|words)|mnemonic|recovery[_-]?(?:phrase|key|code)|frase[_-]?d[eio][_-]?recuper|wiederherstellungs|herstelzin|encryption[_-]?(?:key|secret)|signing[_-]?(?:key|secret)|hmac[_-]?(?:key|secret))").expect("static regex")
+    regex::Regex::new(r"(?:pass[_-]?phrase|salt|pepper|unseal[_-]?key|unlock[_-]?code|(?:^|_)pin$|pin[_-]?code|(?:^|_)puk$|master[_.-]?(?:key|secret|password)|cipher[_-]?seed|^seed$|seed[_-]?(?:phrase|words)|mnemonic|recovery[_-]?(?:phrase|key|code)|frase[_-]?d[eio][_-]?recuper|wiederherstellungs|herstelzin|hoofdsleutel|hauptschlüssel|encryption[_-]?(?:key|secret)|signing[_-]?(?:key|secret)|hmac[_-]?(?:key|secret))").expect("static regex")
 });
 
 /// Twelve to twenty-four words of letters, none upper case (in any script: BIP-39 has
@@ -379,24 +379,38 @@ fn is_export_node(v: &Value) -> bool {
         && m.get("content").and_then(|c| c.get("parts")).is_some_and(Value::is_array)
 }
 
-/// A `{role, content}` chat message, or a ShareGPT-style `{from, value}` turn (`human`,
-/// `gpt`).
+/// A `{role, content}` chat message, Gemini's `{role, parts: […]}` content, or a
+/// ShareGPT-style `{from, value}` turn (`human`, `gpt`).
 fn is_role_message(v: &Value) -> bool {
     let role_of = |key: &str| v.get(key).and_then(Value::as_str);
     let chat_role = |r: &str| matches!(r, "user" | "assistant" | "system" | "tool" | "model" | "human" | "gpt");
-    (v.get("content").is_some() && role_of("role").is_some_and(chat_role))
+    ((v.get("content").is_some() || v.get("parts").is_some_and(Value::is_array))
+        && role_of("role").is_some_and(chat_role))
         || (v.get("value").is_some_and(Value::is_string) && role_of("from").is_some_and(chat_role))
 }
 
-/// A message of a chat export (Slack, Teams, Discord, Mattermost, Google Chat): a string text
-/// under `text`, `message`, `body` or `content`, a sender under `user`, `user_name`,
-/// `user_id`, `author`, `from`, `sender` or `creator`, and a time under `ts`, `timestamp`,
-/// `time`, `date`, `created_at`, `create_at` or `created_date`.
+/// A message of a chat export (Slack, Teams, Discord, Mattermost, Google Chat, a Zendesk
+/// ticket's comments): a string text under `text`, `message`, `body` or `content`, a sender
+/// under `user`, `user_name`, `user_id`, `author`, `author_id`, `from`, `sender` or
+/// `creator`, and a time under `ts`, `timestamp`, `time`, `date`, `created_at`, `create_at`
+/// or `created_date`; or a Mattermost bulk-export line holding one under `post`.
 fn is_chat_export_message(v: &Value) -> bool {
     let has = |keys: &[&str]| keys.iter().any(|k| v.get(*k).is_some_and(|x| !x.is_null()));
-    ["text", "message", "body", "content"].iter().any(|k| v.get(*k).is_some_and(Value::is_string))
-        && has(&["user", "user_name", "username", "user_id", "author", "from", "sender", "sender_id", "creator"])
-        && has(&["ts", "timestamp", "time", "date", "created_at", "createdDateTime", "create_at", "created_date"])
+    (["text", "message", "body", "content"].iter().any(|k| v.get(*k).is_some_and(Value::is_string))
+        && has(&[
+            "user",
+            "user_name",
+            "username",
+            "user_id",
+            "author",
+            "author_id",
+            "from",
+            "sender",
+            "sender_id",
+            "creator",
+        ])
+        && has(&["ts", "timestamp", "time", "date", "created_at", "createdDateTime", "create_at", "created_date"]))
+        || v.get("post").is_some_and(|p| p.is_object() && is_chat_export_message(p))
 }
 
 /// One object entry `k: v`, `at` its pointer.

@@ -542,6 +542,8 @@ mod eighth_round_tests;
 #[cfg(test)]
 mod mask_tests;
 #[cfg(test)]
+mod ninth_round_tests;
+#[cfg(test)]
 mod second_pass_tests;
 #[cfg(test)]
 mod seventh_round_tests;

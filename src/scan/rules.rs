@@ -30,7 +30,8 @@ pub enum Check {
     /// 5919, the SSA's void 078-05-1120) and does not say its data is sample or synthetic.
     NotTestIdentifier,
     /// The home folder's user is not a documentation placeholder (`/Users/you/…`,
-    /// `/home/yourname/…`, `/home/username/…`: [`super::values::is_placeholder_user`]).
+    /// `/home/yourname/…`, `/home/username/…`) nor Windows' shared `Public` or `Default`
+    /// profile ([`super::values::is_placeholder_user`]).
     NotPlaceholderUser,
     /// The address is not a network in CIDR notation (`10.96.0.0/12`, `fd00::/8`: a range,
     /// not a host).
@@ -55,6 +56,11 @@ pub enum Check {
     /// speak twice or more, none of them a common field label ([`NOT_SPEAKERS`]). A list of
     /// `Owner: …` / `Status: …` fields has no speakers; a conversation has them.
     Speakers,
+    /// A wallet seed ([`super::values::is_seed_words`]): under an English label (`seed`,
+    /// `recovery`, `mnemonic`, `backup`, `cipher seed`), 12 to 24 words nearly all of
+    /// BIP-39's English list, numbers between them allowed; under another language's label or LND's
+    /// banner, the pattern alone decides.
+    SeedWords,
 }
 
 /// HTML element names (lower case): `<li> item` lines are markup, never an IRC nick of
@@ -272,6 +278,10 @@ pub fn extra_lines(rule: &Rule) -> usize {
         "letter_shape" => 2,
         // `PS C:\> command`, up to two blank lines, one output line
         "powershell_session" => 3,
+        // two or three lines in a row: a banner or prompt, (a blank line,) the first frame
+        "runtime_trace" => 2,
+        // the label's line, then up to 24 words on lines of their own
+        "seed_phrase" => 24,
         _ => 0,
     }
 }
@@ -354,7 +364,10 @@ pub fn gate(rule: &Rule) -> Gate {
         | "pytest_lines"
         | "runner_report_lines"
         | "build_output_lines"
-        | "strace_lines" => Gate::SectionHead,
+        | "strace_lines"
+        | "runtime_trace"
+        | "agent_trace"
+        | "operational_command_line" => Gate::SectionHead,
         _ => Gate::Literals,
     }
 }

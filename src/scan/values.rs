@@ -318,10 +318,20 @@ pub fn looks_random(value: &str) -> bool {
     }
 }
 
+/// Small words of English prose that a generated passphrase does not hold: a value of
+/// blank-separated words with one of them is a sentence ([`is_secret_value`]).
+const PROSE_WORDS: &[&str] = &[
+    "a", "an", "the", "and", "or", "but", "for", "to", "of", "in", "on", "at", "by", "with", "from", "into", "then",
+    "than", "we", "you", "they", "it", "is", "are", "was", "be", "been", "this", "that", "these", "every", "each",
+    "all", "per", "not", "no", "our", "your", "their", "before", "after", "when", "if", "as", "so",
+];
+
 /// [`super::rules::Check::SecretValue`]: whether `v`, given as a generically named secret's
-/// value, is one: random-looking, 12 or more hex digits (blanks and dashes between groups
+/// value, is one: random-looking, one token of 8 or more letters and digits
+/// ([`is_letters_and_digits`]), 12 or more hex digits (blanks and dashes between groups
 /// allowed), or three or more words of two or more lower-case letters or digits joined by
-/// `-`, `_`, `.` or blanks, 12 characters or more in all (`such as Mr` is prose), or four or
+/// `-`, `_`, `.` or blanks, 12 characters or more in all (`such as Mr` is prose; blanks
+/// between words none of which is a small word of prose, [`PROSE_WORDS`]), or four or
 /// more capitalised words or numbers apart by blanks, none of them a title's small word
 /// (`Lumen Fjord Otter 2291`, not `Managed By The Platform Team`); never a reference or
 /// placeholder.
@@ -341,9 +351,12 @@ pub fn is_secret_value(v: &str) -> bool {
     let passphrase = words.len() >= 3
         && v.chars().count() >= 12
         && words.iter().all(|w| w.len() >= 2 && w.chars().all(|c| c.is_ascii_alphanumeric()))
-        // Words apart by blanks are prose unless all lower case (`such as Mr` is prose);
+        // Words apart by blanks are prose unless all lower case (`such as Mr` is prose) and
+        // free of prose's small words (`required for every export`, `we load the fixtures`);
         // joined by `-`, `_` or `.` they are one token (`tundra-Maple-88-lantern`).
-        && (!v.contains(' ') || v.chars().all(|c| c == ' ' || c.is_ascii_lowercase() || c.is_ascii_digit()));
+        && (!v.contains(' ')
+            || (v.chars().all(|c| c == ' ' || c.is_ascii_lowercase() || c.is_ascii_digit())
+                && !words.iter().any(|w| PROSE_WORDS.contains(w))));
     // Four or more capitalised words or numbers apart by blanks (`Lumen Fjord Otter 2291`):
     // prose after `is` goes on in lower case, and a title (`Managed By The Platform Team`)
     // holds the small words a generated passphrase does not.
@@ -356,7 +369,45 @@ pub fn is_secret_value(v: &str) -> bool {
         });
     // Words apart by blanks are judged as words only: a sentence has the letter classes
     // and the entropy of a random token.
-    passphrase || title_words || (!v.contains([' ', '\t']) && looks_random(v))
+    passphrase || title_words || (!v.contains([' ', '\t']) && (looks_random(v) || is_letters_and_digits(v)))
+}
+
+/// A named secret's single-token value of 8 or more characters mixing letters and digits
+/// (`ywfdjw297tilw`, `harbor-9808`): a typed passphrase is rarely random enough for
+/// [`looks_random`] and often shaped like a name with a number, which is why this holds only
+/// after a secret's name. Not an id of ours, a published example or a run of characters in
+/// order; no `/` or `:` (a path or URL), no letters-only or digits-only word.
+fn is_letters_and_digits(v: &str) -> bool {
+    v.chars().count() >= 8
+        && v.bytes().any(|b| b.is_ascii_alphabetic())
+        && v.bytes().any(|b| b.is_ascii_digit())
+        && v.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.!#$%&*+=?@^~".contains(&b))
+        && !is_our_id(v)
+        && !is_documentation_example(v)
+        && !is_sequential(v)
+}
+
+/// [`super::rules::Check::SeedWords`]: whether `matched` (a `seed_phrase` match) with its
+/// captured `value` is a wallet seed. Under an English label (the match opens with `cipher`,
+/// `seed`, `recovery`, `mnemonic` or `backup`, case ignored) the value must be 12 to 24 words,
+/// at most one in six outside BIP-39's English list (the `bip39` crate's copy; numbers and
+/// separators between them are skipped; a seed copied by hand may carry a misspelt word):
+/// prose after `Backup plan:` uses words such as `the` and `we` that the list leaves out. Any other match (a label in another language, LND's `BEGIN LND
+/// CIPHER SEED` banner) is judged by its pattern alone.
+#[must_use]
+pub fn is_seed_words(matched: &str, value: &str) -> bool {
+    const ENGLISH_LABELS: &[&str] = &["cipher", "seed", "recovery", "mnemonic", "backup"];
+    let head = matched.get(..8.min(matched.len())).unwrap_or_default().to_ascii_lowercase();
+    if !ENGLISH_LABELS.iter().any(|l| head.starts_with(l)) {
+        return true;
+    }
+    let words: Vec<String> = value
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let outside = words.iter().filter(|w| bip39::Language::English.find_word(w).is_none()).count();
+    (12..=24).contains(&words.len()) && outside * 6 <= words.len()
 }
 
 /// Whether a line holding a personal identifier (`DOB …`, `NHS no. …`, `SSN …`) gives a
@@ -374,10 +425,12 @@ pub fn is_test_identifier(line: &str) -> bool {
             .any(|w| lower.contains(w))
 }
 
-/// Whether a home-folder path (`/Users/you/Library/…`, `\/home\/yourname\/…`) names a
-/// documentation placeholder rather than a user: `you`, `yourname`, `your-name`,
-/// `your_name`, `yourusername`, `your-username`, `username`, `user-name`, `myname`,
-/// `someone` (case ignored). `user` and `dev` are real account names and stay paths.
+/// Whether a home-folder path (`/Users/you/Library/…`, `\/home\/yourname\/…`,
+/// `C:\Users\Public\Desktop`) names a documentation placeholder or a profile Windows
+/// shares between users rather than a user: `you`, `yourname`, `your-name`, `your_name`,
+/// `yourusername`, `your-username`, `username`, `user-name`, `myname`, `someone`; `Public`,
+/// `Default`, `Default User`, `All Users` (case ignored). `user` and `dev` are real account
+/// names and stay paths.
 #[must_use]
 pub fn is_placeholder_user(path: &str) -> bool {
     const USERS: &[&str] = &[
@@ -393,11 +446,17 @@ pub fn is_placeholder_user(path: &str) -> bool {
         "user_name",
         "myname",
         "someone",
+        "public",
+        "default",
+        "default user",
+        "all users",
     ];
-    let path = path.replace("\\/", "/");
-    let user = ["/home/", "/Users/"]
+    // JSON-escaped `\/` and Windows' `\` (doubled or not) read as `/`.
+    let path = path.replace('\\', "/");
+    let lower = path.to_ascii_lowercase();
+    let user = ["/home/", "/users/"]
         .iter()
-        .find_map(|h| path.find(h).map(|i| &path[i + h.len()..]))
-        .map(|rest| rest.split('/').next().unwrap_or_default());
+        .find_map(|h| lower.find(h).map(|i| &path[i + h.len()..]))
+        .map(|rest| rest.split('/').find(|s| !s.is_empty()).unwrap_or_default());
     user.is_some_and(|u| USERS.iter().any(|p| p.eq_ignore_ascii_case(u)))
 }

@@ -164,12 +164,18 @@ fn strace_prefixed_head(line: &[u8], calls: &[&str]) -> bool {
     rest.len() < line.len() && calls.iter().any(|c| rest.starts_with(c.as_bytes()))
 }
 
-/// `named_turns`' head, `^[A-Z][a-z]+(?: [A-Z][a-z]+)?:[ \t]`: most prose lines start with a
-/// capital, few with a name and a colon.
+/// `named_turns`' head, `^[A-Z][a-z]+(?: [A-Z][a-z]+)?:[ \t]` (accented letters' bytes taken
+/// as lower case): most prose lines start with a capital, few with a name and a colon.
 fn named_turn_head(line: &[u8]) -> bool {
     let word = |from: usize| {
         let upper = line.get(from).is_some_and(u8::is_ascii_uppercase);
-        let lower = line.get(from + 1..).unwrap_or_default().iter().take_while(|b| b.is_ascii_lowercase()).count();
+        // Lower-case letters, and the bytes of Latin letters with accents (`í` is C3 AD).
+        let lower = line
+            .get(from + 1..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|&&b| b.is_ascii_lowercase() || (0x80..=0xBF).contains(&b) || (0xC3..=0xC5).contains(&b))
+            .count();
         (upper && lower > 0).then_some(from + 1 + lower)
     };
     let Some(mut end) = word(0) else { return false };
@@ -267,6 +273,15 @@ fn indented_heads(r: &Rules, line: &[u8], start: usize, k: usize, col: &mut Coll
     }
 }
 
+/// `chat_export`'s sender lines of Zulip (`**Ines Duarte** (10:31): …`), Telegram (`Name,
+/// [02.10.2024 22:41]`) and KakaoTalk's Korean export (`2024년 5월 12일 오후 9:03, …`).
+fn chat_export_head(line: &[u8]) -> bool {
+    let trimmed = line.trim_ascii_end();
+    (line.starts_with(b"**") && memchr::memmem::find(line, b"** (").is_some())
+        || (trimmed.ends_with(b"]") && memchr::memmem::find(line, b", [").is_some())
+        || (line.len() > 7 && line[..4].iter().all(u8::is_ascii_digit) && line[4..].starts_with("년".as_bytes()))
+}
+
 /// The line-start gates of the private-document rules: `email_headers`
 /// (`^[ \t>]*<header>[ \t]*:` or `：`) and `contract_clauses` (`^[ \t]*\d{1,2}\.\d`).
 fn document_heads(r: &Rules, line: &[u8], start: usize, blanks: usize, col: &mut Collector) {
@@ -295,6 +310,7 @@ fn document_heads(r: &Rules, line: &[u8], start: usize, blanks: usize, col: &mut
         || (line[0] == b'[' && memchr::memmem::find(line, b"] [").is_some())
         || (line[0].is_ascii_digit() && line[1..line.len().min(3)].iter().any(|&b| b == b'/' || b == b'.'))
         || (line[0] >= 0x80 && ends_with_clock(line))
+        || chat_export_head(line)
     {
         col.add(r.chat_export, start);
     }

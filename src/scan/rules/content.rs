@@ -50,7 +50,7 @@ pub(super) const CONTENT: &[Rule] = &[
         literals: &[],
         // ISO and clock times, syslog dates, and the kernel's seconds since boot (`dmesg`:
         // `[1843210.550871] …`, `[    0.000000] …`).
-        pattern: r"(?m)^(?:\[[ \t]*\d{1,10}\.\d{6}\][ \t]|\[?(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}|\d{2}:\d{2}:\d{2}(?:[.,]\d+|\]\s)|[A-Z][a-z]{2} +\d{1,2} \d{2}:\d{2}:\d{2}))",
+        pattern: r"(?m)^(?:\[[ \t]*\d{1,10}\.\d{6}\][ \t]|\[?(?:\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}:\d{2}|\d{2}:\d{2}:\d{2}(?:[.,]\d+|\]\s)|[A-Z][a-z]{2} +\d{1,2} \d{2}:\d{2}:\d{2}))",
         check: Check::AtLeastThree,
         what: "a run of timestamped log lines (three or more)",
         hit: "2026-01-01T00:00:01 INFO a\n2026-01-01T00:00:02 INFO b\n2026-01-01T00:00:03 WARN c",
@@ -61,10 +61,10 @@ pub(super) const CONTENT: &[Rule] = &[
         category: "raw_tool_output",
         public: B,
         local: B,
-        literals: &["error:", "error[", "): error ts"],
-        pattern: r"(?m)(?:^error(?:\[E\d{4}\])?: [^\n]+\n[ \t]*--> [^\s:]+:\d+:\d+|^[^\s:]+\.(?:c|cc|cpp|cxx|h|hpp|go|ts|tsx|js|py|rs|java|kt|swift):\d+:\d+: (?:fatal )?error:|\(\d+,\d+\): error TS\d+|^(?:clang|gcc|g\+\+|cc|ld|collect2|rustc|javac|go)(?:\.exe)?: (?:fatal )?error:)",
+        literals: &["error:", "error[", "): error "],
+        pattern: r"(?m)(?:^error(?:\[E\d{4}\])?: [^\n]+\n[ \t]*--> [^\s:]+:\d+:\d+|^[^\s:]+\.(?:c|cc|cpp|cxx|h|hpp|go|ts|tsx|js|py|rs|java|kt|swift):\d+:\d+: (?:fatal )?error:|\(\d+,\d+\): error [A-Z]{2,4}\d{3,5}:|^(?:clang|gcc|g\+\+|cc|ld|collect2|rustc|javac|go)(?:\.exe)?: (?:fatal )?error:)",
         check: Check::Always,
-        what: "compiler error output (rustc, gcc/clang, go, tsc)",
+        what: "compiler error output (rustc, gcc/clang, go, tsc, MSBuild's `file(line,col): error CS0246:`)",
         hit: "error[E0308]: mismatched types\n --> src/main.rs:4:5",
         miss: "the error handling section",
     },
@@ -258,7 +258,7 @@ pub(super) const CONTENT: &[Rule] = &[
         // The internal names as the top level or a label under it (`db.corp.acme.com`), the
         // home network's `home.arpa` (RFC 8375), and `int`/`intra` as a label with a domain
         // after it (`pg-01.int.acme.net`; `who.int` is a public top-level name).
-        pattern: r"\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:internal|corp|lan|intranet|local|home\.arpa|(?:int|intra)\.[a-z0-9-]+\.[a-z]{2,})\b",
+        pattern: r"\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:internal|corp|lan|intranet|intra|local|home\.arpa|(?:int|intra)\.[a-z0-9-]+\.[a-z]{2,})\b",
         check: Check::NotFileName,
         what: "an internal host name",
         hit: "build01.corp",
@@ -295,7 +295,7 @@ pub(super) const CONTENT: &[Rule] = &[
         local: W,
         literals: &["mailto:"],
         pattern: r"(?i)\bmailto:([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})",
-        check: Check::Always,
+        check: Check::NotPlaceholder,
         what: "a `mailto:` link",
         hit: "[write to us](mailto:press@acme.io)",
         miss: "mailto links are rendered as buttons",
@@ -311,6 +311,29 @@ pub(super) const CONTENT: &[Rule] = &[
         what: "an e-mail address (not the login part of a URL)",
         hit: "alice@acme.io",
         miss: "user@example.com",
+    },
+    Rule {
+        id: "operational_command_line",
+        category: "operations",
+        public: W,
+        local: I,
+        // Commands with effects that open a line or a string (a script's step, a todo's
+        // command): PowerShell's `Remove-Item … -Recurse`, `Stop-Service`, `Restart-Service`,
+        // `Restart-Computer`, `Stop-Computer`, and `ansible-playbook` against a production
+        // inventory (issue 16, ninth round). Gated by line start, so no search word is spent.
+        literals: &[
+            "remove-item ",
+            "stop-service ",
+            "restart-service ",
+            "restart-computer",
+            "stop-computer",
+            "ansible-playbook ",
+        ],
+        pattern: r"(?m)^[ \t>*_#-]*(?:Remove-Item[ \t]+(?:-Recurse\b|(?:-[A-Za-z]+|[\x22'$]\S*|\S*[\\/*]\S*)(?:[ \t]+\S+){0,4}?[ \t]+-Recurse\b)|(?:Stop|Restart)-Service[ \t]+\S|(?:Restart|Stop)-Computer\b|ansible-playbook\b[^\n]*[ \t](?:-i|--inventory)[ =]\S*prod)",
+        check: Check::Always,
+        what: "an operational command with effects opening a line (PowerShell `Remove-Item -Recurse`, `Stop-Service`, `Restart-Computer`; `ansible-playbook` on a production inventory)",
+        hit: "Remove-Item -Recurse -Force D:\\agent\\_work\\*",
+        miss: "Remove-Item deletes files; add -Recurse for folders",
     },
     Rule {
         id: "operational_command",

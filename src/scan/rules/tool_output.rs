@@ -15,10 +15,20 @@ pub(super) const TOOL_OUTPUT: &[Rule] = &[
         // The header row of a table only a tool prints (kubectl get / describe, docker ps,
         // docker images, ps aux, top, coverage.py, cProfile), with a row under it: one pasted table is
         // raw output. Gated by line start (`Gate::SectionHead`).
-        literals: &["name ", "container id ", "repository ", "type ", "user ", "pid ", "ncalls "],
-        pattern: r"(?m)^[ \t]*(?:NAME {2,}(?:READY {2,}STATUS|TYPE {2,}CLUSTER-IP|STATUS {2,}ROLES|DESIRED {2,}CURRENT|CLASS {2,}HOSTS|COMPLETIONS {2,}DURATION)|CONTAINER ID {2,}IMAGE {2,}COMMAND|REPOSITORY {2,}TAG {2,}IMAGE ID|Type {2,}Reason {2,}Age {2,}From {2,}Message|USER {2,}PID +%CPU +%MEM|PID +USER +PR +NI|Name {2,}Stmts {2,}Miss {2,}(?:Branch {2,}BrPart {2,})?Cover|ncalls +tottime +percall +cumtime +percall +filename:lineno\(function\))[^\n]*\n[ \t]*\S",
+        literals: &[
+            "name ",
+            "container id ",
+            "repository ",
+            "type ",
+            "user ",
+            "pid ",
+            "ncalls ",
+            "last seen ",
+            "filesystem ",
+        ],
+        pattern: r"(?m)^[ \t]*(?:NAME {2,}(?:READY {2,}STATUS|TYPE {2,}CLUSTER-IP|STATUS {2,}ROLES|DESIRED {2,}CURRENT|CLASS {2,}HOSTS|COMPLETIONS {2,}DURATION)|CONTAINER ID {2,}IMAGE {2,}COMMAND|REPOSITORY {2,}TAG {2,}IMAGE ID|Type {2,}Reason {2,}Age {2,}From {2,}Message|USER {2,}PID +%CPU +%MEM|PID +USER +PR +NI|Name {2,}Stmts {2,}Miss {2,}(?:Branch {2,}BrPart {2,})?Cover|ncalls +tottime +percall +cumtime +percall +filename:lineno\(function\)|LAST SEEN {2,}TYPE {2,}REASON {2,}OBJECT|Filesystem {2,}(?:Size|1K-blocks|Type) +(?:Used|Size) +(?:Avail|Used))[^\n]*\n[ \t]*\S",
         check: Check::Always,
-        what: "a tool's table with its header row (`kubectl get pods`, `kubectl describe` events, `docker ps`, `docker images`, `ps aux`, `top`, coverage.py, Python's cProfile)",
+        what: "a tool's table with its header row (`kubectl get pods`, `kubectl describe` events, `kubectl get events`, `docker ps`, `docker images`, `ps aux`, `top`, `df`, coverage.py, Python's cProfile)",
         hit: "NAME                 READY   STATUS    RESTARTS   AGE\napi-7d9f8c6b5-4xkqz  1/1     Running   0          12m",
         miss: "run kubectl get pods and check the READY and STATUS columns",
     },
@@ -191,6 +201,54 @@ pub(super) const TOOL_OUTPUT: &[Rule] = &[
         what: "lines a test runner, profiler, checker or deploy tool prints (RSpec, PHPUnit, dotnet test, XCTest, perf report, py-spy, valgrind, BuildKit, Ansible, Go's race detector, EXPLAIN ANALYZE), two or more",
         hit: "==4821== Invalid read of size 4\n==4821==    at 0x109A3C: pop (ring.c:71)",
         miss: "valgrind reported an invalid read of size 4 in pop()",
+    },
+    Rule {
+        id: "runtime_trace",
+        category: "raw_tool_output",
+        public: B,
+        local: B,
+        // Two or three lines in a row that only a runtime, debugger or system tool prints
+        // (issue 16, ninth round): PHP's fatal error over `Stack trace:` and its `#0` frame,
+        // gdb's signal stop over its frame and its `(gdb) bt` over frame `#0`, Swift's
+        // `Current stack trace:` over frame 0, Elixir's `** (SomeError)` over its arguments
+        // or a frame, GHC's `CallStack (from HasCallStack):` over a `called at` frame, an
+        // Erlang/OTP report banner over its first field, R's `Calls:` over `Execution
+        // halted`, two journald fields of `journalctl -o verbose`, Get-WinEvent's
+        // `TimeCreated` over `ProviderName`, pip's resolver conflict. One line alone may be
+        // quoted in a note; two of them in order are output. Gated by line start.
+        literals: &[
+            "php ",
+            "program received signal ",
+            "(gdb) ",
+            "current stack trace:",
+            "(",
+            "callstack (from hascallstack):",
+            "=crash report",
+            "=error report",
+            "=supervisor report",
+            "=warning report",
+            "calls: ",
+            "error in ",
+            "pid=",
+            "uid=",
+            "gid=",
+            "comm=",
+            "exe=",
+            "cmdline=",
+            "systemd_unit=",
+            "boot_id=",
+            "machine_id=",
+            "hostname=",
+            "transport=",
+            "timecreated ",
+            "info: pip is looking",
+            "error: cannot install ",
+        ],
+        pattern: r"(?m)^[ \t]*(?:PHP (?:Fatal error|Parse error|Warning|Notice|Deprecated): [^\n]*\nStack trace:[ \t]*\n\#0 \S|Program received signal SIG[A-Z]+, [^\n]*\n(?:0x[0-9a-f]+ in )?[\w:~<>]+ \(|\(gdb\) (?:bt|backtrace|where)\b[^\n]*\n\#0 +(?:0x[0-9a-f]+ in )?[\w:~<>]+ \(|Current stack trace:[ \t]*\n0 +\S+ +0x[0-9a-f]+ |\*\* \([A-Z][\w.]*\) [^\n]+\n(?:[ \t]*\n)?[ \t]+(?:The following arguments were given to |\((?:\w+ [\d.]+|elixir|stdlib|kernel)[^)\n]*\) \S)|CallStack \(from HasCallStack\):[ \t]*\n[ \t]+[\w'.]+, called at \S+:\d+:\d+ in \S|=(?:CRASH|ERROR|SUPERVISOR|WARNING) REPORT={2,} [^\n]*===[ \t]*\n[ \t]+\S|Calls: [^\n]*->[^\n]*\n(?:[^\n]*\n)?Execution halted|Error in [^\n]+ : *\n[ \t]+\S[^\n]*\n(?:Calls: |Execution halted)|_?(?:PID|UID|GID|COMM|EXE|CMDLINE|SYSTEMD_UNIT|BOOT_ID|MACHINE_ID|HOSTNAME|TRANSPORT)=\S+[ \t]*\n[ \t]*_?[A-Z][A-Z_]+=\S|TimeCreated +: [^\n]*\nProviderName +: \S|INFO: pip is looking at multiple versions of [^\n]*\n(?:[^\n]*\n)?ERROR: |ERROR: Cannot install [^\n]* because these package versions have conflicting dependencies\.[ \t]*\n(?:[ \t]*\n)?The conflict is caused by:)",
+        check: Check::Always,
+        what: "lines in a row only a runtime, debugger or system tool prints: PHP's fatal error and stack trace, gdb's signal stop or `bt`, Swift's and GHC's stack traces, Elixir's exception report, an Erlang/OTP report, R's `Calls:` and `Execution halted`, `journalctl -o verbose` fields, Get-WinEvent's list, pip's resolver conflict",
+        hit: "Program received signal SIGSEGV, Segmentation fault.\n0x0000555555556a1c in ring_pop (rb=0x0) at src/ring.c:73",
+        miss: "gdb stopped with SIGSEGV in ring_pop; rb was null",
     },
     Rule {
         id: "pytest_lines",
