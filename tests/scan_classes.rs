@@ -521,6 +521,17 @@ fn fifteenth_held_out_classes_report() {
     report_table("held_out_15.jsonl");
 }
 
+/// The sixteenth held-out part (`held_out_16.jsonl`, 250 cases by a helper session that saw
+/// only the class descriptions: 70 private documents, 44 of them not in English, in
+/// 41 languages, and the other five classes with their clean look-alikes), committed unseen
+/// in the ninth round for a later blind score, held back from the private-prose model's
+/// training. Not yet scored.
+#[test]
+#[ignore = "held out: scored on purpose, not on every run"]
+fn sixteenth_held_out_classes_report() {
+    report_table("held_out_16.jsonl");
+}
+
 /// The table (and, with `WG_SHOW_MISSES`, the misses) of each part named in `WG_PARTS`
 /// (file names under `classes/`, blank-separated): how a fresh part's first score is taken.
 #[test]
