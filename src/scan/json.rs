@@ -295,7 +295,7 @@ const LOG_RECORDS: usize = 3;
 /// `level`, `lvl`, `severity` or `loglevel` (`error`, `WARN`, `info`, …), a time under `ts`,
 /// `time`, `timestamp`, `@timestamp` or `datetime`, and a message under `msg`, `message` or
 /// `event`; or a positional record: an array of three or more fields holding a date
-/// (`2024-03-11…`) and a level.
+/// (`2024-03-11…`) and a level; or a journal record ([`is_journal_record`]).
 fn is_log_record(v: &Value) -> bool {
     const LEVELS: &[&str] =
         &["trace", "debug", "info", "notice", "warn", "warning", "error", "err", "fatal", "critical", "crit", "panic"];
@@ -321,7 +321,17 @@ fn is_log_record(v: &Value) -> bool {
         .iter()
         .any(|k| map.get(*k).is_some_and(|t| t.is_string() || t.is_number()));
     let message = ["msg", "message", "event"].iter().any(|k| map.get(*k).is_some_and(Value::is_string));
-    level && time && message
+    (level && time && message) || is_journal_record(map)
+}
+
+/// A record of `journalctl -o json`: a syslog priority (`"PRIORITY": "3"`, 0 to 7), the
+/// journal's own clock (`__REALTIME_TIMESTAMP`) and a `MESSAGE`.
+fn is_journal_record(map: &serde_json::Map<String, Value>) -> bool {
+    map.get("PRIORITY")
+        .and_then(Value::as_str)
+        .is_some_and(|p| matches!(p, "0" | "1" | "2" | "3" | "4" | "5" | "6" | "7"))
+        && map.contains_key("__REALTIME_TIMESTAMP")
+        && map.get("MESSAGE").is_some_and(Value::is_string)
 }
 
 /// Records of [`is_pay_record`] in one array from which it is a payroll or compensation

@@ -362,6 +362,7 @@ pub fn scan_text(text: &str, location: &str, policy: Policy, out: &mut Vec<Findi
         out.push(finding(&h, location.to_owned(), policy));
     }
     invisible::report(text, &census, &|_| location.to_owned(), out);
+    scan_nested_json(text, location, policy, out, before);
     if short && out.len() == before {
         CLEAN_SHORT_TEXTS.with_borrow_mut(|seen| {
             if seen.len() >= CLEAN_TEXTS_KEPT {
@@ -369,6 +370,28 @@ pub fn scan_text(text: &str, location: &str, policy: Policy, out: &mut Vec<Findi
             }
             seen.insert(text.into());
         });
+    }
+}
+
+/// A JSON document kept as a string (`"evidence": "{\\"log\\": \\"203.0.113.4 - - [11/Jun…\\"}"`,
+/// a todo holding a pasted payload) hides its strings' quotes and line breaks behind
+/// escapes: when `text` is one (an object or array, first and last characters aside from
+/// blanks), the strings inside are scanned as [`scan_json`] scans a document, at `location`,
+/// and their findings of rules not already reported for `text` (`out[before..]`) are added.
+fn scan_nested_json(text: &str, location: &str, policy: Policy, out: &mut Vec<Finding>, before: usize) {
+    let t = text.trim();
+    let object = t.starts_with('{') && t.ends_with('}');
+    if !(object || (t.starts_with('[') && t.ends_with(']'))) || t.len() < 8 {
+        return;
+    }
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(t) else { return };
+    let mut nested = Vec::new();
+    scan_json(&value, location, policy, &mut nested);
+    for mut f in nested {
+        if !out[before..].iter().any(|o| o.rule_id == f.rule_id) {
+            f.location = location.to_owned();
+            out.push(f);
+        }
     }
 }
 

@@ -153,3 +153,11 @@ fn commands_opening_a_line_hosts_and_named_secrets_in_more_languages_warn() {
         "the var/home folder layout of Fedora Atomic",
     ]);
 }
+
+#[test]
+fn a_json_document_kept_as_a_string_is_scanned_as_one() {
+    let access = r#"{"evidence": "203.0.113.41 - - [11/Jun/2024:14:02:11 +0000] \"GET /a HTTP/1.1\" 200 12 \"-\" \"okhttp\"\n198.51.100.7 - - [11/Jun/2024:14:02:12 +0000] \"GET /b HTTP/1.1\" 504 0 \"-\" \"okhttp\""}"#;
+    let journal = r#"[{"__REALTIME_TIMESTAMP": "1728357262481903", "PRIORITY": "4", "MESSAGE": "worker exited"}, {"__REALTIME_TIMESTAMP": "1728357262519774", "PRIORITY": "6", "MESSAGE": "start worker"}, {"__REALTIME_TIMESTAMP": "1728357263002110", "PRIORITY": "6", "MESSAGE": "reloaded"}]"#;
+    assert_found(&[(access, "access_log", "block"), (journal, "log_records", "block")]);
+    assert_quiet(&[r#"{"note": "all good", "next": ["ship it"]}"#, "[1, 2, 3]", "{not json at all}"]);
+}
