@@ -129,6 +129,56 @@ fn structure(rule_id: &str, loc: String, sample: &str, reason: String) -> Findin
     }
 }
 
+/// Whether a key named after a secret (lowercased) holds a fact about it rather than the
+/// secret: it ends in a word of policy, time, count, kind or place (`password_policy`,
+/// `api_key_rotation_due`, `token_ttl_minutes`, `secret_manager`, `salt_length`,
+/// `token_url`). Its value is judged by the text rules alone (issue 16: `"password_policy":
+/// "min 14 chars"` blocked as a random literal).
+fn describes_a_secret(lower: &str) -> bool {
+    const ABOUT: &[&str] = &[
+        "policy",
+        "rotation",
+        "rotation_due",
+        "rotated_at",
+        "ttl",
+        "ttl_minutes",
+        "ttl_seconds",
+        "minutes",
+        "seconds",
+        "hours",
+        "days",
+        "manager",
+        "length",
+        "min_length",
+        "expiry",
+        "expires",
+        "expires_at",
+        "expiration",
+        "hint",
+        "type",
+        "format",
+        "version",
+        "count",
+        "enabled",
+        "required",
+        "url",
+        "endpoint",
+        "provider",
+        "owner",
+        "scope",
+        "scopes",
+        "header",
+        "header_name",
+        "env",
+        "env_var",
+        "field",
+        "strength",
+        "algorithm",
+    ];
+    lower.rsplit_once(['_', '-', '.']).is_some_and(|(_, last)| ABOUT.contains(&last))
+        || ABOUT.iter().any(|a| a.contains('_') && lower.ends_with(&format!("_{a}")))
+}
+
 /// What a key's name alone says (lowercased): see [`key_facts`].
 #[derive(Clone, Copy)]
 struct KeyFacts {
@@ -156,9 +206,10 @@ fn key_facts(k: &str) -> KeyFacts {
         return f;
     }
     let lower = k.to_lowercase();
+    let about = describes_a_secret(&lower);
     let facts = KeyFacts {
-        secret_named: SECRET_NAME.is_match(&lower),
-        generic_secret: GENERIC_SECRET_NAME.is_match(&lower),
+        secret_named: SECRET_NAME.is_match(&lower) && !about,
+        generic_secret: GENERIC_SECRET_NAME.is_match(&lower) && !about,
         forbidden: is_forbidden_key(&lower),
         boundary_flag: is_boundary_flag(&lower),
         captured_output: is_captured_output_key(&lower),

@@ -161,3 +161,22 @@ fn a_json_document_kept_as_a_string_is_scanned_as_one() {
     assert_found(&[(access, "access_log", "block"), (journal, "log_records", "block")]);
     assert_quiet(&[r#"{"note": "all good", "next": ["ship it"]}"#, "[1, 2, 3]", "{not json at all}"]);
 }
+
+#[test]
+fn after_the_blind_score_of_held_out_15() {
+    assert_found(&[
+        (
+            "src/api/client.ts:57:11 - error TS2322: Type 'string | undefined' is not assignable",
+            "compiler_error",
+            "block",
+        ),
+        ("Vault master key share #2 of 5: 4b9e 21f0 c7d3 88aa 0e5f", "generic_secret", "warn"),
+        ("Code de déverrouillage du téléphone de test : 731904", "access_code", "warn"),
+        ("BIOS unlock code for the loaner laptops: 0x7F3A-19C2", "access_code", "warn"),
+    ]);
+    // Keys naming a fact about a secret (a policy, a due date, a lifetime, a manager).
+    assert_quiet(&[
+        r#"{"api_key_rotation_due": "2025-06-01", "secret_manager": "vault", "password_policy": "min 14 chars", "token_ttl_minutes": 60}"#,
+    ]);
+    assert_found(&[(r#"{"api_token": "Zq8vNw3LpT6xR2mK"}"#, "secret_assignment", "block")]);
+}

@@ -171,6 +171,7 @@ pub const STEMS: &[&str] = &[
     "パスワード",
     "パスフレーズ",
     "マスターキー",
+    "déverrouillage",
     "密码",
     "비밀번호",
     "alarm",

@@ -446,7 +446,7 @@ pub(super) const CREDENTIALS: &[Rule] = &[
             "passcode",
             "secret",
         ],
-        pattern: r#"(?i)(?:\b[a-z0-9_.-]*(?:pass[_ -]?phrase|salt|pepper|unseal[_ -]?key|master[_ .-]?(?:key|secret|password|pass)|cipher[_ -]?seed|seed|seed[_ -]?phrase|mnemonic|recovery[_ -]?(?:phrase|key|code)|encryption[_ -]?(?:key|secret)|signing[_ -]?(?:key|secret)|hmac[_ -]?(?:key|secret))(?:[ \t]+[A-Za-z0-9]+){0,5}(?:[ \t]*\([^)\n]{1,30}\))?(?:["']?[ \t]*[:=][ \t]*["']?|[ \t]+["'])|--(?:passphrase|salt)[= ]["']?)((?:[A-Za-z0-9]{2,}[ \t]){2,11}[A-Za-z0-9]{2,}|[^\s"'<>,;(){}\[\]]{6,})|(?i:\b(?:master[_ .-]?(?:key|password|pass)|salt|pepper|unseal[_ -]?key|pass[_ -]?phrase|password|passcode|recovery[_ -]?(?:phrase|key|code)|(?:signing|hmac)[_ -]?(?:key|secret)|(?:webhook|shared|client)[_ -]?secret)(?:[ \t]+[a-z0-9]+){0,6}?[ \t]+(?:is|was|are|set to|of)[ \t]+)["'`]?((?-i:(?:[A-Z0-9][A-Za-z0-9]*[ \t]){3,7}[A-Z0-9][A-Za-z0-9]*)|[^\s"'`<>,;(){}\[\]]{6,})|(?i:\b(?:wpa2?[ -])?pass(?:phrase|word|code)[ \t]+)([^\s"'`<>,;(){}\[\]]*[^\sA-Za-z"'`<>,;(){}\[\]][^\s"'`<>,;(){}\[\]]*)|(?i:\b(?:salt|pepper|pass[_ -]?phrase|master[_ .-]?key|(?:signing|hmac|encryption)[_ -]?key)[ \t]*\()([A-Za-z0-9+/=_-]{12,})\)"#,
+        pattern: r#"(?i)(?:\b[a-z0-9_.-]*(?:pass[_ -]?phrase|salt|pepper|unseal[_ -]?key|master[_ .-]?(?:key|secret|password|pass)|cipher[_ -]?seed|seed|seed[_ -]?phrase|mnemonic|recovery[_ -]?(?:phrase|key|code)|encryption[_ -]?(?:key|secret)|signing[_ -]?(?:key|secret)|hmac[_ -]?(?:key|secret))(?:[ \t]+#?[A-Za-z0-9]+){0,5}(?:[ \t]*\([^)\n]{1,30}\))?(?:["']?[ \t]*[:=][ \t]*["']?|[ \t]+["'])|--(?:passphrase|salt)[= ]["']?)((?:[A-Za-z0-9]{2,}[ \t]){2,11}[A-Za-z0-9]{2,}|[^\s"'<>,;(){}\[\]]{6,})|(?i:\b(?:master[_ .-]?(?:key|password|pass)|salt|pepper|unseal[_ -]?key|pass[_ -]?phrase|password|passcode|recovery[_ -]?(?:phrase|key|code)|(?:signing|hmac)[_ -]?(?:key|secret)|(?:webhook|shared|client)[_ -]?secret)(?:[ \t]+[a-z0-9]+){0,6}?[ \t]+(?:is|was|are|set to|of)[ \t]+)["'`]?((?-i:(?:[A-Z0-9][A-Za-z0-9]*[ \t]){3,7}[A-Z0-9][A-Za-z0-9]*)|[^\s"'`<>,;(){}\[\]]{6,})|(?i:\b(?:wpa2?[ -])?pass(?:phrase|word|code)[ \t]+)([^\s"'`<>,;(){}\[\]]*[^\sA-Za-z"'`<>,;(){}\[\]][^\s"'`<>,;(){}\[\]]*)|(?i:\b(?:salt|pepper|pass[_ -]?phrase|master[_ .-]?key|(?:signing|hmac|encryption)[_ -]?key)[ \t]*\()([A-Za-z0-9+/=_-]{12,})\)"#,
         check: Check::SecretValue,
         what: "a generically named secret (passphrase, password, salt, pepper, master or unseal key, seed, encryption, signing or webhook key) with a value: random, one token of letters and digits, hex, three or more words, or four or more capitalised words after `is`; or a random value in brackets right after the name (`salt (b7e1c94fa02d…)`)",
         hit: "backup passphrase: Tr0ub4dor-correct-horse",
@@ -497,6 +497,7 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         // … is 5903` (`pin` is gated as `pin ` / `pin:`: bare, its letters are in every
         // `-ping` word); a recovery or unlock key of eight groups of six digits.
         literals: &[
+            "déverrouillage",
             "alarm",
             "door code",
             "door-code",
@@ -515,7 +516,7 @@ pub(super) const CREDENTIALS: &[Rule] = &[
             "backup",
             "2fa",
         ],
-        pattern: r"(?i)\b(?:alarm[ -]?code|alarmcode|tresor-?code|door[ -]?code|gate[ -]?code|unlock[ -]?code|(?:sim[ -])?pin(?:[ -]?code)?|puk|(?-i:[Tt]ürcode|[Ee]ntsperrcode|[Cc]ode d'accès|[Cc]ódigo de (?:acceso|la alarma))|code de l'alarme|codice (?:d'allarme|di accesso|del cancello|di sblocco))\b(?:[ \t]+[^\s:=]+){0,10}?[ \t]*(?:[:=]|\b(?:is|lautet|ist|est|es|changed to|set to|now)\b|[ \t](?-i:è)[ \t])[ \t]*(?:[\x22'`]|«)?(\d(?:[ -]?\d){3,9})\b|\b(?:recovery|unlock)\b[^\n]{0,80}?\b(\d{6}(?:-\d{6}){7})\b|(?-i:\b(?:PIN|PUK)[ \t]+(\d{4,8}))\b|\b(?:unlock|door|gate|alarm)[ -]?code[ \t]+(\d{4,8})\b|\b(?:recovery|backup|2fa)\b[^\n:]{0,60}:[ \t]*(\d{4}-?\d{4}(?:,[ \t]*\d{4}-?\d{4}){1,15})\b",
+        pattern: r"(?i)\b(?:alarm[ -]?code|alarmcode|tresor-?code|door[ -]?code|gate[ -]?code|unlock[ -]?code|(?:sim[ -])?pin(?:[ -]?code)?|puk|(?-i:[Tt]ürcode|[Ee]ntsperrcode|[Cc]ode d'accès|[Cc]ódigo de (?:acceso|la alarma))|code de l'alarme|codice (?:d'allarme|di accesso|del cancello|di sblocco)|(?-i:[Cc]ode de d(?:é|e)verrouillage))\b(?:[ \t]+[^\s:=]+){0,10}?[ \t]*(?:[:=]|\b(?:is|lautet|ist|est|es|changed to|set to|now)\b|[ \t](?-i:è)[ \t])[ \t]*(?:[\x22'`]|«)?(\d(?:[ -]?\d){3,9}|0x[0-9A-Fa-f]{2,8}(?:-[0-9A-Fa-f]{2,8}){0,3})\b|\b(?:recovery|unlock)\b[^\n]{0,80}?\b(\d{6}(?:-\d{6}){7})\b|(?-i:\b(?:PIN|PUK)[ \t]+(\d{4,8}))\b|\b(?:unlock|door|gate|alarm)[ -]?code[ \t]+(\d{4,8})\b|\b(?:recovery|backup|2fa)\b[^\n:]{0,60}:[ \t]*(\d{4}-?\d{4}(?:,[ \t]*\d{4}-?\d{4}){1,15})\b",
         check: Check::NotPlaceholder,
         what: "an alarm, door, gate, safe (`Tresorcode`) or unlock code, a PIN or PUK with its digits; a recovery key of eight groups of six digits (BitLocker's shape); a list of 2FA recovery or backup codes",
         hit: "Der Alarmcode für das Lager lautet 4-7-7-1-9",
