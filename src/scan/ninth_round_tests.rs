@@ -180,3 +180,23 @@ fn after_the_blind_score_of_held_out_15() {
     ]);
     assert_found(&[(r#"{"api_token": "Zq8vNw3LpT6xR2mK"}"#, "secret_assignment", "block")]);
 }
+
+#[test]
+fn ruby_backtraces_and_azure_signatures_block() {
+    assert_found(&[
+        (
+            "NoMethodError: undefined method `full_name' for nil\n  app/models/invoice.rb:42:in `billing_label'\n  actionview (7.1.3) lib/action_view/base.rb:263:in `public_send'",
+            "ruby_backtrace",
+            "block",
+        ),
+        (
+            "Upload with: https://nwlake01.blob.core.windows.net/exports?sv=2022-11-02&ss=b&srt=co&sp=rwdlac&se=2025-12-31T23:59:59Z&sig=4VcL%2BYWr38I3zXhBcbgS91ddTInJHvzoUs%2BRwPBEw4s%3D",
+            "azure_sas",
+            "block",
+        ),
+    ]);
+    assert_quiet(&[
+        "the error is raised in app/models/invoice.rb:42 when the contact is nil",
+        "append ?sv=2022-11-02&sp=r&sig=<signature> to the blob URL",
+    ]);
+}

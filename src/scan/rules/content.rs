@@ -69,6 +69,21 @@ pub(super) const CONTENT: &[Rule] = &[
         miss: "the error handling section",
     },
     Rule {
+        id: "ruby_backtrace",
+        category: "raw_tool_output",
+        public: B,
+        local: B,
+        // Ruby's backtrace frames (`app/models/invoice.rb:42:in `label'`, `from
+        // /usr/lib/ruby/3.2.0/net/http.rb:1603:in 'connect'`), two in one text (issue 16,
+        // ninth round).
+        literals: &[".rb:"],
+        pattern: r"(?m)^[ \t]*(?:from )?[\w./@() -]*\.rb:\d+:in [`'][^'\n]{1,120}'",
+        check: Check::AtLeastTwo,
+        what: "Ruby backtrace frames (`app/models/invoice.rb:42:in `label'`), two or more",
+        hit: "  app/models/invoice.rb:42:in `label'\n  app/views/invoices/_header.html.erb:7:in `_render'\n  actionview (7.1.3) lib/action_view/base.rb:263:in `public_send'",
+        miss: "the error is raised in app/models/invoice.rb:42",
+    },
+    Rule {
         id: "go_panic",
         category: "raw_tool_output",
         public: B,

@@ -297,6 +297,21 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         miss: "Bearer tokens expire after an hour",
     },
     Rule {
+        id: "azure_sas",
+        category: "credentials",
+        public: B,
+        local: B,
+        // An Azure shared access signature in a URL or connection string: the storage service
+        // version (`sv=2022-11-02`) and the signature (`sig=`, base64, percent-encoded or
+        // not). Documentation's `sig=<signature>` and `sig=...` are placeholders.
+        literals: &["sig="],
+        pattern: r"(?i)\bsv=\d{4}-\d{2}-\d{2}&[^\s\x22'<>]*?\bsig=([A-Za-z0-9%+/=]{30,})",
+        check: Check::NotPlaceholder,
+        what: "an Azure shared access signature (`sv=…&…&sig=…`)",
+        hit: "https://acct.blob.core.windows.net/c?sv=2022-11-02&ss=b&sp=r&sig=4VcL%2BYWr38I3zXhBcbgS91ddTInJHvzoUs%2BRwPBEw4s%3D",
+        miss: "append ?sv=2022-11-02&sp=r&sig=<signature> to the blob URL",
+    },
+    Rule {
         id: "url_password",
         category: "credentials",
         public: B,
