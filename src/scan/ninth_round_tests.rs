@@ -200,3 +200,13 @@ fn ruby_backtraces_and_azure_signatures_block() {
         "append ?sv=2022-11-02&sp=r&sig=<signature> to the blob URL",
     ]);
 }
+
+#[test]
+fn an_autogen_conversation_blocks() {
+    assert_found(&[(
+        "user_proxy (to assistant):\n\nPlot the weekly signups.\n\n--------\nassistant (to user_proxy):\n\n```python\nimport pandas\n```",
+        "autogen_turns",
+        "block",
+    )]);
+    assert_quiet(&["the reply goes back (to the sender): see the docs\nand then (to be sure): check twice"]);
+}

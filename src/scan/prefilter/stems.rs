@@ -191,6 +191,7 @@ pub const STEMS: &[&str] = &[
     "código de acceso",
     "codice",
     ".rb:",
+    " (to",
     "sig=",
     ".ssh",
     ".aws",

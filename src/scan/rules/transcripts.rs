@@ -262,6 +262,21 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         miss: "The agent prints a Final Answer: line when it is done.",
     },
     Rule {
+        id: "autogen_turns",
+        category: "transcripts",
+        public: B,
+        local: B,
+        // AutoGen's printed conversation: each message opens with its sender and receiver
+        // on a line of their own (`user_proxy (to assistant):`); two in one text (issue 16,
+        // ninth round).
+        literals: &[" (to "],
+        pattern: r"(?m)^[A-Za-z_][\w.-]{0,40} \(to [A-Za-z_][\w.-]{0,40}\):[ \t]*$",
+        check: Check::AtLeastTwo,
+        what: "an AutoGen conversation (`user_proxy (to assistant):` lines, two or more)",
+        hit: "user_proxy (to assistant):\n\nPlot the signups.\n\nassistant (to user_proxy):\n\nHere is the code.",
+        miss: "the reply goes back (to the sender): see the docs",
+    },
+    Rule {
         id: "named_turns",
         category: "transcripts",
         public: B,
