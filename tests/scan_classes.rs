@@ -471,14 +471,21 @@ fn eighth_round_parts_are_caught_and_no_clean_case_blocks() {
 /// (300 public texts in the same languages), both with their JSON wrappers rewritten to
 /// neutral shared ones, and `tuning_22.jsonl` (300 cases of the other five classes in the
 /// long tail: agent frameworks and less common chat exports, runtimes and debuggers, system
-/// logs, provider tokens, commands in other shells, secrets named in other languages).
+/// logs, provider tokens, commands in other shells, secrets named in other languages); last,
+/// `tuning_23.jsonl` (300 private documents) and `clean_public_9.jsonl` (300 public texts),
+/// 10 of each in 30 languages the data held little or nothing of (Welsh to Sinhala).
 /// Trained and tuned on: training figures (first scores in the README). Known, left:
 /// `tuning_22`'s two credential look-alikes whose secret-named keys hold redaction marks
 /// (`shpat_****…a91f`, `dapi<redacted>`), a value that was there by DESIGN.md §5; a
 /// Vietnamese news report on a franchise dispute in `clean_public_8`.
 #[test]
 fn ninth_round_parts_are_caught_and_no_clean_case_blocks() {
-    assert_private_documents(&[("tuning_21.jsonl", 0.95, 0), ("clean_public_8.jsonl", 1.0, 1)]);
+    assert_private_documents(&[
+        ("tuning_21.jsonl", 0.95, 0),
+        ("clean_public_8.jsonl", 1.0, 1),
+        ("tuning_23.jsonl", 0.95, 0),
+        ("clean_public_9.jsonl", 1.0, 0),
+    ]);
     let (table, wrong, scores) = score("tuning_22.jsonl");
     eprintln!("{table}\n{}", wrong.join("\n"));
     for (class, s) in &scores {
