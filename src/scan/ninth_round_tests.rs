@@ -210,3 +210,12 @@ fn an_autogen_conversation_blocks() {
     )]);
     assert_quiet(&["the reply goes back (to the sender): see the docs\nand then (to be sure): check twice"]);
 }
+
+#[test]
+fn an_address_spelt_with_at_and_dot_and_a_korean_unlock_code_warn() {
+    assert_found(&[
+        ("The maintainer is j.moreau [at] atelier-lumen [dot] fr — write first", "email_obfuscated", "warn"),
+        ("서버실 랙 잠금 해제 코드: 5831-2207 (분기마다 변경)", "access_code", "warn"),
+    ]);
+    assert_quiet(&["we meet (at) the office (dot) matrix", "write to support [at] example [dot] com"]);
+}

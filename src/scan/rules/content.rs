@@ -316,6 +316,20 @@ pub(super) const CONTENT: &[Rule] = &[
         miss: "mailto links are rendered as buttons",
     },
     Rule {
+        id: "email_obfuscated",
+        category: "network",
+        public: W,
+        local: W,
+        // An address spelt out to fool harvesters (`j.moreau [at] atelier-lumen [dot] fr`,
+        // `ops(at)acme(dot)io`): still a person's address (issue 16, ninth round).
+        literals: &["[at", "(at"],
+        pattern: r"(?i)\b([A-Za-z0-9._%+-]+[ \t]*(?:\[at\]|\(at\))[ \t]*[A-Za-z0-9-]+(?:[ \t]*(?:\[dot\]|\(dot\)|\.)[ \t]*[A-Za-z0-9-]+)*[ \t]*(?:\[dot\]|\(dot\))[ \t]*[A-Za-z]{2,})\b",
+        check: Check::NotPlaceholder,
+        what: "an e-mail address spelt with `[at]` and `[dot]`",
+        hit: "write to j.moreau [at] atelier-lumen [dot] fr first",
+        miss: "we meet (at) the office (dot) matrix",
+    },
+    Rule {
         id: "email",
         category: "network",
         public: W,
