@@ -473,11 +473,15 @@ fn eighth_round_parts_are_caught_and_no_clean_case_blocks() {
 /// long tail: agent frameworks and less common chat exports, runtimes and debuggers, system
 /// logs, provider tokens, commands in other shells, secrets named in other languages); last,
 /// `tuning_23.jsonl` (300 private documents) and `clean_public_9.jsonl` (300 public texts),
-/// 10 of each in 30 languages the data held little or nothing of (Welsh to Sinhala).
+/// 10 of each in 30 languages the data held little or nothing of (Welsh to Sinhala); then
+/// `tuning_24.jsonl` (300 short plain private documents, 104 to 388 characters, no marking,
+/// often naming nobody) and `clean_public_10.jsonl` (300 short public texts on the same
+/// matters), 10 of each in 30 widely written languages.
 /// Trained and tuned on: training figures (first scores in the README). Known, left:
 /// `tuning_22`'s two credential look-alikes whose secret-named keys hold redaction marks
 /// (`shpat_****…a91f`, `dapi<redacted>`), a value that was there by DESIGN.md §5; a
-/// Vietnamese news report on a franchise dispute in `clean_public_8`.
+/// Vietnamese news report on a franchise dispute in `clean_public_8`; an advice column's
+/// reader letter (`letter_shape`) in `clean_public_10`.
 #[test]
 fn ninth_round_parts_are_caught_and_no_clean_case_blocks() {
     assert_private_documents(&[
@@ -485,6 +489,8 @@ fn ninth_round_parts_are_caught_and_no_clean_case_blocks() {
         ("clean_public_8.jsonl", 1.0, 1),
         ("tuning_23.jsonl", 0.95, 0),
         ("clean_public_9.jsonl", 1.0, 0),
+        ("tuning_24.jsonl", 0.95, 0),
+        ("clean_public_10.jsonl", 1.0, 1),
     ]);
     let (table, wrong, scores) = score("tuning_22.jsonl");
     eprintln!("{table}\n{}", wrong.join("\n"));
