@@ -389,7 +389,7 @@ fn scan_nested_json(text: &str, location: &str, policy: Policy, out: &mut Vec<Fi
     scan_json(&value, location, policy, &mut nested);
     for mut f in nested {
         if !out[before..].iter().any(|o| o.rule_id == f.rule_id) {
-            f.location = location.to_owned();
+            location.clone_into(&mut f.location);
             out.push(f);
         }
     }

@@ -274,12 +274,11 @@ pub fn extra_lines(rule: &Rule) -> usize {
         "shell_session" => 6,
         // `error[E…]: …` then ` --> file:line:col`; `Agenda:` then a list item
         "compiler_error" | "meeting_minutes" | "tool_table" => 1,
-        // `Kind regards,` then the name on the next line or after a blank one
-        "letter_shape" => 2,
+        // `Kind regards,` then the name on the next line or after a blank one; a runtime's
+        // banner or prompt, (a blank line,) its first frame
+        "letter_shape" | "runtime_trace" => 2,
         // `PS C:\> command`, up to two blank lines, one output line
         "powershell_session" => 3,
-        // two or three lines in a row: a banner or prompt, (a blank line,) the first frame
-        "runtime_trace" => 2,
         // the label's line, then up to 24 words on lines of their own
         "seed_phrase" => 24,
         _ => 0,
