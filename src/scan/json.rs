@@ -175,8 +175,7 @@ fn describes_a_secret(lower: &str) -> bool {
         "strength",
         "algorithm",
     ];
-    lower.rsplit_once(['_', '-', '.']).is_some_and(|(_, last)| ABOUT.contains(&last))
-        || ABOUT.iter().any(|a| a.contains('_') && lower.ends_with(&format!("_{a}")))
+    ABOUT.iter().any(|a| lower.strip_suffix(a).is_some_and(|rest| rest.ends_with(['_', '-', '.'])))
 }
 
 /// What a key's name alone says (lowercased): see [`key_facts`].
