@@ -414,6 +414,18 @@ fn assert_private_documents(parts: &[(&str, f64, usize)]) {
     }
 }
 
+/// Every class of a part of several classes: recall at least `bar`, and no more false blocks
+/// than `known` gives for it, as `(class, known false blocks)` (none for a class not named).
+fn assert_every_class(file: &str, bar: f64, known: &[(&str, usize)]) {
+    let (table, wrong, scores) = score(file);
+    eprintln!("{table}\n{}", wrong.join("\n"));
+    for (class, s) in &scores {
+        let allowed = known.iter().find(|(c, _)| c == class).map_or(0, |&(_, n)| n);
+        assert!(s.false_blocks <= allowed, "{file} {class}: a clean case blocks\n{table}");
+        assert!(s.recall() >= bar, "{file} {class}: recall {:.3}\n{table}", s.recall());
+    }
+}
+
 #[test]
 fn seventh_round_parts_are_caught_and_no_clean_case_blocks() {
     assert_private_documents(&[
@@ -425,12 +437,7 @@ fn seventh_round_parts_are_caught_and_no_clean_case_blocks() {
         ("tuning_16.jsonl", 0.95, 0),
         ("clean_public_4.jsonl", 1.0, 0),
     ]);
-    let (table, wrong, scores) = score("tuning_13.jsonl");
-    eprintln!("{table}\n{}", wrong.join("\n"));
-    for (class, s) in &scores {
-        assert_eq!(s.false_blocks, 0, "tuning_13 {class}: a clean case blocks\n{table}");
-        assert!(s.recall() >= 0.9, "tuning_13 {class}: recall {:.3}\n{table}", s.recall());
-    }
+    assert_every_class("tuning_13.jsonl", 0.9, &[]);
 }
 
 /// The eighth round's parts, by helper sessions that saw only the class descriptions:
@@ -492,13 +499,7 @@ fn ninth_round_parts_are_caught_and_no_clean_case_blocks() {
         ("tuning_24.jsonl", 0.95, 0),
         ("clean_public_10.jsonl", 1.0, 1),
     ]);
-    let (table, wrong, scores) = score("tuning_22.jsonl");
-    eprintln!("{table}\n{}", wrong.join("\n"));
-    for (class, s) in &scores {
-        let known = if class == "credential_disguise" { 2 } else { 0 };
-        assert!(s.false_blocks <= known, "tuning_22 {class}: a clean case blocks\n{table}");
-        assert!(s.recall() >= 0.85, "tuning_22 {class}: recall {:.3}\n{table}", s.recall());
-    }
+    assert_every_class("tuning_22.jsonl", 0.85, &[("credential_disguise", 2)]);
 }
 
 /// The thirteenth held-out part (`held_out_13.jsonl`, 250 cases by a helper session that saw
