@@ -174,6 +174,9 @@ fn describes_a_secret(lower: &str) -> bool {
         "field",
         "strength",
         "algorithm",
+        "id",
+        "name",
+        "label",
     ];
     ABOUT.iter().any(|a| lower.strip_suffix(a).is_some_and(|rest| rest.ends_with(['_', '-', '.'])))
 }

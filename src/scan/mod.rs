@@ -139,7 +139,25 @@ pub fn prefilter_vs_every_line(text: &str) -> (Vec<MatchKey>, Vec<MatchKey>) {
 /// Hits in `text`, plus hits in its percent-decoded form and in decoded base64 runs, with
 /// offsets into `text`.
 fn hits_with_decoding(text: &str) -> (Vec<Hit>, invisible::Census) {
-    hits_with_decoding_split(text, SPLIT, PIECE)
+    match lone_cr_as_newline(text) {
+        Some(lines) => hits_with_decoding_split(&lines, SPLIT, PIECE),
+        None => hits_with_decoding_split(text, SPLIT, PIECE),
+    }
+}
+
+/// `text` with each bare `\r` (one no `\n` follows: a classic Mac line end, or a break slipped
+/// in to keep a transcript or trace from the line-anchored rules) read as `\n`; the same
+/// length, so every offset holds. `None` when `text` has no bare `\r`.
+fn lone_cr_as_newline(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let lone = |&i: &usize| b.get(i + 1) != Some(&b'\n');
+    memchr::memchr_iter(b'\r', b).find(lone)?;
+    let mut out = b.to_vec();
+    for i in memchr::memchr_iter(b'\r', b).filter(lone) {
+        out[i] = b'\n';
+    }
+    // One ASCII byte for another keeps the text UTF-8.
+    String::from_utf8(out).ok()
 }
 
 /// [`hits_with_decoding`], splitting texts of `split` bytes or more, in pieces of about
@@ -384,14 +402,48 @@ fn scan_nested_json(text: &str, location: &str, policy: Policy, out: &mut Vec<Fi
     if !(object || (t.starts_with('[') && t.ends_with(']'))) || t.len() < 8 {
         return;
     }
+    // Each layer scans its strings once more: past [`NESTED_JSON_LAYERS`] layers the
+    // strings are scanned as text only (a document escaped a dozen times over cost a dozen
+    // scans of it).
+    if NESTED_JSON_DEPTH.get() >= NESTED_JSON_LAYERS {
+        return;
+    }
     let Ok(value) = serde_json::from_str::<serde_json::Value>(t) else { return };
     let mut nested = Vec::new();
-    scan_json(&value, location, policy, &mut nested);
+    {
+        let _layer = NestedLayer::enter();
+        scan_json(&value, location, policy, &mut nested);
+    }
     for mut f in nested {
         if !out[before..].iter().any(|o| o.rule_id == f.rule_id) {
             location.clone_into(&mut f.location);
             out.push(f);
         }
+    }
+}
+
+/// JSON documents kept in strings inside each other that [`scan_nested_json`] reads as
+/// documents, the outermost first.
+const NESTED_JSON_LAYERS: usize = 3;
+
+thread_local! {
+    /// How many layers of JSON kept in strings this thread is reading now.
+    static NESTED_JSON_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// One layer of [`NESTED_JSON_DEPTH`], left when dropped (also on unwinding).
+struct NestedLayer;
+
+impl NestedLayer {
+    fn enter() -> NestedLayer {
+        NESTED_JSON_DEPTH.set(NESTED_JSON_DEPTH.get() + 1);
+        NestedLayer
+    }
+}
+
+impl Drop for NestedLayer {
+    fn drop(&mut self) {
+        NESTED_JSON_DEPTH.set(NESTED_JSON_DEPTH.get().saturating_sub(1));
     }
 }
 
@@ -435,7 +487,8 @@ pub fn scan_document_known(text: &str, has_cr: bool, policy: Policy, out: &mut V
         return;
     }
     let bytes = text.as_bytes();
-    let (hits, census) = hits_with_decoding(text);
+    // No `\r` at all (the caller looked): no bare one to read as a line break.
+    let (hits, census) = hits_with_decoding_split(text, SPLIT, PIECE);
     // The line of every hit, from one sweep over the text up to the last of them.
     let mut offsets: Vec<usize> = hits.iter().map(|h| h.start).collect();
     offsets.sort_unstable();

@@ -219,3 +219,40 @@ fn an_address_spelt_with_at_and_dot_and_a_korean_unlock_code_warn() {
     ]);
     assert_quiet(&["we meet (at) the office (dot) matrix", "write to support [at] example [dot] com"]);
 }
+
+#[test]
+fn after_the_attack_on_this_round_bare_carriage_returns_break_lines() {
+    // A transcript and a trace whose lines end in a bare `\r` (no `\n`) are read line by line.
+    assert_found(&[
+        (
+            "User: fix the prod db\rAssistant: done, I dropped the orders table\rUser: thanks\rAssistant: np\r",
+            "transcript_turns",
+            "block",
+        ),
+        (
+            "Program received signal SIGSEGV, Segmentation fault.\r0x0000555555556a1c in ring_pop (rb=0x0) at src/ring.c:73\r",
+            "runtime_trace",
+            "block",
+        ),
+    ]);
+    // Documentation of these shapes, and a published test vector, are not them.
+    assert_quiet(&[
+        "TimeCreated  : when the event was written\nProviderName : the component that wrote it",
+        "Stop-Service stops one or more running services.\nRestart-Computer restarts the operating system.\nRemove-Item -Recurse deletes the items in all child items.",
+        r#"{"signing_key_id": "release2024"}"#,
+    ]);
+    let vector = "seed: abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
+    assert!(!super::second_pass_tests::rules_of_text(vector).iter().any(|(r, _)| r == "seed_phrase"), "{vector}");
+}
+
+#[test]
+fn a_document_escaped_into_strings_is_read_through_its_first_layers() {
+    let records = r#"[{"ts": "2024-03-11T14:02:11Z", "level": "error", "msg": "pool reset"}, {"ts": "2024-03-11T14:02:12Z", "level": "warn", "msg": "retry"}, {"ts": "2024-03-11T14:02:13Z", "level": "error", "msg": "gave up"}]"#;
+    let once = serde_json::to_string(&serde_json::json!({ "evidence": records })).expect("json");
+    let twice = serde_json::to_string(&serde_json::json!({ "note": once })).expect("json");
+    assert_found(&[
+        (records, "log_records", "block"),
+        (&once, "log_records", "block"),
+        (&twice, "log_records", "block"),
+    ]);
+}

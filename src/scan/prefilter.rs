@@ -253,6 +253,13 @@ struct Collector<'a> {
     /// The line the line-start gates are looking at, `(start, end)` with `end` at its line
     /// break or the end of `bytes`: candidates in it need no search for its bounds.
     line: (usize, usize),
+    /// The bounds of the line of the last candidate found outside [`Collector::line`]: the
+    /// next candidates in the same line (a long line holds many) need no search for them.
+    found: (usize, usize),
+    /// Per multi-line rule, the start of the line whose reach its window last took in: a
+    /// later candidate in the same line has the same reach (without this, every candidate
+    /// of a long line searched for its reach again: quadratic in the line's length).
+    reach_from: Vec<usize>,
 }
 
 /// [`rules::extra_lines`] of each rule, looked up by index.
@@ -268,6 +275,7 @@ impl Collector<'_> {
     fn add(&mut self, rule: usize, pos: usize) {
         if self.windows.is_empty() {
             self.windows.resize_with(RULES.len(), Vec::new);
+            self.reach_from = vec![usize::MAX; RULES.len()];
         }
         let Some(ws) = self.windows.get_mut(rule) else { return };
         let extra = EXTRA_LINES[rule];
@@ -279,12 +287,21 @@ impl Collector<'_> {
         let bytes = self.bytes;
         let (start, mut end) = if (self.line.0..=self.line.1).contains(&pos) {
             self.line
+        } else if (self.found.0..=self.found.1).contains(&pos) {
+            self.found
         } else {
-            (
+            self.found = (
                 memchr::memrchr(b'\n', &bytes[..pos]).map_or(0, |i| i + 1),
                 memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i),
-            )
+            );
+            self.found
         };
+        if extra > 0 {
+            if self.reach_from[rule] == start {
+                return;
+            }
+            self.reach_from[rule] = start;
+        }
         for _ in 0..extra {
             if end >= bytes.len() {
                 break;
@@ -314,7 +331,7 @@ pub fn windows_in(bytes: &[u8], from: usize, end: usize) -> Windows {
 }
 
 fn windows_with(c: &Compiled, bytes: &[u8], from: usize, end: usize) -> Windows {
-    let mut col = Collector { bytes, windows: Vec::new(), line: NO_LINE };
+    let mut col = Collector { bytes, windows: Vec::new(), line: NO_LINE, found: NO_LINE, reach_from: Vec::new() };
     let mut folded = Vec::with_capacity((end - from).min(CHUNK + 4096));
     let mut from = from;
     while from < end {
@@ -540,7 +557,7 @@ fn upper(r: &Rules, bytes: &[u8], from: usize, to: usize, u: usize, col: &mut Co
 #[doc(hidden)]
 #[must_use]
 pub fn windows_every_line(bytes: &[u8]) -> Windows {
-    let mut col = Collector { bytes, windows: Vec::new(), line: NO_LINE };
+    let mut col = Collector { bytes, windows: Vec::new(), line: NO_LINE, found: NO_LINE, reach_from: Vec::new() };
     let mut start = 0;
     loop {
         for r in 0..RULES.len() {

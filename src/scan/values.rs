@@ -379,6 +379,8 @@ pub fn is_secret_value(v: &str) -> bool {
 /// order; no `/` or `:` (a path or URL), no letters-only or digits-only word.
 fn is_letters_and_digits(v: &str) -> bool {
     v.chars().count() >= 8
+        // `0x5EED1234`: a number in hex (a random generator's seed), not a typed secret.
+        && !v.starts_with("0x")
         && v.bytes().any(|b| b.is_ascii_alphabetic())
         && v.bytes().any(|b| b.is_ascii_digit())
         && v.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.!#$%&*+=?@^~".contains(&b))
@@ -391,7 +393,8 @@ fn is_letters_and_digits(v: &str) -> bool {
 /// captured `value` is a wallet seed. Under an English label (the match opens with `cipher`,
 /// `seed`, `recovery`, `mnemonic` or `backup`, case ignored) the value must be 12 to 24 words,
 /// at most one in six outside BIP-39's English list (the `bip39` crate's copy; numbers and
-/// separators between them are skipped; a seed copied by hand may carry a misspelt word):
+/// separators between them are skipped; a seed copied by hand may carry a misspelt word),
+/// at least half of them different (not the test vector `abandon … about`):
 /// prose after `Backup plan:` uses words such as `the` and `we` that the list leaves out. Any other match (a label in another language, LND's `BEGIN LND
 /// CIPHER SEED` banner) is judged by its pattern alone.
 #[must_use]
@@ -407,7 +410,12 @@ pub fn is_seed_words(matched: &str, value: &str) -> bool {
         .map(str::to_ascii_lowercase)
         .collect();
     let outside = words.iter().filter(|w| bip39::Language::English.find_word(w).is_none()).count();
-    (12..=24).contains(&words.len()) && outside * 6 <= words.len()
+    // BIP-39's published test vectors repeat a word (`abandon` eleven times, then `about`);
+    // a generated seed seldom repeats one.
+    let mut distinct = words.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    (12..=24).contains(&words.len()) && outside * 6 <= words.len() && distinct.len() * 2 >= words.len()
 }
 
 /// Whether a line holding a personal identifier (`DOB …`, `NHS no. …`, `SSN …`) gives a

@@ -360,7 +360,7 @@ pub(super) const CONTENT: &[Rule] = &[
             "stop-computer",
             "ansible-playbook ",
         ],
-        pattern: r"(?m)^[ \t>*_#-]*(?:Remove-Item[ \t]+(?:-Recurse\b|(?:-[A-Za-z]+|[\x22'$]\S*|\S*[\\/*]\S*)(?:[ \t]+\S+){0,4}?[ \t]+-Recurse\b)|(?:Stop|Restart)-Service[ \t]+\S|(?:Restart|Stop)-Computer\b|ansible-playbook\b[^\n]*[ \t](?:-i|--inventory)[ =]\S*prod)",
+        pattern: r"(?m)^[ \t>*_#-]*(?:Remove-Item[ \t]+-Recurse(?:[ \t]+-[A-Za-z]+)*[ \t]+(?:[\x22'$]|\S*[\\/*])|Remove-Item[ \t]+(?:-[A-Za-z]+[ \t]+)*(?:[\x22'$]\S*|\S*[\\/*]\S*)(?:[ \t]+\S+){0,4}?[ \t]+-Recurse\b|(?:Stop|Restart)-Service[ \t]+(?:-[A-Za-z]+|[\x22'][^\x22'\n]+[\x22']|[A-Z][\w.$-]*\b)|(?:Restart|Stop)-Computer(?:[ \t]+-[A-Za-z]+|[ \t]*$)|ansible-playbook\b[^\n]*[ \t](?:-i|--inventory)[ =]\S*prod)",
         check: Check::Always,
         what: "an operational command with effects opening a line (PowerShell `Remove-Item -Recurse`, `Stop-Service`, `Restart-Computer`; `ansible-playbook` on a production inventory)",
         hit: "Remove-Item -Recurse -Force D:\\agent\\_work\\*",
