@@ -193,6 +193,23 @@ fn scan_exit_codes() {
     assert_eq!(wg(&["scan", clean.to_str().expect("utf8")], dir.path()).status.code(), Some(0));
 }
 
+/// A document whose key is given twice hides its first value from a scan of the parsed
+/// document (the last one wins): `writegate scan` blocks it as an inbox item would be
+/// refused; NDJSON (several documents) is read as text, as before.
+#[test]
+fn scan_blocks_a_document_with_a_repeated_key() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let twice = dir.path().join("d.json");
+    std::fs::write(&twice, r#"{"payroll": [{"name": "Ana Ruiz", "salary": 98000}], "payroll": []}"#).expect("write");
+    let out = wg(&["scan", twice.to_str().expect("utf8"), "--json"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["findings"][0]["rule_id"], "unreadable_json", "{v}");
+    let lines = dir.path().join("n.jsonl");
+    std::fs::write(&lines, "{\"a\": 1}\n{\"a\": 2}\n").expect("write");
+    assert_eq!(wg(&["scan", lines.to_str().expect("utf8")], dir.path()).status.code(), Some(0));
+}
+
 /// A replace that empties the state is refused, not ready; a shorter one says how many
 /// lines it removes (an empty replace read "would add or change 0 line(s)" and was ready).
 #[test]

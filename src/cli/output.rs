@@ -321,7 +321,16 @@ pub(super) fn scan(path: &Path, policy: &str, as_json: bool) -> anyhow::Result<i
     // A JSON document is an object or an array here: other text is not parsed on speculation.
     let body = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
     let json_like = body.iter().find(|b| !b.is_ascii_whitespace()).is_some_and(|b| matches!(b, b'{' | b'['));
-    match json_like.then(|| crate::json::parse_strict(bytes).ok()).flatten() {
+    let document = json_like.then(|| crate::json::parse_strict(bytes));
+    // A document the strict reading refuses for what it holds (a key given twice, nesting past
+    // its depth) is a finding; one that is no single document (NDJSON, broken syntax) is read
+    // as text, as before.
+    if let Some(Err(crate::json::JsonError::Syntax(e))) = &document
+        && e.classify() == serde_json::error::Category::Data
+    {
+        findings.push(scan::unreadable_document(&e.to_string()));
+    }
+    match document.and_then(Result::ok) {
         Some(v) => scan::scan_json(&v, "", policy, &mut findings),
         // UTF-8 was checked with SIMD while reading (std's check is a tenth of a large scan's
         // time on CJK text); invalid bytes become U+FFFD as before.

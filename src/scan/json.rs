@@ -111,6 +111,16 @@ fn is_captured_output_key(lower: &str) -> bool {
 /// Lines of a captured output from which it is raw tool output, not a one-line summary.
 const CAPTURED_OUTPUT_LINES: usize = 4;
 
+/// The finding of a text that opens as a JSON document (`{` or `[`) but that an inbox item's
+/// strict reading ([`crate::json::parse_strict`]: a key given twice, nesting past its depth,
+/// trailing data) refuses, with that reading's `error`: an item holding it is refused too, and
+/// a scan of it as a document would miss what a repeated key hides (`writegate scan` then
+/// scans the text as text besides). Blocks under both policies.
+#[must_use]
+pub fn unreadable_document(error: &str) -> Finding {
+    structure("unreadable_json", String::new(), "", format!("not a JSON document an inbox item may hold: {error}"))
+}
+
 fn structure(rule_id: &str, loc: String, sample: &str, reason: String) -> Finding {
     Finding {
         rule_id: rule_id.into(),

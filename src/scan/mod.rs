@@ -24,7 +24,7 @@ use crate::loopx::hash::sha256_hex;
 use crate::wire::Finding;
 use decode::{PERCENT_BATCH, base64_runs, percent_batches, raw_offset};
 use evidence::{keep_evidence, matches_in_windows, matches_up_to, raw_hits};
-pub use json::scan_json;
+pub use json::{scan_json, unreadable_document};
 pub use mask::{Masker, key_body_lines, key_tails, mask_lines_into, mask_secrets, mask_unified};
 use regex::bytes::Regex;
 use rules::{RULES, Rule};
@@ -408,7 +408,9 @@ fn scan_nested_json(text: &str, location: &str, policy: Policy, out: &mut Vec<Fi
     if NESTED_JSON_DEPTH.get() >= NESTED_JSON_LAYERS {
         return;
     }
-    let Ok(value) = serde_json::from_str::<serde_json::Value>(t) else { return };
+    // Read as an inbox item is (`crate::json::parse_strict`): a key given twice or nesting
+    // past its depth is no document, and the text stays scanned as text.
+    let Ok(value) = crate::json::parse_strict(t.as_bytes()) else { return };
     let mut nested = Vec::new();
     {
         let _layer = NestedLayer::enter();
