@@ -346,3 +346,18 @@ pub(super) fn spelt(codes: impl ExactSizeIterator<Item = Option<u64>>) -> Option
     }
     codes.map(|n| n.and_then(|n| u8::try_from(n).ok()).filter(|n| (32..=126).contains(n)).map(char::from)).collect()
 }
+
+/// `text` with each bare `\r` (one no `\n` follows: a classic Mac line end, or a break slipped
+/// in to keep a transcript or trace from the line-anchored rules) read as `\n`; the same
+/// length, so every offset holds. `None` when `text` has no bare `\r`.
+pub(super) fn lone_cr_as_newline(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let lone = |&i: &usize| b.get(i + 1) != Some(&b'\n');
+    memchr::memchr_iter(b'\r', b).find(lone)?;
+    let mut out = b.to_vec();
+    for i in memchr::memchr_iter(b'\r', b).filter(lone) {
+        out[i] = b'\n';
+    }
+    // One ASCII byte for another keeps the text UTF-8.
+    String::from_utf8(out).ok()
+}

@@ -14,6 +14,7 @@ pub mod invisible;
 mod json;
 mod mask;
 mod names;
+mod nested_json;
 pub mod prefilter;
 mod prose_model;
 pub mod rules;
@@ -139,25 +140,10 @@ pub fn prefilter_vs_every_line(text: &str) -> (Vec<MatchKey>, Vec<MatchKey>) {
 /// Hits in `text`, plus hits in its percent-decoded form and in decoded base64 runs, with
 /// offsets into `text`.
 fn hits_with_decoding(text: &str) -> (Vec<Hit>, invisible::Census) {
-    match lone_cr_as_newline(text) {
+    match decode::lone_cr_as_newline(text) {
         Some(lines) => hits_with_decoding_split(&lines, SPLIT, PIECE),
         None => hits_with_decoding_split(text, SPLIT, PIECE),
     }
-}
-
-/// `text` with each bare `\r` (one no `\n` follows: a classic Mac line end, or a break slipped
-/// in to keep a transcript or trace from the line-anchored rules) read as `\n`; the same
-/// length, so every offset holds. `None` when `text` has no bare `\r`.
-fn lone_cr_as_newline(text: &str) -> Option<String> {
-    let b = text.as_bytes();
-    let lone = |&i: &usize| b.get(i + 1) != Some(&b'\n');
-    memchr::memchr_iter(b'\r', b).find(lone)?;
-    let mut out = b.to_vec();
-    for i in memchr::memchr_iter(b'\r', b).filter(lone) {
-        out[i] = b'\n';
-    }
-    // One ASCII byte for another keeps the text UTF-8.
-    String::from_utf8(out).ok()
 }
 
 /// [`hits_with_decoding`], splitting texts of `split` bytes or more, in pieces of about
@@ -380,7 +366,7 @@ pub fn scan_text(text: &str, location: &str, policy: Policy, out: &mut Vec<Findi
         out.push(finding(&h, location.to_owned(), policy));
     }
     invisible::report(text, &census, &|_| location.to_owned(), out);
-    scan_nested_json(text, location, policy, out, before);
+    nested_json::scan(text, location, policy, out, before);
     if short && out.len() == before {
         CLEAN_SHORT_TEXTS.with_borrow_mut(|seen| {
             if seen.len() >= CLEAN_TEXTS_KEPT {
@@ -388,64 +374,6 @@ pub fn scan_text(text: &str, location: &str, policy: Policy, out: &mut Vec<Findi
             }
             seen.insert(text.into());
         });
-    }
-}
-
-/// A JSON document kept as a string (`"evidence": "{\\"log\\": \\"203.0.113.4 - - [11/Jun…\\"}"`,
-/// a todo holding a pasted payload) hides its strings' quotes and line breaks behind
-/// escapes: when `text` is one (an object or array, first and last characters aside from
-/// blanks), the strings inside are scanned as [`scan_json`] scans a document, at `location`,
-/// and their findings of rules not already reported for `text` (`out[before..]`) are added.
-fn scan_nested_json(text: &str, location: &str, policy: Policy, out: &mut Vec<Finding>, before: usize) {
-    let t = text.trim();
-    let object = t.starts_with('{') && t.ends_with('}');
-    if !(object || (t.starts_with('[') && t.ends_with(']'))) || t.len() < 8 {
-        return;
-    }
-    // Each layer scans its strings once more: past [`NESTED_JSON_LAYERS`] layers the
-    // strings are scanned as text only (a document escaped a dozen times over cost a dozen
-    // scans of it).
-    if NESTED_JSON_DEPTH.get() >= NESTED_JSON_LAYERS {
-        return;
-    }
-    // Read as an inbox item is (`crate::json::parse_strict`): a key given twice or nesting
-    // past its depth is no document, and the text stays scanned as text.
-    let Ok(value) = crate::json::parse_strict(t.as_bytes()) else { return };
-    let mut nested = Vec::new();
-    {
-        let _layer = NestedLayer::enter();
-        scan_json(&value, location, policy, &mut nested);
-    }
-    for mut f in nested {
-        if !out[before..].iter().any(|o| o.rule_id == f.rule_id) {
-            location.clone_into(&mut f.location);
-            out.push(f);
-        }
-    }
-}
-
-/// JSON documents kept in strings inside each other that [`scan_nested_json`] reads as
-/// documents, the outermost first.
-const NESTED_JSON_LAYERS: usize = 3;
-
-thread_local! {
-    /// How many layers of JSON kept in strings this thread is reading now.
-    static NESTED_JSON_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
-/// One layer of [`NESTED_JSON_DEPTH`], left when dropped (also on unwinding).
-struct NestedLayer;
-
-impl NestedLayer {
-    fn enter() -> NestedLayer {
-        NESTED_JSON_DEPTH.set(NESTED_JSON_DEPTH.get() + 1);
-        NestedLayer
-    }
-}
-
-impl Drop for NestedLayer {
-    fn drop(&mut self) {
-        NESTED_JSON_DEPTH.set(NESTED_JSON_DEPTH.get().saturating_sub(1));
     }
 }
 
