@@ -180,10 +180,15 @@ fn marking_narrated(after: &[u8]) -> bool {
 fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     match rule.check {
-        Check::Always | Check::AtLeastTwo | Check::AtLeastThree | Check::Speakers => true,
+        Check::Always | Check::AtLeastTwo | Check::AtLeastThree | Check::Speakers | Check::TwoSenders => true,
         Check::NotPlaceholder => {
             let local_login = rule.id == "url_password" && values::is_local_default_login(&text(&bytes[at.0..at.1]));
-            !(is_reference_or_placeholder(&text(value)) || local_login)
+            let mut v = text(value);
+            if rule.id == "email_obfuscated" {
+                // `<at>` and `<dot>` spell an address's signs; they are no template's slot.
+                v = v.to_ascii_lowercase().replace("<at>", " at ").replace("<dot>", " dot ");
+            }
+            !(is_reference_or_placeholder(&v) || local_login)
         }
         Check::Random => looks_random(&text(value)),
         // A value read as words (`5pW3…T1 on nodes`, `9f8e…3921 so old hashes verify`) may be
@@ -222,7 +227,7 @@ pub(super) fn matches_needed(rule: &Rule) -> usize {
         Check::AtLeastTwo => 2,
         Check::AtLeastThree => 3,
         // Enough turns to judge the speakers by.
-        Check::Speakers => SPEAKER_TURNS_KEPT,
+        Check::Speakers | Check::TwoSenders => SPEAKER_TURNS_KEPT,
         _ => 1,
     }
 }
@@ -302,11 +307,22 @@ pub(super) fn keep_evidence(hits: Vec<Hit>) -> Vec<Hit> {
         *counts.entry(h.rule.id).or_default() += 1;
     }
     let speakers_hold = speakers_hold(&hits);
+    // The senders of [`Check::TwoSenders`] heads (one rule has that check).
+    let two_senders = hits
+        .iter()
+        .filter(|h| h.rule.check == Check::TwoSenders)
+        .map(|h| h.matched.split(" (to ").next().unwrap_or_default())
+        .collect::<std::collections::BTreeSet<&str>>()
+        .len()
+        >= 2;
     let mut reported = std::collections::BTreeSet::new();
     hits.into_iter()
         .filter(|h| {
             if h.rule.check == Check::Speakers {
                 return speakers_hold && reported.insert(h.rule.id);
+            }
+            if h.rule.check == Check::TwoSenders {
+                return two_senders && reported.insert(h.rule.id);
             }
             let n = need(h.rule);
             n == 1 || (counts[h.rule.id] >= n && reported.insert(h.rule.id))

@@ -550,6 +550,8 @@ mod mask_tests;
 #[cfg(test)]
 mod ninth_round_tests;
 #[cfg(test)]
+mod tenth_round_tests;
+#[cfg(test)]
 mod second_pass_tests;
 #[cfg(test)]
 mod seventh_round_tests;

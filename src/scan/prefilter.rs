@@ -94,6 +94,7 @@ struct Rules {
     irc_turns: usize,
     dated_chat: usize,
     strace: usize,
+    autogen_console: usize,
 }
 
 fn rule_index(id: &str) -> usize {
@@ -193,6 +194,7 @@ fn compile(with_teddy: bool) -> Compiled {
         contract_clauses: rule_index("contract_clauses"),
         chat_export: rule_index("chat_export"),
         named_turns: rule_index("named_turns"),
+        autogen_console: rule_index("autogen_console"),
         irc_turns: rule_index("irc_turns"),
         dated_chat: rule_index("dated_chat_log"),
         strace: rule_index("strace_lines"),

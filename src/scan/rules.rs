@@ -61,6 +61,9 @@ pub enum Check {
     /// BIP-39's English list, numbers between them allowed; under another language's label or LND's
     /// banner, the pattern alone decides.
     SeedWords,
+    /// AutoGen's message heads (`user_proxy (to assistant):`): two or more, from two or more
+    /// senders (the name before ` (to `). One sender's repeated heading is a note's layout.
+    TwoSenders,
 }
 
 /// HTML element names (lower case): `<li> item` lines are markup, never an IRC nick of
@@ -349,6 +352,7 @@ pub fn gate(rule: &Rule) -> Gate {
         | "named_turns"
         | "irc_turns"
         | "dated_chat_log"
+        | "autogen_console"
         | "tagged_progress_lines" => Gate::LineHead,
         "memo_header"
         | "meeting_minutes"

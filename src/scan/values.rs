@@ -334,13 +334,14 @@ const PROSE_WORDS: &[&str] = &[
 /// between words none of which is a small word of prose, [`PROSE_WORDS`]), or four or
 /// more capitalised words or numbers apart by blanks, none of them a title's small word
 /// (`Lumen Fjord Otter 2291`, not `Managed By The Platform Team`); never a reference or
-/// placeholder.
+/// placeholder, a small hex number (`0x5EED1234`) or blank-separated words naming the
+/// secret's kind ([`SECRET_NAMES`]: a recipe's pepper).
 #[must_use]
 pub fn is_secret_value(v: &str) -> bool {
     const SMALL: &[&str] =
         &["A", "An", "And", "As", "At", "By", "For", "From", "In", "Is", "Of", "On", "Or", "The", "To", "With"];
     let v = v.trim_matches(|c| c == '\'' || c == '"');
-    if is_reference_or_placeholder(v) {
+    if is_reference_or_placeholder(v) || is_small_hex_number(v) {
         return false;
     }
     let hex: String = v.chars().filter(|c| !matches!(c, ' ' | '-')).collect();
@@ -356,7 +357,7 @@ pub fn is_secret_value(v: &str) -> bool {
         // joined by `-`, `_` or `.` they are one token (`tundra-Maple-88-lantern`).
         && (!v.contains(' ')
             || (v.chars().all(|c| c == ' ' || c.is_ascii_lowercase() || c.is_ascii_digit())
-                && !words.iter().any(|w| PROSE_WORDS.contains(w))));
+                && !words.iter().any(|w| PROSE_WORDS.contains(w) || SECRET_NAMES.contains(w))));
     // Four or more capitalised words or numbers apart by blanks (`Lumen Fjord Otter 2291`):
     // prose after `is` goes on in lower case, and a title (`Managed By The Platform Team`)
     // holds the small words a generated passphrase does not.
@@ -370,6 +371,20 @@ pub fn is_secret_value(v: &str) -> bool {
     // Words apart by blanks are judged as words only: a sentence has the letter classes
     // and the entropy of a random token.
     passphrase || title_words || (!v.contains([' ', '\t']) && (looks_random(v) || is_letters_and_digits(v)))
+}
+
+/// Words naming a generic secret: a value of blank-separated words holding one describes
+/// the thing (`Pepper: freshly ground black pepper`, `Salt: sea salt to taste`) rather
+/// than being a passphrase.
+const SECRET_NAMES: &[&str] = &["salt", "pepper", "seed", "phrase", "passphrase", "key"];
+
+/// An integer literal of code written in hex, `0x` and 1 to 16 digits (`random seed:
+/// 0x5EED1234`): a number of 64 bits at most, not a key (a key in hex is longer, and 12 or
+/// more bare hex digits still count).
+fn is_small_hex_number(v: &str) -> bool {
+    v.strip_prefix("0x")
+        .or_else(|| v.strip_prefix("0X"))
+        .is_some_and(|h| (1..=16).contains(&h.len()) && h.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// A named secret's single-token value of 8 or more characters mixing letters and digits

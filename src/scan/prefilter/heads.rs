@@ -69,6 +69,10 @@ fn head(r: &Rules, line: &[u8], start: usize, skips: &Skips, col: &mut Collector
     if first.is_ascii_digit() && strace_prefixed_head(line, rules::RULES[r.strace].literals) {
         col.add(r.strace, start);
     }
+    // autogen_console: `^-{10} `
+    if first == b'-' && line.starts_with(b"---------- ") {
+        col.add(r.autogen_console, start);
+    }
     // irc_turns: `^<`
     if first == b'<' {
         col.add(r.irc_turns, start);

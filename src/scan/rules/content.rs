@@ -321,11 +321,11 @@ pub(super) const CONTENT: &[Rule] = &[
         public: W,
         local: W,
         // An address spelt out to fool harvesters (`j.moreau [at] atelier-lumen [dot] fr`,
-        // `ops (at) acme (dot) io`): still a person's address (issue 16, ninth round). Written
+        // `ops (at) acme (dot) io`, `{at}` / `<at>` likewise): still a person's address (issue 16, ninth round). Written
         // without blanks in lower case (`ops(at)acme(dot)io`) it reads as a call in code and
         // is left alone, as documentation domains are.
-        literals: &["[at", "(at"],
-        pattern: r"(?i)\b([A-Za-z0-9._%+-]+[ \t]*(?:\[at\]|\(at\))[ \t]*[A-Za-z0-9-]+(?:[ \t]*(?:\[dot\]|\(dot\)|\.)[ \t]*[A-Za-z0-9-]+)*[ \t]*(?:\[dot\]|\(dot\))[ \t]*[A-Za-z]{2,})\b",
+        literals: &["[at", "(at", "{at", "<at"],
+        pattern: r"(?i)\b([A-Za-z0-9._%+-]+[ \t]*(?:\[at\]|\(at\)|\{at\}|<at>)[ \t]*[A-Za-z0-9-]+(?:[ \t]*(?:\[dot\]|\(dot\)|\{dot\}|<dot>|\.)[ \t]*[A-Za-z0-9-]+)*[ \t]*(?:\[dot\]|\(dot\)|\{dot\}|<dot>)[ \t]*[A-Za-z]{2,})\b",
         check: Check::NotPlaceholder,
         what: "an e-mail address spelt with `[at]` and `[dot]`",
         hit: "write to j.moreau [at] atelier-lumen [dot] fr first",

@@ -303,9 +303,9 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         local: B,
         // An Azure shared access signature in a URL or connection string: the storage service
         // version (`sv=2022-11-02`) and the signature (`sig=`, base64, percent-encoded or
-        // not). Documentation's `sig=<signature>` and `sig=...` are placeholders.
+        // not), in either order. Documentation's `sig=<signature>` and `sig=...` are placeholders.
         literals: &["sig="],
-        pattern: r"(?i)\bsv=\d{4}-\d{2}-\d{2}&[^\s\x22'<>]*?\bsig=([A-Za-z0-9%+/=]{30,})",
+        pattern: r"(?i)\bsv=\d{4}-\d{2}-\d{2}&[^\s\x22'<>]*?\bsig=([A-Za-z0-9%+/=]{30,})|\bsig=([A-Za-z0-9%+/=]{30,})&[^\s\x22'<>]*?\bsv=\d{4}-\d{2}-\d{2}\b",
         check: Check::NotPlaceholder,
         what: "an Azure shared access signature (`sv=…&…&sig=…`)",
         hit: "https://acct.blob.core.windows.net/c?sv=2022-11-02&ss=b&sp=r&sig=4VcL%2BYWr38I3zXhBcbgS91ddTInJHvzoUs%2BRwPBEw4s%3D",
@@ -545,6 +545,9 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         category: "credentials",
         public: W,
         local: W,
+        // The label ends in `:` or `=`, or is `seed`/`recovery`/`mnemonic` with `phrase` or
+        // `words` (MetaMask's `Secret Recovery Phrase`, then the words, with `is` or a dash
+        // between or not): the BIP-39 check judges what follows.
         literals: &[
             "seed",
             "mnemonic",
@@ -557,7 +560,7 @@ pub(super) const CREDENTIALS: &[Rule] = &[
             "phrase de récupération",
             "obnovovací fráze",
         ],
-        pattern: r"(?i)\b(?:cipher[ _-]?seed|seed|recovery|mnemonic|backup)[^\n:=]{0,60}?[:=][ \t]*[\x22']?[ \t]*\n?[ \t]*((?:\d{1,2}[.)]?[ \t]*)?[a-z]{3,8}(?:(?:[ \t,]+\n?|\n)[ \t]*(?:\d{1,2}[.)]?[ \t]*)?[a-z]{3,8}){11,23})\b|(?:リカバリー(?:フレーズ|キー)|シードフレーズ|助记词)(?:（[^\n]{1,18}?）|\([^\n]{1,18}?\))?[ \t]*(?::|：)[ \t]*([a-z]{3,8}(?:[ ,]+[a-z]{3,8}){11,23}\b|[\xE4-\xE9][\x80-\xBF]{2}(?:(?:[ ,]|(?-i:　))+[\xE4-\xE9][\x80-\xBF]{2}){11,23})|(?:frase de recupera(?:ci(?-i:ó)n|(?-i:çã)o)|phrase de r(?-i:é)cup(?-i:é)ration|obnovovac(?-i:í) fr(?-i:á)ze)[^\n:]{0,40}?[ \t]*:[ \t]*((?:[a-z]|[\xC3-\xC5][\x80-\xBF]){3,10}(?:[ ,]+(?:[a-z]|[\xC3-\xC5][\x80-\xBF]){3,10}){11,23})|-{3,}BEGIN LND CIPHER SEED-{3,}",
+        pattern: r"(?i)\b(?:(?:cipher[ _-]?seed|seed|recovery|mnemonic|backup)[^\n:=]{0,60}?[:=]|(?:seed|recovery|mnemonic)[ \t]+(?:phrase|words)(?:[ \t]+(?:is|was))?(?:[ \t]*(?:-|\xE2\x80\x93|\xE2\x80\x94))?)[ \t]*[\x22']?[ \t]*\n?[ \t]*((?:\d{1,2}[.)]?[ \t]*)?[a-z]{3,8}(?:(?:[ \t,]+\n?|\n)[ \t]*(?:\d{1,2}[.)]?[ \t]*)?[a-z]{3,8}){11,23})\b|(?:リカバリー(?:フレーズ|キー)|シードフレーズ|助记词)(?:（[^\n]{1,18}?）|\([^\n]{1,18}?\))?[ \t]*(?::|：)[ \t]*([a-z]{3,8}(?:[ ,]+[a-z]{3,8}){11,23}\b|[\xE4-\xE9][\x80-\xBF]{2}(?:(?:[ ,]|(?-i:　))+[\xE4-\xE9][\x80-\xBF]{2}){11,23})|(?:frase de recupera(?:ci(?-i:ó)n|(?-i:çã)o)|phrase de r(?-i:é)cup(?-i:é)ration|obnovovac(?-i:í) fr(?-i:á)ze)[^\n:]{0,40}?[ \t]*:[ \t]*((?:[a-z]|[\xC3-\xC5][\x80-\xBF]){3,10}(?:[ ,]+(?:[a-z]|[\xC3-\xC5][\x80-\xBF]){3,10}){11,23})|-{3,}BEGIN LND CIPHER SEED-{3,}",
         check: Check::SeedWords,
         what: "a wallet seed or recovery phrase: 12 to 24 words of BIP-39's English list after an English label (numbered or not, on one line or several), or after a label in Spanish, Portuguese, French, Czech, Japanese or Chinese",
         hit: "seed phrase: abandon ability able about above absent absorb abstract absurd abuse access accident",

@@ -254,10 +254,11 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
             "action input: ",
             "entering new ",
             "finished chain.",
+            "invoking: `",
         ],
-        pattern: r"(?m)^[ \t>#*_-]*(?:={6,} (?:Human|Ai|AI|System|Tool) Message ={6,}|Agent: \S|Using tool: \S|Tool Input:|Tool Output:|Final Answer:|Action Input: \S|Entering new [A-Za-z]+ chain\.\.\.|Finished chain\.)",
+        pattern: r"(?m)^[ \t>#*_-]*(?:={6,} (?:Human|Ai|AI|System|Tool) Message ={6,}|Agent: \S|Using tool: \S|Tool Input:|Tool Output:|Final Answer:|Action Input: \S|Entering new [A-Za-z]+ chain\.\.\.|Finished chain\.|Invoking: `[^`\n]+` with `)",
         check: Check::AtLeastThree,
-        what: "an agent framework's run trace (LangGraph message banners, CrewAI's agent and tool headings, LangChain's chain, action input and final answer lines), three or more",
+        what: "an agent framework's run trace (LangGraph message banners, CrewAI's agent and tool headings, LangChain's chain, action input and final answer lines, the tools agent's `Invoking:` lines), three or more",
         hit: "> Entering new AgentExecutor chain...\nAction: search\nAction Input: on-call search team\nFinal Answer: Bongani is on call.",
         miss: "The agent prints a Final Answer: line when it is done.",
     },
@@ -270,11 +271,29 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         // on a line of their own (`user_proxy (to assistant):`); two in one text (issue 16,
         // ninth round).
         literals: &[" (to "],
-        pattern: r"(?m)^[A-Za-z_][\w.-]{0,40} \(to [A-Za-z_][\w.-]{0,40}\):[ \t]*$",
-        check: Check::AtLeastTwo,
-        what: "an AutoGen conversation (`user_proxy (to assistant):` lines, two or more)",
+        // Two senders at least: a note's `Draft (to legal):` headings, however many, name
+        // one.
+        pattern: r"(?m)^([A-Za-z_][\w.-]{0,40}) \(to [A-Za-z_][\w.-]{0,40}\):[ \t]*$",
+        check: Check::TwoSenders,
+        what: "an AutoGen conversation (`user_proxy (to assistant):` lines, two or more, from two senders or more)",
         hit: "user_proxy (to assistant):\n\nPlot the signups.\n\nassistant (to user_proxy):\n\nHere is the code.",
-        miss: "the reply goes back (to the sender): see the docs",
+        miss: "Draft (to legal):\n\nPlease review clause 4.\n\nDraft (to legal):\n\nAnd clause 7.",
+    },
+    Rule {
+        id: "autogen_console",
+        category: "transcripts",
+        public: B,
+        local: B,
+        // AutoGen AgentChat's console (0.4 and later): each message under a banner of ten
+        // dashes around its source (`---------- user ----------`) or its type and source
+        // (`---------- TextMessage (assistant) ----------`); two in one text. A mail client's
+        // `---------- Forwarded message ----------` names no source. Gated by line start.
+        literals: &[],
+        pattern: r"(?m)^-{10} (?:[a-z_][a-z0-9_]{0,40}|[A-Z][A-Za-z]{2,40} \([\w.-]{1,40}\)) -{10}[ \t]*$",
+        check: Check::AtLeastTwo,
+        what: "an AutoGen console run (`---------- user ----------` banners, two or more)",
+        hit: "---------- user ----------\nSummarise the churn report.\n---------- assistant ----------\nChurn rose 4% in March.",
+        miss: "---------- Forwarded message ----------\nFrom: press@example.org",
     },
     Rule {
         id: "named_turns",
