@@ -546,6 +546,17 @@ fn sixteenth_held_out_classes_report() {
     report_table("held_out_16.jsonl");
 }
 
+/// The seventeenth held-out part (`held_out_17.jsonl`, 250 cases by a helper session that
+/// saw only the class descriptions: 70 private documents in 46 languages, about a
+/// third plain bodies, and the other five classes with their clean look-alikes), committed
+/// unseen in the tenth round for the next blind score, held back from the private-prose
+/// model's training. Not yet scored.
+#[test]
+#[ignore = "held out: scored on purpose, not on every run"]
+fn seventeenth_held_out_classes_report() {
+    report_table("held_out_17.jsonl");
+}
+
 /// The table (and, with `WG_SHOW_MISSES`, the misses) of each part named in `WG_PARTS`
 /// (file names under `classes/`, blank-separated): how a fresh part's first score is taken.
 #[test]
