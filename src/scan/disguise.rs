@@ -1,5 +1,6 @@
 //! Disguises undone for the scan (issue 16): a secret or path split by zero-width
-//! characters, written in fullwidth letters (`ｇｈｐ＿…`), or cut into string literals joined
+//! characters, written in fullwidth letters (`ｇｈｐ＿…`) or with a separator's homoglyph
+//! (`∕home∕…`, `C:¥Users¥…`), or cut into string literals joined
 //! by concatenation (`"ghp_" "AbC…"`, `'sk_live_' + '…'`), or kept reversed for code to
 //! flip (`"…_fh"[::-1]`). The lines that hold one are
 //! rewritten without it and scanned again; a match found there and not in the plain text is
@@ -14,10 +15,23 @@ fn is_fullwidth_alnum(c: char) -> bool {
     matches!(c, '\u{FF10}'..='\u{FF19}' | '\u{FF21}'..='\u{FF3A}' | '\u{FF41}'..='\u{FF5A}')
 }
 
-/// The ASCII character a fullwidth form (`U+FF01`–`U+FF5E`) stands for.
+/// A character drawn like a path's separator (`∕` division slash, `⁄` fraction slash, `⧸`
+/// big solidus; `∖` set minus, `⧹` big reverse solidus; `¥`, which Japanese Windows draws
+/// for `\\`): a path written with it reads as the path (`∕home∕oleksandr∕…`,
+/// `C:¥Users¥tanaka¥…`).
+fn is_separator_homoglyph(c: char) -> bool {
+    matches!(c, '\u{2215}' | '\u{2044}' | '\u{29F8}' | '\u{2216}' | '\u{29F9}' | '\u{A5}')
+}
+
+/// The ASCII character a fullwidth form (`U+FF01`–`U+FF5E`) or a separator's homoglyph
+/// ([`is_separator_homoglyph`]) stands for.
 fn folded(c: char) -> Option<char> {
     let u = u32::from(c);
-    (0xFF01..=0xFF5E).contains(&u).then(|| char::from_u32(u - 0xFF01 + 0x21)).flatten()
+    match c {
+        '\u{2215}' | '\u{2044}' | '\u{29F8}' => Some('/'),
+        '\u{2216}' | '\u{29F9}' | '\u{A5}' => Some('\\'),
+        _ => (0xFF01..=0xFF5E).contains(&u).then(|| char::from_u32(u - 0xFF01 + 0x21)).flatten(),
+    }
 }
 
 /// A byte a split token is made of on either side of a join.
@@ -61,13 +75,16 @@ fn join_at(bytes: &[u8], q: usize) -> Option<usize> {
 
 /// Whether the bytes `b`, `next` can start a disguise: a quote followed by what a join
 /// needs next (a blank or line break, `+`, `.`, or a quote: see [`join_at`]), or the
-/// first two bytes of a zero-width character (`E2 80`, `E2 81`, `EF BB`) or of a fullwidth
-/// form (`EF BC`, `EF BD`). Bitwise, without branches, for the block test.
+/// first two bytes of a zero-width character (`E2 80`, `E2 81`, `EF BB`), of a fullwidth
+/// form (`EF BC`, `EF BD`) or of a separator's homoglyph (`E2 88`, `E2 A7`, `C2 A5`).
+/// Bitwise, without branches, for the block test.
 #[allow(clippy::needless_bitwise_bool)]
 fn may_start_disguise(b: u8, next: u8) -> bool {
     let quote = (b == b'"') | (b == b'\'');
     let joins = (next == b' ') | (next == b'\t') | (next == b'\r') | (next == b'\n') | (next == b'+') | (next == b'.');
-    let wide = (b == 0xE2) & ((next == 0x80) | (next == 0x81)) | (b == 0xEF) & (0xBB..=0xBD).contains(&next);
+    let wide = (b == 0xE2) & ((next == 0x80) | (next == 0x81) | (next == 0x88) | (next == 0xA7))
+        | (b == 0xEF) & (0xBB..=0xBD).contains(&next)
+        | (b == 0xC2) & (next == 0xA5);
     quote & (joins | (next == b'"') | (next == b'\'')) | wide
 }
 
@@ -100,7 +117,8 @@ pub(super) fn stretches(text: &str, from: usize, to: usize) -> Vec<(usize, usize
     // every JSON string but the last) is not one of them.
     let screen = |b: u8, n: u8| {
         let quote = u8::from(b == b'"') | u8::from(b == b'\'');
-        (quote & u8::from(n <= b'.') & u8::from(n != b',')) | u8::from(b == 0xE2) | u8::from(b == 0xEF) != 0
+        (quote & u8::from(n <= b'.') & u8::from(n != b',')) | u8::from(b == 0xE2) | u8::from(b == 0xEF) | u8::from(b == 0xC2)
+            != 0
     };
     super::blocks::offsets_where(bytes, (from, to), screen, may_start_disguise, &mut candidates);
     for p in candidates {
@@ -113,11 +131,11 @@ pub(super) fn stretches(text: &str, from: usize, to: usize) -> Vec<(usize, usize
         // Most E2 and EF bytes start punctuation (`“` `—` `，` `：`): the second byte rules
         // them out before any decoding.
         let second = bytes.get(p + 1).copied().unwrap_or(0);
-        if !matches!((bytes[p], second), (0xE2, 0x80 | 0x81) | (0xEF, 0xBB..=0xBD)) {
+        if !matches!((bytes[p], second), (0xE2, 0x80 | 0x81 | 0x88 | 0xA7) | (0xEF, 0xBB..=0xBD) | (0xC2, 0xA5)) {
             continue;
         }
         let Some(c) = text.get(p..).and_then(|s| s.chars().next()) else { continue };
-        if (is_zero_width(c) && p > 0) || is_fullwidth_alnum(c) {
+        if (is_zero_width(c) && p > 0) || is_fullwidth_alnum(c) || is_separator_homoglyph(c) {
             mark(p, p + c.len_utf8());
         }
     }

@@ -46,7 +46,8 @@ pub(super) fn matches_in_decoded_lines(bytes: &[u8], windows: &prefilter::Window
 /// A credential match that is, or whose captured value is, a published documentation example
 /// (`Authorization: Bearer <the jwt.io example>`, `AccountKey=<the Azurite key>`), or a
 /// fixed-prefix token (a [`Check::Always`] rule with literals) whose body is filler
-/// ([`values::is_filler_token`]).
+/// ([`values::is_filler_token`]), or `Basic` credentials that are a template's words in
+/// base64 ([`values::is_placeholder_basic_auth`]).
 pub(super) fn is_example_or_filler(rule: &Rule, matched: &[u8], value: &[u8]) -> bool {
     let m = String::from_utf8_lossy(matched);
     values::is_documentation_example(&m)
@@ -55,6 +56,20 @@ pub(super) fn is_example_or_filler(rule: &Rule, matched: &[u8], value: &[u8]) ->
         || (matches!(rule.check, Check::Always | Check::KeyBody)
             && !rule.literals.is_empty()
             && values::is_filler_token(&m))
+        || values::is_placeholder_basic_auth(&m)
+}
+
+/// Whether the host name matched at `at`, with the labels that follow it, ends in a name
+/// reserved for documentation and tests (RFC 2606: the `.example`, `.test` and `.invalid`
+/// top-level names and `example.com`, `.net`, `.org`): `pg-01.int.acme.example` names no
+/// real network.
+fn is_documentation_host(bytes: &[u8], at: (usize, usize)) -> bool {
+    const RESERVED: &[&[u8]] = &[b".example", b".test", b".invalid", b".example.com", b".example.net", b".example.org"];
+    let rest = &bytes[at.1..];
+    let len = rest.iter().position(|&b| !(b.is_ascii_alphanumeric() || b == b'.' || b == b'-')).unwrap_or(rest.len());
+    let host = bytes[at.0..at.1 + len].to_ascii_lowercase();
+    let host = host.strip_suffix(b".").unwrap_or(&host);
+    RESERVED.iter().any(|r| host.ends_with(r))
 }
 
 /// Whether a private address that ends at `end` is a network in CIDR notation
@@ -181,6 +196,7 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     match rule.check {
         Check::Always | Check::AtLeastTwo | Check::AtLeastThree | Check::Speakers | Check::TwoSenders => true,
+        Check::LetterPart => !values::addresses_the_public(&text(&bytes[at.0..at.1])),
         Check::NotPlaceholder => {
             let local_login = rule.id == "url_password" && values::is_local_default_login(&text(&bytes[at.0..at.1]));
             let mut v = text(value);
@@ -195,8 +211,9 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
         // one secret word and prose.
         Check::SecretValue => {
             let v = text(value);
-            values::is_secret_value(&v)
-                || v.split([' ', '\t']).next().is_some_and(|w| w.len() < v.len() && values::is_secret_value(w))
+            (values::is_secret_value(&v)
+                || v.split([' ', '\t']).next().is_some_and(|w| w.len() < v.len() && values::is_secret_value(w)))
+                && !values::describes_its_label(&text(&bytes[at.0..at.1]), &v)
         }
         Check::RandomOrHex => {
             let v = text(value);
@@ -213,7 +230,7 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
         Check::NotPlaceholderUser => !values::is_placeholder_user(&text(value)),
         Check::NotNetwork => !is_cidr_network(bytes, at.1),
         // `.env.local`, `.npmrc.local`: a file name, not a host.
-        Check::NotFileName => at.0.checked_sub(1).is_none_or(|i| bytes[i] != b'.'),
+        Check::NotFileName => at.0.checked_sub(1).is_none_or(|i| bytes[i] != b'.') && !is_documentation_host(bytes, at),
         Check::NotApproximation => !rules::APPROXIMATIONS.iter().any(|w| w.as_bytes() == value),
         Check::KeyBody => key_body_follows(&bytes[at.1..]),
         Check::SeedWords => values::is_seed_words(&text(&bytes[at.0..at.1]), &text(value)),
@@ -224,7 +241,7 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
 /// [`Check::AtLeastThree`]; 1 for the others).
 pub(super) fn matches_needed(rule: &Rule) -> usize {
     match rule.check {
-        Check::AtLeastTwo => 2,
+        Check::AtLeastTwo | Check::LetterPart => 2,
         Check::AtLeastThree => 3,
         // Enough turns to judge the speakers by.
         Check::Speakers | Check::TwoSenders => SPEAKER_TURNS_KEPT,
@@ -347,7 +364,8 @@ fn speaker(turn: &str) -> Option<&str> {
         let html = rules::HTML_ELEMENTS.iter().any(|e| e.eq_ignore_ascii_case(nick));
         return (!html).then_some(nick);
     }
-    let speaker = turn.split(':').next().unwrap_or_default();
+    // A bold name (`**Elif Demir**`) is the name; a bold field label is still a label.
+    let speaker = turn.split(':').next().unwrap_or_default().trim_matches('*');
     (!rules::NOT_SPEAKERS.contains(&speaker)).then_some(speaker)
 }
 

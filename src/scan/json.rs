@@ -43,8 +43,8 @@ fn is_word_list(value: &str) -> bool {
             .all(|w| (1..=10).contains(&w.chars().count()) && w.chars().all(|c| c.is_alphabetic() && !c.is_uppercase()))
 }
 
-/// A PIN or PUK under a key naming one ([`GENERIC_SECRET_NAME`]'s `pin`, `sim_pin`, `puk`):
-/// 4 to 8 digits.
+/// A PIN, PUK or unlock code under a key naming one ([`GENERIC_SECRET_NAME`]'s `pin`,
+/// `sim_pin`, `puk`, `unlock_code`): 4 to 8 digits.
 fn is_pin(key: &str, value: &str) -> bool {
     let key = key.to_ascii_lowercase();
     (key == "pin"
@@ -52,7 +52,9 @@ fn is_pin(key: &str, value: &str) -> bool {
         || key.ends_with("_pin")
         || key.ends_with("_puk")
         || key.contains("pin_code")
-        || key.contains("pincode"))
+        || key.contains("pincode")
+        || key.contains("unlock_code")
+        || key.contains("unlockcode"))
         && (4..=8).contains(&value.len())
         && value.bytes().all(|b| b.is_ascii_digit())
 }
@@ -127,7 +129,7 @@ fn structure(rule_id: &str, loc: String, sample: &str, reason: String) -> Findin
         category: match rule_id {
             "chat_message_array" => "transcripts",
             "pay_records" => "private_documents",
-            "captured_output" | "log_records" => "raw_tool_output",
+            "captured_output" | "log_records" | "stack_frames" => "raw_tool_output",
             _ => "structure",
         }
         .into(),
@@ -344,6 +346,7 @@ const RECORD_ARRAYS: &[RecordArray] = &[
     ("pay_records", "name/pay", PAY_RECORDS, is_pay_record, "records of named people with their pay"),
     ("log_records", "level/time/msg", LOG_RECORDS, is_log_record, "log records (a level, a time and a message each)"),
     ("chat_message_array", "role/content", 2, is_chat_message, "chat messages with roles"),
+    ("stack_frames", "filename/lineno/function", 2, is_stack_frame, "stack frames (a file, a line and a function each)"),
 ];
 
 /// A chat message of either shape: [`is_role_message`] or [`is_chat_export_message`].
@@ -358,7 +361,10 @@ const LOG_RECORDS: usize = 3;
 /// `level`, `lvl`, `severity` or `loglevel` (`error`, `WARN`, `info`, …), a time under `ts`,
 /// `time`, `timestamp`, `@timestamp` or `datetime`, and a message under `msg`, `message` or
 /// `event`; or a positional record: an array of three or more fields holding a date
-/// (`2024-03-11…`) and a level; or a journal record ([`is_journal_record`]).
+/// (`2024-03-11…`) and a level; or a journal record ([`is_journal_record`]); or a time
+/// and a `message` that is a log line opening with its date (CloudWatch's events); or a
+/// Kubernetes event (`reason`, `message`, `involvedObject`); or a `go test -json` event
+/// (`Time`, `Action`, `Package`).
 fn is_log_record(v: &Value) -> bool {
     const LEVELS: &[&str] =
         &["trace", "debug", "info", "notice", "warn", "warning", "error", "err", "fatal", "critical", "crit", "panic"];
@@ -366,14 +372,7 @@ fn is_log_record(v: &Value) -> bool {
     if let Some(fields) = v.as_array() {
         // A positional record: `["2024-03-11T14:02:11Z", "ERROR", "db.pool", "reset", …]`.
         let strings = || fields.iter().filter_map(Value::as_str);
-        let dated = |t: &str| {
-            t.len() >= 10
-                && t.as_bytes()[..10]
-                    .iter()
-                    .enumerate()
-                    .all(|(i, b)| if i == 4 || i == 7 { *b == b'-' } else { b.is_ascii_digit() })
-        };
-        return fields.len() >= 3 && strings().any(dated) && strings().any(is_level);
+        return fields.len() >= 3 && strings().any(starts_with_date) && strings().any(is_level);
     }
     let Some(map) = v.as_object() else { return false };
     let level = ["level", "lvl", "severity", "loglevel"]
@@ -384,7 +383,29 @@ fn is_log_record(v: &Value) -> bool {
         .iter()
         .any(|k| map.get(*k).is_some_and(|t| t.is_string() || t.is_number()));
     let message = ["msg", "message", "event"].iter().any(|k| map.get(*k).is_some_and(Value::is_string));
-    (level && time && message) || is_journal_record(map)
+    // CloudWatch's `{timestamp, message}` whose message is the log line, date first.
+    let dated_line = map.get("message").and_then(Value::as_str).is_some_and(starts_with_date);
+    // A Kubernetes event (`kubectl get events -o json`): a reason, a message and the object.
+    let k8s_event = ["reason", "message", "involvedObject"].iter().all(|k| map.contains_key(*k));
+    // `go test -json`'s events: a time, an action and the package.
+    let test_event = ["Time", "Action", "Package"].iter().all(|k| map.get(*k).is_some_and(Value::is_string));
+    (level && time && message) || (time && dated_line) || k8s_event || test_event || is_journal_record(map)
+}
+
+/// Whether `t` opens with an ISO date (`2024-03-12…`).
+fn starts_with_date(t: &str) -> bool {
+    t.len() >= 10
+        && t.as_bytes()[..10].iter().enumerate().all(|(i, b)| if i == 4 || i == 7 { *b == b'-' } else { b.is_ascii_digit() })
+}
+
+/// A stack frame as error trackers store it (Sentry's `frames`, a crash report's JSON): a
+/// file (`filename`, `abs_path`, `file`), a line number (`lineno`, `lineNumber`, `line`)
+/// and a function (`function`, `method`, `methodName`).
+fn is_stack_frame(v: &Value) -> bool {
+    let has = |keys: &[&str], kind: fn(&Value) -> bool| keys.iter().any(|k| v.get(*k).is_some_and(kind));
+    has(&["filename", "abs_path", "file"], Value::is_string)
+        && has(&["lineno", "lineNumber", "line"], Value::is_number)
+        && has(&["function", "method", "methodName"], Value::is_string)
 }
 
 /// A record of `journalctl -o json`: a syslog priority (`"PRIORITY": "3"`, 0 to 7), the
@@ -452,14 +473,28 @@ fn is_export_node(v: &Value) -> bool {
         && m.get("content").and_then(|c| c.get("parts")).is_some_and(Value::is_array)
 }
 
-/// A `{role, content}` chat message, Gemini's `{role, parts: […]}` content, or a
-/// ShareGPT-style `{from, value}` turn (`human`, `gpt`).
+/// A `{role, content}` chat message (the role in any case, Cohere's `USER`/`CHATBOT` with
+/// `message`), Gemini's `{role, parts: […]}` content, a ShareGPT-style `{from, value}` turn
+/// (`human`, `gpt`), LangChain's serialised `{type: human|ai, data: {content}}`, a Rasa
+/// tracker's `{event: user|bot, text}`, or PaLM's `{author, content}`.
 fn is_role_message(v: &Value) -> bool {
-    let role_of = |key: &str| v.get(key).and_then(Value::as_str);
-    let chat_role = |r: &str| matches!(r, "user" | "assistant" | "system" | "tool" | "model" | "human" | "gpt");
-    ((v.get("content").is_some() || v.get("parts").is_some_and(Value::is_array))
+    let role_of = |key: &str| v.get(key).and_then(Value::as_str).map(str::to_ascii_lowercase);
+    let chat_role = |r: String| {
+        matches!(
+            r.as_str(),
+            "user" | "assistant" | "system" | "tool" | "model" | "human" | "gpt" | "chatbot" | "bot" | "ai" | "function"
+        )
+    };
+    let text_of = |m: &Value| ["content", "message", "text"].iter().any(|k| m.get(*k).is_some_and(Value::is_string));
+    ((v.get("content").is_some() || v.get("parts").is_some_and(Value::is_array) || text_of(v))
         && role_of("role").is_some_and(chat_role))
         || (v.get("value").is_some_and(Value::is_string) && role_of("from").is_some_and(chat_role))
+        || (role_of("type").is_some_and(|t| t == "human" || t == "ai")
+            && (v.get("content").is_some_and(Value::is_string)
+                || v.get("data").and_then(|d| d.get("content")).is_some_and(Value::is_string)))
+        || (v.get("text").is_some_and(Value::is_string)
+            && role_of("event").is_some_and(|e| e == "user" || e == "bot"))
+        || (v.get("author").is_some_and(Value::is_string) && v.get("content").is_some_and(Value::is_string))
 }
 
 /// A message of a chat export (Slack, Teams, Discord, Mattermost, Google Chat, a Zendesk

@@ -95,6 +95,7 @@ struct Rules {
     dated_chat: usize,
     strace: usize,
     autogen_console: usize,
+    telegram: usize,
 }
 
 fn rule_index(id: &str) -> usize {
@@ -194,6 +195,7 @@ fn compile(with_teddy: bool) -> Compiled {
         contract_clauses: rule_index("contract_clauses"),
         chat_export: rule_index("chat_export"),
         named_turns: rule_index("named_turns"),
+        telegram: rule_index("telegram_bot_token"),
         autogen_console: rule_index("autogen_console"),
         irc_turns: rule_index("irc_turns"),
         dated_chat: rule_index("dated_chat_log"),
@@ -531,7 +533,8 @@ fn slash_gates(r: &Rules, bytes: &[u8], s: usize, next: &[u8], col: &mut Collect
     }
 }
 
-/// The [`Gate::Upper`] checks at an `A` or `S` at `u`.
+/// The [`Gate::Upper`] checks at an `A` or `S` at `u` (a word's start, or after `:` for a
+/// Telegram token).
 fn upper(r: &Rules, bytes: &[u8], from: usize, to: usize, u: usize, col: &mut Collector) {
     if u > from && is_word(bytes[u - 1]) {
         return;
@@ -546,6 +549,10 @@ fn upper(r: &Rules, bytes: &[u8], from: usize, to: usize, u: usize, col: &mut Co
         }
         if next.starts_with(b"KLT") {
             col.add(r.aklt, u);
+        }
+        // A Telegram bot token's secret half: `AA` after the id's `:`.
+        if next.starts_with(b"A") && u > 0 && bytes[u - 1] == b':' {
+            col.add(r.telegram, u);
         }
     } else if next.starts_with(b"K") {
         col.add(r.twilio, u);

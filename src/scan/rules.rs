@@ -64,6 +64,11 @@ pub enum Check {
     /// AutoGen's message heads (`user_proxy (to assistant):`): two or more, from two or more
     /// senders (the name before ` (to `). One sender's repeated heading is a note's layout.
     TwoSenders,
+    /// [`Check::AtLeastTwo`] over the matches that name a private party: a salutation to the
+    /// public (`Liebe Eltern,`, `Dear customers,`, `고객님,`) or a sign-off by an office (`Mit
+    /// freundlichen Grüßen\nDie Schulleitung`, `고객센터 드림`) does not count
+    /// ([`super::values::addresses_the_public`]).
+    LetterPart,
 }
 
 /// HTML element names (lower case): `<li> item` lines are markup, never an IRC nick of
@@ -336,7 +341,8 @@ pub fn gate(rule: &Rule) -> Gate {
         "tilde_user" => Gate::Tilde,
         "private_ip" | "internal_host" => Gate::Dot,
         "private_ipv6" => Gate::Colon,
-        "aws_access_key_id" | "google_api_key" | "aklt_access_key" | "twilio_key" | "sendgrid_key" => Gate::Upper,
+        "aws_access_key_id" | "google_api_key" | "aklt_access_key" | "twilio_key" | "sendgrid_key"
+        | "telegram_bot_token" => Gate::Upper,
         "transcript_turns"
         | "session_log"
         | "timestamped_log"

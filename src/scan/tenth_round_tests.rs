@@ -82,3 +82,36 @@ fn a_recovery_phrase_without_a_colon_warns_and_recipes_and_small_seeds_do_not() 
         "torch.manual_seed(7)  # random seed: 0x5EED1234",
     ]);
 }
+
+#[test]
+fn tenth_round_long_tail_blocks() {
+    assert_found(&[
+        ("Marisol Ebert  10:42 AM\n@atlas-bot what changed\natlas-bot  APP  10:42 AM\nThree PRs merged.\nMarisol Ebert  10:44 AM\nwhy the revert\natlas-bot  APP  10:44 AM\nstale prices", "chat_export", "block"),
+        ("**Elif Demir**: explain cell 14 please\n\n**Jupyternaut**: The column was renamed to Region.\n\n**Elif Demir**: fix it and rerun\n\n**Jupyternaut**: Done, cells ran fine.", "named_turns", "block"),
+        ("lua: spawn.lua:27: attempt to index a nil value\nstack traceback:\n\tspawn.lua:27: in upvalue 'load_wave'", "runtime_trace", "block"),
+        ("Stacktrace:\n [1] monthly_total(rows::Vector{Dict{String, Any}})\n   @ Main ~/proj/src/report.jl:18", "runtime_trace", "block"),
+        ("Thread 0 Crashed:\n0   libsystem_kernel.dylib        \t0x00000001e6f2a974 __pthread_kill + 8", "runtime_trace", "block"),
+        ("psql:backfill.sql:14: ERROR:  duplicate key value violates unique constraint \"invoices_number_key\"\nDETAIL:  Key (number)=(INV-2024-004471) already exists.", "runtime_trace", "block"),
+        ("03-12 21:14:07.512  8841  8841 E AndroidRuntime: FATAL EXCEPTION: main\n03-12 21:14:07.512  8841  8841 E AndroidRuntime: Process: com.petal, PID: 8841\n03-12 21:14:07.604  1402  1977 I ActivityManager: Process died", "timestamped_log", "block"),
+        ("the ports overlay is in /usr/home/bjorn/ports-overlay/www", "home_path", "block"),
+        ("legacy job reads /export/home/rpatel/feeds/incoming", "home_path", "block"),
+        ("{\"uri\": \"vscode-remote://ssh-remote%2Bdevbox-07/home/priya.raman/work\"}", "home_path", "block"),
+        ("the bind mount is /run/desktop/mnt/host/c/Users/marta.lis/dev/etl", "wsl_home_path", "block"),
+        ("Dataset copy is in \u{2215}home\u{2215}oleksandr\u{2215}datasets\u{2215}visits.parquet", "home_path", "block"),
+        ("ログ出力先は C:¥Users¥tanaka.hiroshi¥AppData¥Roaming¥logs¥ です", "windows_home_path", "block"),
+        ("alerts → https://api.telegram.org/bot6365324340:AAceElZGnvVJmw7QfySm7mPIARn1HDBbm0z/sendMessage", "telegram_bot_token", "block"),
+        ("Retention cleanup: gsutil -m rm -r gs://kestrel-backups-eu/2022/**", "operational_command", "warn"),
+        ("pulumi destroy --stack kestrel/infra/prod-eu --yes", "operational_command", "warn"),
+        ("ansible webservers -i inventories/prod -b -m ansible.builtin.reboot", "operational_command_line", "warn"),
+        ("経理部の金庫の暗証番号：420122（来月変更予定）", "access_code", "warn"),
+        ("signing the release needs the GPG key passphrase: pepper drama sunset crater", "generic_secret", "warn"),
+    ]);
+    assert_quiet(&[
+        "**Status**: in review now\n**Owner**: Dana Whitfield here\n**Status**: merged last night\n**Owner**: Sam Okafor now",
+        "DATABASE_URL=postgresql://orders_app:${ORDERS_DB_PASSWORD}@pg-prod-01.int.kestrel.example:5432/orders",
+        "Docs example header: `Authorization: Basic dXNlcm5hbWU6cGFzc3dvcmQ=` is base64 of username:password",
+        "{\"prefix\": \"/home/linuxbrew/.linuxbrew\"}",
+        "Price: ¥1,200 per seat; the path separator on Japanese Windows shows as ¥",
+        "ERROR: relation missing, see DETAIL below",
+    ]);
+}

@@ -22,7 +22,8 @@ const PLACEHOLDER_WORDS: &[&str] = &[
     "your_",
     "yourkey",
     "xxxx",
-    "****",
+    // A masked value (`pypi***Rc9c`, as [`super::mask`] writes it) or a masked run.
+    "***",
     "...",
     "<",
     ">",
@@ -55,6 +56,29 @@ const DOCUMENTATION_EXAMPLES: &[&str] = &[
     // jwt.io's default example token.
     "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
 ];
+
+/// Whether `matched` carries HTTP `Basic` credentials whose base64 decodes to a template's
+/// words rather than a login: `username:password`, `user:pass`, `<user>:<password>`, or a
+/// pair holding a placeholder word ([`is_reference_or_placeholder`]). The decoded pair
+/// is what a reader of the docs would see.
+#[must_use]
+pub fn is_placeholder_basic_auth(matched: &str) -> bool {
+    use base64::Engine as _;
+    let Some(i) = matched.find("Basic ").or_else(|| matched.find("basic ")) else { return false };
+    let b64: String = matched[i + 6..]
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '='))
+        .collect();
+    let Ok(bytes) = base64::engine::general_purpose::STANDARD.decode(b64.as_bytes()) else { return false };
+    let Ok(pair) = String::from_utf8(bytes) else { return false };
+    let Some((user, pass)) = pair.split_once(':') else { return false };
+    let template = |w: &str| {
+        let w = w.to_ascii_lowercase();
+        ["username", "user", "password", "pass", "passwd", "login"].contains(&w.as_str())
+    };
+    (template(user) && template(pass)) || is_reference_or_placeholder(pass)
+}
 
 /// `value` without an HTTP auth scheme before it (`Bearer `, `Basic `, `token `, either case
 /// of the first letter): what the scheme carries is the value judged.
@@ -334,8 +358,7 @@ const PROSE_WORDS: &[&str] = &[
 /// between words none of which is a small word of prose, [`PROSE_WORDS`]), or four or
 /// more capitalised words or numbers apart by blanks, none of them a title's small word
 /// (`Lumen Fjord Otter 2291`, not `Managed By The Platform Team`); never a reference or
-/// placeholder, a small hex number (`0x5EED1234`) or blank-separated words naming the
-/// secret's kind ([`SECRET_NAMES`]: a recipe's pepper).
+/// placeholder, nor a small hex number (`0x5EED1234`).
 #[must_use]
 pub fn is_secret_value(v: &str) -> bool {
     const SMALL: &[&str] =
@@ -357,7 +380,7 @@ pub fn is_secret_value(v: &str) -> bool {
         // joined by `-`, `_` or `.` they are one token (`tundra-Maple-88-lantern`).
         && (!v.contains(' ')
             || (v.chars().all(|c| c == ' ' || c.is_ascii_lowercase() || c.is_ascii_digit())
-                && !words.iter().any(|w| PROSE_WORDS.contains(w) || SECRET_NAMES.contains(w))));
+                && !words.iter().any(|w| PROSE_WORDS.contains(w))));
     // Four or more capitalised words or numbers apart by blanks (`Lumen Fjord Otter 2291`):
     // prose after `is` goes on in lower case, and a title (`Managed By The Platform Team`)
     // holds the small words a generated passphrase does not.
@@ -373,10 +396,43 @@ pub fn is_secret_value(v: &str) -> bool {
     passphrase || title_words || (!v.contains([' ', '\t']) && (looks_random(v) || is_letters_and_digits(v)))
 }
 
-/// Words naming a generic secret: a value of blank-separated words holding one describes
-/// the thing (`Pepper: freshly ground black pepper`, `Salt: sea salt to taste`) rather
-/// than being a passphrase.
-const SECRET_NAMES: &[&str] = &["salt", "pepper", "seed", "phrase", "passphrase", "key"];
+/// Whether a generically named secret's `value` of blank-separated words repeats a word
+/// of 4 letters or more from its label (`matched`, the whole match): it describes the
+/// thing named (`Pepper: freshly ground black pepper`, `Salt: coarse sea salt`) rather than
+/// being a passphrase (`GPG key passphrase: pepper drama sunset crater` repeats none).
+#[must_use]
+pub fn describes_its_label(matched: &str, value: &str) -> bool {
+    let words = |t: &str| -> Vec<String> {
+        t.split(|c: char| !c.is_alphanumeric()).filter(|w| w.len() >= 4).map(str::to_lowercase).collect()
+    };
+    let label = matched.replacen(value, " ", 1);
+    let label = words(&label);
+    value.contains([' ', '\t']) && words(value).iter().any(|w| label.contains(w))
+}
+
+/// Whether a letter's salutation or sign-off (`matched`, a `letter_shape` match) names the
+/// public rather than a person: a group addressed (`Liebe Eltern,`, `Dear customers,`,
+/// `Estimados clientes:`, `고객님,`, `회원님께`) or an office signing after an article
+/// (`Mit freundlichen Grüßen\nDie Schulleitung`, `Kind regards,\nThe Parks Team`) or as
+/// a service (`고객센터 드림`). Case ignored; whole words.
+#[must_use]
+pub fn addresses_the_public(matched: &str) -> bool {
+    const PUBLIC: &[&str] = &[
+        "parents", "customers", "customer", "clients", "members", "residents", "neighbours", "neighbors", "students",
+        "patients", "citizens", "subscribers", "users", "guests", "passengers", "visitors", "applicants", "eltern",
+        "kunden", "kundinnen", "mitglieder", "bewohner", "anwohner", "nachbarn", "patienten", "bürger",
+        "bürgerinnen", "nutzer", "gäste", "fahrgäste", "besucher", "clientes", "padres", "familias", "vecinos",
+        "socios", "usuarios", "pasajeros", "pacientes", "ciudadanos", "familles", "abonnés", "usagers",
+        "voyageurs", "genitori", "famiglie", "soci", "utenti", "cittadini", "ouders", "klanten", "leden",
+        "bewoners", "reizigers", "pais", "famílias", "moradores", "associados", "passageiros", "die", "das", "der",
+        "the", "your", "ihr", "ihre", "le", "la", "les", "el", "los", "las", "il", "het", "vos", "votre", "tu",
+        "vuestro", "o", "os",
+    ];
+    const PUBLIC_HANGUL: &[&str] = &["고객", "회원", "학부모", "주민", "시민", "이용자", "센터", "사무국"];
+    let lower = matched.to_lowercase();
+    lower.split(|c: char| !c.is_alphanumeric()).any(|w| PUBLIC.contains(&w))
+        || PUBLIC_HANGUL.iter().any(|w| matched.contains(w))
+}
 
 /// An integer literal of code written in hex, `0x` and 1 to 16 digits (`random seed:
 /// 0x5EED1234`): a number of 64 bits at most, not a key (a key in hex is longer, and 12 or
@@ -452,8 +508,9 @@ pub fn is_test_identifier(line: &str) -> bool {
 /// `C:\Users\Public\Desktop`) names a documentation placeholder or a profile Windows
 /// shares between users rather than a user: `you`, `yourname`, `your-name`, `your_name`,
 /// `yourusername`, `your-username`, `username`, `user-name`, `myname`, `someone`; `Public`,
-/// `Default`, `Default User`, `All Users` (case ignored). `user` and `dev` are real account
-/// names and stay paths.
+/// `Default`, `Default User`, `All Users`; `linuxbrew`, the account Homebrew on Linux
+/// documents for its prefix (`/home/linuxbrew/.linuxbrew`) (case ignored). `user` and `dev`
+/// are real account names and stay paths.
 #[must_use]
 pub fn is_placeholder_user(path: &str) -> bool {
     const USERS: &[&str] = &[
@@ -469,6 +526,7 @@ pub fn is_placeholder_user(path: &str) -> bool {
         "user_name",
         "myname",
         "someone",
+        "linuxbrew",
         "public",
         "default",
         "default user",

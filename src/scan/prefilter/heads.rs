@@ -168,9 +168,12 @@ fn strace_prefixed_head(line: &[u8], calls: &[&str]) -> bool {
     rest.len() < line.len() && calls.iter().any(|c| rest.starts_with(c.as_bytes()))
 }
 
-/// `named_turns`' head, `^[A-Z][a-z]+(?: [A-Z][a-z]+)?:[ \t]` (accented letters' bytes taken
-/// as lower case): most prose lines start with a capital, few with a name and a colon.
+/// `named_turns`' head, `^(\*\*)?[A-Z][a-z]+(?: [A-Z][a-z]+)?(\*\*)?:[ \t]` (accented
+/// letters' bytes taken as lower case): most prose lines start with a capital, few with a name and a colon.
 fn named_turn_head(line: &[u8]) -> bool {
+    // A chat panel's export writes the name in bold (`**Elif Demir**: …`).
+    let bold = line.starts_with(b"**");
+    let line = if bold { &line[2..] } else { line };
     let word = |from: usize| {
         let upper = line.get(from).is_some_and(u8::is_ascii_uppercase);
         // Lower-case letters, and the bytes of Latin letters with accents (`í` is C3 AD).
@@ -187,6 +190,9 @@ fn named_turn_head(line: &[u8]) -> bool {
         && let Some(second) = word(end + 1)
     {
         end = second;
+    }
+    if line.get(end..end + 2) == Some(b"**") {
+        end += 2;
     }
     line.get(end) == Some(&b':') && line.get(end + 1).is_some_and(|b| matches!(b, b' ' | b'\t'))
 }

@@ -48,9 +48,9 @@ pub(super) const CONTENT: &[Rule] = &[
         public: B,
         local: B,
         literals: &[],
-        // ISO and clock times, syslog dates, and the kernel's seconds since boot (`dmesg`:
-        // `[1843210.550871] …`, `[    0.000000] …`).
-        pattern: r"(?m)^(?:\[[ \t]*\d{1,10}\.\d{6}\][ \t]|\[?(?:\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}:\d{2}|\d{2}:\d{2}:\d{2}(?:[.,]\d+|\]\s)|[A-Z][a-z]{2} +\d{1,2} \d{2}:\d{2}:\d{2}))",
+        // ISO and clock times, syslog dates, the kernel's seconds since boot (`dmesg`:
+        // `[1843210.550871] …`, `[    0.000000] …`), and logcat's `03-12 21:14:07.512 `.
+        pattern: r"(?m)^(?:\[[ \t]*\d{1,10}\.\d{6}\][ \t]|\[?(?:\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}:\d{2}|\d{2}:\d{2}:\d{2}(?:[.,]\d+|\]\s)|[A-Z][a-z]{2} +\d{1,2} \d{2}:\d{2}:\d{2}|\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} ))",
         check: Check::AtLeastThree,
         what: "a run of timestamped log lines (three or more)",
         hit: "2026-01-01T00:00:01 INFO a\n2026-01-01T00:00:02 INFO b\n2026-01-01T00:00:03 WARN c",
@@ -351,7 +351,9 @@ pub(super) const CONTENT: &[Rule] = &[
         // Commands with effects that open a line or a string (a script's step, a todo's
         // command): PowerShell's `Remove-Item … -Recurse`, `Stop-Service`, `Restart-Service`,
         // `Restart-Computer`, `Stop-Computer`, and `ansible-playbook` against a production
-        // inventory (issue 16, ninth round). Gated by line start, so no search word is spent.
+        // inventory (issue 16, ninth round); an ad-hoc `ansible` run of a module with effects
+        // (`-m reboot`, `shell`, `command`, `service`). Gated by line start, so no search word
+        // is spent.
         literals: &[
             "remove-item ",
             "stop-service ",
@@ -359,10 +361,11 @@ pub(super) const CONTENT: &[Rule] = &[
             "restart-computer",
             "stop-computer",
             "ansible-playbook ",
+            "ansible ",
         ],
-        pattern: r"(?m)^[ \t>*_#-]*(?:Remove-Item[ \t]+-Recurse(?:[ \t]+-[A-Za-z]+)*[ \t]+(?:[\x22'$]|\S*[\\/*])|Remove-Item[ \t]+(?:-[A-Za-z]+[ \t]+)*(?:[\x22'$]\S*|\S*[\\/*]\S*)(?:[ \t]+\S+){0,4}?[ \t]+-Recurse\b|(?:Stop|Restart)-Service[ \t]+(?:-[A-Za-z]+|[\x22'][^\x22'\n]+[\x22']|[A-Z][\w.$-]*\b)|(?:Restart|Stop)-Computer(?:[ \t]+-[A-Za-z]+|[ \t]*$)|ansible-playbook\b[^\n]*[ \t](?:-i|--inventory)[ =]\S*prod)",
+        pattern: r"(?m)^[ \t>*_#-]*(?:Remove-Item[ \t]+-Recurse(?:[ \t]+-[A-Za-z]+)*[ \t]+(?:[\x22'$]|\S*[\\/*])|Remove-Item[ \t]+(?:-[A-Za-z]+[ \t]+)*(?:[\x22'$]\S*|\S*[\\/*]\S*)(?:[ \t]+\S+){0,4}?[ \t]+-Recurse\b|(?:Stop|Restart)-Service[ \t]+(?:-[A-Za-z]+|[\x22'][^\x22'\n]+[\x22']|[A-Z][\w.$-]*\b)|(?:Restart|Stop)-Computer(?:[ \t]+-[A-Za-z]+|[ \t]*$)|ansible-playbook\b[^\n]*[ \t](?:-i|--inventory)[ =]\S*prod|ansible[ \t][^\n]*[ \t]-m[ \t]+(?:ansible\.builtin\.)?(?:reboot|shell|command|raw|service|systemd)\b)",
         check: Check::Always,
-        what: "an operational command with effects opening a line (PowerShell `Remove-Item -Recurse`, `Stop-Service`, `Restart-Computer`; `ansible-playbook` on a production inventory)",
+        what: "an operational command with effects opening a line (PowerShell `Remove-Item -Recurse`, `Stop-Service`, `Restart-Computer`; `ansible-playbook` on a production inventory, an ad-hoc `ansible -m reboot` or `shell`)",
         hit: "Remove-Item -Recurse -Force D:\\agent\\_work\\*",
         miss: "Remove-Item deletes files; add -Recurse for folders",
     },
@@ -404,10 +407,12 @@ pub(super) const CONTENT: &[Rule] = &[
             "heroku",
             "nomad",
             "aws ec2",
+            "gsutil",
+            "pulumi",
         ],
-        pattern: r"\b(?:kubectl(?:[ \t]+-{1,2}[a-z-]+(?:[ =][^\s-]\S*)?)*[ \t]+(?:rollout[ \t]+(?:restart|undo)|delete|drain|cordon|scale|apply|replace|patch|exec|edit|set[ \t]+image)\b|terraform(?:[ \t]+-chdir=\S+)?[ \t]+(?:apply|destroy|import|taint|state[ \t]+(?:rm|mv|push))\b|helm[ \t]+(?:install|upgrade|uninstall|rollback|delete)\b|rm -(?:rf|fr|Rf|rF|r -f|f -r)[ \t]+\S|git push\b[^\n]*?[ \t](?:--force(?:-with-lease)?|-f)\b|docker(?:[ \t]+|-)compose\b[^\n]*?[ \t](?:up|down|rm|kill|stop|restart)\b|psql\b[^\n]*?(?:[ \t]-h[ \t]*\S|--host[= ]\S|postgres(?:ql)?://)|(?:dropdb|dropuser)[ \t]+\S|mysql\b[^\n]*?[ \t]-h[ \t]*\S|(?i:DROP[ \t]+(?:TABLE|DATABASE|SCHEMA)|TRUNCATE[ \t]+TABLE)[ \t]+\S|(?i:DELETE[ \t]+FROM)[ \t]+\S+[ \t]*(?:;|(?i:WHERE)\b)|(?i:FLUSHALL|FLUSHDB)\b|s3[ \t]+rm[ \t]+s3://\S+[^\n]*?--recursive|docker(?:[ \t]+(?:system|volume|image|container))?[ \t]+prune\b|psql\b[^\n]*?[ \t][\x22']?\$\{?[A-Za-z_]*(?i:URL|DSN|URI)\b|psql\b[^\n]*?[\x22' ]host=\S|aws[ \t]+ec2[ \t]+(?:terminate-instances|stop-instances|delete-[a-z-]+)\b|TRUNCATE[ \t]+[A-Za-z_][\w.]*[ \t]*;|find[ \t]+\S+[^\n]*?[ \t](?:-delete\b|-exec[ \t]+rm\b)|gcloud\b[^\n]*?[ \t]delete[ \t]+\S|systemctl[ \t]+(?:restart|stop|disable|mask|kill)[ \t]+\S|(?i:dropDatabase|deleteMany)\(|\.drop\(\)|s3[ \t]+rb[ \t]+s3://\S+|az[ \t]+(?:group|vm)[ \t]+(?:delete|deallocate|stop|restart)\b|heroku[ \t]+(?:pg:reset|apps:destroy|ps:restart|ps:scale|pg:killall|releases:rollback)\b|nomad[ \t]+job[ \t]+(?:stop|run|revert|scale)\b)",
+        pattern: r"\b(?:kubectl(?:[ \t]+-{1,2}[a-z-]+(?:[ =][^\s-]\S*)?)*[ \t]+(?:rollout[ \t]+(?:restart|undo)|delete|drain|cordon|scale|apply|replace|patch|exec|edit|set[ \t]+image)\b|terraform(?:[ \t]+-chdir=\S+)?[ \t]+(?:apply|destroy|import|taint|state[ \t]+(?:rm|mv|push))\b|helm[ \t]+(?:install|upgrade|uninstall|rollback|delete)\b|rm -(?:rf|fr|Rf|rF|r -f|f -r)[ \t]+\S|git push\b[^\n]*?[ \t](?:--force(?:-with-lease)?|-f)\b|docker(?:[ \t]+|-)compose\b[^\n]*?[ \t](?:up|down|rm|kill|stop|restart)\b|psql\b[^\n]*?(?:[ \t]-h[ \t]*\S|--host[= ]\S|postgres(?:ql)?://)|(?:dropdb|dropuser)[ \t]+\S|mysql\b[^\n]*?[ \t]-h[ \t]*\S|(?i:DROP[ \t]+(?:TABLE|DATABASE|SCHEMA)|TRUNCATE[ \t]+TABLE)[ \t]+\S|(?i:DELETE[ \t]+FROM)[ \t]+\S+[ \t]*(?:;|(?i:WHERE)\b)|(?i:FLUSHALL|FLUSHDB)\b|s3[ \t]+rm[ \t]+s3://\S+[^\n]*?--recursive|docker(?:[ \t]+(?:system|volume|image|container))?[ \t]+prune\b|psql\b[^\n]*?[ \t][\x22']?\$\{?[A-Za-z_]*(?i:URL|DSN|URI)\b|psql\b[^\n]*?[\x22' ]host=\S|aws[ \t]+ec2[ \t]+(?:terminate-instances|stop-instances|delete-[a-z-]+)\b|TRUNCATE[ \t]+[A-Za-z_][\w.]*[ \t]*;|find[ \t]+\S+[^\n]*?[ \t](?:-delete\b|-exec[ \t]+rm\b)|gcloud\b[^\n]*?[ \t]delete[ \t]+\S|systemctl[ \t]+(?:restart|stop|disable|mask|kill)[ \t]+\S|(?i:dropDatabase|deleteMany)\(|\.drop\(\)|s3[ \t]+rb[ \t]+s3://\S+|az[ \t]+(?:group|vm)[ \t]+(?:delete|deallocate|stop|restart)\b|heroku[ \t]+(?:pg:reset|apps:destroy|ps:restart|ps:scale|pg:killall|releases:rollback)\b|nomad[ \t]+job[ \t]+(?:stop|run|revert|scale)\b|gsutil\b[^\n]*?[ \t]rm[ \t]+-[A-Za-z]*[rR]|pulumi[ \t]+(?:destroy|up|cancel|stack[ \t]+rm)\b)",
         check: Check::Always,
-        what: "an operational command with effects (kubectl restart or delete, terraform apply or destroy, rm -rf, find -delete, git push --force, psql to a host or an environment DSN, TRUNCATE, docker compose up or down, gcloud delete, aws s3 rb, az group or vm delete, systemctl restart or stop, heroku pg:reset or apps:destroy, nomad job stop, aws ec2 terminate-instances, psql with a host)",
+        what: "an operational command with effects (kubectl restart or delete, terraform apply or destroy, rm -rf, find -delete, git push --force, psql to a host or an environment DSN, TRUNCATE, docker compose up or down, gcloud delete, aws s3 rb, az group or vm delete, systemctl restart or stop, heroku pg:reset or apps:destroy, nomad job stop, aws ec2 terminate-instances, psql with a host, gsutil rm -r, pulumi up or destroy)",
         hit: "next: kubectl -n prod rollout restart deploy/api",
         miss: "kubectl get pods -n prod",
     },

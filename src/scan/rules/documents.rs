@@ -186,7 +186,9 @@ pub(super) const DOCUMENTS: &[Rule] = &[
         // A letter's or e-mail's salutation (`Hi Sam,`, `Dear Ms Okafor,`, `Hallo Jonas,`,
         // `Hola Ana,`) and its sign-off before a name (`Kind regards,\nDana`, `Mit
         // freundlichen Grüßen`, `Cordialement`, `Atentamente`): two in one text, so a body
-        // pasted on one line or inside a JSON string is seen as the letter it is.
+        // pasted on one line or inside a JSON string is seen as the letter it is. A letter
+        // to the public (`Liebe Eltern,`, `고객님,`) or from an office (`Mit freundlichen
+        // Grüßen\nDie Schulleitung`) has no private party: [`Check::LetterPart`].
         literals: &[
             "hi ",
             "hey ",
@@ -252,7 +254,7 @@ pub(super) const DOCUMENTS: &[Rule] = &[
             "此致",
         ],
         pattern: r"(?m)\b(?:(?:Hi|Hey|Hello|Dear|Hallo|Liebe|Lieber|Sehr geehrte|Sehr geehrter|Bonjour|Madame|Monsieur|Hola|Estimada|Estimado|Ciao|Caro|Cara|Gentile|Gentili|Beste|Hoi|Olá|Prezado|Prezada|Querido|Querida|Buongiorno|Good morning) +(?:(?:Mr|Mrs|Ms|Dr|Herr|Frau|Sr|Sra|M|Mme|Sig|Sig\.ra|Dott)\.? +)?(?:(?u:\p{Lu}[\p{L}'-]+)(?: +(?u:\p{Lu}[\p{L}'-]+))?|all|team|everyone|both|folks|tutti|todos|allemaal)[ \t]*[,!:]|(?:Kind regards|Best regards|Warm regards|Warmest regards|Regards|Sincerely|Yours sincerely|Yours faithfully|Yours truly|Best wishes|All the best|Talk soon|Speak soon|Warmly|Mit freundlichen Grüßen|Viele Grüße|Beste Grüße|Liebe Grüße|Herzliche Grüße|Gruß|Cordialement|Bien cordialement|Bien à vous|Amicalement|Bises|Atentamente|Saludos cordiales|Saludos|Un saludo|Un abrazo|Abrazos|Cordiali saluti|Distinti saluti|Un saluto|Saluti|Met vriendelijke groet(?:en)?|Vriendelijke groet(?:en)?|Groeten|Atenciosamente|Abraços|Cumprimentos)[ \t]*[,.!]?[ \t]*(?:\n[ \t>]*){0,2}(?u:\p{Lu}[\p{L}'-]+)|(?:Thanks|Thank you|Many thanks|Cheers|Best)(?: [a-z]+){0,3},[ \t]*\n[ \t>]*(?u:\p{Lu}[\p{L}'-]+)[ \t]*$)|To whom it may concern[ \t]*[,:]|(?u:\p{Hangul}{2,5}) ?님(?:께|,)|(?u:\p{Hangul}{2,4}) (?:드림|올림)|お疲れ様です|お世話になっております|よろしくお願い(?:いた)?します|您好|此致",
-        check: Check::AtLeastTwo,
+        check: Check::LetterPart,
         what: "a letter's salutation and sign-off (a pasted e-mail or letter body; English, German, French, Spanish, Italian, Dutch, Portuguese, Korean, Japanese and Chinese forms)",
         hit: "Hi Sam,\nwe can accept EUR 184k if the cap stays.\nKind regards,\nDana Whitfield",
         miss: "Kind regards are not needed in a commit message",

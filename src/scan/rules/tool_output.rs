@@ -210,8 +210,12 @@ pub(super) const TOOL_OUTPUT: &[Rule] = &[
         // Two or three lines in a row that only a runtime, debugger or system tool prints
         // (issue 16, ninth round): PHP's fatal error over `Stack trace:` and its `#0` frame,
         // Laravel's `[stacktrace]` over its `#0` frame, gdb's signal stop (of the program or
-        // of one thread, `[Switching to Thread …]` between) over its frame and its `(gdb) bt` over frame `#0`, Swift's
-        // `Current stack trace:` over frame 0, Elixir's `** (SomeError)` over its arguments
+        // of one thread, `[Switching to Thread …]` between) over its frame and its `(gdb)
+        // bt` over frame `#0`, PostgreSQL's `ERROR:  ` over its `DETAIL:  `, `HINT:  ` or
+        // `CONTEXT:  `, Lua's `stack traceback:` and Julia's `Stacktrace:` over a
+        // frame, an iOS crash report's crashed thread over frame 0 or its exception type
+        // over its codes, sbt's run summary, Perl `prove`'s summary report, Flutter's
+        // `EXCEPTION CAUGHT BY` banner, Swift's `Current stack trace:` over frame 0, Elixir's `** (SomeError)` over its arguments
         // or a frame, GHC's `CallStack (from HasCallStack):` over a `called at` frame, an
         // Erlang/OTP report banner over its first field, R's `Calls:` over `Execution
         // halted`, two journald fields of `journalctl -o verbose`, Get-WinEvent's
@@ -223,6 +227,14 @@ pub(super) const TOOL_OUTPUT: &[Rule] = &[
             "thread ",
             "[stacktrace]",
             "(gdb) ",
+            "stack traceback:",
+            "psql:",
+            "error:  ",
+            "stacktrace:",
+            "exception type:",
+            "[info] run completed in",
+            "test summary report",
+            "══╡ exception caught by ",
             "current stack trace:",
             "(",
             "callstack (from hascallstack):",
@@ -247,9 +259,9 @@ pub(super) const TOOL_OUTPUT: &[Rule] = &[
             "info: pip is looking",
             "error: cannot install ",
         ],
-        pattern: r"(?m)^[ \t]*(?:PHP (?:Fatal error|Parse error|Warning|Notice|Deprecated): [^\n]*\nStack trace:[ \t]*\n\#0 \S|(?:Program|Thread \d+(?: \x22[^\x22\n]*\x22)?) received signal SIG[A-Z]+, [^\n]*\n(?:\[[^\n]*\]\n)?(?:0x[0-9a-f]+ in )?[\w:~<>]+ \(|\[stacktrace\][ \t]*\n\#0 \S|\(gdb\) (?:bt|backtrace|where)\b[^\n]*\n\#0 +(?:0x[0-9a-f]+ in )?[\w:~<>]+ \(|Current stack trace:[ \t]*\n0 +\S+ +0x[0-9a-f]+ |\*\* \([A-Z][\w.]*\) [^\n]+\n(?:[ \t]*\n)?[ \t]+(?:The following arguments were given to |\((?:\w+ [\d.]+|elixir|stdlib|kernel)[^)\n]*\) \S)|CallStack \(from HasCallStack\):[ \t]*\n[ \t]+[\w'.]+, called at \S+:\d+:\d+ in \S|=(?:CRASH|ERROR|SUPERVISOR|WARNING) REPORT={2,} [^\n]*===[ \t]*\n[ \t]+\S|Calls: [^\n]*->[^\n]*\n(?:[^\n]*\n)?Execution halted|Error in [^\n]+ : *\n[ \t]+\S[^\n]*\n(?:Calls: |Execution halted)|_?(?:PID|UID|GID|COMM|EXE|CMDLINE|SYSTEMD_UNIT|BOOT_ID|MACHINE_ID|HOSTNAME|TRANSPORT)=\S+[ \t]*\n[ \t]*_?[A-Z][A-Z_]+=\S|TimeCreated +: \d[^\n]*\nProviderName +: \S|INFO: pip is looking at multiple versions of [^\n]*\n(?:[^\n]*\n)?ERROR: |ERROR: Cannot install [^\n]* because these package versions have conflicting dependencies\.[ \t]*\n(?:[ \t]*\n)?The conflict is caused by:)",
+        pattern: r"(?m)^[ \t]*(?:PHP (?:Fatal error|Parse error|Warning|Notice|Deprecated): [^\n]*\nStack trace:[ \t]*\n\#0 \S|(?:Program|Thread \d+(?: \x22[^\x22\n]*\x22)?) received signal SIG[A-Z]+, [^\n]*\n(?:\[[^\n]*\]\n)?(?:0x[0-9a-f]+ in )?[\w:~<>]+ \(|\[stacktrace\][ \t]*\n\#0 \S|(?:psql:\S+:\d+: )?ERROR:  [^\n]+\n(?:DETAIL|HINT|CONTEXT|LINE \d+):  ?\S|stack traceback:[ \t]*\n[ \t]+(?:\S+:\d+:|\[C\]:) in |Stacktrace:[ \t]*\n[ \t]*\[\d+\] \S[^\n]*\n[ \t]+@ \S|Thread \d+ Crashed:[ \t]*\n\d+ +\S+[ \t]+0x[0-9a-fA-F]+ |Exception Type: +EXC_[A-Z_]+[^\n]*\nException Codes: |\[info\] Run completed in [^\n]*\n\[info\] Tests: succeeded \d+, failed \d+|Test Summary Report[ \t]*\n-{6,}[ \t]*\n\S+[ \t]+\(Wstat: |══╡ EXCEPTION CAUGHT BY [A-Z ]+ ╞[^\n]*\n(?:[ \t]*\n)?The following |\(gdb\) (?:bt|backtrace|where)\b[^\n]*\n\#0 +(?:0x[0-9a-f]+ in )?[\w:~<>]+ \(|Current stack trace:[ \t]*\n0 +\S+ +0x[0-9a-f]+ |\*\* \([A-Z][\w.]*\) [^\n]+\n(?:[ \t]*\n)?[ \t]+(?:The following arguments were given to |\((?:\w+ [\d.]+|elixir|stdlib|kernel)[^)\n]*\) \S)|CallStack \(from HasCallStack\):[ \t]*\n[ \t]+[\w'.]+, called at \S+:\d+:\d+ in \S|=(?:CRASH|ERROR|SUPERVISOR|WARNING) REPORT={2,} [^\n]*===[ \t]*\n[ \t]+\S|Calls: [^\n]*->[^\n]*\n(?:[^\n]*\n)?Execution halted|Error in [^\n]+ : *\n[ \t]+\S[^\n]*\n(?:Calls: |Execution halted)|_?(?:PID|UID|GID|COMM|EXE|CMDLINE|SYSTEMD_UNIT|BOOT_ID|MACHINE_ID|HOSTNAME|TRANSPORT)=\S+[ \t]*\n[ \t]*_?[A-Z][A-Z_]+=\S|TimeCreated +: \d[^\n]*\nProviderName +: \S|INFO: pip is looking at multiple versions of [^\n]*\n(?:[^\n]*\n)?ERROR: |ERROR: Cannot install [^\n]* because these package versions have conflicting dependencies\.[ \t]*\n(?:[ \t]*\n)?The conflict is caused by:)",
         check: Check::Always,
-        what: "lines in a row only a runtime, debugger or system tool prints: PHP's fatal error and stack trace, Laravel's `[stacktrace]`, gdb's signal stop or `bt`, Swift's and GHC's stack traces, Elixir's exception report, an Erlang/OTP report, R's `Calls:` and `Execution halted`, `journalctl -o verbose` fields, Get-WinEvent's list, pip's resolver conflict",
+        what: "lines in a row only a runtime, debugger or system tool prints: PHP's fatal error and stack trace, Laravel's `[stacktrace]`, gdb's signal stop or `bt`, PostgreSQL's error with its detail, Lua's and Julia's stack traces, an iOS crash report, sbt's and Perl prove's summaries, Flutter's exception banner, Swift's and GHC's stack traces, Elixir's exception report, an Erlang/OTP report, R's `Calls:` and `Execution halted`, `journalctl -o verbose` fields, Get-WinEvent's list, pip's resolver conflict",
         hit: "Program received signal SIGSEGV, Segmentation fault.\n0x0000555555556a1c in ring_pop (rb=0x0) at src/ring.c:73",
         miss: "gdb stopped with SIGSEGV in ring_pop; rb was null",
     },
