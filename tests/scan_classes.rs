@@ -502,6 +502,19 @@ fn ninth_round_parts_are_caught_and_no_clean_case_blocks() {
     assert_every_class("tuning_22.jsonl", 0.85, &[("credential_disguise", 2)]);
 }
 
+/// The tenth round's parts (README, "Tenth round"), each by a helper session from the class
+/// descriptions only: `tuning_25` (300 private documents, 10 in each of 30 languages,
+/// short to long; first score 0.350), `clean_public_11` (300 public look-alikes in the
+/// same languages; first score 3 false blocks) and `tuning_26` (240, the long tail of the
+/// five other classes; first score all 0.771, 6 false blocks). Two false blocks of
+/// `tuning_26` are left: a shell session's `git remote -v` (prompt and output block by
+/// design) and macOS's `/var/folders/zz/…` temporary folder of a system account.
+#[test]
+fn tenth_round_parts_are_caught_and_no_clean_case_blocks() {
+    assert_private_documents(&[("tuning_25.jsonl", 0.95, 0), ("clean_public_11.jsonl", 1.0, 0)]);
+    assert_every_class("tuning_26.jsonl", 0.88, &[("credential_disguise", 1), ("path_disguise", 1)]);
+}
+
 /// The thirteenth held-out part (`held_out_13.jsonl`, 250 cases by a helper session that saw
 /// only the class descriptions, 70 private documents of which 48 not in English in
 /// 44 languages), committed unseen at the seventh round's end, held back from the
