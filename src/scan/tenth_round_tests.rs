@@ -115,3 +115,16 @@ fn tenth_round_long_tail_blocks() {
         "ERROR: relation missing, see DETAIL below",
     ]);
 }
+
+#[test]
+fn compose_logs_and_a_master_key_named_with_its_file() {
+    assert_found(&[
+        (
+            "api-1     | 2025-09-14 10:11:02 INFO  Starting server on :8080\ndb-1      | 2025-09-14 10:11:03.114 UTC [1] LOG:  ready\napi-1     | 2025-09-14 10:11:03 ERROR failed to run migrations",
+            "timestamped_log",
+            "block",
+        ),
+        ("Rails master key for staging credentials.yml.enc: c6601ce397bfd6a7d949a7fc936a55c7", "generic_secret", "warn"),
+    ]);
+    assert_quiet(&["a | 2025-09-14 release\nmode | 2025-09-15 freeze", "the master key for staging credentials.yml.enc: see the vault"]);
+}

@@ -49,8 +49,9 @@ pub(super) const CONTENT: &[Rule] = &[
         local: B,
         literals: &[],
         // ISO and clock times, syslog dates, the kernel's seconds since boot (`dmesg`:
-        // `[1843210.550871] …`, `[    0.000000] …`), and logcat's `03-12 21:14:07.512 `.
-        pattern: r"(?m)^(?:\[[ \t]*\d{1,10}\.\d{6}\][ \t]|\[?(?:\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}:\d{2}|\d{2}:\d{2}:\d{2}(?:[.,]\d+|\]\s)|[A-Z][a-z]{2} +\d{1,2} \d{2}:\d{2}:\d{2}|\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} ))",
+        // `[1843210.550871] …`, `[    0.000000] …`), logcat's `03-12 21:14:07.512 `, and
+        // `docker compose logs`' lines after the service's name (`api-1  | 2025-09-14 …`).
+        pattern: r"(?m)^(?:\[[ \t]*\d{1,10}\.\d{6}\][ \t]|\[?(?:\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}:\d{2}|\d{2}:\d{2}:\d{2}(?:[.,]\d+|\]\s)|[A-Z][a-z]{2} +\d{1,2} \d{2}:\d{2}:\d{2}|\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} )|[a-z0-9][a-z0-9_.-]{0,30} {1,12}\| \d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2})",
         check: Check::AtLeastThree,
         what: "a run of timestamped log lines (three or more)",
         hit: "2026-01-01T00:00:01 INFO a\n2026-01-01T00:00:02 INFO b\n2026-01-01T00:00:03 WARN c",
