@@ -1,6 +1,7 @@
 //! Disguises undone for the scan (issue 16): a secret or path split by zero-width
 //! characters, written in fullwidth letters (`ｇｈｐ＿…`) or with a separator's homoglyph
-//! (`∕home∕…`, `C:¥Users¥…`), or cut into string literals joined
+//! (`∕home∕…`, `C:¥Users¥…`), spelt in escapes (`\u0073\u006b\u005f…`, eight or more in
+//! a row), or cut into string literals joined
 //! by concatenation (`"ghp_" "AbC…"`, `'sk_live_' + '…'`), or kept reversed for code to
 //! flip (`"…_fh"[::-1]`). The lines that hold one are
 //! rewritten without it and scanned again; a match found there and not in the plain text is
@@ -32,6 +33,35 @@ fn folded(c: char) -> Option<char> {
         '\u{2216}' | '\u{29F9}' | '\u{A5}' => Some('\\'),
         _ => (0xFF01..=0xFF5E).contains(&u).then(|| char::from_u32(u - 0xFF01 + 0x21)).flatten(),
     }
+}
+
+/// The ASCII character an escape at `bytes[i..]` spells and the escape's length: `\u00HH`
+/// or `\xHH` with `HH` a printable ASCII character other than the blank (`\u0073` is `s`).
+fn escaped_ascii_at(bytes: &[u8], i: usize) -> Option<(char, usize)> {
+    let hex = |b: &[u8]| -> Option<u8> {
+        let s = std::str::from_utf8(b).ok()?;
+        u8::from_str_radix(s, 16).ok().filter(|c| (0x21..=0x7E).contains(c))
+    };
+    match bytes.get(i..i + 2)? {
+        b"\\u" if bytes.get(i + 2..i + 4)? == b"00" => hex(bytes.get(i + 4..i + 6)?).map(|c| (char::from(c), 6)),
+        b"\\x" => hex(bytes.get(i + 2..i + 4)?).map(|c| (char::from(c), 4)),
+        _ => None,
+    }
+}
+
+/// Fewest escaped characters in a row that make a disguise (`\u0073\u006b…`): a JSON text's
+/// lone `\u00e9` is an accent, not a token spelt in escapes.
+const ESCAPED_RUN: usize = 8;
+
+/// The end of a run of [`ESCAPED_RUN`] or more escaped ASCII characters starting at `p`
+/// ([`escaped_ascii_at`]), if there is one.
+fn escaped_run_end(bytes: &[u8], p: usize) -> Option<usize> {
+    let (mut end, mut n) = (p, 0);
+    while let Some((_, len)) = escaped_ascii_at(bytes, end) {
+        end += len;
+        n += 1;
+    }
+    (n >= ESCAPED_RUN).then_some(end)
 }
 
 /// A byte a split token is made of on either side of a join.
@@ -85,7 +115,8 @@ fn may_start_disguise(b: u8, next: u8) -> bool {
     let wide = (b == 0xE2) & ((next == 0x80) | (next == 0x81) | (next == 0x88) | (next == 0xA7))
         | (b == 0xEF) & (0xBB..=0xBD).contains(&next)
         | (b == 0xC2) & (next == 0xA5);
-    quote & (joins | (next == b'"') | (next == b'\'')) | wide
+    let escape = (b == b'\\') & ((next == b'u') | (next == b'x'));
+    quote & (joins | (next == b'"') | (next == b'\'')) | wide | escape
 }
 
 /// The disguised stretches whose disguise starts in `text[from..to]`: `(line start, line
@@ -117,13 +148,23 @@ pub(super) fn stretches(text: &str, from: usize, to: usize) -> Vec<(usize, usize
     // every JSON string but the last) is not one of them.
     let screen = |b: u8, n: u8| {
         let quote = u8::from(b == b'"') | u8::from(b == b'\'');
-        (quote & u8::from(n <= b'.') & u8::from(n != b',')) | u8::from(b == 0xE2) | u8::from(b == 0xEF) | u8::from(b == 0xC2)
+        (quote & u8::from(n <= b'.') & u8::from(n != b','))
+            | u8::from(b == 0xE2)
+            | u8::from(b == 0xEF)
+            | u8::from(b == 0xC2)
+            | u8::from(b == b'\\')
             != 0
     };
     super::blocks::offsets_where(bytes, (from, to), screen, may_start_disguise, &mut candidates);
     for p in candidates {
         if matches!(bytes[p], b'"' | b'\'') {
             if let Some(e) = join_at(bytes, p) {
+                mark(p, e);
+            }
+            continue;
+        }
+        if bytes[p] == b'\\' {
+            if let Some(e) = escaped_run_end(bytes, p) {
                 mark(p, e);
             }
             continue;
@@ -326,7 +367,8 @@ pub(super) fn undone(text: &str, mut spans: Vec<(usize, usize)>) -> Option<(Stri
 }
 
 /// Appends `line` to `out` without zero-width characters, with fullwidth forms folded to
-/// ASCII and concatenation joins removed.
+/// ASCII, escaped ASCII characters (`\u0073`, `\x73`) spelt out and concatenation joins
+/// removed.
 fn undo_line(line: &str, out: &mut String) {
     let bytes = line.as_bytes();
     let mut i = 0;
@@ -336,6 +378,13 @@ fn undo_line(line: &str, out: &mut String) {
             && let Some(e) = join_at(bytes, i)
         {
             i = e;
+            continue;
+        }
+        if b == b'\\'
+            && let Some((c, len)) = escaped_ascii_at(bytes, i)
+        {
+            out.push(c);
+            i += len;
             continue;
         }
         let Some(c) = line[i..].chars().next() else { break };

@@ -128,3 +128,14 @@ fn compose_logs_and_a_master_key_named_with_its_file() {
     ]);
     assert_quiet(&["a | 2025-09-14 release\nmode | 2025-09-15 freeze", "the master key for staging credentials.yml.enc: see the vault"]);
 }
+
+#[test]
+fn a_token_spelt_in_escapes_blocks_and_a_lone_escape_does_not() {
+    let escaped: String = "sk_live_oZzjqfhqf6GPIj1l55w4iVYT".bytes().map(|b| format!("\\u{b:04x}")).collect();
+    let hex: String = "ghp_bGVQpwWabNuMysTFYiwJ64Pqf3a91hUpPYV8".bytes().map(|b| format!("\\x{b:02x}")).collect();
+    assert_found(&[
+        (&format!("const k = \"{escaped}\"; // escaped so it does not show"), "stripe_key", "block"),
+        (&format!("token = b\"{hex}\".decode()"), "github_token", "block"),
+    ]);
+    assert_quiet(&["{\"name\": \"Ren\\u00e9e\", \"city\": \"S\\u00e3o Paulo\"}", "D:\\\\tools\\\\x64\\\\bin\\\\x86"]);
+}
