@@ -6,15 +6,12 @@ use super::{Finding, Policy, scan_json};
 
 /// A JSON document kept as a string (`"evidence": "{\\"log\\": \\"203.0.113.4 - - [11/Jun…\\"}"`,
 /// a todo holding a pasted payload) hides its strings' quotes and line breaks behind
-/// escapes: when `text` is one (an object or array, first and last characters aside from
-/// blanks), the strings inside are scanned as [`scan_json`] scans a document, at `location`,
+/// escapes: when `text` is one ([`document_part`]: an object or array, also after a BOM,
+/// in a code fence or after a label), the strings inside are scanned as [`scan_json`] scans
+/// a document, at `location`,
 /// and their findings of rules not already reported for `text` (`out[before..]`) are added.
 pub(super) fn scan(text: &str, location: &str, policy: Policy, out: &mut Vec<Finding>, before: usize) {
-    let t = text.trim();
-    let document = (t.starts_with('{') && t.ends_with('}')) || (t.starts_with('[') && t.ends_with(']'));
-    if !document || t.len() < 8 {
-        return;
-    }
+    let Some(t) = document_part(text) else { return };
     // Each layer scans its strings once more: past [`NESTED_JSON_LAYERS`] layers the
     // strings are scanned as text only (a document escaped a dozen times over cost a dozen
     // scans of it).
@@ -35,6 +32,28 @@ pub(super) fn scan(text: &str, location: &str, policy: Policy, out: &mut Vec<Fin
             out.push(f);
         }
     }
+}
+
+/// The JSON document a string holds, if it holds one: an object or array (first and last
+/// characters aside from blanks, 8 bytes or more), after a byte-order mark, inside a
+/// Markdown code fence (`` ```json `` … `` ``` ``), or after a short label on the same line
+/// (`payload: {…}`, `response=[…]`: 64 bytes at most, ending in `:` or `=`).
+fn document_part(text: &str) -> Option<&str> {
+    let mut t = text.trim().trim_start_matches('\u{feff}').trim();
+    if let Some(fenced) = t.strip_prefix("```") {
+        let body = fenced.split_once('\n')?.1;
+        t = body.trim_end().strip_suffix("```")?.trim();
+    } else if !t.starts_with(['{', '[']) {
+        // Bytes, not a slice of `t`: 66 bytes may end inside a character.
+        let open = t.as_bytes().iter().take(66).position(|&b| b == b'{' || b == b'[')?;
+        let label = t[..open].trim_end();
+        if open > 64 || label.contains('\n') || !label.ends_with([':', '=']) {
+            return None;
+        }
+        t = &t[open..];
+    }
+    let document = (t.starts_with('{') && t.ends_with('}')) || (t.starts_with('[') && t.ends_with(']'));
+    (document && t.len() >= 8).then_some(t)
 }
 
 /// JSON documents kept in strings inside each other that [`scan`] reads as

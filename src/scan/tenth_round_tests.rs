@@ -139,3 +139,16 @@ fn a_token_spelt_in_escapes_blocks_and_a_lone_escape_does_not() {
     ]);
     assert_quiet(&["{\"name\": \"Ren\\u00e9e\", \"city\": \"S\\u00e3o Paulo\"}", "D:\\\\tools\\\\x64\\\\bin\\\\x86"]);
 }
+
+#[test]
+fn json_kept_in_a_string_is_read_after_a_bom_a_fence_or_a_label() {
+    let inner = r#"{\"messages\": [{\"role\": \"user\", \"content\": \"refund my order\"}, {\"role\": \"assistant\", \"content\": \"Done, 54.90 back to your card\"}]}"#;
+    for wrapped in [format!("\u{feff}{inner}"), format!("```json\n{inner}\n```"), format!("payload: {inner}")] {
+        let doc = format!("{{\"note\": \"{}\"}}", wrapped.replace('\n', "\\n"));
+        let rules = super::second_pass_tests::rules_of_json(&serde_json::from_str(&doc).expect("json"));
+        assert!(rules.iter().any(|(r, _)| r == "chat_message_array"), "{doc}: {rules:?}");
+    }
+    let plain = format!("{{\"note\": \"{}\"}}", "ünïcödé ".repeat(12) + "then { a brace }");
+    let rules = super::second_pass_tests::rules_of_json(&serde_json::from_str(&plain).expect("json"));
+    assert!(!rules.iter().any(|(r, _)| r == "chat_message_array"));
+}
