@@ -17,11 +17,14 @@ fn is_fullwidth_alnum(c: char) -> bool {
 }
 
 /// A character drawn like a path's separator (`∕` division slash, `⁄` fraction slash, `⧸`
-/// big solidus; `∖` set minus, `⧹` big reverse solidus; `¥`, which Japanese Windows draws
-/// for `\\`): a path written with it reads as the path (`∕home∕oleksandr∕…`,
-/// `C:¥Users¥tanaka¥…`).
+/// big solidus, fullwidth `／`; `∖` set minus, `⧹` big reverse solidus, fullwidth `＼`; `¥`
+/// and `￥`, which Japanese Windows draws for `\\`, and Korean Windows' `₩`): a path written
+/// with it reads as the path (`∕home∕oleksandr∕…`, `C:¥Users¥tanaka¥…`).
 fn is_separator_homoglyph(c: char) -> bool {
-    matches!(c, '\u{2215}' | '\u{2044}' | '\u{29F8}' | '\u{2216}' | '\u{29F9}' | '\u{A5}')
+    matches!(
+        c,
+        '\u{2215}' | '\u{2044}' | '\u{29F8}' | '\u{FF0F}' | '\u{2216}' | '\u{29F9}' | '\u{FF3C}' | '\u{A5}' | '\u{FFE5}' | '\u{20A9}'
+    )
 }
 
 /// The ASCII character a fullwidth form (`U+FF01`–`U+FF5E`) or a separator's homoglyph
@@ -30,17 +33,23 @@ fn folded(c: char) -> Option<char> {
     let u = u32::from(c);
     match c {
         '\u{2215}' | '\u{2044}' | '\u{29F8}' => Some('/'),
-        '\u{2216}' | '\u{29F9}' | '\u{A5}' => Some('\\'),
+        '\u{2216}' | '\u{29F9}' | '\u{A5}' | '\u{FFE5}' | '\u{20A9}' => Some('\\'),
         _ => (0xFF01..=0xFF5E).contains(&u).then(|| char::from_u32(u - 0xFF01 + 0x21)).flatten(),
     }
 }
 
 /// The ASCII character an escape at `bytes[i..]` spells and the escape's length: `\u00HH`
-/// or `\xHH` with `HH` a printable ASCII character other than the blank (`\u0073` is `s`).
+/// or `\xHH` with `HH` a printable ASCII character (`\u0073` is `s`), or a blank, tab or
+/// line break, each spelt as a blank (the undone line stays one line).
 fn escaped_ascii_at(bytes: &[u8], i: usize) -> Option<(char, usize)> {
     let hex = |b: &[u8]| -> Option<u8> {
         let s = std::str::from_utf8(b).ok()?;
-        u8::from_str_radix(s, 16).ok().filter(|c| (0x21..=0x7E).contains(c))
+        let c = u8::from_str_radix(s, 16).ok()?;
+        match c {
+            0x20..=0x7E => Some(c),
+            0x09 | 0x0A | 0x0D => Some(b' '),
+            _ => None,
+        }
     };
     match bytes.get(i..i + 2)? {
         b"\\u" if bytes.get(i + 2..i + 4)? == b"00" => hex(bytes.get(i + 4..i + 6)?).map(|c| (char::from(c), 6)),
@@ -53,15 +62,15 @@ fn escaped_ascii_at(bytes: &[u8], i: usize) -> Option<(char, usize)> {
 /// lone `\u00e9` is an accent, not a token spelt in escapes.
 const ESCAPED_RUN: usize = 8;
 
-/// The end of a run of [`ESCAPED_RUN`] or more escaped ASCII characters starting at `p`
-/// ([`escaped_ascii_at`]), if there is one.
-fn escaped_run_end(bytes: &[u8], p: usize) -> Option<usize> {
+/// The end of the run of escaped ASCII characters starting at `p` ([`escaped_ascii_at`])
+/// and how many it holds.
+fn escaped_run(bytes: &[u8], p: usize) -> (usize, usize) {
     let (mut end, mut n) = (p, 0);
     while let Some((_, len)) = escaped_ascii_at(bytes, end) {
         end += len;
         n += 1;
     }
-    (n >= ESCAPED_RUN).then_some(end)
+    (end, n)
 }
 
 /// A byte a split token is made of on either side of a join.
@@ -106,14 +115,15 @@ fn join_at(bytes: &[u8], q: usize) -> Option<usize> {
 /// Whether the bytes `b`, `next` can start a disguise: a quote followed by what a join
 /// needs next (a blank or line break, `+`, `.`, or a quote: see [`join_at`]), or the
 /// first two bytes of a zero-width character (`E2 80`, `E2 81`, `EF BB`), of a fullwidth
-/// form (`EF BC`, `EF BD`) or of a separator's homoglyph (`E2 88`, `E2 A7`, `C2 A5`).
+/// form (`EF BC`, `EF BD`) or of a separator's homoglyph (`E2 82`, `E2 88`, `E2 A7`, `EF BF`,
+/// `C2 A5`).
 /// Bitwise, without branches, for the block test.
 #[allow(clippy::needless_bitwise_bool)]
 fn may_start_disguise(b: u8, next: u8) -> bool {
     let quote = (b == b'"') | (b == b'\'');
     let joins = (next == b' ') | (next == b'\t') | (next == b'\r') | (next == b'\n') | (next == b'+') | (next == b'.');
-    let wide = (b == 0xE2) & ((next == 0x80) | (next == 0x81) | (next == 0x88) | (next == 0xA7))
-        | (b == 0xEF) & (0xBB..=0xBD).contains(&next)
+    let wide = (b == 0xE2) & ((next == 0x80) | (next == 0x81) | (next == 0x82) | (next == 0x88) | (next == 0xA7))
+        | (b == 0xEF) & ((0xBB..=0xBD).contains(&next) | (next == 0xBF))
         | (b == 0xC2) & (next == 0xA5);
     let escape = (b == b'\\') & ((next == b'u') | (next == b'x'));
     quote & (joins | (next == b'"') | (next == b'\'')) | wide | escape
@@ -156,6 +166,7 @@ pub(super) fn stretches(text: &str, from: usize, to: usize) -> Vec<(usize, usize
             != 0
     };
     super::blocks::offsets_where(bytes, (from, to), screen, may_start_disguise, &mut candidates);
+    let mut escapes_end = 0;
     for p in candidates {
         if matches!(bytes[p], b'"' | b'\'') {
             if let Some(e) = join_at(bytes, p) {
@@ -164,15 +175,22 @@ pub(super) fn stretches(text: &str, from: usize, to: usize) -> Vec<(usize, usize
             continue;
         }
         if bytes[p] == b'\\' {
-            if let Some(e) = escaped_run_end(bytes, p) {
-                mark(p, e);
+            // A run is measured once, from its first escape: the candidates inside it are
+            // skipped (measuring from each made a long run cost its length squared).
+            if p >= escapes_end {
+                let (end, n) = escaped_run(bytes, p);
+                escapes_end = end.max(p + 1);
+                if n >= ESCAPED_RUN {
+                    mark(p, end);
+                }
             }
             continue;
         }
         // Most E2 and EF bytes start punctuation (`“` `—` `，` `：`): the second byte rules
         // them out before any decoding.
         let second = bytes.get(p + 1).copied().unwrap_or(0);
-        if !matches!((bytes[p], second), (0xE2, 0x80 | 0x81 | 0x88 | 0xA7) | (0xEF, 0xBB..=0xBD) | (0xC2, 0xA5)) {
+        if !matches!((bytes[p], second), (0xE2, 0x80 | 0x81 | 0x82 | 0x88 | 0xA7) | (0xEF, 0xBB..=0xBD | 0xBF) | (0xC2, 0xA5))
+        {
             continue;
         }
         let Some(c) = text.get(p..).and_then(|s| s.chars().next()) else { continue };

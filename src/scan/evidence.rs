@@ -195,7 +195,12 @@ fn marking_narrated(after: &[u8]) -> bool {
 fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     match rule.check {
-        Check::Always | Check::AtLeastTwo | Check::AtLeastThree | Check::Speakers | Check::TwoSenders => true,
+        Check::Always
+        | Check::AtLeastTwo
+        | Check::AtLeastThree
+        | Check::Speakers
+        | Check::TwoSenders
+        | Check::ConsoleRun => true,
         Check::LetterPart => !values::addresses_the_public(&text(&bytes[at.0..at.1])),
         Check::NotPlaceholder => {
             let local_login = rule.id == "url_password" && values::is_local_default_login(&text(&bytes[at.0..at.1]));
@@ -244,7 +249,7 @@ pub(super) fn matches_needed(rule: &Rule) -> usize {
         Check::AtLeastTwo | Check::LetterPart => 2,
         Check::AtLeastThree => 3,
         // Enough turns to judge the speakers by.
-        Check::Speakers | Check::TwoSenders => SPEAKER_TURNS_KEPT,
+        Check::Speakers | Check::TwoSenders | Check::ConsoleRun => SPEAKER_TURNS_KEPT,
         _ => 1,
     }
 }
@@ -332,6 +337,9 @@ pub(super) fn keep_evidence(hits: Vec<Hit>) -> Vec<Hit> {
         .collect::<std::collections::BTreeSet<&str>>()
         .len()
         >= 2;
+    // [`Check::ConsoleRun`]: two banners or more, one of them the user's.
+    let banners: Vec<&str> = hits.iter().filter(|h| h.rule.check == Check::ConsoleRun).map(|h| h.matched.as_str()).collect();
+    let console_run = banners.len() >= 2 && banners.iter().any(|b| b.contains(" user ") || b.contains("(user)"));
     let mut reported = std::collections::BTreeSet::new();
     hits.into_iter()
         .filter(|h| {
@@ -340,6 +348,9 @@ pub(super) fn keep_evidence(hits: Vec<Hit>) -> Vec<Hit> {
             }
             if h.rule.check == Check::TwoSenders {
                 return two_senders && reported.insert(h.rule.id);
+            }
+            if h.rule.check == Check::ConsoleRun {
+                return console_run && reported.insert(h.rule.id);
             }
             let n = need(h.rule);
             n == 1 || (counts[h.rule.id] >= n && reported.insert(h.rule.id))

@@ -398,14 +398,16 @@ fn starts_with_date(t: &str) -> bool {
         && t.as_bytes()[..10].iter().enumerate().all(|(i, b)| if i == 4 || i == 7 { *b == b'-' } else { b.is_ascii_digit() })
 }
 
-/// A stack frame as error trackers store it (Sentry's `frames`, a crash report's JSON): a
-/// file (`filename`, `abs_path`, `file`), a line number (`lineno`, `lineNumber`, `line`)
-/// and a function (`function`, `method`, `methodName`).
+/// A stack frame as error trackers store it (Sentry's `frames`, a crash report's JSON, V8's
+/// call sites): a file (`filename`, `fileName`, `abs_path`, `file`), a line number
+/// (`lineno`, `lineNumber`, `line`; a number or digits) and a function (`function`,
+/// `functionName`, `method`, `methodName`).
 fn is_stack_frame(v: &Value) -> bool {
     let has = |keys: &[&str], kind: fn(&Value) -> bool| keys.iter().any(|k| v.get(*k).is_some_and(kind));
-    has(&["filename", "abs_path", "file"], Value::is_string)
-        && has(&["lineno", "lineNumber", "line"], Value::is_number)
-        && has(&["function", "method", "methodName"], Value::is_string)
+    let number = |x: &Value| x.is_number() || x.as_str().is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()));
+    has(&["filename", "fileName", "abs_path", "file"], Value::is_string)
+        && has(&["lineno", "lineNumber", "line"], number)
+        && has(&["function", "functionName", "method", "methodName"], Value::is_string)
 }
 
 /// A record of `journalctl -o json`: a syslog priority (`"PRIORITY": "3"`, 0 to 7), the

@@ -69,6 +69,9 @@ pub enum Check {
     /// freundlichen Grüßen\nDie Schulleitung`, `고객센터 드림`) does not count
     /// ([`super::values::addresses_the_public`]).
     LetterPart,
+    /// AutoGen's console banners: two or more, one of them the user's (`---------- user
+    /// ----------`, `---------- TextMessage (user) ----------`).
+    ConsoleRun,
 }
 
 /// HTML element names (lower case): `<li> item` lines are markup, never an IRC nick of

@@ -152,3 +152,37 @@ fn json_kept_in_a_string_is_read_after_a_bom_a_fence_or_a_label() {
     let rules = super::second_pass_tests::rules_of_json(&serde_json::from_str(&plain).expect("json"));
     assert!(!rules.iter().any(|(r, _)| r == "chat_message_array"));
 }
+
+/// What a helper session's attack on this round's scan found (README, "Tenth round").
+#[test]
+fn after_the_attack_on_the_tenth_round() {
+    let spaced: String = " ghp_bGVQpwWabNuMysTFYiwJ64Pqf3a91hUpPYV8".bytes().map(|b| format!("\\u{b:04x}")).collect();
+    assert_found(&[
+        ("6568306319:AAOGni-EDSlFM0P7WCCUopHHzhLlWt5_p8e", "telegram_bot_token", "block"),
+        (&spaced, "github_token", "block"),
+        ("log at \u{FF0F}home\u{FF0F}alice\u{FF0F}ci\u{FF0F}run.log", "home_path", "block"),
+        ("C:\u{20A9}Users\u{20A9}minji.park\u{20A9}Documents\u{20A9}plan.xlsx", "windows_home_path", "block"),
+        ("[info] *** 1 TEST FAILED ***\n[error] Failed tests:\n[error] \tcom.acme.CartSpec", "runtime_trace", "block"),
+    ]);
+    assert_quiet(&[
+        "---------- config ----------\nport = 8080\n---------- notes ----------\nkeep it simple",
+        "設定ファイルは C:¥Users¥ユーザー名¥AppData¥Roaming にあります。",
+        "C:¥Users¥[ユーザー名]¥AppData",
+        "配置文件在 C:\\Users\\用户名\\AppData 下",
+    ]);
+    let frames = serde_json::json!({"frames": [
+        {"fileName": "/srv/app/cart.js", "lineNumber": "31", "functionName": "total"},
+        {"fileName": "/srv/app/main.js", "lineNumber": 9, "functionName": "run"}
+    ]});
+    assert!(super::second_pass_tests::rules_of_json(&frames).iter().any(|(r, _)| r == "stack_frames"));
+}
+
+/// A run of escapes is measured once from its start: every escape of a long run is found
+/// as one disguised stretch, so its line is undone once.
+#[test]
+fn a_long_run_of_escapes_is_one_stretch() {
+    let run = "\\u0041".repeat(5000);
+    let text = format!("a\n{run}\nb");
+    let stretches = super::disguise::stretches(&text, 0, text.len());
+    assert_eq!(stretches, vec![(2, 2 + run.len())]);
+}

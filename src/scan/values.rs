@@ -418,7 +418,7 @@ pub fn describes_its_label(matched: &str, value: &str) -> bool {
 #[must_use]
 pub fn addresses_the_public(matched: &str) -> bool {
     const PUBLIC: &[&str] = &[
-        "parents", "customers", "customer", "clients", "members", "residents", "neighbours", "neighbors", "students",
+        "parents", "customers", "clients", "members", "residents", "neighbours", "neighbors", "students",
         "patients", "citizens", "subscribers", "users", "guests", "passengers", "visitors", "applicants", "eltern",
         "kunden", "kundinnen", "mitglieder", "bewohner", "anwohner", "nachbarn", "patienten", "bürger",
         "bürgerinnen", "nutzer", "gäste", "fahrgäste", "besucher", "clientes", "padres", "familias", "vecinos",
@@ -507,7 +507,9 @@ pub fn is_test_identifier(line: &str) -> bool {
 /// Whether a home-folder path (`/Users/you/Library/…`, `\/home\/yourname\/…`,
 /// `C:\Users\Public\Desktop`) names a documentation placeholder or a profile Windows
 /// shares between users rather than a user: `you`, `yourname`, `your-name`, `your_name`,
-/// `yourusername`, `your-username`, `username`, `user-name`, `myname`, `someone`; `Public`,
+/// `yourusername`, `your-username`, `username`, `user-name`, `myname`, `someone`, `xxxx`,
+/// and the word "user name" in Japanese, Chinese and Korean (`ユーザー名`, `用户名`,
+/// `사용자이름`); `Public`,
 /// `Default`, `Default User`, `All Users`; `linuxbrew`, the account Homebrew on Linux
 /// documents for its prefix (`/home/linuxbrew/.linuxbrew`) (case ignored). `user` and `dev`
 /// are real account names and stay paths.
@@ -526,6 +528,14 @@ pub fn is_placeholder_user(path: &str) -> bool {
         "user_name",
         "myname",
         "someone",
+        "xxxx",
+        "ユーザー名",
+        "ユーザ名",
+        "ユーザー",
+        "用户名",
+        "使用者名稱",
+        "사용자이름",
+        "사용자명",
         "linuxbrew",
         "public",
         "default",
@@ -538,6 +548,8 @@ pub fn is_placeholder_user(path: &str) -> bool {
     let user = ["/home/", "/users/"]
         .iter()
         .find_map(|h| lower.find(h).map(|i| &path[i + h.len()..]))
-        .map(|rest| rest.split('/').find(|s| !s.is_empty()).unwrap_or_default());
+        .map(|rest| rest.split('/').find(|s| !s.is_empty()).unwrap_or_default())
+        // A placeholder in brackets (`[ユーザー名]`, `{user_name}`) is still one.
+        .map(|u| u.trim_matches(['[', ']', '{', '}', '(', ')']));
     user.is_some_and(|u| USERS.iter().any(|p| p.eq_ignore_ascii_case(u)))
 }

@@ -193,7 +193,7 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         literals: &[],
         // A Telegram bot token: the bot's numeric id, `:`, then 35 characters that begin
         // with `AA` (in a Bot API URL, `…/bot<token>/sendMessage`, or alone).
-        pattern: r"(?:|bot)\d{8,10}:(AA[A-Za-z0-9_-]{33})(?:$|[^A-Za-z0-9_-])",
+        pattern: r"(?:\b|bot)\d{8,10}:(AA[A-Za-z0-9_-]{33})(?:$|[^A-Za-z0-9_-])",
         check: Check::Random,
         what: "Telegram bot token",
         hit: "https://api.telegram.org/bot6365324340:AAceElZGnvVJmw7QfySm7mPIARn1HDBbm0z/getMe",

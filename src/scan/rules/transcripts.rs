@@ -287,10 +287,12 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         // AutoGen AgentChat's console (0.4 and later): each message under a banner of ten
         // dashes around its source (`---------- user ----------`) or its type and source
         // (`---------- TextMessage (assistant) ----------`); two in one text. A mail client's
-        // `---------- Forwarded message ----------` names no source. Gated by line start.
+        // `---------- Forwarded message ----------` names no source, and a run opens with the
+        // user's task: one banner must name `user` (`---------- config ----------` and
+        // `---------- notes ----------` are a file's sections). Gated by line start.
         literals: &[],
         pattern: r"(?m)^-{10} (?:[a-z_][a-z0-9_]{0,40}|[A-Z][A-Za-z]{2,40} \([\w.-]{1,40}\)) -{10}[ \t]*$",
-        check: Check::AtLeastTwo,
+        check: Check::ConsoleRun,
         what: "an AutoGen console run (`---------- user ----------` banners, two or more)",
         hit: "---------- user ----------\nSummarise the churn report.\n---------- assistant ----------\nChurn rose 4% in March.",
         miss: "---------- Forwarded message ----------\nFrom: press@example.org",
