@@ -505,13 +505,23 @@ fn ninth_round_parts_are_caught_and_no_clean_case_blocks() {
 /// The tenth round's parts (README, "Tenth round"), each by a helper session from the class
 /// descriptions only: `tuning_25` (300 private documents, 10 in each of 30 languages,
 /// short to long; first score 0.350), `clean_public_11` (300 public look-alikes in the
-/// same languages; first score 3 false blocks) and `tuning_26` (240, the long tail of the
-/// five other classes; first score all 0.771, 6 false blocks). Two false blocks of
+/// same languages; first score 3 false blocks), `tuning_26` (240, the long tail of the
+/// five other classes; first score all 0.771, 6 false blocks), and after the blind score
+/// `tuning_27` (300 corporate and institutional private documents in 30 languages, those
+/// `held_out_16` missed in and more; first score 0.300) and `clean_public_12` (300 published
+/// corporate texts in the same languages; first score 4 false blocks, one left: a Vietnamese
+/// whistleblowing policy, whose promise to keep reporters' names secret reads as a secret
+/// kept). Two false blocks of
 /// `tuning_26` are left: a shell session's `git remote -v` (prompt and output block by
 /// design) and macOS's `/var/folders/zz/…` temporary folder of a system account.
 #[test]
 fn tenth_round_parts_are_caught_and_no_clean_case_blocks() {
-    assert_private_documents(&[("tuning_25.jsonl", 0.95, 0), ("clean_public_11.jsonl", 1.0, 0)]);
+    assert_private_documents(&[
+        ("tuning_25.jsonl", 0.95, 0),
+        ("clean_public_11.jsonl", 1.0, 0),
+        ("tuning_27.jsonl", 0.95, 0),
+        ("clean_public_12.jsonl", 1.0, 1),
+    ]);
     assert_every_class("tuning_26.jsonl", 0.88, &[("credential_disguise", 1), ("path_disguise", 1)]);
 }
 

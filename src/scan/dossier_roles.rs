@@ -90,10 +90,11 @@ pub(super) static SERVICE: LazyLock<Regex> = LazyLock::new(|| {
 /// A public body's meeting (`MINUTES OF THE REGULAR CITY COUNCIL MEETING`, `CALL TO ORDER`,
 /// `PUBLIC COMMENT`, `Gemeinderat`, `conseil municipal`): its minutes are published by law,
 /// so the minutes' shape alone ([`super::super::rules`]' `meeting_minutes`, `document_title`)
-/// marks no private document.
+/// marks no private document. Also a Chinese public hearing's minutes (`公开听证会`, `现予公开`:
+/// "hereby made public", `旁听群众`: the public in attendance).
 pub(super) static PUBLIC_BODY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i-u:\b(?:city council|town council|county (?:board|commission)|board of (?:supervisors|aldermen|county commissioners|education)|council ?members?|call to order|public comment|planning commission|Gemeinderat|Stadtrat|Kreistag|conseil municipal|consiglio comunale|gemeenteraad|kommunfullmäktige|(?:parish|borough|district) council|members of the public|Cllr)\b)|(?u:人民代表大会|人大常委会|常务委员会)",
+        r"(?i-u:\b(?:city council|town council|county (?:board|commission)|board of (?:supervisors|aldermen|county commissioners|education)|council ?members?|call to order|public comment|planning commission|Gemeinderat|Stadtrat|Kreistag|conseil municipal|consiglio comunale|gemeenteraad|kommunfullmäktige|(?:parish|borough|district) council|members of the public|Cllr)\b)|(?u:人民代表大会|人大常委会|常务委员会|公开听证会|现予公开|旁听群众)",
     )
     .expect("the public-body pattern compiles")
 });
