@@ -23,7 +23,16 @@ fn is_fullwidth_alnum(c: char) -> bool {
 fn is_separator_homoglyph(c: char) -> bool {
     matches!(
         c,
-        '\u{2215}' | '\u{2044}' | '\u{29F8}' | '\u{FF0F}' | '\u{2216}' | '\u{29F9}' | '\u{FF3C}' | '\u{A5}' | '\u{FFE5}' | '\u{20A9}'
+        '\u{2215}'
+            | '\u{2044}'
+            | '\u{29F8}'
+            | '\u{FF0F}'
+            | '\u{2216}'
+            | '\u{29F9}'
+            | '\u{FF3C}'
+            | '\u{A5}'
+            | '\u{FFE5}'
+            | '\u{20A9}'
     )
 }
 
@@ -189,8 +198,10 @@ pub(super) fn stretches(text: &str, from: usize, to: usize) -> Vec<(usize, usize
         // Most E2 and EF bytes start punctuation (`“` `—` `，` `：`): the second byte rules
         // them out before any decoding.
         let second = bytes.get(p + 1).copied().unwrap_or(0);
-        if !matches!((bytes[p], second), (0xE2, 0x80 | 0x81 | 0x82 | 0x88 | 0xA7) | (0xEF, 0xBB..=0xBD | 0xBF) | (0xC2, 0xA5))
-        {
+        if !matches!(
+            (bytes[p], second),
+            (0xE2, 0x80 | 0x81 | 0x82 | 0x88 | 0xA7) | (0xEF, 0xBB..=0xBD | 0xBF) | (0xC2, 0xA5)
+        ) {
             continue;
         }
         let Some(c) = text.get(p..).and_then(|s| s.chars().next()) else { continue };

@@ -338,7 +338,8 @@ pub(super) fn keep_evidence(hits: Vec<Hit>) -> Vec<Hit> {
         .len()
         >= 2;
     // [`Check::ConsoleRun`]: two banners or more, one of them the user's.
-    let banners: Vec<&str> = hits.iter().filter(|h| h.rule.check == Check::ConsoleRun).map(|h| h.matched.as_str()).collect();
+    let banners: Vec<&str> =
+        hits.iter().filter(|h| h.rule.check == Check::ConsoleRun).map(|h| h.matched.as_str()).collect();
     let console_run = banners.len() >= 2 && banners.iter().any(|b| b.contains(" user ") || b.contains("(user)"));
     let mut reported = std::collections::BTreeSet::new();
     hits.into_iter()

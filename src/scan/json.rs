@@ -346,7 +346,13 @@ const RECORD_ARRAYS: &[RecordArray] = &[
     ("pay_records", "name/pay", PAY_RECORDS, is_pay_record, "records of named people with their pay"),
     ("log_records", "level/time/msg", LOG_RECORDS, is_log_record, "log records (a level, a time and a message each)"),
     ("chat_message_array", "role/content", 2, is_chat_message, "chat messages with roles"),
-    ("stack_frames", "filename/lineno/function", 2, is_stack_frame, "stack frames (a file, a line and a function each)"),
+    (
+        "stack_frames",
+        "filename/lineno/function",
+        2,
+        is_stack_frame,
+        "stack frames (a file, a line and a function each)",
+    ),
 ];
 
 /// A chat message of either shape: [`is_role_message`] or [`is_chat_export_message`].
@@ -395,7 +401,10 @@ fn is_log_record(v: &Value) -> bool {
 /// Whether `t` opens with an ISO date (`2024-03-12…`).
 fn starts_with_date(t: &str) -> bool {
     t.len() >= 10
-        && t.as_bytes()[..10].iter().enumerate().all(|(i, b)| if i == 4 || i == 7 { *b == b'-' } else { b.is_ascii_digit() })
+        && t.as_bytes()[..10]
+            .iter()
+            .enumerate()
+            .all(|(i, b)| if i == 4 || i == 7 { *b == b'-' } else { b.is_ascii_digit() })
 }
 
 /// A stack frame as error trackers store it (Sentry's `frames`, a crash report's JSON, V8's
@@ -404,7 +413,8 @@ fn starts_with_date(t: &str) -> bool {
 /// `functionName`, `method`, `methodName`).
 fn is_stack_frame(v: &Value) -> bool {
     let has = |keys: &[&str], kind: fn(&Value) -> bool| keys.iter().any(|k| v.get(*k).is_some_and(kind));
-    let number = |x: &Value| x.is_number() || x.as_str().is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()));
+    let number =
+        |x: &Value| x.is_number() || x.as_str().is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()));
     has(&["filename", "fileName", "abs_path", "file"], Value::is_string)
         && has(&["lineno", "lineNumber", "line"], number)
         && has(&["function", "functionName", "method", "methodName"], Value::is_string)
@@ -484,7 +494,17 @@ fn is_role_message(v: &Value) -> bool {
     let chat_role = |r: String| {
         matches!(
             r.as_str(),
-            "user" | "assistant" | "system" | "tool" | "model" | "human" | "gpt" | "chatbot" | "bot" | "ai" | "function"
+            "user"
+                | "assistant"
+                | "system"
+                | "tool"
+                | "model"
+                | "human"
+                | "gpt"
+                | "chatbot"
+                | "bot"
+                | "ai"
+                | "function"
         )
     };
     let text_of = |m: &Value| ["content", "message", "text"].iter().any(|k| m.get(*k).is_some_and(Value::is_string));
@@ -494,8 +514,7 @@ fn is_role_message(v: &Value) -> bool {
         || (role_of("type").is_some_and(|t| t == "human" || t == "ai")
             && (v.get("content").is_some_and(Value::is_string)
                 || v.get("data").and_then(|d| d.get("content")).is_some_and(Value::is_string)))
-        || (v.get("text").is_some_and(Value::is_string)
-            && role_of("event").is_some_and(|e| e == "user" || e == "bot"))
+        || (v.get("text").is_some_and(Value::is_string) && role_of("event").is_some_and(|e| e == "user" || e == "bot"))
         || (v.get("author").is_some_and(Value::is_string) && v.get("content").is_some_and(Value::is_string))
 }
 

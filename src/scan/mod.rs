@@ -551,11 +551,11 @@ mod mask_tests;
 #[cfg(test)]
 mod ninth_round_tests;
 #[cfg(test)]
-mod tenth_round_tests;
-#[cfg(test)]
 mod second_pass_tests;
 #[cfg(test)]
 mod seventh_round_tests;
+#[cfg(test)]
+mod tenth_round_tests;
 #[cfg(test)]
 mod test_pieces;
 #[cfg(test)]

@@ -3,6 +3,15 @@
 
 use super::second_pass_tests::{assert_found, assert_quiet};
 
+/// `text` with each byte written as an escape: `\u0073` (`unicode`) or `\x73`.
+fn escaped(text: &str, unicode: bool) -> String {
+    use std::fmt::Write as _;
+    text.bytes().fold(String::new(), |mut out, b| {
+        let _ = if unicode { write!(out, "\\u{b:04x}") } else { write!(out, "\\x{b:02x}") };
+        out
+    })
+}
+
 #[test]
 fn more_runtime_and_agent_traces_block() {
     assert_found(&[
@@ -86,20 +95,56 @@ fn a_recovery_phrase_without_a_colon_warns_and_recipes_and_small_seeds_do_not() 
 #[test]
 fn tenth_round_long_tail_blocks() {
     assert_found(&[
-        ("Marisol Ebert  10:42 AM\n@atlas-bot what changed\natlas-bot  APP  10:42 AM\nThree PRs merged.\nMarisol Ebert  10:44 AM\nwhy the revert\natlas-bot  APP  10:44 AM\nstale prices", "chat_export", "block"),
-        ("**Elif Demir**: explain cell 14 please\n\n**Jupyternaut**: The column was renamed to Region.\n\n**Elif Demir**: fix it and rerun\n\n**Jupyternaut**: Done, cells ran fine.", "named_turns", "block"),
-        ("lua: spawn.lua:27: attempt to index a nil value\nstack traceback:\n\tspawn.lua:27: in upvalue 'load_wave'", "runtime_trace", "block"),
-        ("Stacktrace:\n [1] monthly_total(rows::Vector{Dict{String, Any}})\n   @ Main ~/proj/src/report.jl:18", "runtime_trace", "block"),
-        ("Thread 0 Crashed:\n0   libsystem_kernel.dylib        \t0x00000001e6f2a974 __pthread_kill + 8", "runtime_trace", "block"),
-        ("psql:backfill.sql:14: ERROR:  duplicate key value violates unique constraint \"invoices_number_key\"\nDETAIL:  Key (number)=(INV-2024-004471) already exists.", "runtime_trace", "block"),
-        ("03-12 21:14:07.512  8841  8841 E AndroidRuntime: FATAL EXCEPTION: main\n03-12 21:14:07.512  8841  8841 E AndroidRuntime: Process: com.petal, PID: 8841\n03-12 21:14:07.604  1402  1977 I ActivityManager: Process died", "timestamped_log", "block"),
+        (
+            "Marisol Ebert  10:42 AM\n@atlas-bot what changed\natlas-bot  APP  10:42 AM\nThree PRs merged.\nMarisol Ebert  10:44 AM\nwhy the revert\natlas-bot  APP  10:44 AM\nstale prices",
+            "chat_export",
+            "block",
+        ),
+        (
+            "**Elif Demir**: explain cell 14 please\n\n**Jupyternaut**: The column was renamed to Region.\n\n**Elif Demir**: fix it and rerun\n\n**Jupyternaut**: Done, cells ran fine.",
+            "named_turns",
+            "block",
+        ),
+        (
+            "lua: spawn.lua:27: attempt to index a nil value\nstack traceback:\n\tspawn.lua:27: in upvalue 'load_wave'",
+            "runtime_trace",
+            "block",
+        ),
+        (
+            "Stacktrace:\n [1] monthly_total(rows::Vector{Dict{String, Any}})\n   @ Main ~/proj/src/report.jl:18",
+            "runtime_trace",
+            "block",
+        ),
+        (
+            "Thread 0 Crashed:\n0   libsystem_kernel.dylib        \t0x00000001e6f2a974 __pthread_kill + 8",
+            "runtime_trace",
+            "block",
+        ),
+        (
+            "psql:backfill.sql:14: ERROR:  duplicate key value violates unique constraint \"invoices_number_key\"\nDETAIL:  Key (number)=(INV-2024-004471) already exists.",
+            "runtime_trace",
+            "block",
+        ),
+        (
+            "03-12 21:14:07.512  8841  8841 E AndroidRuntime: FATAL EXCEPTION: main\n03-12 21:14:07.512  8841  8841 E AndroidRuntime: Process: com.petal, PID: 8841\n03-12 21:14:07.604  1402  1977 I ActivityManager: Process died",
+            "timestamped_log",
+            "block",
+        ),
         ("the ports overlay is in /usr/home/bjorn/ports-overlay/www", "home_path", "block"),
         ("legacy job reads /export/home/rpatel/feeds/incoming", "home_path", "block"),
         ("{\"uri\": \"vscode-remote://ssh-remote%2Bdevbox-07/home/priya.raman/work\"}", "home_path", "block"),
         ("the bind mount is /run/desktop/mnt/host/c/Users/marta.lis/dev/etl", "wsl_home_path", "block"),
-        ("Dataset copy is in \u{2215}home\u{2215}oleksandr\u{2215}datasets\u{2215}visits.parquet", "home_path", "block"),
+        (
+            "Dataset copy is in \u{2215}home\u{2215}oleksandr\u{2215}datasets\u{2215}visits.parquet",
+            "home_path",
+            "block",
+        ),
         ("ログ出力先は C:¥Users¥tanaka.hiroshi¥AppData¥Roaming¥logs¥ です", "windows_home_path", "block"),
-        ("alerts → https://api.telegram.org/bot6365324340:AAceElZGnvVJmw7QfySm7mPIARn1HDBbm0z/sendMessage", "telegram_bot_token", "block"),
+        (
+            "alerts → https://api.telegram.org/bot6365324340:AAceElZGnvVJmw7QfySm7mPIARn1HDBbm0z/sendMessage",
+            "telegram_bot_token",
+            "block",
+        ),
         ("Retention cleanup: gsutil -m rm -r gs://kestrel-backups-eu/2022/**", "operational_command", "warn"),
         ("pulumi destroy --stack kestrel/infra/prod-eu --yes", "operational_command", "warn"),
         ("ansible webservers -i inventories/prod -b -m ansible.builtin.reboot", "operational_command_line", "warn"),
@@ -124,17 +169,24 @@ fn compose_logs_and_a_master_key_named_with_its_file() {
             "timestamped_log",
             "block",
         ),
-        ("Rails master key for staging credentials.yml.enc: c6601ce397bfd6a7d949a7fc936a55c7", "generic_secret", "warn"),
+        (
+            "Rails master key for staging credentials.yml.enc: c6601ce397bfd6a7d949a7fc936a55c7",
+            "generic_secret",
+            "warn",
+        ),
     ]);
-    assert_quiet(&["a | 2025-09-14 release\nmode | 2025-09-15 freeze", "the master key for staging credentials.yml.enc: see the vault"]);
+    assert_quiet(&[
+        "a | 2025-09-14 release\nmode | 2025-09-15 freeze",
+        "the master key for staging credentials.yml.enc: see the vault",
+    ]);
 }
 
 #[test]
 fn a_token_spelt_in_escapes_blocks_and_a_lone_escape_does_not() {
-    let escaped: String = "sk_live_oZzjqfhqf6GPIj1l55w4iVYT".bytes().map(|b| format!("\\u{b:04x}")).collect();
-    let hex: String = "ghp_bGVQpwWabNuMysTFYiwJ64Pqf3a91hUpPYV8".bytes().map(|b| format!("\\x{b:02x}")).collect();
+    let stripe = escaped("sk_live_oZzjqfhqf6GPIj1l55w4iVYT", true);
+    let hex = escaped("ghp_bGVQpwWabNuMysTFYiwJ64Pqf3a91hUpPYV8", false);
     assert_found(&[
-        (&format!("const k = \"{escaped}\"; // escaped so it does not show"), "stripe_key", "block"),
+        (&format!("const k = \"{stripe}\"; // escaped so it does not show"), "stripe_key", "block"),
         (&format!("token = b\"{hex}\".decode()"), "github_token", "block"),
     ]);
     assert_quiet(&["{\"name\": \"Ren\\u00e9e\", \"city\": \"S\\u00e3o Paulo\"}", "D:\\\\tools\\\\x64\\\\bin\\\\x86"]);
@@ -156,7 +208,7 @@ fn json_kept_in_a_string_is_read_after_a_bom_a_fence_or_a_label() {
 /// What a helper session's attack on this round's scan found (README, "Tenth round").
 #[test]
 fn after_the_attack_on_the_tenth_round() {
-    let spaced: String = " ghp_bGVQpwWabNuMysTFYiwJ64Pqf3a91hUpPYV8".bytes().map(|b| format!("\\u{b:04x}")).collect();
+    let spaced = escaped(" ghp_bGVQpwWabNuMysTFYiwJ64Pqf3a91hUpPYV8", true);
     assert_found(&[
         ("6568306319:AAOGni-EDSlFM0P7WCCUopHHzhLlWt5_p8e", "telegram_bot_token", "block"),
         (&spaced, "github_token", "block"),
