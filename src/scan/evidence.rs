@@ -3,7 +3,7 @@
 //! filler tokens left alone, and multi-match thresholds (two or three matches, speakers).
 
 use super::rules::{self, Check, RULES, Rule};
-use super::{Hit, is_reference_or_placeholder, looks_random, prefilter, regex, values};
+use super::{Hit, is_reference_or_placeholder, looks_random, prefilter, regex, secret_values, values};
 
 /// Rule matches in `bytes`: each rule's regex runs only on the windows its gate gives
 /// ([`prefilter`]).
@@ -216,9 +216,9 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
         // one secret word and prose.
         Check::SecretValue => {
             let v = text(value);
-            (values::is_secret_value(&v)
-                || v.split([' ', '\t']).next().is_some_and(|w| w.len() < v.len() && values::is_secret_value(w)))
-                && !values::describes_its_label(&text(&bytes[at.0..at.1]), &v)
+            (secret_values::is_secret_value(&v)
+                || v.split([' ', '\t']).next().is_some_and(|w| w.len() < v.len() && secret_values::is_secret_value(w)))
+                && !secret_values::describes_its_label(&text(&bytes[at.0..at.1]), &v)
         }
         Check::RandomOrHex => {
             let v = text(value);
@@ -238,7 +238,7 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
         Check::NotFileName => at.0.checked_sub(1).is_none_or(|i| bytes[i] != b'.') && !is_documentation_host(bytes, at),
         Check::NotApproximation => !rules::APPROXIMATIONS.iter().any(|w| w.as_bytes() == value),
         Check::KeyBody => key_body_follows(&bytes[at.1..]),
-        Check::SeedWords => values::is_seed_words(&text(&bytes[at.0..at.1]), &text(value)),
+        Check::SeedWords => secret_values::is_seed_words(&text(&bytes[at.0..at.1]), &text(value)),
     }
 }
 

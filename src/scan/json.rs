@@ -3,7 +3,7 @@
 //! scanned as text too. Locations are JSON pointers.
 
 use super::rules::{FORBIDDEN_KEYS, RULES, Rule};
-use super::{Hit, Policy, finding, looks_random, mask, scan_text, values};
+use super::{Hit, Policy, finding, looks_random, mask, scan_text, secret_values, values};
 use crate::loopx::hash::sha256_hex;
 use crate::wire::Finding;
 use serde_json::Value;
@@ -285,7 +285,7 @@ fn scan_at(value: &Value, at: &mut String, policy: Policy, out: &mut Vec<Finding
 }
 
 fn scan_array(items: &[Value], at: &mut String, policy: Policy, out: &mut Vec<Finding>) {
-    for (rule, sample, fewest, is_one, what) in RECORD_ARRAYS {
+    for (rule, sample, fewest, is_one, what) in super::json_records::RECORD_ARRAYS {
         let n = items.iter().filter(|v| is_one(v)).count();
         if n >= *fewest {
             out.push(structure(rule, at.clone(), sample, format!("an array of {n} {what}")));
@@ -339,129 +339,6 @@ fn is_exchange_list(items: &[Value]) -> bool {
     items.len() >= 2 && items.iter().all(pair) && items.iter().any(prose)
 }
 
-/// Arrays whose items are records of one kind: (rule, sample shown, fewest records, the
-/// test of one item, what the array is).
-type RecordArray = (&'static str, &'static str, usize, fn(&Value) -> bool, &'static str);
-const RECORD_ARRAYS: &[RecordArray] = &[
-    ("pay_records", "name/pay", PAY_RECORDS, is_pay_record, "records of named people with their pay"),
-    ("log_records", "level/time/msg", LOG_RECORDS, is_log_record, "log records (a level, a time and a message each)"),
-    ("chat_message_array", "role/content", 2, is_chat_message, "chat messages with roles"),
-    (
-        "stack_frames",
-        "filename/lineno/function",
-        2,
-        is_stack_frame,
-        "stack frames (a file, a line and a function each)",
-    ),
-];
-
-/// A chat message of either shape: [`is_role_message`] or [`is_chat_export_message`].
-fn is_chat_message(v: &Value) -> bool {
-    is_role_message(v) || is_chat_export_message(v)
-}
-
-/// Records of [`is_log_record`] in one array from which it is a run of a program's log.
-const LOG_RECORDS: usize = 3;
-
-/// A structured log record (what `ndjson_log` reads as text, parsed): a log level under
-/// `level`, `lvl`, `severity` or `loglevel` (`error`, `WARN`, `info`, …), a time under `ts`,
-/// `time`, `timestamp`, `@timestamp` or `datetime`, and a message under `msg`, `message` or
-/// `event`; or a positional record: an array of three or more fields holding a date
-/// (`2024-03-11…`) and a level; or a journal record ([`is_journal_record`]); or a time
-/// and a `message` that is a log line opening with its date (CloudWatch's events); or a
-/// Kubernetes event (`reason`, `message`, `involvedObject`); or a `go test -json` event
-/// (`Time`, `Action`, `Package`).
-fn is_log_record(v: &Value) -> bool {
-    const LEVELS: &[&str] =
-        &["trace", "debug", "info", "notice", "warn", "warning", "error", "err", "fatal", "critical", "crit", "panic"];
-    let is_level = |l: &str| LEVELS.iter().any(|w| w.eq_ignore_ascii_case(l));
-    if let Some(fields) = v.as_array() {
-        // A positional record: `["2024-03-11T14:02:11Z", "ERROR", "db.pool", "reset", …]`.
-        let strings = || fields.iter().filter_map(Value::as_str);
-        return fields.len() >= 3 && strings().any(starts_with_date) && strings().any(is_level);
-    }
-    let Some(map) = v.as_object() else { return false };
-    let level = ["level", "lvl", "severity", "loglevel"]
-        .iter()
-        .filter_map(|k| map.get(*k).and_then(Value::as_str))
-        .any(is_level);
-    let time = ["ts", "time", "timestamp", "@timestamp", "datetime"]
-        .iter()
-        .any(|k| map.get(*k).is_some_and(|t| t.is_string() || t.is_number()));
-    let message = ["msg", "message", "event"].iter().any(|k| map.get(*k).is_some_and(Value::is_string));
-    // CloudWatch's `{timestamp, message}` whose message is the log line, date first.
-    let dated_line = map.get("message").and_then(Value::as_str).is_some_and(starts_with_date);
-    // A Kubernetes event (`kubectl get events -o json`): a reason, a message and the object.
-    let k8s_event = ["reason", "message", "involvedObject"].iter().all(|k| map.contains_key(*k));
-    // `go test -json`'s events: a time, an action and the package.
-    let test_event = ["Time", "Action", "Package"].iter().all(|k| map.get(*k).is_some_and(Value::is_string));
-    (level && time && message) || (time && dated_line) || k8s_event || test_event || is_journal_record(map)
-}
-
-/// Whether `t` opens with an ISO date (`2024-03-12…`).
-fn starts_with_date(t: &str) -> bool {
-    t.len() >= 10
-        && t.as_bytes()[..10]
-            .iter()
-            .enumerate()
-            .all(|(i, b)| if i == 4 || i == 7 { *b == b'-' } else { b.is_ascii_digit() })
-}
-
-/// A stack frame as error trackers store it (Sentry's `frames`, a crash report's JSON, V8's
-/// call sites): a file (`filename`, `fileName`, `abs_path`, `file`), a line number
-/// (`lineno`, `lineNumber`, `line`; a number or digits) and a function (`function`,
-/// `functionName`, `method`, `methodName`).
-fn is_stack_frame(v: &Value) -> bool {
-    let has = |keys: &[&str], kind: fn(&Value) -> bool| keys.iter().any(|k| v.get(*k).is_some_and(kind));
-    let number =
-        |x: &Value| x.is_number() || x.as_str().is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()));
-    has(&["filename", "fileName", "abs_path", "file"], Value::is_string)
-        && has(&["lineno", "lineNumber", "line"], number)
-        && has(&["function", "functionName", "method", "methodName"], Value::is_string)
-}
-
-/// A record of `journalctl -o json`: a syslog priority (`"PRIORITY": "3"`, 0 to 7), the
-/// journal's own clock (`__REALTIME_TIMESTAMP`) and a `MESSAGE`.
-fn is_journal_record(map: &serde_json::Map<String, Value>) -> bool {
-    map.get("PRIORITY")
-        .and_then(Value::as_str)
-        .is_some_and(|p| matches!(p, "0" | "1" | "2" | "3" | "4" | "5" | "6" | "7"))
-        && map.contains_key("__REALTIME_TIMESTAMP")
-        && map.get("MESSAGE").is_some_and(Value::is_string)
-}
-
-/// Records of [`is_pay_record`] in one array from which it is a payroll or compensation
-/// table (a private document).
-const PAY_RECORDS: usize = 3;
-
-/// An object naming a person (a string value of two or three capitalised words under a key
-/// such as `name`, `employee`, `person`) beside a number under a pay key (`salary`, `base`,
-/// `bonus`, `pay`, `wage`, `compensation`, `comp`, `equity`).
-fn is_pay_record(v: &Value) -> bool {
-    let Some(map) = v.as_object() else { return false };
-    let person = |s: &str| {
-        let words: Vec<&str> = s.split(' ').collect();
-        (2..=3).contains(&words.len())
-            && words.iter().all(|w| {
-                let mut c = w.chars();
-                c.next().is_some_and(char::is_uppercase) && w.len() >= 2 && c.all(char::is_lowercase)
-            })
-    };
-    let named = map.iter().any(|(k, v)| {
-        let k = k.to_ascii_lowercase();
-        ["name", "employee", "person", "staff", "member", "full_name"].iter().any(|n| k.contains(n))
-            && v.as_str().is_some_and(person)
-    });
-    let paid = map.iter().any(|(k, v)| {
-        let k = k.to_ascii_lowercase();
-        v.is_number()
-            && ["salary", "base", "bonus", "pay", "wage", "compensation", "comp", "equity"]
-                .iter()
-                .any(|p| k.contains(p))
-    });
-    named && paid
-}
-
 /// A JSON Schema declaration of a property (`{"type": "string", "minLength": 12}`): an
 /// object whose `type` is one of the schema's type names (or a list of them), holding no
 /// `default`, `const`, `example(s)` or `enum` that could carry a value.
@@ -483,63 +360,6 @@ fn is_export_node(v: &Value) -> bool {
     let role = m.get("author").and_then(|a| a.get("role")).and_then(Value::as_str);
     role.is_some_and(|r| matches!(r, "user" | "assistant" | "system" | "tool"))
         && m.get("content").and_then(|c| c.get("parts")).is_some_and(Value::is_array)
-}
-
-/// A `{role, content}` chat message (the role in any case, Cohere's `USER`/`CHATBOT` with
-/// `message`), Gemini's `{role, parts: […]}` content, a ShareGPT-style `{from, value}` turn
-/// (`human`, `gpt`), LangChain's serialised `{type: human|ai, data: {content}}`, a Rasa
-/// tracker's `{event: user|bot, text}`, or PaLM's `{author, content}`.
-fn is_role_message(v: &Value) -> bool {
-    let role_of = |key: &str| v.get(key).and_then(Value::as_str).map(str::to_ascii_lowercase);
-    let chat_role = |r: String| {
-        matches!(
-            r.as_str(),
-            "user"
-                | "assistant"
-                | "system"
-                | "tool"
-                | "model"
-                | "human"
-                | "gpt"
-                | "chatbot"
-                | "bot"
-                | "ai"
-                | "function"
-        )
-    };
-    let text_of = |m: &Value| ["content", "message", "text"].iter().any(|k| m.get(*k).is_some_and(Value::is_string));
-    ((v.get("content").is_some() || v.get("parts").is_some_and(Value::is_array) || text_of(v))
-        && role_of("role").is_some_and(chat_role))
-        || (v.get("value").is_some_and(Value::is_string) && role_of("from").is_some_and(chat_role))
-        || (role_of("type").is_some_and(|t| t == "human" || t == "ai")
-            && (v.get("content").is_some_and(Value::is_string)
-                || v.get("data").and_then(|d| d.get("content")).is_some_and(Value::is_string)))
-        || (v.get("text").is_some_and(Value::is_string) && role_of("event").is_some_and(|e| e == "user" || e == "bot"))
-        || (v.get("author").is_some_and(Value::is_string) && v.get("content").is_some_and(Value::is_string))
-}
-
-/// A message of a chat export (Slack, Teams, Discord, Mattermost, Google Chat, a Zendesk
-/// ticket's comments): a string text under `text`, `message`, `body` or `content`, a sender
-/// under `user`, `user_name`, `user_id`, `author`, `author_id`, `from`, `sender` or
-/// `creator`, and a time under `ts`, `timestamp`, `time`, `date`, `created_at`, `create_at`
-/// or `created_date`; or a Mattermost bulk-export line holding one under `post`.
-fn is_chat_export_message(v: &Value) -> bool {
-    let has = |keys: &[&str]| keys.iter().any(|k| v.get(*k).is_some_and(|x| !x.is_null()));
-    (["text", "message", "body", "content"].iter().any(|k| v.get(*k).is_some_and(Value::is_string))
-        && has(&[
-            "user",
-            "user_name",
-            "username",
-            "user_id",
-            "author",
-            "author_id",
-            "from",
-            "sender",
-            "sender_id",
-            "creator",
-        ])
-        && has(&["ts", "timestamp", "time", "date", "created_at", "createdDateTime", "create_at", "created_date"]))
-        || v.get("post").is_some_and(|p| p.is_object() && is_chat_export_message(p))
 }
 
 /// One object entry `k: v`, `at` its pointer.
@@ -565,7 +385,7 @@ fn scan_entry(k: &str, v: &Value, at: &mut String, policy: Policy, out: &mut Vec
     if facts.generic_secret
         && !facts.secret_named
         && generic_value
-            .is_some_and(|t| looks_random(t) || is_word_list(t) || values::is_secret_value(t) || is_pin(k, t))
+            .is_some_and(|t| looks_random(t) || is_word_list(t) || secret_values::is_secret_value(t) || is_pin(k, t))
     {
         let hit = Hit {
             rule: generic_rule(),

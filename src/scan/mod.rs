@@ -12,12 +12,14 @@ mod dossier;
 mod evidence;
 pub mod invisible;
 mod json;
+mod json_records;
 mod mask;
 mod names;
 mod nested_json;
 pub mod prefilter;
 mod prose_model;
 pub mod rules;
+mod secret_values;
 mod tables;
 mod values;
 

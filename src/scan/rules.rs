@@ -56,7 +56,7 @@ pub enum Check {
     /// speak twice or more, none of them a common field label ([`NOT_SPEAKERS`]). A list of
     /// `Owner: …` / `Status: …` fields has no speakers; a conversation has them.
     Speakers,
-    /// A wallet seed ([`super::values::is_seed_words`]): under an English label (`seed`,
+    /// A wallet seed ([`super::secret_values::is_seed_words`]): under an English label (`seed`,
     /// `recovery`, `mnemonic`, `backup`, `cipher seed`), 12 to 24 words nearly all of
     /// BIP-39's English list, numbers between them allowed; under another language's label or LND's
     /// banner, the pattern alone decides.
