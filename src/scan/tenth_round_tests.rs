@@ -238,3 +238,13 @@ fn a_long_run_of_escapes_is_one_stretch() {
     let stretches = super::disguise::stretches(&text, 0, text.len());
     assert_eq!(stretches, vec![(2, 2 + run.len())]);
 }
+
+#[test]
+fn turns_apart_by_a_written_line_break_block() {
+    assert_found(&[(
+        r#"history = "User: fix the prod db\nAssistant: done, restarted it\nUser: thanks\nAssistant: np""#,
+        "inline_turns",
+        "block",
+    )]);
+    assert_quiet(&[r#"prompt = "User: {question}\nAssistant:""#]);
+}

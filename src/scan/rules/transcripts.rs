@@ -155,9 +155,10 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         public: B,
         local: B,
         // Vicuna's one-line shape: `USER: … ASSISTANT: …` in capitals; two exchanges, so
-        // a sentence naming the two markers is not a transcript.
+        // a sentence naming the two markers is not a transcript. Turns apart by a written
+        // `\n` (a transcript kept in a string literal) are on one line too.
         literals: &["assistant: "],
-        pattern: r"(?-i)\b(?:USER|[Uu]ser): \S[^\n]{0,2000}? (?:ASSISTANT|[Aa]ssistant): \S",
+        pattern: r"(?-i)(?:\b|\\n)(?:USER|[Uu]ser): \S[^\n]{0,2000}?(?: |\\n)(?:ASSISTANT|[Aa]ssistant): \S",
         check: Check::AtLeastTwo,
         what: "Vicuna-style turns on one line (`USER: … ASSISTANT: …`, or `user: … assistant: …` flattened into one string; two or more exchanges)",
         hit: "A chat. USER: hi ASSISTANT: hello USER: deploy? ASSISTANT: done",
