@@ -419,6 +419,7 @@ pub fn scan_document_known(text: &str, has_cr: bool, policy: Policy, out: &mut V
         return;
     }
     let bytes = text.as_bytes();
+    let before = out.len();
     // No `\r` at all (the caller looked): no bare one to read as a line break.
     let (hits, census) = hits_with_decoding_split(text, SPLIT, PIECE);
     // The line of every hit, from one sweep over the text up to the last of them.
@@ -447,6 +448,9 @@ pub fn scan_document_known(text: &str, has_cr: bool, policy: Policy, out: &mut V
         out.push(finding(&h, at(h.start), policy));
     }
     invisible::report(text, &census, &at, out);
+    // A text that is a JSON document in a code fence or after a label (a chat array pasted
+    // as Markdown) is read as the document too, at its first line.
+    nested_json::scan(text, "1:1", policy, out, before);
 }
 
 /// The line breaks in `bytes` (`memchr`'s counting iterator counts with vector code: a

@@ -31,7 +31,7 @@ fn more_runtime_and_agent_traces_block() {
             "block",
         ),
         (
-            "---------- user ----------\nFind the cheapest flight to Oslo.\n---------- planner ----------\nI will ask the search agent.\n---------- TextMessage (search_agent) ----------\nSAS 412, 89 EUR.",
+            "---------- user ----------\nFind the cheapest flight to Oslo.\n---------- Planner ----------\nI will ask the search agent.\n---------- TextMessage (search_agent) ----------\nSAS 412, 89 EUR.",
             "autogen_console",
             "block",
         ),
@@ -247,4 +247,12 @@ fn turns_apart_by_a_written_line_break_block() {
         "block",
     )]);
     assert_quiet(&[r#"prompt = "User: {question}\nAssistant:""#]);
+}
+
+#[test]
+fn a_text_file_holding_a_fenced_json_document_is_read_as_the_document() {
+    let text = "```json\n[{\"role\": \"USER\", \"message\": \"how do I rotate the db key?\"}, {\"role\": \"CHATBOT\", \"message\": \"use the vault cli on prod\"}]\n```\n";
+    let mut out = Vec::new();
+    super::scan_document(text, super::Policy::Public, &mut out);
+    assert!(out.iter().any(|f| f.rule_id == "chat_message_array" && f.location == "1:1"), "{out:?}");
 }

@@ -292,7 +292,7 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         // user's task: one banner must name `user` (`---------- config ----------` and
         // `---------- notes ----------` are a file's sections). Gated by line start.
         literals: &[],
-        pattern: r"(?m)^-{10} (?:[a-z_][a-z0-9_]{0,40}|[A-Z][A-Za-z]{2,40} \([\w.-]{1,40}\)) -{10}[ \t]*$",
+        pattern: r"(?m)^-{10} (?:[A-Za-z_][A-Za-z0-9_]{0,40}|[A-Z][A-Za-z]{2,40} \([\w.-]{1,40}\)) -{10}[ \t]*$",
         check: Check::ConsoleRun,
         what: "an AutoGen console run (`---------- user ----------` banners, two or more)",
         hit: "---------- user ----------\nSummarise the churn report.\n---------- assistant ----------\nChurn rose 4% in March.",
