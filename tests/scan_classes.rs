@@ -511,7 +511,10 @@ fn ninth_round_parts_are_caught_and_no_clean_case_blocks() {
 /// `held_out_16` missed in and more; first score 0.300) and `clean_public_12` (300 published
 /// corporate texts in the same languages; first score 4 false blocks, one left: a Vietnamese
 /// whistleblowing policy, whose promise to keep reporters' names secret reads as a secret
-/// kept). Two false blocks of
+/// kept); last, `tuning_28` (240 private documents in 30 languages the data held nothing
+/// of, and English ones that name no one; first score 0.092) and `clean_public_13` (240
+/// public texts in the same languages; first 4 false blocks: three FAQs read as two
+/// speakers, and an English company's public whistleblowing policy, which is left). Two false blocks of
 /// `tuning_26` are left: a shell session's `git remote -v` (prompt and output block by
 /// design) and macOS's `/var/folders/zz/…` temporary folder of a system account.
 #[test]
@@ -521,6 +524,8 @@ fn tenth_round_parts_are_caught_and_no_clean_case_blocks() {
         ("clean_public_11.jsonl", 1.0, 0),
         ("tuning_27.jsonl", 0.95, 0),
         ("clean_public_12.jsonl", 1.0, 1),
+        ("tuning_28.jsonl", 0.95, 0),
+        ("clean_public_13.jsonl", 1.0, 1),
     ]);
     assert_every_class("tuning_26.jsonl", 0.88, &[("credential_disguise", 1), ("path_disguise", 1)]);
 }
