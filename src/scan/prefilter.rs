@@ -98,6 +98,7 @@ struct Rules {
     strace: usize,
     autogen_console: usize,
     telegram: usize,
+    compose: usize,
 }
 
 fn rule_index(id: &str) -> usize {
@@ -198,6 +199,7 @@ fn compile(with_teddy: bool) -> Compiled {
         chat_export: rule_index("chat_export"),
         named_turns: rule_index("named_turns"),
         telegram: rule_index("telegram_bot_token"),
+        compose: rule_index("compose_log_lines"),
         autogen_console: rule_index("autogen_console"),
         irc_turns: rule_index("irc_turns"),
         dated_chat: rule_index("dated_chat_log"),

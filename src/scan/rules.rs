@@ -412,6 +412,7 @@ pub fn gate(rule: &Rule) -> Gate {
         | "irc_turns"
         | "dated_chat_log"
         | "autogen_console"
+        | "compose_log_lines"
         | "tagged_progress_lines" => Gate::LineHead,
         "memo_header"
         | "meeting_minutes"

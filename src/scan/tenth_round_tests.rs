@@ -256,3 +256,13 @@ fn a_text_file_holding_a_fenced_json_document_is_read_as_the_document() {
     super::scan_document(text, super::Policy::Public, &mut out);
     assert!(out.iter().any(|f| f.rule_id == "chat_message_array" && f.location == "1:1"), "{out:?}");
 }
+
+#[test]
+fn compose_logs_without_times_block_and_a_table_of_two_rows_does_not() {
+    assert_found(&[(
+        "api-1  | INFO listening on :8080\ndb-1   | LOG  database system is ready\napi-1  | GET /health 200",
+        "compose_log_lines",
+        "block",
+    )]);
+    assert_quiet(&["step-1  | write the parser\nstep-2  | test it", "api-1 | the first replica"]);
+}

@@ -113,15 +113,19 @@ fn role_word_at(line: &[u8], k: usize) -> bool {
 /// The gates of `dated_chat_log` (`^\[\d{4}-\d\d-\d\d[ T]\d`), `session_log`
 /// (`^\[?\d{1,2}:`), `chat_log` (the same clock) and
 /// `timestamped_log` (`^\[?(\d\d|[A-Z][a-z][a-z] +\d)`, `^\[[ \t]*\d`, or a service's name
-/// before ` | ` and a digit).
+/// before ` | ` and a digit), `compose_log_lines` (a service's name before ` | `).
 fn clock_heads(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
-    // `docker compose logs`: a service's name, blanks, `| ` and the date.
+    // `docker compose logs`: a service's name, blanks, `| ` (and a date, for
+    // `timestamped_log`).
     if (line[0].is_ascii_lowercase() || line[0].is_ascii_digit())
         && let Some(bar) = memchr::memchr(b'|', &line[..line.len().min(48)])
-        && line.get(bar + 2).is_some_and(u8::is_ascii_digit)
         && line[bar - 1] == b' '
+        && line.get(bar + 1) == Some(&b' ')
     {
-        col.add(r.timestamped, start);
+        col.add(r.compose, start);
+        if line.get(bar + 2).is_some_and(u8::is_ascii_digit) {
+            col.add(r.timestamped, start);
+        }
     }
     if line[0] == b'[' && line[1..].iter().find(|&&c| !matches!(c, b' ' | b'\t')).is_some_and(u8::is_ascii_digit) {
         col.add(r.timestamped, start);

@@ -215,6 +215,21 @@ pub(super) const CONTENT: &[Rule] = &[
         miss: "Nov  3 10:14:02 was when it started",
     },
     Rule {
+        id: "compose_log_lines",
+        category: "raw_tool_output",
+        public: B,
+        local: B,
+        literals: &[],
+        // `docker compose logs` (and `docker-compose`'s older `project_api_1`): each line
+        // after its service's name and replica number and ` | `, with or without a time;
+        // three or more. Gated by line start.
+        pattern: r"(?m)^[a-z0-9][a-z0-9_.-]{0,30}[-_]\d{1,3} {1,12}\| \S",
+        check: Check::AtLeastThree,
+        what: "`docker compose logs` output (`api-1  | …` lines, three or more)",
+        hit: "api-1  | INFO listening on :8080\ndb-1   | LOG  ready to accept connections\napi-1  | GET /health 200",
+        miss: "api-1 | the API's first replica",
+    },
+    Rule {
         id: "ndjson_log",
         category: "raw_tool_output",
         public: B,
