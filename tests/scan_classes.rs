@@ -502,21 +502,13 @@ fn ninth_round_parts_are_caught_and_no_clean_case_blocks() {
     assert_every_class("tuning_22.jsonl", 0.85, &[("credential_disguise", 2)]);
 }
 
-/// The tenth round's parts (README, "Tenth round"), each by a helper session from the class
-/// descriptions only: `tuning_25` (300 private documents, 10 in each of 30 languages,
-/// short to long; first score 0.350), `clean_public_11` (300 public look-alikes in the
-/// same languages; first score 3 false blocks), `tuning_26` (240, the long tail of the
-/// five other classes; first score all 0.771, 6 false blocks), and after the blind score
-/// `tuning_27` (300 corporate and institutional private documents in 30 languages, those
-/// `held_out_16` missed in and more; first score 0.300) and `clean_public_12` (300 published
-/// corporate texts in the same languages; first score 4 false blocks, one left: a Vietnamese
-/// whistleblowing policy, whose promise to keep reporters' names secret reads as a secret
-/// kept); last, `tuning_28` (240 private documents in 30 languages the data held nothing
-/// of, and English ones that name no one; first score 0.092) and `clean_public_13` (240
-/// public texts in the same languages; first 4 false blocks: three FAQs read as two
-/// speakers, and an English company's public whistleblowing policy, which is left). Two false blocks of
-/// `tuning_26` are left: a shell session's `git remote -v` (prompt and output block by
-/// design) and macOS's `/var/folders/zz/…` temporary folder of a system account.
+/// The tenth round's parts (README, "Tenth round"; first scores there), each by a helper
+/// session from the class descriptions only: private documents in 30 languages each
+/// (`tuning_25`, `tuning_27` corporate, `tuning_28` languages new to the data) and public
+/// look-alikes in the same languages (`clean_public_11` to `_13`), and `tuning_26`, the long
+/// tail of the five other classes. False blocks left: two public whistleblowing policies
+/// (their promise of secrecy reads as a secret kept), `git remote -v` with its prompt (a
+/// shell session, by design) and macOS's `/var/folders/zz/…` of a system account.
 #[test]
 fn tenth_round_parts_are_caught_and_no_clean_case_blocks() {
     assert_private_documents(&[
