@@ -129,7 +129,7 @@ fn structure(rule_id: &str, loc: String, sample: &str, reason: String) -> Findin
         category: match rule_id {
             "chat_message_array" => "transcripts",
             "pay_records" => "private_documents",
-            "captured_output" | "log_records" | "stack_frames" => "raw_tool_output",
+            "captured_output" | "log_records" | "stack_frames" | "lint_diagnostics" => "raw_tool_output",
             _ => "structure",
         }
         .into(),

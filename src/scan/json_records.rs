@@ -18,7 +18,23 @@ pub(super) const RECORD_ARRAYS: &[RecordArray] = &[
         is_stack_frame,
         "stack frames (a file, a line and a function each)",
     ),
+    (
+        "lint_diagnostics",
+        "ruleId/message/line",
+        2,
+        is_diagnostic,
+        "a linter's diagnostics (a message at a line and column each)",
+    ),
 ];
+
+/// A linter's or compiler's diagnostic as its JSON output gives it (ESLint's `messages`):
+/// a `message`, a `line` and a `column` (numbers), and a `ruleId` or a `severity`.
+fn is_diagnostic(v: &Value) -> bool {
+    v.get("message").is_some_and(Value::is_string)
+        && v.get("line").is_some_and(Value::is_number)
+        && v.get("column").is_some_and(Value::is_number)
+        && (v.get("ruleId").is_some() || v.get("severity").is_some())
+}
 
 /// A chat message of either shape: [`is_role_message`] or [`is_chat_export_message`].
 fn is_chat_message(v: &Value) -> bool {

@@ -266,3 +266,16 @@ fn compose_logs_without_times_block_and_a_table_of_two_rows_does_not() {
     )]);
     assert_quiet(&["step-1  | write the parser\nstep-2  | test it", "api-1 | the first replica"]);
 }
+
+#[test]
+fn a_linters_json_diagnostics_block() {
+    let eslint = serde_json::json!([{"filePath": "/ci/web/src/cart.ts", "errorCount": 2, "messages": [
+        {"ruleId": "no-unused-vars", "severity": 2, "message": "'total' is assigned a value but never used.", "line": 63, "column": 9},
+        {"ruleId": "eqeqeq", "severity": 2, "message": "Expected '===' and instead saw '=='.", "line": 70, "column": 14}
+    ]}]);
+    assert!(
+        super::second_pass_tests::rules_of_json(&eslint).iter().any(|(r, s)| r == "lint_diagnostics" && s == "block")
+    );
+    let one = serde_json::json!({"messages": [{"message": "hello", "line": 1, "column": 2, "severity": 1}]});
+    assert!(!super::second_pass_tests::rules_of_json(&one).iter().any(|(r, _)| r == "lint_diagnostics"));
+}
