@@ -23,7 +23,7 @@ pub(super) const RECORD_ARRAYS: &[RecordArray] = &[
         "ruleId/message/line",
         2,
         is_diagnostic,
-        "a linter's diagnostics (a message at a line and column each)",
+        "linter diagnostics (a message at a line and column each)",
     ),
 ];
 
