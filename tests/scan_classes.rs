@@ -578,6 +578,17 @@ fn seventeenth_held_out_classes_report() {
     report_table("held_out_17.jsonl");
 }
 
+/// The eighteenth held-out part (`held_out_18.jsonl`, 250 cases by a helper session that
+/// saw only the class descriptions: 70 private documents in 55 languages, a third
+/// of them under 300 characters, and the other five classes with their clean look-alikes),
+/// committed unseen in the eleventh round for the next blind score, held back from the
+/// private-prose model's training. Not yet scored.
+#[test]
+#[ignore = "held out: scored on purpose, not on every run"]
+fn eighteenth_held_out_classes_report() {
+    report_table("held_out_18.jsonl");
+}
+
 /// The table (and, with `WG_SHOW_MISSES`, the misses) of each part named in `WG_PARTS`
 /// (file names under `classes/`, blank-separated): how a fresh part's first score is taken.
 #[test]

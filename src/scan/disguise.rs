@@ -1,7 +1,7 @@
 //! Disguises undone for the scan (issue 16): a secret or path split by zero-width
 //! characters, written in fullwidth letters (`ｇｈｐ＿…`) or with a separator's homoglyph
-//! (`∕home∕…`, `C:¥Users¥…`), spelt in escapes (`\u0073\u006b\u005f…`, eight or more in
-//! a row), or cut into string literals joined
+//! (`∕home∕…`, `C:¥Users¥…`), spelt wholly or partly in escapes (`\u0073\u006b\u005f…`,
+//! `\u{6f}`, `\x2f`, octal `\150`; four or more in a run), or cut into string literals joined
 //! by concatenation (`"ghp_" "AbC…"`, `'sk_live_' + '…'`), or kept reversed for code to
 //! flip (`"…_fh"[::-1]`). The lines that hold one are
 //! rewritten without it and scanned again; a match found there and not in the plain text is
@@ -62,24 +62,54 @@ fn escaped_ascii_at(bytes: &[u8], i: usize) -> Option<(char, usize)> {
     };
     match bytes.get(i..i + 2)? {
         b"\\u" if bytes.get(i + 2..i + 4)? == b"00" => hex(bytes.get(i + 4..i + 6)?).map(|c| (char::from(c), 6)),
+        b"\\u" if bytes.get(i + 2) == Some(&b'{') => {
+            // `\u{6f}`: one to six hex digits in braces (JavaScript, Rust, Swift).
+            let close = bytes.get(i + 3..(i + 10).min(bytes.len()))?.iter().position(|&b| b == b'}')?;
+            let digits = bytes.get(i + 3..i + 3 + close)?;
+            let digits = digits.strip_prefix(b"0000").or_else(|| digits.strip_prefix(b"00")).unwrap_or(digits);
+            (1..=2).contains(&digits.len()).then_some(())?;
+            hex(digits).map(|c| (char::from(c), close + 4))
+        }
         b"\\x" => hex(bytes.get(i + 2..i + 4)?).map(|c| (char::from(c), 4)),
+        [b'\\', b'0'..=b'3'] => {
+            // `\150`: three octal digits (printf, C, Python bytes).
+            let d = bytes.get(i + 1..i + 4)?;
+            d.iter().all(|b| (b'0'..=b'7').contains(b)).then_some(())?;
+            let c = d.iter().fold(0u8, |v, b| v * 8 + (b - b'0'));
+            matches!(c, 0x21..=0x7E).then(|| (char::from(c), 4))
+        }
         _ => None,
     }
 }
 
-/// Fewest escaped characters in a row that make a disguise (`\u0073\u006b…`): a JSON text's
-/// lone `\u00e9` is an accent, not a token spelt in escapes.
-const ESCAPED_RUN: usize = 8;
+/// Fewest escaped ASCII characters in a run ([`escaped_run`]) that make a disguise
+/// (`\u0073\u006b…`): a JSON text's `\u00e9` is an accent (not ASCII), and a lone `\x20`
+/// or `\u0022` is a blank or a quote, not a token spelt in escapes.
+const ESCAPED_RUN: usize = 4;
 
-/// The end of the run of escaped ASCII characters starting at `p` ([`escaped_ascii_at`])
-/// and how many it holds.
+/// Fewest plain token bytes ([`is_token_byte`]) a run of escapes may hold between two of
+/// them: a token partly escaped (`\u0073k_\u006civ…`, `\x2fhome\x2fvaleria\x2f…`).
+const ESCAPED_GAP: usize = 12;
+
+/// The end of the run of escaped ASCII characters starting at `p` ([`escaped_ascii_at`]),
+/// with up to [`ESCAPED_GAP`] plain token bytes between two escapes, and how many escapes
+/// it holds.
 fn escaped_run(bytes: &[u8], p: usize) -> (usize, usize) {
     let (mut end, mut n) = (p, 0);
-    while let Some((_, len)) = escaped_ascii_at(bytes, end) {
-        end += len;
-        n += 1;
+    let mut at = p;
+    loop {
+        if let Some((_, len)) = escaped_ascii_at(bytes, at) {
+            at += len;
+            end = at;
+            n += 1;
+            continue;
+        }
+        let gap = bytes[at.min(bytes.len())..].iter().take(ESCAPED_GAP + 1).take_while(|&&b| is_token_byte(b)).count();
+        if gap == 0 || gap > ESCAPED_GAP || bytes.get(at + gap) != Some(&b'\\') {
+            return (end, n);
+        }
+        at += gap;
     }
-    (end, n)
 }
 
 /// A byte a split token is made of on either side of a join.
@@ -134,7 +164,7 @@ fn may_start_disguise(b: u8, next: u8) -> bool {
     let wide = (b == 0xE2) & ((next == 0x80) | (next == 0x81) | (next == 0x82) | (next == 0x88) | (next == 0xA7))
         | (b == 0xEF) & ((0xBB..=0xBD).contains(&next) | (next == 0xBF))
         | (b == 0xC2) & (next == 0xA5);
-    let escape = (b == b'\\') & ((next == b'u') | (next == b'x'));
+    let escape = (b == b'\\') & ((next == b'u') | (next == b'x') | ((next >= b'0') & (next <= b'3')));
     quote & (joins | (next == b'"') | (next == b'\'')) | wide | escape
 }
 
@@ -217,8 +247,14 @@ pub(super) fn stretches(text: &str, from: usize, to: usize) -> Vec<(usize, usize
     let mut at = 0;
     while let Some(m) = PIECE_CALL_SEARCH.find(piece, at) {
         let p = from + m.start();
-        let p = if m.pattern().as_usize() < PIECE_CALLS.len() { p } else { lines_before(bytes, p, 2) };
-        mark(p, from + m.end());
+        let k = m.pattern().as_usize();
+        if k < PIECE_CALLS.len() {
+            mark(p, from + m.end());
+        } else if k < PIECE_CALLS.len() + REVERSALS.len() {
+            mark(lines_before(bytes, p, 2), from + m.end());
+        } else {
+            mark(p, lines_after(bytes, from + m.end(), ANNOUNCED_REACH));
+        }
         at = m.end();
     }
     spans
@@ -235,6 +271,19 @@ fn lines_before(bytes: &[u8], p: usize, n: usize) -> usize {
         start = memchr::memrchr(b'\n', &bytes[..start - 1]).map_or(0, |i| i + 1);
     }
     start
+}
+
+/// The end of the line `n` lines below the one holding byte `p` (the text's end when there
+/// are fewer).
+fn lines_after(bytes: &[u8], p: usize, n: usize) -> usize {
+    let mut end = memchr::memchr(b'\n', &bytes[p..]).map_or(bytes.len(), |i| p + i);
+    for _ in 0..n {
+        if end >= bytes.len() {
+            break;
+        }
+        end = memchr::memchr(b'\n', &bytes[end + 1..]).map_or(bytes.len(), |i| end + 1 + i);
+    }
+    end
 }
 
 /// One search for every [`PIECE_CALLS`] word: a vector (Teddy) search where the machine has
@@ -254,10 +303,10 @@ impl PieceCallSearch {
     }
 }
 
-/// One search for [`PIECE_CALLS`] and [`REVERSALS`], in that order (a match's pattern
-/// index tells which).
+/// One search for [`PIECE_CALLS`], [`REVERSALS`] and the announcing words ([`ROT13`],
+/// [`SAID_REVERSED`], [`SAID_WRAPPED`]), in that order (a match's pattern index tells which).
 static PIECE_CALL_SEARCH: std::sync::LazyLock<PieceCallSearch> = std::sync::LazyLock::new(|| {
-    let words = || PIECE_CALLS.iter().chain(REVERSALS).copied();
+    let words = || PIECE_CALLS.iter().chain(REVERSALS).chain(ROT13).chain(SAID_REVERSED).chain(SAID_WRAPPED).copied();
     match aho_corasick::packed::Searcher::new(words()) {
         Some(s) => PieceCallSearch::Packed(s),
         None => PieceCallSearch::Automaton(aho_corasick::AhoCorasick::new(words()).expect("static words build")),
@@ -274,6 +323,66 @@ const PIECE_CALLS: &[&[u8]] = &[b"join", b"oncat", b".format("];
 /// is found as a join ([`PIECE_CALLS`]). The literals near one are also read backwards
 /// ([`reversed_literals`]).
 const REVERSALS: &[&[u8]] = &[b"[::-1]", b").reverse()", b"rrev(", b"rReverse(", b"().rev()"];
+
+/// Words that announce a token kept in ROT13 (`stored it rot13'd`): the runs of token
+/// bytes on the line and the [`ANNOUNCED_REACH`] lines below are read rotated back.
+const ROT13: &[&[u8]] = &[b"rot13", b"ROT13", b"Rot13", b"rot-13", b"ROT-13", b"rot 13", b"ROT 13"];
+
+/// Words that announce a token written backwards in prose (`written backwards`, `reverse
+/// it before use`): the runs of token bytes near one are also read backwards.
+const SAID_REVERSED: &[&[u8]] = &[b"backwards", b"reversed", b"everse it", b"everse the", b"in reverse"];
+
+/// Words that announce a token broken over lines by a terminal's width (`it wrapped at 24
+/// cols`): lines near one that are each a run of token bytes are also read joined.
+const SAID_WRAPPED: &[&[u8]] = &[b"wrapped", b"wrapping", b"line-wrap", b"linewrap"];
+
+/// Lines below an announcing word whose tokens are read as it says.
+const ANNOUNCED_REACH: usize = 3;
+
+/// Whether `lines` hold one of `words`.
+fn says(lines: &str, words: &[&[u8]]) -> bool {
+    words.iter().any(|w| memchr::memmem::find(lines.as_bytes(), w).is_some())
+}
+
+/// The runs of [`REVERSED_MIN`] or more token bytes in `lines` (outside quotes too).
+fn token_runs(lines: &str) -> impl Iterator<Item = &str> {
+    lines.split(|c: char| !c.is_ascii() || !is_token_byte(c as u8)).filter(|r| r.len() >= REVERSED_MIN)
+}
+
+/// Appends what an announcement near `lines` says the tokens there are: rotated back from
+/// ROT13, read backwards, or the lines that are one token run each joined (a terminal's
+/// wrap), one per line.
+fn announced(lines: &str, out: &mut String) {
+    if says(lines, ROT13) {
+        for run in token_runs(lines) {
+            out.extend(run.chars().map(rot13));
+            out.push('\n');
+        }
+    }
+    if says(lines, SAID_REVERSED) {
+        for run in token_runs(lines) {
+            out.extend(run.chars().rev());
+            out.push('\n');
+        }
+    }
+    if says(lines, SAID_WRAPPED) {
+        let whole = |l: &&str| l.len() >= 8 && l.bytes().all(is_token_byte);
+        let rows: Vec<&str> = lines.lines().map(str::trim).collect();
+        for group in rows.chunk_by(|a, b| whole(a) && whole(b)).filter(|g| g.len() >= 2) {
+            out.push_str(&group.concat());
+            out.push('\n');
+        }
+    }
+}
+
+/// `c` rotated by 13 places if it is an ASCII letter.
+fn rot13(c: char) -> char {
+    match c {
+        'a'..='m' | 'A'..='M' => (c as u8 + 13) as char,
+        'n'..='z' | 'N'..='Z' => (c as u8 - 13) as char,
+        _ => c,
+    }
+}
 
 /// Whether `lines` reverse a string: one of [`REVERSALS`], or `reversed(`.
 fn reverses(lines: &str) -> bool {
@@ -391,6 +500,7 @@ pub(super) fn undone(text: &str, mut spans: Vec<(usize, usize)>) -> Option<(Stri
         if reverses(lines) {
             reversed_literals(lines, &mut out);
         }
+        announced(lines, &mut out);
     }
     Some((out, map))
 }

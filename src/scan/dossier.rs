@@ -95,7 +95,7 @@ static MATTERS: LazyLock<Regex> = LazyLock::new(|| {
 /// (`a confidential employee assistance helpline`, `kunt vertrouwelijk omgaan met
 /// gegevens`, `reports are handled confidentially`: [`roles::SERVICE`], read within 40
 /// bytes of the word) keeps nothing.
-fn secret_kept(text: &str) -> bool {
+pub(super) fn secret_kept(text: &str) -> bool {
     let kept = |m: regex::Match<'_>| {
         // `floor_char_boundary` is newer than the crate's MSRV (1.89).
         let mut from = m.start().saturating_sub(40);

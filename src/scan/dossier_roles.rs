@@ -79,10 +79,12 @@ pub(super) static CONTRACT: LazyLock<Regex> = LazyLock::new(|| {
 /// employee assistance, data handled or treated confidentially, confidential documents
 /// printed or stored at home, a job ad asking for discretion with confidential information
 /// (in English; in Italian, Vietnamese and Chinese as a duty: storing the staff's confidential
-/// files, keeping information confidential).
+/// files, keeping information confidential); a policy's promise to whoever reports (`you may
+/// report anonymously`, `the identity of the reporter will be kept confidential`, `được bảo
+/// mật tuyệt đối`).
 pub(super) static SERVICE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i-u:confidential (?:employee assistance|helpline|hotline|counsel+ing|support line|reporting (?:line|channel))|(?:handled?|treated?|dealt with|deal with) (?:[a-z]+ ){0,2}(?:confidentially|in confidence)|vertrouwelijk omgaan|vertrouwelijk (?:behandeld|behandelen)|(?:trait\w+|traitées?) (?:de (?:manière|façon) )?confidentiel\w*|vertraulich (?:behandelt|behandeln)|(?:tratad[oa]s?|tratará) (?:de (?:forma|manera) )?confidencial\w*|(?:print|store|leave) confidential (?:documents|information|data)|(?:discretion|experience|familiarity) (?:with|in) (?:handling )?confidential (?:information|data|matters)|(?:archiviazione|gestione|trattamento) (?:della |dei |delle )?(?:documentazione|dati|documenti|pratiche) riservat[aei])|(?u:bảo mật thông tin|妥善保密)",
+        r"(?i-u:confidential (?:employee assistance|helpline|hotline|counsel+ing|support line|reporting (?:line|channel))|(?:handled?|treated?|dealt with|deal with) (?:[a-z]+ ){0,2}(?:confidentially|in confidence)|vertrouwelijk omgaan|vertrouwelijk (?:behandeld|behandelen)|(?:trait\w+|traitées?) (?:de (?:manière|façon) )?confidentiel\w*|vertraulich (?:behandelt|behandeln)|(?:tratad[oa]s?|tratará) (?:de (?:forma|manera) )?confidencial\w*|(?:print|store|leave) confidential (?:documents|information|data)|(?:discretion|experience|familiarity) (?:with|in) (?:handling )?confidential (?:information|data|matters)|(?:archiviazione|gestione|trattamento) (?:della |dei |delle )?(?:documentazione|dati|documenti|pratiche) riservat[aei]|(?:may|can|could) (?:also )?(?:be )?(?:report|raise|submit|made|submitted|raised|filed|contact|speak)\w*(?: [a-z]+){0,3} anonymously|identit(?:y|ies)(?: of [a-z ]{1,30})? (?:will|shall) (?:be |remain )(?:kept |treated |protected )?(?:strictly )?(?:confidential|in confidence))|(?u:bảo mật thông tin|được bảo mật tuyệt đối|妥善保密)",
     )
     .expect("the service pattern compiles")
 });

@@ -310,6 +310,10 @@ fn scan_array(items: &[Value], at: &mut String, policy: Policy, out: &mut Vec<Fi
     if let Some(spelt) = super::decode::spelt(items.iter().map(Value::as_u64)) {
         scan_joined(&spelt, at, policy, out, blocks_a_credential);
     }
+    // A path kept as its parts (`["C:\\", "Users", "li", "Desktop"]`), joined by a program.
+    if let Some(path) = path_of_parts(&strings) {
+        scan_joined(&path, at, policy, out, |f| f.category == "local_paths");
+    }
     if strings.len() >= 2 {
         let is_output = |f: &Finding| matches!(f.category.as_str(), "transcripts" | "raw_tool_output");
         scan_joined(&strings.join("\n"), at, policy, out, is_output);
@@ -326,6 +330,31 @@ fn scan_joined(joined: &str, at: &str, policy: Policy, out: &mut Vec<Finding>, k
             out.push(f);
         }
     }
+}
+
+/// The path an array of three to sixteen parts spells when joined (`["home", "li", "x"]`
+/// → `/home/li/x`, `["C:\\", "Users", "li"]` → `C:/Users/li`): `None` unless one part is a
+/// home folder's parent (`home`, `Users`, `Documents and Settings`, any case) and every
+/// part is short and holds no line break.
+fn path_of_parts(parts: &[&str]) -> Option<String> {
+    const HOMES: &[&str] = &["home", "users", "documents and settings"];
+    let short = |p: &&str| !p.is_empty() && p.len() <= 64 && !p.contains('\n');
+    let home = parts.iter().position(|p| HOMES.iter().any(|h| p.trim_matches(['/', '\\']).eq_ignore_ascii_case(h)))?;
+    if !(3..=16).contains(&parts.len()) || !parts.iter().all(short) || home + 1 >= parts.len() {
+        return None;
+    }
+    let mut path = String::new();
+    for (i, part) in parts.iter().enumerate() {
+        let part = part.trim_end_matches(['/', '\\']);
+        if i == 0 && !part.is_empty() && !part.ends_with(':') && !part.starts_with(['/', '\\', '~']) {
+            path.push('/');
+        }
+        if i > 0 {
+            path.push('/');
+        }
+        path.push_str(part.trim_start_matches(['/', '\\']));
+    }
+    Some(path)
 }
 
 /// A chat UI's history (Gradio's `[[user, bot], …]`): two or more pairs of strings (or a

@@ -25,7 +25,35 @@ pub(super) const RECORD_ARRAYS: &[RecordArray] = &[
         is_diagnostic,
         "linter diagnostics (a message at a line and column each)",
     ),
+    ("cluster_events", "reason/message/involvedObject", 2, is_cluster_event, "Kubernetes events"),
+    ("test_results", "status/message", 1, is_failed_test_result, "failed test results with their output"),
 ];
+
+/// A Kubernetes event as `kubectl get events -o json` lists it: a `reason`, a `message` and
+/// the `involvedObject` it is about.
+fn is_cluster_event(v: &Value) -> bool {
+    ["reason", "message", "involvedObject"].iter().all(|k| v.get(*k).is_some())
+}
+
+/// A test runner's result for one test file or case as its JSON report gives it (Jest's
+/// `testResults` and their `assertionResults`, Mocha's `failures`): a `status` or `state` of
+/// `failed` (or `fail`) and the failure's output under `message`, `failureMessage`,
+/// `failureMessages` (a list) or `err.stack`, of three lines or more
+/// (the runner's own text, not a one-line summary).
+fn is_failed_test_result(v: &Value) -> bool {
+    let failed = ["status", "state"]
+        .iter()
+        .filter_map(|k| v.get(*k).and_then(Value::as_str))
+        .any(|s| s.eq_ignore_ascii_case("failed") || s.eq_ignore_ascii_case("fail"));
+    let listed = v.get("failureMessages").and_then(Value::as_array).into_iter().flatten();
+    let output = [v.get("message"), v.get("failureMessage"), v.get("err").and_then(|e| e.get("stack"))]
+        .into_iter()
+        .flatten()
+        .chain(listed)
+        .filter_map(Value::as_str)
+        .any(|m| m.lines().filter(|l| !l.trim().is_empty()).count() >= 3);
+    failed && output
+}
 
 /// A linter's or compiler's diagnostic as its JSON output gives it (ESLint's `messages`):
 /// a `message`, a `line` and a `column` (numbers), and a `ruleId` or a `severity`.
@@ -49,8 +77,7 @@ const LOG_RECORDS: usize = 3;
 /// `time`, `timestamp`, `@timestamp` or `datetime`, and a message under `msg`, `message` or
 /// `event`; or a positional record: an array of three or more fields holding a date
 /// (`2024-03-11…`) and a level; or a journal record ([`is_journal_record`]); or a time
-/// and a `message` that is a log line opening with its date (CloudWatch's events); or a
-/// Kubernetes event (`reason`, `message`, `involvedObject`); or a `go test -json` event
+/// and a `message` that is a log line opening with its date (CloudWatch's events); or a `go test -json` event
 /// (`Time`, `Action`, `Package`).
 fn is_log_record(v: &Value) -> bool {
     const LEVELS: &[&str] =
@@ -72,11 +99,9 @@ fn is_log_record(v: &Value) -> bool {
     let message = ["msg", "message", "event"].iter().any(|k| map.get(*k).is_some_and(Value::is_string));
     // CloudWatch's `{timestamp, message}` whose message is the log line, date first.
     let dated_line = map.get("message").and_then(Value::as_str).is_some_and(starts_with_date);
-    // A Kubernetes event (`kubectl get events -o json`): a reason, a message and the object.
-    let k8s_event = ["reason", "message", "involvedObject"].iter().all(|k| map.contains_key(*k));
     // `go test -json`'s events: a time, an action and the package.
     let test_event = ["Time", "Action", "Package"].iter().all(|k| map.get(*k).is_some_and(Value::is_string));
-    (level && time && message) || (time && dated_line) || k8s_event || test_event || is_journal_record(map)
+    (level && time && message) || (time && dated_line) || test_event || is_journal_record(map)
 }
 
 /// Whether `t` opens with an ISO date (`2024-03-12…`).

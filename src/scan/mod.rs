@@ -218,7 +218,7 @@ fn disguised_hits(text: &str, stretches: Vec<(usize, usize)>) -> Vec<Hit> {
     for h in &mut hits {
         let i = map.partition_point(|&(u, _)| u <= h.start).saturating_sub(1);
         h.start = map.get(i).map_or(0, |&(_, line)| line);
-        h.note = " (disguised: zero-width, fullwidth, split across string literals or reversed)";
+        h.note = " (disguised: zero-width, fullwidth, escaped, split into literals, reversed, ROT13 or wrapped)";
     }
     hits
 }
@@ -553,6 +553,8 @@ fn mask_example(hit: &str) -> String {
 
 #[cfg(test)]
 mod eighth_round_tests;
+#[cfg(test)]
+mod eleventh_round_tests;
 #[cfg(test)]
 mod mask_tests;
 #[cfg(test)]

@@ -51,9 +51,10 @@ impl Skips {
 
 fn head(r: &Rules, line: &[u8], start: usize, skips: &Skips, col: &mut Collector) {
     let first = line[0];
-    // transcript_turns: a role word after the line's marks, or `[` and a role (`[tool_call]`)
+    // transcript_turns: a role word after the line's marks, `[` and a role (`[tool_call]`),
+    // or a table row's `|`
     let k = skips.marks;
-    if role_word_at(line, k) || (line.get(k) == Some(&b'[') && role_word_at(line, k + 1)) {
+    if role_word_at(line, k) || (line.get(k) == Some(&b'[') && role_word_at(line, k + 1)) || first == b'|' {
         col.add(r.turns, start);
     }
     clock_heads(r, line, start, col);

@@ -218,8 +218,13 @@ pub(super) const TOOL_OUTPUT: &[Rule] = &[
         // `EXCEPTION CAUGHT BY` banner, Swift's `Current stack trace:` over frame 0, Elixir's `** (SomeError)` over its arguments
         // or a frame, GHC's `CallStack (from HasCallStack):` over a `called at` frame, an
         // Erlang/OTP report banner over its first field, R's `Calls:` over `Execution
-        // halted`, two journald fields of `journalctl -o verbose`, Get-WinEvent's
-        // `TimeCreated` over `ProviderName`, pip's resolver conflict. One line alone may be
+        // halted` (or an `Error in …` over `Calls:`), two journald fields of `journalctl -o
+        // verbose`, Get-WinEvent's `TimeCreated` over `ProviderName`, pip's resolver
+        // conflict; Dart's unhandled exception over frame `#0`, OCaml's `Raised at` over
+        // `Called from`, Zig's panic over its first frame, Nim's traceback (two frames), a
+        // sanitizer's report over frame `#0`, Event Viewer's `Log Name`/`Source`/`Date`,
+        // lldb's `bt` over its thread, PowerShell's error record fields, scalac's or javac's
+        // `[error] File.scala:27:14:` over another `[error]` line. One line alone may be
         // quoted in a note; two of them in order are output. Gated by line start.
         literals: &[
             "php ",
@@ -259,10 +264,19 @@ pub(super) const TOOL_OUTPUT: &[Rule] = &[
             "timecreated ",
             "info: pip is looking",
             "error: cannot install ",
+            "unhandled exception:",
+            "raised at ",
+            "raised by primitive operation at ",
+            "traceback (most recent call last)",
+            "==",
+            "log name:",
+            "(lldb) ",
+            "+ categoryinfo ",
+            "[error] ",
         ],
-        pattern: r"(?m)^[ \t]*(?:PHP (?:Fatal error|Parse error|Warning|Notice|Deprecated): [^\n]*\nStack trace:[ \t]*\n\#0 \S|(?:Program|Thread \d+(?: \x22[^\x22\n]*\x22)?) received signal SIG[A-Z]+, [^\n]*\n(?:\[[^\n]*\]\n)?(?:0x[0-9a-f]+ in )?[\w:~<>]+ \(|\[stacktrace\][ \t]*\n\#0 \S|(?:psql:\S+:\d+: )?ERROR:  [^\n]+\n(?:DETAIL|HINT|CONTEXT|LINE \d+):  ?\S|stack traceback:[ \t]*\n[ \t]+(?:\S+:\d+:|\[C\]:) in |Stacktrace:[ \t]*\n[ \t]*\[\d+\] \S[^\n]*\n[ \t]+@ \S|Thread \d+ Crashed:[ \t]*\n\d+ +\S+[ \t]+0x[0-9a-fA-F]+ |Exception Type: +EXC_[A-Z_]+[^\n]*\nException Codes: |\[info\] Run completed in [^\n]*\n\[info\] Tests: succeeded \d+, failed \d+|\[error\] Failed tests:[ \t]*\n\[error\][ \t]+\S|Test Summary Report[ \t]*\n-{6,}[ \t]*\n\S+[ \t]+\(Wstat: |══╡ EXCEPTION CAUGHT BY [A-Z ]+ ╞[^\n]*\n(?:[ \t]*\n)?The following |\(gdb\) (?:bt|backtrace|where)\b[^\n]*\n\#0 +(?:0x[0-9a-f]+ in )?[\w:~<>]+ \(|Current stack trace:[ \t]*\n0 +\S+ +0x[0-9a-f]+ |\*\* \([A-Z][\w.]*\) [^\n]+\n(?:[ \t]*\n)?[ \t]+(?:The following arguments were given to |\((?:\w+ [\d.]+|elixir|stdlib|kernel)[^)\n]*\) \S)|CallStack \(from HasCallStack\):[ \t]*\n[ \t]+[\w'.]+, called at \S+:\d+:\d+ in \S|=(?:CRASH|ERROR|SUPERVISOR|WARNING) REPORT={2,} [^\n]*===[ \t]*\n[ \t]+\S|Calls: [^\n]*->[^\n]*\n(?:[^\n]*\n)?Execution halted|Error in [^\n]+ : *\n[ \t]+\S[^\n]*\n(?:Calls: |Execution halted)|_?(?:PID|UID|GID|COMM|EXE|CMDLINE|SYSTEMD_UNIT|BOOT_ID|MACHINE_ID|HOSTNAME|TRANSPORT)=\S+[ \t]*\n[ \t]*_?[A-Z][A-Z_]+=\S|TimeCreated +: \d[^\n]*\nProviderName +: \S|INFO: pip is looking at multiple versions of [^\n]*\n(?:[^\n]*\n)?ERROR: |ERROR: Cannot install [^\n]* because these package versions have conflicting dependencies\.[ \t]*\n(?:[ \t]*\n)?The conflict is caused by:)",
+        pattern: r"(?m)^[ \t]*(?:PHP (?:Fatal error|Parse error|Warning|Notice|Deprecated): [^\n]*\nStack trace:[ \t]*\n\#0 \S|(?:Program|Thread \d+(?: \x22[^\x22\n]*\x22)?) received signal SIG[A-Z]+, [^\n]*\n(?:\[[^\n]*\]\n)?(?:0x[0-9a-f]+ in )?[\w:~<>]+ \(|\[stacktrace\][ \t]*\n\#0 \S|(?:psql:\S+:\d+: )?ERROR:  [^\n]+\n(?:DETAIL|HINT|CONTEXT|LINE \d+):  ?\S|stack traceback:[ \t]*\n[ \t]+(?:\S+:\d+:|\[C\]:) in |Stacktrace:[ \t]*\n[ \t]*\[\d+\] \S[^\n]*\n[ \t]+@ \S|Thread \d+ Crashed:[ \t]*\n\d+ +\S+[ \t]+0x[0-9a-fA-F]+ |Exception Type: +EXC_[A-Z_]+[^\n]*\nException Codes: |\[info\] Run completed in [^\n]*\n\[info\] Tests: succeeded \d+, failed \d+|\[error\] Failed tests:[ \t]*\n\[error\][ \t]+\S|Test Summary Report[ \t]*\n-{6,}[ \t]*\n\S+[ \t]+\(Wstat: |══╡ EXCEPTION CAUGHT BY [A-Z ]+ ╞[^\n]*\n(?:[ \t]*\n)?The following |\(gdb\) (?:bt|backtrace|where)\b[^\n]*\n\#0 +(?:0x[0-9a-f]+ in )?[\w:~<>]+ \(|Current stack trace:[ \t]*\n0 +\S+ +0x[0-9a-f]+ |\*\* \([A-Z][\w.]*\) [^\n]+\n(?:[ \t]*\n)?[ \t]+(?:The following arguments were given to |\((?:\w+ [\d.]+|elixir|stdlib|kernel)[^)\n]*\) \S)|CallStack \(from HasCallStack\):[ \t]*\n[ \t]+[\w'.]+, called at \S+:\d+:\d+ in \S|=(?:CRASH|ERROR|SUPERVISOR|WARNING) REPORT={2,} [^\n]*===[ \t]*\n[ \t]+\S|Calls: [^\n]*->[^\n]*\n(?:[^\n]*\n)?Execution halted|Error in [^\n]+ : *\n[ \t]+\S[^\n]*\n(?:Calls: |Execution halted)|_?(?:PID|UID|GID|COMM|EXE|CMDLINE|SYSTEMD_UNIT|BOOT_ID|MACHINE_ID|HOSTNAME|TRANSPORT)=\S+[ \t]*\n[ \t]*_?[A-Z][A-Z_]+=\S|TimeCreated +: \d[^\n]*\nProviderName +: \S|INFO: pip is looking at multiple versions of [^\n]*\n(?:[^\n]*\n)?ERROR: |ERROR: Cannot install [^\n]* because these package versions have conflicting dependencies\.[ \t]*\n(?:[ \t]*\n)?The conflict is caused by:|Error in [^\n]+ : [^\n]*\S[^\n]*\nCalls: \S|Unhandled exception:[ \t]*\n[^\n]+\n\#0 +\S[^\n]*\((?:dart:|package:|file:)|Raised (?:at|by primitive operation at) [^\n]+ in file \x22[^\x22\n]+\x22, line \d+[^\n]*\n(?:Called from|Re-raised at) |thread \d+ panic: [^\n]*\n\S+:\d+:\d+: 0x[0-9a-f]+ in \S|Traceback \(most recent call last\)[ \t]*\n\S+\(\d+\) \S+[ \t]*\n\S+\(\d+\) \S|==\d+==ERROR: \w*Sanitizer: [^\n]*\n(?:[^\n]*\n)?[ \t]+\#0 0x[0-9a-f]+ in |Log Name: +\S[^\n]*\nSource: +\S[^\n]*\nDate: +\d|\(lldb\) (?:bt|thread backtrace)\b[^\n]*\n\* thread \#\d+|\+ CategoryInfo +: [^\n]*\n[ \t]*\+ FullyQualifiedErrorId +: \S|\[error\] \S+\.(?:scala|java|kt):\d+:\d+: [^\n]*\n\[error\] )",
         check: Check::Always,
-        what: "lines in a row only a runtime, debugger or system tool prints: PHP's fatal error and stack trace, Laravel's `[stacktrace]`, gdb's signal stop or `bt`, PostgreSQL's error with its detail, Lua's and Julia's stack traces, an iOS crash report, sbt's and Perl prove's summaries, Flutter's exception banner, Swift's and GHC's stack traces, Elixir's exception report, an Erlang/OTP report, R's `Calls:` and `Execution halted`, `journalctl -o verbose` fields, Get-WinEvent's list, pip's resolver conflict",
+        what: "lines in a row only a runtime, debugger or system tool prints: PHP's fatal error and stack trace, Laravel's `[stacktrace]`, gdb's signal stop or `bt`, PostgreSQL's error with its detail, Lua's and Julia's stack traces, an iOS crash report, sbt's and Perl prove's summaries, Flutter's exception banner, Swift's and GHC's stack traces, Elixir's exception report, an Erlang/OTP report, R's `Calls:` and `Execution halted`, `journalctl -o verbose` fields, Get-WinEvent's list, pip's resolver conflict, Dart, OCaml, Zig and Nim traces, a sanitizer's report, an Event Viewer record, lldb's backtrace, a PowerShell error record, sbt's compile errors",
         hit: "Program received signal SIGSEGV, Segmentation fault.\n0x0000555555556a1c in ring_pop (rb=0x0) at src/ring.c:73",
         miss: "gdb stopped with SIGSEGV in ring_pop; rb was null",
     },

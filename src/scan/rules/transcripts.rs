@@ -14,8 +14,10 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         // A role followed by `:` or `>` and text, a role in brackets before text (an agent's
         // `[assistant] …` / `[tool_call] …` log), or a role alone on a heading or bold line
         // (`### User`, `**Assistant**`, a chat app's Markdown export: `**You:**` /
-        // `**ChatGPT:**`): a bare role word on its own line is a list of names.
-        pattern: r"(?im)^(?:[ \t>*_#-]*(?:\*\*)?(?:user|assistant|human|system|ai|model)(?:\*\*)?[ \t]*(?::[ \t]*\S|>[ \t]*\S)|[ \t>*_#-]*\[(?:user|assistant|human|system|ai|tool|tool_call|tool_result)\][ \t]*\S|[ \t>]*(?:\#{1,6}[ \t]*|\*\*|__)(?:user|assistant|human|system|ai|model|you|chatgpt|claude|gemini|copilot)[ \t]*:?(?:\*\*|__)?[ \t]*:?[ \t]*$)",
+        // `**ChatGPT:**`), a chat app's copied turn heads (`You said:` / `ChatGPT said:`),
+        // or a role in a Markdown table's row (`| 2 | Assistant | … |`): a bare role word on
+        // its own line is a list of names.
+        pattern: r"(?im)^(?:[ \t>*_#-]*(?:\*\*)?(?:user|assistant|human|system|ai|model)(?:\*\*)?[ \t]*(?::[ \t]*\S|>[ \t]*\S)|[ \t>*_#-]*\[(?:user|assistant|human|system|ai|tool|tool_call|tool_result)\][ \t]*\S|[ \t>]*(?:\#{1,6}[ \t]*|\*\*|__)(?:user|assistant|human|system|ai|model|you|chatgpt|claude|gemini|copilot)[ \t]*:?(?:\*\*|__)?[ \t]*:?[ \t]*$|[ \t>*_#-]*(?:you|chatgpt|claude|gemini|copilot) said:[ \t]*$|\|[ \t]*(?:\d{1,4}[ \t]*\|[ \t]*)?(?:\*\*)?(?:user|assistant|human|ai|model)(?:\*\*)?[ \t]*\|[ \t]*\S)",
         check: Check::AtLeastTwo,
         what: "role-marked conversation turns (two or more)",
         hit: "User: fix it\nAssistant: done",
@@ -84,8 +86,8 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         category: "transcripts",
         public: B,
         local: B,
-        literals: &["用户", "助手", "ユーザー", "アシスタント", "사용자", "어시스턴트"],
-        pattern: r"(?m)^[ \t>*_#-]*(?:\*\*)?(?:用户|助手|ユーザー|アシスタント|사용자|어시스턴트)(?:\*\*)?[ \t]*(?::|：)[ \t]*\S",
+        literals: &["用户", "助手", "使用者", "用戶", "助理", "ユーザー", "アシスタント", "사용자", "어시스턴트"],
+        pattern: r"(?m)^[ \t>*_#-]*(?:\*\*)?(?:用户|助手|使用者|用戶|助理|ユーザー|アシスタント|사용자|어시스턴트)(?:\*\*)?[ \t]*(?::|：)[ \t]*\S",
         check: Check::AtLeastTwo,
         what: "role-marked turns in Chinese, Japanese or Korean (two or more)",
         hit: "用户：帮我修一下\n助手：已经修好了",
@@ -157,10 +159,13 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         // Vicuna's one-line shape: `USER: … ASSISTANT: …` in capitals; two exchanges, so
         // a sentence naming the two markers is not a transcript. Turns apart by a written
         // `\n` (a transcript kept in a string literal) are on one line too.
-        literals: &["assistant: "],
-        pattern: r"(?-i)(?:\b|\\n)(?:USER|[Uu]ser): \S[^\n]{0,2000}?(?: |\\n)(?:ASSISTANT|[Aa]ssistant): \S",
+        // The same in Spanish, Italian, Portuguese, German, Dutch, Polish and Russian role
+        // words (`Usuario: … Asistente: …`); the literals are the assistant's word without
+        // its first letter, so one covers the capital and the lower case.
+        literals: &["assistant: ", "sistente: ", "sistent: ", "systent: ", "ссистент: "],
+        pattern: r"(?-i)(?:(?:\b|\\n)(?:USER|[Uu]ser|[Uu]suario|[Uu]suário|[Uu]tente|[Uu]tilisateur|[Bb]enutzer|[Nn]utzer|[Gg]ebruiker|[Uu]żytkownik)|(?:^|[ \t\x22'(]|\\n)(?:Пользователь|пользователь)): \S[^\n]{0,2000}?(?: |\\n)(?:ASSISTANT|[Aa]ssistant|[Aa]sistente|[Aa]ssistente|[Aa]ssistent|[Aa]systent|Ассистент|ассистент): \S",
         check: Check::AtLeastTwo,
-        what: "Vicuna-style turns on one line (`USER: … ASSISTANT: …`, or `user: … assistant: …` flattened into one string; two or more exchanges)",
+        what: "Vicuna-style turns on one line (`USER: … ASSISTANT: …`, or `user: … assistant: …` flattened into one string, also in other languages' role words: `Usuario: … Asistente: …`; two or more exchanges)",
         hit: "A chat. USER: hi ASSISTANT: hello USER: deploy? ASSISTANT: done",
         miss: "the template marks turns with USER: and ASSISTANT: in capitals",
     },
@@ -199,7 +204,7 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         literals: &[],
         // `[10:42] alice: …`, IRC's `[12:01] <alice> …`, Teams' `[10:42 AM] Okafor, Sam`,
         // Matrix's `10:14  @ana:matrix.org  …`, LINE's tab-separated `10:12\t田中\t…`.
-        pattern: r"(?m)^\[?\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[AaPp][Mm])?\]?[ \t]+(?:<[@+%~&]?[A-Za-z][A-Za-z0-9._|-]{0,30}>[ \t]+\S|<?@?[A-Za-z][A-Za-z0-9._-]{1,30}(?: [A-Z][A-Za-z0-9._-]{1,30})?>?(?:[ \t]+\([^)\n]{1,30}\))?:[ \t]+\S|[A-Z][A-Za-z'-]+, [A-Z][A-Za-z'-]+[ \t]*$|From [^\n:]{1,60} to [^\n]{1,80}:[ \t]*$|@[a-z0-9._=/-]+:[A-Za-z0-9.-]+\.[A-Za-z]{2,}[ \t]+\S|[^\t\n]{1,30}\t[^\t\n]*\S)",
+        pattern: r"(?m)^\[?\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[AaPp][Mm])?\]?[ \t]+(?:<[ @+%~&]?[A-Za-z][A-Za-z0-9._|-]{0,30}>[ \t]+\S|<?@?[A-Za-z][A-Za-z0-9._-]{1,30}(?: [A-Z][A-Za-z0-9._-]{1,30})?>?(?:[ \t]+\([^)\n]{1,30}\))?:[ \t]+\S|[A-Z][A-Za-z'-]+, [A-Z][A-Za-z'-]+[ \t]*$|From [^\n:]{1,60} to [^\n]{1,80}:[ \t]*$|@[a-z0-9._=/-]+:[A-Za-z0-9.-]+\.[A-Za-z]{2,}[ \t]+\S|[^\t\n]{1,30}\t[^\t\n]*\S)",
         check: Check::AtLeastThree,
         what: "a named chat log (`[10:42] alice: …`, `[12:01] <alice> …`, three or more lines)",
         hit: "[10:42] alice: did it ship?\n[10:43] bob: not yet\n[10:44] alice: ok",
@@ -214,7 +219,7 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         // IRC's `<nick> text` without a clock, judged as `named_turns`' speakers are (two
         // nicks, two turns each): HTML elements (`<li> item`) are not nicks
         // ([`super::HTML_ELEMENTS`]), and a line holding a tag after the nick is markup.
-        pattern: r"(?m)^<[@+%~&]?[A-Za-z\[\]`^{}|_][A-Za-z0-9\[\]`^{}|_.-]{1,30}>[ \t]+[^<\s][^<\n]*",
+        pattern: r"(?m)^<[@+%~&]?[A-Za-z\[\]`^{}|_][A-Za-z0-9\[\]`^{}|_.-]{1,30}(?::[A-Za-z0-9.-]{1,60})?>[ \t]+[^<\s][^<\n]*",
         check: Check::Speakers,
         what: "an IRC log without times (`<alice> …`, two nicks, two turns each)",
         hit: "<alice> did it ship?\n<bob> not yet\n<alice> ok, ping me\n<bob> will do",
@@ -320,7 +325,7 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         literals: &[],
         // A lowercase sender (a Slack handle, a bot's with its `APP` badge) only before a
         // 12-hour time: `standup  10:00` lines of a schedule stay out.
-        pattern: r"(?m)^(?:[A-Z][A-Za-z.'-]+,?(?: [A-Z][A-Za-z.'-]+){0,3}[ \t]{1,4}\d{1,2}:\d{2}(?:[ \t]?[AP]M)?[ \t]*$|\[\d{1,2}:\d{2}(?: ?[AP]M)?\] [A-Z](?:[A-Za-z.'-]|[\xC3-\xC5][\x80-\xBF])+,?(?: [A-Z](?:[A-Za-z.'-]|[\xC3-\xC5][\x80-\xBF])+){0,3}[ \t]*$|\[[^\]\n]{1,24}\] \[(?:오전|오후|AM|PM) \d{1,2}:\d{2}\] \S|[a-z][a-z0-9._-]{1,30}(?:[ \t]{1,4}APP)?[ \t]{1,4}\d{1,2}:\d{2}[ \t]?[AP]M[ \t]*$|\[\d{1,2}[-/.](?:\d{1,2}|[A-Z][a-z]{2})[-/.]\d{2,4},? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\][ \t]+\S|\[(?:\d{4}-\d{2}-\d{2}|\d{1,2}\.\d{1,2}\.\d{2,4}),? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\][ \t]+[A-Z][A-Za-z.'-]+(?: [A-Z][A-Za-z.'-]+){1,3}: \S|\d{1,2}[/.]\d{1,2}[/.]\d{2,4},? \d{1,2}:\d{2}(?: ?[AP]M)? - [^:\n]{1,40}: \S|(?:[A-Za-z]|[\x80-\xFF])[^\n]{0,30}?[ \t]+\d{4}[-/.]\d{1,2}[-/.]\d{1,2} \d{1,2}:\d{2}:\d{2}[ \t]*$|(?:\*\*)?[A-Za-z0-9_.-]{2,32}(?:\*\*)? (?:—|–|-) (?:(?:Today|Yesterday) at \d{1,2}:\d{2}(?: ?[AP]M)?(?:[ \t]*$|:? \S)|\d{1,2}/\d{1,2}/\d{2,4},? \d{1,2}:\d{2}(?: ?[AP]M)?[ \t]*$)|\*\*[^*\n]{1,40}\*\* \(\d{1,2}:\d{2}(?: ?[AP]M)?\): \S|[^\n\[]{1,40}, \[\d{1,2}\.\d{1,2}\.\d{4},? \d{1,2}:\d{2}(?::\d{2})?\][ \t]*$|\d{4}년 \d{1,2}월 \d{1,2}일 (?:오전|오후) \d{1,2}:\d{2}, [^:\n]{1,30} : \S|[A-Z][^\n]{0,40}? (?:—|–) [A-Z][a-z]{2} \d{1,2}, \d{4},? \d{1,2}:\d{2}(?: ?[AP]M)?[ \t]*$)",
+        pattern: r"(?m)^(?:[A-Z][A-Za-z.'-]+,?(?: [A-Z][A-Za-z.'-]+){0,3}[ \t]{1,4}\d{1,2}:\d{2}(?:[ \t]?[AP]M)?[ \t]*$|\[\d{1,2}:\d{2}(?: ?[AP]M)?\] [A-Z](?:[A-Za-z.'-]|[\xC3-\xC5][\x80-\xBF])+,?(?: [A-Z](?:[A-Za-z.'-]|[\xC3-\xC5][\x80-\xBF])+){0,3}[ \t]*$|\[[^\]\n]{1,24}\] \[(?:오전|오후|AM|PM) \d{1,2}:\d{2}\] \S|[a-z][a-z0-9._-]{1,30}(?:[ \t]{1,4}APP)?[ \t]{1,4}\d{1,2}:\d{2}[ \t]?[AP]M[ \t]*$|\[\d{1,2}[-/.](?:\d{1,2}|[A-Z][a-z]{2})[-/.]\d{2,4},? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\][ \t]+\S|\[(?:\d{4}-\d{2}-\d{2}|\d{1,2}\.\d{1,2}\.\d{2,4}),? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\][ \t]+[A-Z][A-Za-z.'-]+(?: [A-Z][A-Za-z.'-]+){1,3}: \S|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}(?:,| à| um| alle)? \d{1,2}:\d{2}(?: ?[AP]M)? - [^:\n]{1,40}: \S|(?:[A-Za-z]|[\x80-\xFF])[^\n]{0,30}?[ \t]+\d{4}[-/.]\d{1,2}[-/.]\d{1,2} \d{1,2}:\d{2}:\d{2}[ \t]*$|(?:\*\*)?[A-Za-z0-9_.-]{2,32}(?:\*\*)? (?:—|–|-) (?:(?:Today|Yesterday) at \d{1,2}:\d{2}(?: ?[AP]M)?(?:[ \t]*$|:? \S)|\d{1,2}/\d{1,2}/\d{2,4},? \d{1,2}:\d{2}(?: ?[AP]M)?[ \t]*$)|\*\*[^*\n]{1,40}\*\* \(\d{1,2}:\d{2}(?: ?[AP]M)?\): \S|[^\n\[]{1,40}, \[\d{1,2}\.\d{1,2}\.\d{4},? \d{1,2}:\d{2}(?::\d{2})?\][ \t]*$|\d{4}년 \d{1,2}월 \d{1,2}일 (?:오전|오후) \d{1,2}:\d{2}, [^:\n]{1,30} : \S|[A-Z][^\n]{0,40}? (?:—|–) [A-Z][a-z]{2} \d{1,2}, \d{4},? \d{1,2}:\d{2}(?: ?[AP]M)?[ \t]*$)",
         check: Check::AtLeastThree,
         what: "a copied Slack, Teams or Discord thread: sender-and-time lines (`Jon Bell  10:15 AM`, `Okafor, Chidi  9:41 AM`, `[11/5/2024 3:02 PM] Okafor, Chidi`, `[10:14 AM] Maria Jensen`, `**kaz** — Today at 3:13 PM: text`, Zulip's `**Ines Duarte** (10:31): text`, Telegram's `Name, [02.10.2024 22:41]`, a help desk's `Maya Goldberg — Mar 4, 2025, 09:12`), KakaoTalk's `[name] [오후 2:14] text` and `2024년 5월 12일 오후 9:03, name : text`; three or more",
         hit: "Priya Nair  10:14 AM\nchurn risk\nJon Bell  10:15 AM\nwhy?\nPriya Nair  10:17 AM\nprice",

@@ -1,0 +1,220 @@
+//! Tests of the issue-16 eleventh round (session of 2026-12-06): tokens announced as kept in
+//! ROT13, backwards or wrapped by a terminal, partly escaped tokens and other escape
+//! syntaxes, paths kept as a JSON array of parts, Kubernetes events and test results in
+//! JSON, role words of other languages on one line, more runtimes' traces, chat copies and
+//! generic secrets in more languages; and a whistleblowing policy's promise of secrecy.
+
+use super::second_pass_tests::{assert_found, assert_quiet, rules_of_json, rules_of_text};
+
+/// `token` with its ASCII letters rotated by 13 places.
+fn rot13(token: &str) -> String {
+    token
+        .chars()
+        .map(|c| match c {
+            'a'..='m' | 'A'..='M' => (c as u8 + 13) as char,
+            'n'..='z' | 'N'..='Z' => (c as u8 - 13) as char,
+            _ => c,
+        })
+        .collect()
+}
+
+const GITHUB: &str = "ghp_Q3vLx9TbW2mZr8YkPn4HcJd7Fs1Ga6Ue0RtV";
+
+#[test]
+fn announced_rot13_backwards_and_wrapped_tokens_block() {
+    let rotated = format!("kept it ROT13'd so grep misses it: {}", rot13(GITHUB));
+    let reversed =
+        format!("token written backwards, reverse it before use:\n{}", GITHUB.chars().rev().collect::<String>());
+    let wrapped = format!("pasted from the terminal, it wrapped at 24 columns:\n{}\n{}", &GITHUB[..24], &GITHUB[24..]);
+    for text in [&rotated, &reversed, &wrapped] {
+        assert!(rules_of_text(text).iter().any(|(r, s)| r == "github_token" && s == "block"), "{text}");
+    }
+    // Without the announcement the same rows are two ids, and ROT13 prose is prose.
+    assert!(!rules_of_text(&format!("{}\n{}", &GITHUB[..24], &GITHUB[24..])).iter().any(|(r, _)| r == "github_token"));
+    assert_quiet(&["The court reversed the ruling on 3 March.", "rot13 is a toy cipher: Uryyb jbeyq"]);
+}
+
+#[test]
+fn partly_escaped_tokens_and_other_escape_syntaxes_block() {
+    // Every third character escaped; `\u{..}` code points; octal; a path with `\x2f`.
+    let partly: String = GITHUB
+        .bytes()
+        .enumerate()
+        .map(|(i, b)| if i % 3 == 0 { format!("\\u{b:04x}") } else { char::from(b).to_string() })
+        .collect();
+    let braces: String = GITHUB
+        .bytes()
+        .enumerate()
+        .map(|(i, b)| if i % 2 == 0 { format!("\\u{{{b:x}}}") } else { char::from(b).to_string() })
+        .collect();
+    let octal: String = GITHUB.bytes().map(|b| format!("\\{b:03o}")).collect();
+    for text in [format!("k = \"{partly}\""), format!("const T = \"{braces}\";"), format!("printf '{octal}'")] {
+        assert!(rules_of_text(&text).iter().any(|(r, s)| r == "github_token" && s == "block"), "{text}");
+    }
+    assert_found(&[(r#"path = b"\x2fhome\x2fvaleria\x2f.ssh\x2fconfig""#, "home_path", "block")]);
+    // Accents, a lone quote and blanks escaped are no disguise.
+    assert_quiet(&[r#"{"t": "Caf\u00e9 cr\u00e8me \u0022hot\u0022"}"#, r"printf 'a\tb\n'", r"sed 's/\x20/ /g'"]);
+}
+
+#[test]
+fn a_path_kept_as_its_parts_blocks() {
+    let win = serde_json::json!({"parts": ["C:\\", "Users", "hwang.jiyeon", "Desktop", "pay.xlsx"]});
+    let unix = serde_json::json!({"p": ["home", "dmitri", "projects", "notes.md"]});
+    let rooted = serde_json::json!({"p": ["/", "Users", "bo", "x"]});
+    for doc in [win, unix, rooted] {
+        assert!(rules_of_json(&doc).iter().any(|(_, s)| s == "block"), "{doc}");
+    }
+    let repo = serde_json::json!({"p": ["src", "users", "list.rs"], "q": ["home", "index.html"]});
+    assert_eq!(rules_of_json(&repo), []);
+}
+
+#[test]
+fn kubernetes_events_and_failed_test_results_in_json_block() {
+    let event = |reason: &str| serde_json::json!({"reason": reason, "message": "probe failed", "involvedObject": {"kind": "Pod", "name": "api-7f9"}});
+    let events = serde_json::json!({"kind": "List", "items": [event("Unhealthy"), event("BackOff")]});
+    assert!(rules_of_json(&events).iter().any(|(r, s)| r == "cluster_events" && s == "block"));
+    let jest = serde_json::json!({"testResults": [{"name": "/ci/a.test.ts", "status": "failed",
+        "assertionResults": [{"status": "failed", "failureMessages": ["Error: expect(received).toBe(expected)\n\nExpected: 2\nReceived: 3\n    at Object.<anonymous> (a.test.ts:8:3)"]}]}]});
+    assert!(rules_of_json(&jest).iter().any(|(r, s)| r == "test_results" && s == "block"));
+    // One event, or a failure told in one line, is a note.
+    assert!(
+        !rules_of_json(&serde_json::json!({"items": [event("Unhealthy")]})).iter().any(|(r, _)| r == "cluster_events")
+    );
+    let summary = serde_json::json!([{"name": "parser", "status": "failed", "message": "3 tests failed"}]);
+    assert!(!rules_of_json(&summary).iter().any(|(r, _)| r == "test_results"));
+}
+
+#[test]
+fn turns_on_one_line_in_other_languages_block() {
+    assert_found(&[
+        (
+            "Usuario: ¿me devolvéis el dinero? Asistente: Claro, 312 €. Usuario: ¿cuándo? Asistente: en 7 días.",
+            "inline_turns",
+            "block",
+        ),
+        (
+            "Benutzer: Passwort vergessen Assistent: Portal öffnen. Benutzer: danke Assistent: gern",
+            "inline_turns",
+            "block",
+        ),
+        (
+            "Пользователь: привет Ассистент: здравствуйте Пользователь: статус? Ассистент: готово",
+            "inline_turns",
+            "block",
+        ),
+    ]);
+    assert_quiet(&["The Asistente: field holds the assistant's name; Usuario: the user's."]);
+}
+
+#[test]
+fn more_runtime_traces_and_chat_copies_block() {
+    assert_found(&[
+        (
+            "Unhandled exception:\nRangeError (index): Invalid value: 3\n#0      List.[] (dart:core-patch/growable_array.dart:264:36)",
+            "runtime_trace",
+            "block",
+        ),
+        (
+            "Raised at Stdlib__Map.Make.find in file \"map.ml\", line 141, characters 10-25\nCalled from Main.run in file \"bin/main.ml\", line 19, characters 2-30",
+            "runtime_trace",
+            "block",
+        ),
+        (
+            "thread 40212 panic: index out of bounds: index 5, len 3\n/src/tokenizer.zig:114:27: 0x10371c4 in next (lexer)",
+            "runtime_trace",
+            "block",
+        ),
+        (
+            "Traceback (most recent call last)\n/app/src/server.nim(142) server\n/app/src/routes.nim(57) handleLogin",
+            "runtime_trace",
+            "block",
+        ),
+        (
+            "==8812==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000b30\nREAD of size 8 at 0x602000000b30 thread T0\n    #0 0x55d4c1a2f3e0 in session_close src/net/session.c:203",
+            "runtime_trace",
+            "block",
+        ),
+        (
+            "Log Name:      Application\nSource:        Application Error\nDate:          3/14/2024 8:02:17 AM",
+            "runtime_trace",
+            "block",
+        ),
+        (
+            "(lldb) bt\n* thread #1, queue = 'com.apple.main-thread', stop reason = breakpoint 1.1",
+            "runtime_trace",
+            "block",
+        ),
+        (
+            "    + CategoryInfo          : InvalidData: (:) [Set-ADUser], ParameterBindingValidationException\n    + FullyQualifiedErrorId : ParameterArgumentValidationError",
+            "runtime_trace",
+            "block",
+        ),
+        (
+            "[error] /build/core/src/main/scala/Quote.scala:27:14: type mismatch;\n[error]  found   : Option[BigDecimal]",
+            "runtime_trace",
+            "block",
+        ),
+        (
+            "Error in `[.data.frame`(sales, , \"region\") : undefined columns selected\nCalls: source ... summarise -> [",
+            "runtime_trace",
+            "block",
+        ),
+        (
+            "You said:\nhow do I ask for the deposit back\nChatGPT said:\nHere is a short message.\nYou said:\nshorter\nChatGPT said:\nDone.",
+            "transcript_turns",
+            "block",
+        ),
+        (
+            "| # | Speaker | Message |\n|---|---|---|\n| 1 | User | Why is the total off? |\n| 2 | Assistant | Rounding per line. |",
+            "transcript_turns",
+            "block",
+        ),
+        (
+            "對話紀錄：\n使用者：幫我翻譯這句\n助理：好的。\n使用者：正式一點\n助理：本批貨物將延後出貨。",
+            "cjk_turns",
+            "block",
+        ),
+        (
+            "12/01/2024 à 19:02 - Léa: qui a payé ?\n12/01/2024 à 19:05 - Youssef: moi\n12/01/2024 à 19:06 - Léa: merci",
+            "chat_export",
+            "block",
+        ),
+        (
+            "14:03 < mirelle> is the nightly broken\n14:03 < sabo> it's broken, disk full\n14:04 < mirelle> ok thx",
+            "chat_log",
+            "block",
+        ),
+        (
+            "<@selin:chat.example.org> is the bridge down?\n<@radek:chat.example.org> looks like it\n<@selin:chat.example.org> restart it?\n<@radek:chat.example.org> go ahead",
+            "irc_turns",
+            "block",
+        ),
+    ]);
+    assert_quiet(&[
+        "Log Name: is the first field Event Viewer shows.",
+        "| Role | Meaning |\n|---|---|\n| User | the person asking |",
+        "[error] one error found",
+    ]);
+}
+
+#[test]
+fn generic_secrets_in_more_languages_warn() {
+    assert_found(&[
+        ("chiave maestra del reparto: b960ce3afad1deefc20fdf1e74842e8b", "password_in_prose", "warn"),
+        ("phrase secrète de la clé GPG : « tilleul-pinceau-boussole-verger-fromage »", "password_in_prose", "warn"),
+        ("钱包恢复短语：茶杯 蜡烛 钢琴 铁路 桥梁 月亮 纸鹤 星座 河流 海岸 灯塔 雨伞", "seed_phrase", "warn"),
+        ("복구 문구: 별빛 연필 사과 등대 고양이 하늘 바다 시계 기차 단풍 우산 나무", "seed_phrase", "warn"),
+    ]);
+    assert_quiet(&["La chiave maestra va cambiata ogni anno.", "복구 문구는 종이에 적어 보관하세요."]);
+}
+
+#[test]
+fn a_policys_promise_of_secrecy_is_no_secret_kept() {
+    let policy = "Speak Up Policy (public version)\n\nWho can raise a concern? Employees, contractors and suppliers.\n\nWhat can you report? Fraud, bribery, health and safety breaches.\n\nHow? Through the Speak Up line, or directly to the Chair of the Audit Committee. You may report anonymously.\n\nWe acknowledge every report within 7 days.";
+    assert!(!super::dossier::secret_kept(policy), "{policy}");
+    let vi = "Danh tính người tố giác chỉ được Ban Kiểm soát nội bộ biết và được bảo mật tuyệt đối.";
+    assert!(!super::dossier::secret_kept(vi));
+    assert!(super::dossier::secret_kept(
+        "She reported the bribe anonymously; keep this confidential until the board meets."
+    ));
+}
