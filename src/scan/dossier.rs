@@ -266,7 +266,7 @@ fn count(text: &str) -> Counts {
 /// Whether `text` is a fill-in template of a document rather than one: three or more
 /// placeholders (`[PARTY A NAME]`, `[Raison sociale]` but not a link's `[text](…)`,
 /// `<name>`, `{{date}}`, `YYYY-MM-DD`, `____`, fullwidth `＿＿`) and no named
-/// person, sum or date of its own. The document rules' findings on such a text are dropped
+/// person, sum or date of its own (one name, with [`TEMPLATE_MANY`] placeholders or more). The document rules' findings on such a text are dropped
 /// (a template with a real name or figure in it is judged as a document).
 #[must_use]
 pub(super) fn is_template(text: &str) -> bool {
@@ -278,12 +278,19 @@ pub(super) fn is_template(text: &str) -> bool {
         return false;
     }
     let c = count(text);
-    c.people == 0 && c.figures == 0
+    // Six or more placeholders leave a template one name read into its own words (`People
+    // Team` beside `[HR Manager name]`).
+    let many = PLACEHOLDER.find_iter(text).nth(TEMPLATE_MANY - 1).is_some();
+    c.figures == 0 && (c.people == 0 || (many && c.people <= 1))
 }
+
+/// Placeholders from which a template may hold one name of its own ([`is_template`]).
+const TEMPLATE_MANY: usize = 6;
 
 /// The private-prose finding of `text`, at its first named person, when the text holds
 /// (people, sums or dates, matters; secrecy: words of [`words::SECRECY`] such as `keep this between
 /// us`, `in confidence`):
+/// - a confidentiality marking opening one of its first lines ([`marked`]), alone;
 /// - 2+ people, 2+ sums or dates and 2+ matters;
 /// - 3+ people and 3+ matters (a review, a postmortem's timeline);
 /// - 3+ people, 2+ sums or dates and a matter;
@@ -298,7 +305,8 @@ pub(super) fn is_template(text: &str) -> bool {
 /// alone ([`super::names`]). A text with words of a public or made-up text
 /// ([`words::PUBLIC_CONTEXT`]) or naming a public body ([`roles::PUBLIC_BODY`]: a council's
 /// minutes) also needs words of secrecy. `None` for a text outside
-/// [`MIN_BYTES`]..=[`MAX_BYTES`] or short of these.
+/// [`MIN_BYTES`]..=[`MAX_BYTES`], short of these, or whose first lines call it the
+/// published copy ([`published_copy`]).
 #[must_use]
 pub(super) fn find(text: &str) -> Option<(usize, String)> {
     // Blanks around the text do not make it a larger one (padding past the limit).
@@ -312,7 +320,8 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
     }
     // Every threshold below needs a matter or words of secrecy: a text with neither, most
     // texts, is passed over after three searches of the whole text instead of a dozen per line.
-    if !names_a_matter(text) {
+    let marked = marked(text);
+    if (!names_a_matter(text) && !marked) || published_copy(text) {
         return None;
     }
     let c = count(text);
@@ -344,10 +353,27 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
         || ((c.clauses.0 >= 2 || (c.clauses.1 >= 2 && roles::CONTRACT.is_match(text)))
             && c.figures >= 1
             && matters >= 2);
+    // A marking on the document is enough, as `confidential_marking`'s is.
     // Public words, or a public body's name (the minutes of its meeting), need secrecy too.
-    let found = found && (!(public_words(text) || roles::PUBLIC_BODY.is_match(text)) || secrecy());
+    let found =
+        (found || marked) && (!(public_words(text) || roles::PUBLIC_BODY.is_match(text)) || secrecy() || marked);
     // A letter may name nobody with a title: its finding is then at the text's start.
     found.then(|| c.first.unwrap_or_else(|| (0, text.trim_start().chars().take(24).collect())))
+}
+
+/// Whether one of the first [`MARKED_LINES`] non-blank lines of `text` calls it the
+/// published copy ([`roles::PUBLISHED`]: a policy's `public version`).
+fn published_copy(text: &str) -> bool {
+    text.lines().filter(|l| !l.trim().is_empty()).take(MARKED_LINES).any(|l| roles::PUBLISHED.is_match(l))
+}
+
+/// Lines of a document read for a confidentiality marking ([`marked`]).
+const MARKED_LINES: usize = 4;
+
+/// Whether one of the first [`MARKED_LINES`] non-blank lines of `text` opens with a
+/// confidentiality marking ([`roles::MARKING`]: `POVJERLJIVO`, `ΕΜΠΙΣΤΕΥΤΙΚΟ –`).
+fn marked(text: &str) -> bool {
+    text.lines().filter(|l| !l.trim().is_empty()).take(MARKED_LINES).any(|l| roles::MARKING.is_match(l))
 }
 
 /// Whether `text` holds a matter ([`MATTERS`]) or a word of secrecy: what every threshold
@@ -400,10 +426,10 @@ pub(super) fn signals(text: &str) -> Vec<&'static str> {
 
 /// Whether `text` reads as a public or made-up text ([`words::PUBLIC_CONTEXT`]: a press
 /// release, a published report, a job posting, fiction) with no words keeping it from
-/// others.
+/// others, or that calls itself the published copy in its first lines ([`published_copy`]).
 #[must_use]
 pub(super) fn reads_public(text: &str) -> bool {
-    public_words(text) && !secret_kept(text)
+    (public_words(text) && !secret_kept(text)) || published_copy(text)
 }
 
 /// Words of a public or made-up text: [`words::PUBLIC_CONTEXT`] or [`words::PUBLIC_GENRES`].

@@ -48,10 +48,17 @@ pub(super) const MORE_MATTERS_SRC: &str = r"(?i-u:\b(?:restructuring|reorg|plant
 
 /// Words that keep these documents from others, beyond [`super::SECRECY`]: silence until
 /// signing, insider information, an audience named as the only one (`exec staff only`,
-/// `nur Geschäftsleitung`, `仅限审计委员会`), not to be disclosed before an announcement.
+/// `nur Geschäftsleitung`, `仅限审计委员会`), not to be disclosed before an announcement;
+/// and the marking `confidential` (or `secret`, `internal only`, `not for circulation`) in
+/// the languages the lists above lack: Greek, the South Slavic ones, Welsh, Finnish,
+/// Estonian, Latvian, Lithuanian, Albanian, Basque, Maltese, Slovak, Czech, Hungarian,
+/// Romanian, Bulgarian, Ukrainian, Icelandic, Danish and Norwegian, Irish, Tagalog,
+/// Indonesian and Malay, the Turkic ones, Mongolian, Georgian, Armenian, Vietnamese,
+/// Hebrew, Persian, Urdu, the Indic scripts, Sinhala, Thai, Lao, Khmer, Burmese, Amharic,
+/// Chinese, Japanese and Korean.
 pub(super) static MORE_SECRECY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i-u:\b(?:Stillschweigen|massima riservatezza|riservatezza|fram till offentliggörandet|bis zur Veröffentlichung|until (?:it is )?(?:publicly )?(?:announced|disclosed)|jusqu'à (?:la publication|l'annonce)|unntatt offentlighet|geheimhouding|tajemnic\w+|sigilo|gizli tutul\w*|no divulgar|sin informar|ne sera pas communiqué|pas communiqué|niet extern|nicht öffentlich|ei tiedoteta|nebude zveřejněn\w*|(?:exec(?:utive)?|staff|people team|board|committee|investors?|partners?)\b[a-z ]{0,12} only|nur (?:Geschäftsleitung|Vorstand|intern)|solo (?:comitato|per)[a-z ]{0,24}|per il solo|ej förhandlat|within your partnership|subject to contract|out of the board portal|not be told|no all-hands|não (?:comente|comentar|compartilhe)|niet met [a-z ]{0,20}delen|no (?:comentar|compartir) con)\b)|конфиденциальн[а-яё]+|не подлежит разглашению|外部公開を禁止|社外秘|不得对外披露|仅限|内部检讨|내부 검토용|외부 공개를 금지|에게만 공유",
+        r"(?i-u:\b(?:Stillschweigen|massima riservatezza|riservatezza|fram till offentliggörandet|bis zur Veröffentlichung|until (?:it is )?(?:publicly )?(?:announced|disclosed)|jusqu'à (?:la publication|l'annonce)|unntatt offentlighet|geheimhouding|tajemnic\w+|sigilo|gizli tutul\w*|no divulgar|sin informar|ne sera pas communiqué|pas communiqué|niet extern|nicht öffentlich|ei tiedoteta|nebude zveřejněn\w*|(?:exec(?:utive)?|staff|people team|board|committee|investors?|partners?)\b[a-z ]{0,12} only|nur (?:Geschäftsleitung|Vorstand|intern)|solo (?:comitato|per)[a-z ]{0,24}|per il solo|ej förhandlat|within your partnership|subject to contract|out of the board portal|not be told|no all-hands|não (?:comente|comentar|compartilhe)|niet met [a-z ]{0,20}delen|no (?:comentar|compartir) con)\b)|конфиденциальн[а-яё]+|не подлежит разглашению|外部公開を禁止|社外秘|不得对外披露|仅限|内部检讨|내부 검토용|외부 공개를 금지|에게만 공유|(?i:\b(?:εμπιστευτικ\w*|απόρρητ\w*|povjerljiv\w*|poverljiv\w*|поверљив\w*|доверлив\w*|strogo zaupno|zaupno|\w{0,2}yfrinachol|luottamuksellis\w*|luottamuksellinen|ei jaeta|salassa pidettävä|konfidentsiaal\w*|ainult sisekasutuseks|konfidenciāl\w*|konfidencial\w*|konfidenciál\w*|konfidentzial\w*|kunfidenzjali|dôvern\w*|neverejn\w*|důvěrn\w*|neveřejn\w*|bizalmas\w*|confidențial\w*|поверителн\w*|конфіденційн\w*|не для розголошення|не для распространения|для служебного пользования|trúnaðarmál\w*|fortrolig\w*|rúnda|faoi rún|kişiye özel|kumpidensyal|konpidensyal|rahasia|rahsia|sulit dan persendirian|məxfi|maxfiy|құпия|нууц|კონფიდენციალურ\w*|გაუმჟღავნებელ\w*|գաղտնի\w*|tuyệt mật|lưu hành nội bộ)\b)|חסוי|סודי ביותר|محرمانه|رازدارانہ|خفیہ|গোপনীয়|ரகசிய|இரகசிய|గోప్య|ಗೌಪ್ಯ|രഹസ്യ|ગોપનીય|ਗੁਪਤ|गोप्य|රහස්‍ය|රහසිගත|ลับเฉพาะ|ลับมาก|ลับที่สุด|เป็นความลับ|ເປັນຄວາມລັບ|សម្ងាត់|လျှို့ဝှက်|ሚስጥር|ምስጢር|機密|極秘|部外秘|取扱注意|机密|绝密|僅供內部|内部资料|기밀|비공개",
     )
     .expect("the more-secrecy pattern compiles")
 });
@@ -99,4 +106,29 @@ pub(super) static PUBLIC_BODY: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i-u:\b(?:city council|town council|county (?:board|commission)|board of (?:supervisors|aldermen|county commissioners|education)|council ?members?|call to order|public comment|planning commission|Gemeinderat|Stadtrat|Kreistag|conseil municipal|consiglio comunale|gemeenteraad|kommunfullmäktige|(?:parish|borough|district) council|members of the public|Cllr)\b)|(?u:人民代表大会|人大常委会|常务委员会|公开听证会|现予公开|旁听群众)",
     )
     .expect("the public-body pattern compiles")
+});
+
+/// A confidentiality marking opening one of a document's first lines, alone or before a
+/// separator (`POVJERLJIVO`, `ΕΜΠΙΣΤΕΥΤΙΚΟ –`, `Preifat a chyfrinachol`, `ลับมาก`,
+/// `Konfidentsiaalne:`), in the languages [`super::super::rules`]' `confidential_marking`
+/// row does not cover (read by [`super::marked`]; case ignored). A title that merely holds
+/// the word (`Politika o povjerljivosti`) is no marking.
+pub(super) static MARKING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?im)^[ \t#*>\[(【■]*(?:strogo |strikt |strengt |strictly |ściśle |přísně |prísne |szigorúan |strict |строго |суворо |estrictamente |strettamente |sangat )?(?:εμπιστευτικ[οό]|απ[οό]ρρητο|povjerljivo|poverljivo|поверљиво|доверливо|zaupno|preifat a (?:ch|c|g)yfrinachol|(?:ch|c|g|ngh)yfrinachol|luottamuksellinen|salainen|sisäinen|konfidentsiaalne|asutusesiseseks kasutamiseks|konfidenciāli|konfidencialu|konfidencialiai|konfidenciale|konfidencial|konfidentzial|kunfidenzjali|dôverné|neverejné|důvěrné|neveřejné|bizalmas|confidențial|confidential|поверително|конфіденційно|конфиденциально|для служебного пользования|poufne|vertrouwelijk|konfidentiellt|fortroligt|fortrolig|trúnaðarmál|gizli|gİzlİ|kişiye özel|kİşİye özel|riservat[oa]|confidencial|rahasia|rahsia|sulit|kumpidensyal|mật|tuyệt mật|lưu hành nội bộ|سري|سري للغاية|سرّي|محرمانه|خفیہ|חסוי|סודי|गोपनीय|গোপনীয়|ரகசியம்|இரகசியம்|గోప్యం|ಗೌಪ್ಯ|രഹസ്യം|ગોપનીય|ਗੁਪਤ|गोप्य|රහස්‍ය|ลับ|ลับมาก|ลับเฉพาะ|ลับที่สุด|ລັບ|ເປັນຄວາມລັບ|សម្ងាត់|လျှို့ဝှက်|ሚስጥራዊ|ምስጢራዊ|კონფიდენციალური|საიდუმლო|գաղտնի|нууц|құпия|maxfiy|məxfi|rúnda|機密|極秘|部外秘|社外秘|机密|绝密|密件|僅供內部參考|内部资料|기밀|대외비)[ \t*\])】]*(?:$|[-:：|/(（,]|–|—)",
+    )
+    .expect("the marking pattern compiles")
+});
+
+/// A copy's own label that it is the published one (`— public version`, `(version
+/// publique)`, `（公開版）`, `(bản công bố)`: after a bracket, a dash, a bar, a colon or a
+/// comma, or opening the line; `keep it out of the public version` is no label), read in a
+/// document's first lines by
+/// [`super::published_copy`]: a policy's promise of secrecy (`we will treat every report in
+/// confidence`) is then no secret kept.
+pub(super) static PUBLISHED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i:(?:^|[(\[|:,-]|（|—|–)[ \t]*(?:public version|published version|version publique|versión pública|versão pública|öffentliche (?:fassung|version)|versione pubblica|openbare versie|wersja publiczna|publiczna wersja|публичная версия|публічна версія|offentlig version|offentlige versjon|julkinen versio|veřejná verze|verejná verzia|nyilvános változat|versiunea publică|δημόσια έκδοση|kamu versiyonu|versi publik|versi awam|bản công bố|bản công khai)\b)|(?:^|[(\[|:,-]|（|—|–|【)[ \t]*(?:公開版|公开版|공개본|공개용)",
+    )
+    .expect("the published pattern compiles")
 });

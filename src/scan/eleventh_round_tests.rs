@@ -218,3 +218,55 @@ fn a_policys_promise_of_secrecy_is_no_secret_kept() {
         "She reported the bribe anonymously; keep this confidential until the board meets."
     ));
 }
+
+#[test]
+fn a_marking_in_another_language_opens_a_private_document() {
+    let body = "\nSopimuksen osapuolet sopivat, että Marja Virtanen saa 4 200 euron kertakorvauksen 31.5. mennessä ja irtisanomisaika lyhenee kahteen kuukauteen. Maksu tehdään tilille kesäkuun palkan yhteydessä.";
+    assert_eq!(super::dossier::find(body.trim()), None, "the body alone is below every threshold");
+    for mark in
+        ["LUOTTAMUKSELLINEN", "ΕΜΠΙΣΤΕΥΤΙΚΟ – ", "POVJERLJIVO", "Preifat a chyfrinachol", "ลับมาก", "Konfidentsiaalne:"]
+    {
+        let text = format!("{mark}{body}");
+        assert!(super::dossier::find(&text).is_some(), "{text}");
+    }
+    // The word inside a title is no marking.
+    let title = "Politika o povjerljivosti podataka\nOva politika opisuje kako tvrtka obrađuje podatke kupaca i zaposlenika te kome se podaci smiju otkriti, u skladu s propisima Europske unije o zaštiti podataka.";
+    assert_eq!(super::dossier::find(title), None);
+}
+
+#[test]
+fn a_published_copy_and_a_template_with_many_placeholders_are_public() {
+    let policy = "Speak Up Policy — public version\nVersion 4.2, approved by the Board.\n\n2. Confidentiality and anonymity\nWe will treat every report in confidence. Your identity will only be shared with those who need to know it. Fraud, bribery and breaches of law can be reported to the Chair of the Audit Committee, Ms Ellis.";
+    assert_eq!(super::dossier::find(policy), None);
+    assert!(super::dossier::reads_public(policy));
+    let template = "From: [HR Manager name], People Team\nTo: [Employee full name]\nSubject: Confirmation of probation\n\nDear [First name],\n\nYou have completed your probation with [Company name] as of [date]. Your notice period will now be [X weeks].\n\nYours sincerely,\n[Name]\n[Job title]";
+    assert!(super::dossier::is_template(template));
+    assert!(!rules_of_text(template).iter().any(|(_, s)| s == "block"), "{template}");
+}
+
+#[test]
+fn cjk_prose_after_a_password_word_is_no_value() {
+    assert_quiet(&[
+        "第3条 ユーザーは、パスワードを第三者に譲渡または貸与することはできません。第4条（利用料金）本サービスの有料部分の対価として料金を支払うものとします。",
+    ]);
+    assert_found(&[("金庫のパスワードは Kx7-q9Lm-2vRt です", "password_in_prose", "warn")]);
+}
+
+#[test]
+fn routes_and_templated_segments_are_no_home_folders() {
+    let routes = serde_json::json!({"frontend_routes": ["/", "/home/feed", "/home/settings"]});
+    assert_eq!(rules_of_json(&routes), []);
+    assert_quiet(&["route GET /api/v2/users/{id}/home/widgets is slow"]);
+    assert_found(&[("DATABASE_URL=sqlite:////home/adebayo/projects/dev.sqlite3", "home_path", "block")]);
+    let path = serde_json::json!({"routes": ["/feed"], "output": "/home/adebayo/out.csv"});
+    assert!(rules_of_json(&path).iter().any(|(r, s)| r == "home_path" && s == "block"));
+}
+
+#[test]
+fn a_mention_of_the_public_version_is_no_label() {
+    let draft = "- [ ] finish the postmortem, draft so far:\n  Note: Ahmed Saleh's missed page is the third this quarter, discuss with his manager and keep it out of the public version.\n  Timeline: 02:19 Ahmed Saleh paged / 02:34 escalated to Jenny Wu / 03:05 restarted\n  Impact: 310 duplicate charges refunded (USD 27,450) for 12,800 customers";
+    assert!(!super::dossier::reads_public(draft));
+    assert!(super::dossier::reads_public(
+        "内部通報制度規程（公開版）\n第1条（目的）本規程は、通報者の保護について定める。"
+    ));
+}

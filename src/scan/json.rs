@@ -203,6 +203,8 @@ struct KeyFacts {
     captured_output: bool,
     /// The name says it holds a chat (`chat`, `history`, `conversation`, `dialog`).
     chat_history: bool,
+    /// The name says it holds an app's URL routes (`routes`, `endpoints`).
+    web_routes: bool,
 }
 
 /// At most this many key names are remembered per thread (then forgotten all at once).
@@ -228,6 +230,7 @@ fn key_facts(k: &str) -> KeyFacts {
         boundary_flag: is_boundary_flag(&lower),
         captured_output: is_captured_output_key(&lower),
         chat_history: ["chat", "history", "conversation", "dialog"].iter().any(|w| lower.contains(w)),
+        web_routes: ["route", "endpoint"].iter().any(|w| lower.contains(w)),
     };
     KEY_FACTS.with_borrow_mut(|m| {
         if m.len() >= KEYS_KEPT {
@@ -462,5 +465,24 @@ fn scan_entry(k: &str, v: &Value, at: &mut String, policy: Policy, out: &mut Vec
         out.push(structure("boundary_flag_true", at.clone(), "true", format!("boundary flag {shown} is true")));
     }
     scan_text(k, at, policy, out);
+    let before = out.len();
     scan_at(v, at, policy, out);
+    // An app's routes (`"routes": ["/home/feed", …]`) are URL paths, not folders: a home
+    // folder found in a string that opens with `/` under such a key is a route's segment.
+    if facts.web_routes {
+        let route_strings = |f: &Finding| {
+            f.category == "local_paths"
+                && f.location.get(at.len()..).and_then(|rest| pointed(v, rest)).is_some_and(|s| s.starts_with('/'))
+        };
+        let kept: Vec<Finding> = out.drain(before..).filter(|f| !route_strings(f)).collect();
+        out.extend(kept);
+    }
+}
+
+/// The string at JSON pointer `rest` (`/0`, `/a/1`, or empty for `v` itself) under `v`.
+fn pointed<'v>(v: &'v Value, rest: &str) -> Option<&'v str> {
+    if rest.is_empty() {
+        return v.as_str();
+    }
+    v.pointer(rest).and_then(Value::as_str)
 }

@@ -13,6 +13,13 @@ const PROSE_WORDS: &[&str] = &[
     "all", "per", "not", "no", "our", "your", "their", "before", "after", "when", "if", "as", "so",
 ];
 
+/// Whether `v` runs on as CJK prose (written without blanks, so a whole clause reads as
+/// one value after `パスワードは`): it holds a full stop, a comma or a bracket of CJK text
+/// (`。` `、` `，` `「` `（`).
+fn is_cjk_sentence(v: &str) -> bool {
+    v.contains(['。', '、', '，', '「', '」', '（', '）'])
+}
+
 /// [`super::rules::Check::SecretValue`]: whether `v`, given as a generically named secret's
 /// value, is one: random-looking, one token of 8 or more letters and digits
 /// ([`is_letters_and_digits`]), 12 or more hex digits (blanks and dashes between groups
@@ -21,13 +28,13 @@ const PROSE_WORDS: &[&str] = &[
 /// between words none of which is a small word of prose, [`PROSE_WORDS`]), or four or
 /// more capitalised words or numbers apart by blanks, none of them a title's small word
 /// (`Lumen Fjord Otter 2291`, not `Managed By The Platform Team`); never a reference or
-/// placeholder, nor a small hex number (`0x5EED1234`).
+/// placeholder, nor a small hex number (`0x5EED1234`), nor CJK prose ([`is_cjk_sentence`]).
 #[must_use]
 pub fn is_secret_value(v: &str) -> bool {
     const SMALL: &[&str] =
         &["A", "An", "And", "As", "At", "By", "For", "From", "In", "Is", "Of", "On", "Or", "The", "To", "With"];
     let v = v.trim_matches(|c| c == '\'' || c == '"');
-    if is_reference_or_placeholder(v) || is_small_hex_number(v) {
+    if is_reference_or_placeholder(v) || is_small_hex_number(v) || is_cjk_sentence(v) {
         return false;
     }
     let hex: String = v.chars().filter(|c| !matches!(c, ' ' | '-')).collect();
