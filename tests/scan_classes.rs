@@ -506,20 +506,38 @@ fn ninth_round_parts_are_caught_and_no_clean_case_blocks() {
 /// session from the class descriptions only: private documents in 30 languages each
 /// (`tuning_25`, `tuning_27` corporate, `tuning_28` languages new to the data) and public
 /// look-alikes in the same languages (`clean_public_11` to `_13`), and `tuning_26`, the long
-/// tail of the five other classes. False blocks left: two public whistleblowing policies
-/// (their promise of secrecy reads as a secret kept), `git remote -v` with its prompt (a
-/// shell session, by design) and macOS's `/var/folders/zz/…` of a system account.
+/// tail of the five other classes. False blocks left: `git remote -v` with its prompt (a
+/// shell session, by design) and macOS's `/var/folders/zz/…` of a system account (the two
+/// public whistleblowing policies whose promise of secrecy read as a secret kept pass since
+/// the eleventh round).
 #[test]
 fn tenth_round_parts_are_caught_and_no_clean_case_blocks() {
     assert_private_documents(&[
         ("tuning_25.jsonl", 0.95, 0),
         ("clean_public_11.jsonl", 1.0, 0),
         ("tuning_27.jsonl", 0.95, 0),
-        ("clean_public_12.jsonl", 1.0, 1),
+        ("clean_public_12.jsonl", 1.0, 0),
         ("tuning_28.jsonl", 0.95, 0),
-        ("clean_public_13.jsonl", 1.0, 1),
+        ("clean_public_13.jsonl", 1.0, 0),
     ]);
     assert_every_class("tuning_26.jsonl", 0.88, &[("credential_disguise", 1), ("path_disguise", 1)]);
+}
+
+/// The eleventh round's parts (README, "Eleventh round"; first scores there), each by a
+/// helper session from the class descriptions only: personal private documents in 47
+/// languages (`tuning_29`), short plain private notes in 60 languages (`tuning_31`), public
+/// look-alikes (`clean_public_14`: published policies and templates in 43 languages;
+/// `clean_public_15`: short public notes in 60), and `tuning_30`, the long tail of the five
+/// other classes.
+#[test]
+fn eleventh_round_parts_are_caught_and_no_clean_case_blocks() {
+    assert_private_documents(&[
+        ("tuning_29.jsonl", 0.95, 0),
+        ("clean_public_14.jsonl", 1.0, 0),
+        ("tuning_31.jsonl", 0.95, 0),
+        ("clean_public_15.jsonl", 1.0, 0),
+    ]);
+    assert_every_class("tuning_30.jsonl", 0.85, &[]);
 }
 
 /// The thirteenth held-out part (`held_out_13.jsonl`, 250 cases by a helper session that saw
@@ -571,7 +589,8 @@ fn sixteenth_held_out_classes_report() {
 /// saw only the class descriptions: 70 private documents in 46 languages, about a
 /// third plain bodies, and the other five classes with their clean look-alikes), committed
 /// unseen in the tenth round for the next blind score, held back from the private-prose
-/// model's training. Not yet scored.
+/// model's training, and scored once in the eleventh round (on c90e6bd); spent, and trained
+/// on after that score.
 #[test]
 #[ignore = "held out: scored on purpose, not on every run"]
 fn seventeenth_held_out_classes_report() {
