@@ -1,9 +1,10 @@
 //! Disguises undone for the scan (issue 16): a secret or path split by zero-width
 //! characters, written in fullwidth letters (`ｇｈｐ＿…`) or with a separator's homoglyph
-//! (`∕home∕…`, `C:¥Users¥…`), spelt wholly or partly in escapes (`\u0073\u006b\u005f…`,
+//! (`∕home∕…`, `C:¥Users¥…`) or a Cyrillic or Greek look-alike letter (`/hоme/…`), spelt wholly or partly in escapes (`\u0073\u006b\u005f…`,
 //! `\u{6f}`, `\x2f`, octal `\150`; four or more in a run), or cut into string literals joined
 //! by concatenation (`"ghp_" "AbC…"`, `'sk_live_' + '…'`), or kept reversed for code to
-//! flip (`"…_fh"[::-1]`). The lines that hold one are
+//! flip (`"…_fh"[::-1]`), or said in prose to be kept in ROT13, backwards or wrapped by a
+//! terminal (`written backwards, reverse it before use: …`). The lines that hold one are
 //! rewritten without it and scanned again; a match found there and not in the plain text is
 //! the disguised secret. Pure.
 
@@ -36,15 +37,61 @@ fn is_separator_homoglyph(c: char) -> bool {
     )
 }
 
-/// The ASCII character a fullwidth form (`U+FF01`–`U+FF5E`) or a separator's homoglyph
-/// ([`is_separator_homoglyph`]) stands for.
+/// The ASCII character a fullwidth form (`U+FF01`–`U+FF5E`), a separator's homoglyph
+/// ([`is_separator_homoglyph`]) or a Latin letter's Cyrillic or Greek look-alike
+/// ([`latin_look_alike`]) stands for.
 fn folded(c: char) -> Option<char> {
     let u = u32::from(c);
     match c {
         '\u{2215}' | '\u{2044}' | '\u{29F8}' => Some('/'),
         '\u{2216}' | '\u{29F9}' | '\u{A5}' | '\u{FFE5}' | '\u{20A9}' => Some('\\'),
-        _ => (0xFF01..=0xFF5E).contains(&u).then(|| char::from_u32(u - 0xFF01 + 0x21)).flatten(),
+        _ => latin_look_alike(c)
+            .or_else(|| (0xFF01..=0xFF5E).contains(&u).then(|| char::from_u32(u - 0xFF01 + 0x21)).flatten()),
     }
+}
+
+/// The Latin letter a Cyrillic or Greek letter is drawn like (`о` → `o`, `р` → `p`, `Ѕ` →
+/// `S`, `ο` → `o`): what a path or token typed with one in it (`/hоme/…`) reads as.
+fn latin_look_alike(c: char) -> Option<char> {
+    const PAIRS: &[(char, char)] = &[
+        ('а', 'a'),
+        ('е', 'e'),
+        ('о', 'o'),
+        ('р', 'p'),
+        ('с', 'c'),
+        ('у', 'y'),
+        ('х', 'x'),
+        ('і', 'i'),
+        ('ј', 'j'),
+        ('ѕ', 's'),
+        ('һ', 'h'),
+        ('ԁ', 'd'),
+        ('А', 'A'),
+        ('В', 'B'),
+        ('Е', 'E'),
+        ('К', 'K'),
+        ('М', 'M'),
+        ('Н', 'H'),
+        ('О', 'O'),
+        ('Р', 'P'),
+        ('С', 'C'),
+        ('Т', 'T'),
+        ('Х', 'X'),
+        ('І', 'I'),
+        ('Ѕ', 'S'),
+        ('ο', 'o'),
+        ('α', 'a'),
+        ('ν', 'v'),
+        ('Ο', 'O'),
+        ('Α', 'A'),
+        ('Β', 'B'),
+        ('Ε', 'E'),
+        ('Κ', 'K'),
+        ('Μ', 'M'),
+        ('Ν', 'N'),
+        ('Τ', 'T'),
+    ];
+    PAIRS.iter().find(|(from, _)| *from == c).map(|&(_, to)| to)
 }
 
 /// The ASCII character an escape at `bytes[i..]` spells and the escape's length: `\u00HH`
@@ -155,7 +202,8 @@ fn join_at(bytes: &[u8], q: usize) -> Option<usize> {
 /// needs next (a blank or line break, `+`, `.`, or a quote: see [`join_at`]), or the
 /// first two bytes of a zero-width character (`E2 80`, `E2 81`, `EF BB`), of a fullwidth
 /// form (`EF BC`, `EF BD`) or of a separator's homoglyph (`E2 82`, `E2 88`, `E2 A7`, `EF BF`,
-/// `C2 A5`).
+/// `C2 A5`), or the lead byte of a Greek or Cyrillic letter (`CE`, `CF`, `D0`, `D1`, `D4`:
+/// [`latin_look_alike`]).
 /// Bitwise, without branches, for the block test.
 #[allow(clippy::needless_bitwise_bool)]
 fn may_start_disguise(b: u8, next: u8) -> bool {
@@ -165,7 +213,8 @@ fn may_start_disguise(b: u8, next: u8) -> bool {
         | (b == 0xEF) & ((0xBB..=0xBD).contains(&next) | (next == 0xBF))
         | (b == 0xC2) & (next == 0xA5);
     let escape = (b == b'\\') & ((next == b'u') | (next == b'x') | ((next >= b'0') & (next <= b'3')));
-    quote & (joins | (next == b'"') | (next == b'\'')) | wide | escape
+    let look_alike = (b == 0xD0) | (b == 0xD1) | (b == 0xD4) | (b == 0xCE) | (b == 0xCF);
+    quote & (joins | (next == b'"') | (next == b'\'')) | wide | escape | look_alike
 }
 
 /// The disguised stretches whose disguise starts in `text[from..to]`: `(line start, line
@@ -202,6 +251,7 @@ pub(super) fn stretches(text: &str, from: usize, to: usize) -> Vec<(usize, usize
             | u8::from(b == 0xEF)
             | u8::from(b == 0xC2)
             | u8::from(b == b'\\')
+            | u8::from(matches!(b, 0xCE | 0xCF | 0xD0 | 0xD1 | 0xD4))
             != 0
     };
     super::blocks::offsets_where(bytes, (from, to), screen, may_start_disguise, &mut candidates);
@@ -222,6 +272,19 @@ pub(super) fn stretches(text: &str, from: usize, to: usize) -> Vec<(usize, usize
                 if n >= ESCAPED_RUN {
                     mark(p, end);
                 }
+            }
+            continue;
+        }
+        // A Cyrillic or Greek letter drawn like a Latin one, beside a Latin letter, digit or
+        // `/` (`/hоme/…` with a Cyrillic `о`): in Russian or Greek words it has neither.
+        if matches!(bytes[p], 0xCE | 0xCF | 0xD0 | 0xD1 | 0xD4) {
+            let Some(c) = text.get(p..).and_then(|s| s.chars().next()) else { continue };
+            let latin = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'/');
+            let end = p + c.len_utf8();
+            if latin_look_alike(c).is_some()
+                && (latin(p.checked_sub(1).and_then(|i| bytes.get(i))) || latin(bytes.get(end)))
+            {
+                mark(p, end);
             }
             continue;
         }
@@ -330,7 +393,8 @@ const ROT13: &[&[u8]] = &[b"rot13", b"ROT13", b"Rot13", b"rot-13", b"ROT-13", b"
 
 /// Words that announce a token written backwards in prose (`written backwards`, `reverse
 /// it before use`): the runs of token bytes near one are also read backwards.
-const SAID_REVERSED: &[&[u8]] = &[b"backwards", b"reversed", b"everse it", b"everse the", b"in reverse"];
+const SAID_REVERSED: &[&[u8]] =
+    &[b"backwards", b"reversed", b"everse it", b"everse the", b"everse before", b"in reverse"];
 
 /// Words that announce a token broken over lines by a terminal's width (`it wrapped at 24
 /// cols`): lines near one that are each a run of token bytes are also read joined.
@@ -373,6 +437,17 @@ fn announced(lines: &str, out: &mut String) {
             out.push('\n');
         }
     }
+}
+
+/// What the announcement in `text` ([`ROT13`], [`SAID_REVERSED`], [`SAID_WRAPPED`]) says
+/// its tokens are (see [`announced`]), one per line; `None` when `text` announces nothing.
+/// For texts taken apart, such as a JSON object's strings (`{"k": "…_mpn", "how": "reverse
+/// before use"}`).
+#[must_use]
+pub(super) fn announced_tokens(text: &str) -> Option<String> {
+    let mut out = String::new();
+    announced(text, &mut out);
+    (!out.is_empty()).then_some(out)
 }
 
 /// `c` rotated by 13 places if it is an ASCII letter.

@@ -270,3 +270,23 @@ fn a_mention_of_the_public_version_is_no_label() {
         "内部通報制度規程（公開版）\n第1条（目的）本規程は、通報者の保護について定める。"
     ));
 }
+
+#[test]
+fn the_seventeenth_blind_parts_shapes_are_found() {
+    // A home folder typed with a Cyrillic `о`; Russian words hold the same letters.
+    assert_found(&[("Scratch output: /hоme/ebrandt/tmp/run-0519/out.csv", "home_path", "block")]);
+    assert_quiet(&["Привет, это обычный русский текст о погоде в Москве, Ольга."]);
+    // A token kept backwards in one field, as another field says.
+    let npm = serde_json::json!({"k": "npm_".chars().chain("Q7vLx9TbW2mZr8YkPn4HcJd7Fs1Ga6Ue0RtV".chars()).rev().collect::<String>(), "how": "reverse before use"});
+    assert!(rules_of_json(&npm).iter().any(|(r, s)| r == "npm_token" && s == "block"), "{npm}");
+    // IRC lines after a dated stamp; a web chat's turns; a Japanese PIN with `は`.
+    let irc = "[2024-02-11 22:14] <rkowal> built 0.9 on arm64?\n[2024-02-11 22:15] <mfisher> bump zstd first\n[2024-02-11 22:15] <rkowal> that explains it\n[2024-02-11 22:18] <mfisher> PR tonight";
+    assert_found(&[(irc, "dated_chat_log", "block"), ("金庫の暗証番号は 7377 です。", "access_code", "warn")]);
+    let turn = |who: &str, at: &str, said: &str| serde_json::json!({"speaker": who, "at": at, "utterance": said});
+    let web = serde_json::json!({"turns": [turn("customer", "14:02", "parcel not here"), turn("agent", "14:03", "sorry, checking")]});
+    assert!(rules_of_json(&web).iter().any(|(r, s)| r == "chat_message_array" && s == "block"), "{web}");
+    // A camel-case key about a secret, and a French recovery phrase key.
+    assert_eq!(rules_of_json(&serde_json::json!({"passwordPolicy": "min12-mixed"})), []);
+    let fr = serde_json::json!({"phrase_de_récupération": "zebra quarter carbon canyon kettle wolf amber yellow cousin fabric night ozone"});
+    assert!(rules_of_json(&fr).iter().any(|(_, s)| s == "warn"), "{fr}");
+}

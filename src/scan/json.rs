@@ -30,7 +30,7 @@ fn generic_rule() -> &'static Rule {
 /// unseal keys, unlock and PIN codes, master keys, seeds and mnemonics, encryption and
 /// signing keys, matched on the lowercased name.
 static GENERIC_SECRET_NAME: LazyLock<regex::Regex> = LazyLock::new(|| {
-    regex::Regex::new(r"(?:pass[_-]?phrase|salt|pepper|unseal[_-]?key|unlock[_-]?code|(?:^|_)pin$|pin[_-]?code|(?:^|_)puk$|master[_.-]?(?:key|secret|password)|cipher[_-]?seed|^seed$|seed[_-]?(?:phrase|words)|mnemonic|recovery[_-]?(?:phrase|key|code)|frase[_-]?d[eio][_-]?recuper|wiederherstellungs|herstelzin|hoofdsleutel|hauptschlüssel|encryption[_-]?(?:key|secret)|signing[_-]?(?:key|secret)|hmac[_-]?(?:key|secret))").expect("static regex")
+    regex::Regex::new(r"(?:pass[_-]?phrase|salt|pepper|unseal[_-]?key|unlock[_-]?code|(?:^|_)pin$|pin[_-]?code|(?:^|_)puk$|master[_.-]?(?:key|secret|password)|cipher[_-]?seed|^seed$|seed[_-]?(?:phrase|words)|mnemonic|recovery[_-]?(?:phrase|key|code)|frase[_-]?d[eio][_-]?recuper|phrase[_-]?de[_-]?r[ée]cup[ée]ration|wiederherstellungs|herstelzin|hoofdsleutel|hauptschlüssel|encryption[_-]?(?:key|secret)|signing[_-]?(?:key|secret)|hmac[_-]?(?:key|secret))").expect("static regex")
 });
 
 /// Twelve to twenty-four words of letters, none upper case (in any script: BIP-39 has
@@ -141,12 +141,13 @@ fn structure(rule_id: &str, loc: String, sample: &str, reason: String) -> Findin
     }
 }
 
-/// Whether a key named after a secret (lowercased) holds a fact about it rather than the
-/// secret: it ends in a word of policy, time, count, kind or place (`password_policy`,
+/// Whether a key named after a secret (`key`, and `lower`, it lowercased) holds a fact
+/// about it rather than the secret: it ends in a word of policy, time, count, kind or place
+/// after a separator or in camel case (`password_policy`, `passwordPolicy`,
 /// `api_key_rotation_due`, `token_ttl_minutes`, `secret_manager`, `salt_length`,
 /// `token_url`). Its value is judged by the text rules alone (issue 16: `"password_policy":
 /// "min 14 chars"` blocked as a random literal).
-fn describes_a_secret(lower: &str) -> bool {
+fn describes_a_secret(key: &str, lower: &str) -> bool {
     const ABOUT: &[&str] = &[
         "policy",
         "rotation",
@@ -190,7 +191,13 @@ fn describes_a_secret(lower: &str) -> bool {
         "name",
         "label",
     ];
-    ABOUT.iter().any(|a| lower.strip_suffix(a).is_some_and(|rest| rest.ends_with(['_', '-', '.'])))
+    // A camel-case word starts with a capital where the lowercased name has the word.
+    let camel = |rest: &str| {
+        !rest.is_empty()
+            && key.len() == lower.len()
+            && key.as_bytes().get(rest.len()).is_some_and(u8::is_ascii_uppercase)
+    };
+    ABOUT.iter().any(|a| lower.strip_suffix(a).is_some_and(|rest| rest.ends_with(['_', '-', '.']) || camel(rest)))
 }
 
 /// What a key's name alone says (lowercased): see [`key_facts`].
@@ -222,7 +229,7 @@ fn key_facts(k: &str) -> KeyFacts {
         return f;
     }
     let lower = k.to_lowercase();
-    let about = describes_a_secret(&lower);
+    let about = describes_a_secret(k, &lower);
     let facts = KeyFacts {
         secret_named: SECRET_NAME.is_match(&lower) && !about,
         generic_secret: GENERIC_SECRET_NAME.is_match(&lower) && !about,
@@ -281,6 +288,13 @@ fn scan_at(value: &Value, at: &mut String, policy: Policy, out: &mut Vec<Finding
                 push_segment(at, k);
                 scan_entry(k, v, at, policy, out);
                 at.truncate(len);
+            }
+            // A token in one field, kept backwards or in ROT13 as another field says.
+            let strings: Vec<&str> = map.values().filter_map(Value::as_str).collect();
+            if strings.len() >= 2
+                && let Some(tokens) = super::disguise::announced_tokens(&strings.join("\n"))
+            {
+                scan_joined(&tokens, at, policy, out, |f| f.category == "credentials" && f.severity == "block");
             }
         }
         _ => {}

@@ -202,14 +202,15 @@ fn is_role_message(v: &Value) -> bool {
 }
 
 /// A message of a chat export (Slack, Teams, Discord, Mattermost, Google Chat, a Zendesk
-/// ticket's comments): a string text under `text`, `message`, `body` or `content`, a sender
-/// under `user`, `user_name`, `user_id`, `author`, `author_id`, `from`, `sender` or
-/// `creator`, and a time under `ts`, `timestamp`, `time`, `date`, `created_at`, `create_at`
-/// or `created_date`; or a Mattermost bulk-export line holding one under `post`.
+/// ticket's comments, a web chat's turns): a string text under `text`, `message`, `body`,
+/// `content` or `utterance`, a sender under `speaker`, `user`, `user_name`, `user_id`,
+/// `author`, `author_id`, `from`, `sender` or `creator`, and a time under `ts`,
+/// `timestamp`, `time`, `at`, `date`, `created_at`, `create_at` or `created_date`; or a Mattermost bulk-export line holding one under `post`.
 fn is_chat_export_message(v: &Value) -> bool {
     let has = |keys: &[&str]| keys.iter().any(|k| v.get(*k).is_some_and(|x| !x.is_null()));
-    (["text", "message", "body", "content"].iter().any(|k| v.get(*k).is_some_and(Value::is_string))
+    (["text", "message", "body", "content", "utterance"].iter().any(|k| v.get(*k).is_some_and(Value::is_string))
         && has(&[
+            "speaker",
             "user",
             "user_name",
             "username",
@@ -221,6 +222,16 @@ fn is_chat_export_message(v: &Value) -> bool {
             "sender_id",
             "creator",
         ])
-        && has(&["ts", "timestamp", "time", "date", "created_at", "createdDateTime", "create_at", "created_date"]))
+        && has(&[
+            "ts",
+            "timestamp",
+            "time",
+            "at",
+            "date",
+            "created_at",
+            "createdDateTime",
+            "create_at",
+            "created_date",
+        ]))
         || v.get("post").is_some_and(|p| p.is_object() && is_chat_export_message(p))
 }

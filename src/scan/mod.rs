@@ -218,7 +218,7 @@ fn disguised_hits(text: &str, stretches: Vec<(usize, usize)>) -> Vec<Hit> {
     for h in &mut hits {
         let i = map.partition_point(|&(u, _)| u <= h.start).saturating_sub(1);
         h.start = map.get(i).map_or(0, |&(_, line)| line);
-        h.note = " (disguised: zero-width, fullwidth, escaped, split into literals, reversed, ROT13 or wrapped)";
+        h.note = " (disguised: zero-width, fullwidth, look-alike letters, escaped, split into literals, reversed, ROT13 or wrapped)";
     }
     hits
 }

@@ -529,7 +529,7 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         // … is 5903` (`pin` is gated as `pin ` / `pin:`: bare, its letters are in every
         // `-ping` word); a recovery or unlock key of eight groups of six digits; an unlock
         // code in Italian, French or Korean (`codice di sblocco`, `code de déverrouillage`,
-        // `잠금 해제 코드`), a Japanese PIN (`暗証番号：…`), or in hex (`0x7F3A-19C2`); as a JSON
+        // `잠금 해제 코드`), a Japanese PIN (`暗証番号：…`, `暗証番号は 7377`), or in hex (`0x7F3A-19C2`); as a JSON
         // key too (`"unlock_code": "336403"`).
         literals: &[
             "잠금",
@@ -553,7 +553,7 @@ pub(super) const CREDENTIALS: &[Rule] = &[
             "backup",
             "2fa",
         ],
-        pattern: r"(?i)(?:\b(?:alarm[ _-]?code|alarmcode|tresor-?code|door[ -]?code|gate[ -]?code|unlock[ _-]?code|(?:sim[ -])?pin(?:[ -]?code)?|puk|(?-i:[Tt]ürcode|[Ee]ntsperrcode|[Cc]ode d'accès|[Cc]ódigo de (?:acceso|la alarma))|code de l'alarme|codice (?:d'allarme|di accesso|del cancello|di sblocco)|(?-i:[Cc]ode de d(?:é|e)verrouillage))\b|잠금 ?해제 ?코드|暗証番号)(?:[ \t]+[^\s:=]+){0,10}?[ \t]*(?:\x22?[ \t]*[:=]|：|\b(?:is|lautet|ist|est|es|changed to|set to|now)\b|[ \t](?-i:è)[ \t])[ \t]*(?:[\x22'`]|«)?(\d(?:[ -]?\d){3,9}|0x[0-9A-Fa-f]{2,8}(?:-[0-9A-Fa-f]{2,8}){0,3})\b|\b(?:recovery|unlock)\b[^\n]{0,80}?\b(\d{6}(?:-\d{6}){7})\b|(?-i:\b(?:PIN|PUK)[ \t]+(\d{4,8}))\b|\b(?:unlock|door|gate|alarm)[ -]?code[ \t]+(\d{4,8})\b|\b(?:recovery|backup|2fa)\b[^\n:]{0,60}:[ \t]*(\d{4}-?\d{4}(?:,[ \t]*\d{4}-?\d{4}){1,15})\b",
+        pattern: r"(?i)(?:\b(?:alarm[ _-]?code|alarmcode|tresor-?code|door[ -]?code|gate[ -]?code|unlock[ _-]?code|(?:sim[ -])?pin(?:[ -]?code)?|puk|(?-i:[Tt]ürcode|[Ee]ntsperrcode|[Cc]ode d'accès|[Cc]ódigo de (?:acceso|la alarma))|code de l'alarme|codice (?:d'allarme|di accesso|del cancello|di sblocco)|(?-i:[Cc]ode de d(?:é|e)verrouillage))\b|잠금 ?해제 ?코드|暗証番号)(?:[ \t]+[^\s:=]+){0,10}?[ \t]*(?:\x22?[ \t]*[:=]|：|は|\b(?:is|lautet|ist|est|es|changed to|set to|now)\b|[ \t](?-i:è)[ \t])[ \t]*(?:[\x22'`]|«)?(\d(?:[ -]?\d){3,9}|0x[0-9A-Fa-f]{2,8}(?:-[0-9A-Fa-f]{2,8}){0,3})\b|\b(?:recovery|unlock)\b[^\n]{0,80}?\b(\d{6}(?:-\d{6}){7})\b|(?-i:\b(?:PIN|PUK)[ \t]+(\d{4,8}))\b|\b(?:unlock|door|gate|alarm)[ -]?code[ \t]+(\d{4,8})\b|\b(?:recovery|backup|2fa)\b[^\n:]{0,60}:[ \t]*(\d{4}-?\d{4}(?:,[ \t]*\d{4}-?\d{4}){1,15})\b",
         check: Check::NotPlaceholder,
         what: "an alarm, door, gate, safe (`Tresorcode`) or unlock code (also Italian, French, Korean; digits or hex), a PIN or PUK with its digits; a recovery key of eight groups of six digits (BitLocker's shape); a list of 2FA recovery or backup codes",
         hit: "Der Alarmcode für das Lager lautet 4-7-7-1-9",
