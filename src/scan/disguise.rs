@@ -202,8 +202,7 @@ fn join_at(bytes: &[u8], q: usize) -> Option<usize> {
 /// needs next (a blank or line break, `+`, `.`, or a quote: see [`join_at`]), or the
 /// first two bytes of a zero-width character (`E2 80`, `E2 81`, `EF BB`), of a fullwidth
 /// form (`EF BC`, `EF BD`) or of a separator's homoglyph (`E2 82`, `E2 88`, `E2 A7`, `EF BF`,
-/// `C2 A5`), or the lead byte of a Greek or Cyrillic letter (`CE`, `CF`, `D0`, `D1`, `D4`:
-/// [`latin_look_alike`]).
+/// `C2 A5`), or where Latin meets a Greek or Cyrillic letter ([`look_alike_edge`]).
 /// Bitwise, without branches, for the block test.
 #[allow(clippy::needless_bitwise_bool)]
 fn may_start_disguise(b: u8, next: u8) -> bool {
@@ -213,8 +212,29 @@ fn may_start_disguise(b: u8, next: u8) -> bool {
         | (b == 0xEF) & ((0xBB..=0xBD).contains(&next) | (next == 0xBF))
         | (b == 0xC2) & (next == 0xA5);
     let escape = (b == b'\\') & ((next == b'u') | (next == b'x') | ((next >= b'0') & (next <= b'3')));
-    let look_alike = (b == 0xD0) | (b == 0xD1) | (b == 0xD4) | (b == 0xCE) | (b == 0xCF);
-    quote & (joins | (next == b'"') | (next == b'\'')) | wide | escape | look_alike
+    quote & (joins | (next == b'"') | (next == b'\'')) | wide | escape | look_alike_edge(b, next)
+}
+
+/// Whether bytes `b`, `next` are where Latin meets a Greek or Cyrillic letter: an ASCII
+/// letter, digit or `/` before the lead byte of one (`CE`, `CF`, `D0`, `D1`, `D4`), or a
+/// continuation byte (the end of a two-byte letter) before an ASCII letter, digit or `/`.
+/// Inside Russian or Greek words neither occurs, so their text makes no candidates.
+#[allow(clippy::needless_bitwise_bool)]
+fn look_alike_edge(b: u8, next: u8) -> bool {
+    let latin = |x: u8| x.is_ascii_alphanumeric() | (x == b'/');
+    let lead = |x: u8| (x == 0xCE) | (x == 0xCF) | (x == 0xD0) | (x == 0xD1) | (x == 0xD4);
+    (latin(b) & lead(next)) | ((b & 0xC0 == 0x80) & latin(next))
+}
+
+/// The Greek or Cyrillic letter at a [`look_alike_edge`] found at `p`: `(start, end)` of
+/// the letter after an ASCII byte at `p`, or of the two-byte letter ending at `p`, when it
+/// is one of [`latin_look_alike`]'s.
+fn look_alike_at(text: &str, p: usize) -> Option<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let start = if bytes[p].is_ascii() { p + 1 } else { p.checked_sub(1)? };
+    let c = text.get(start..)?.chars().next()?;
+    let end = start + c.len_utf8();
+    (latin_look_alike(c).is_some() && (bytes[p].is_ascii() || end == p + 1)).then_some((start, end))
 }
 
 /// The disguised stretches whose disguise starts in `text[from..to]`: `(line start, line
@@ -251,7 +271,7 @@ pub(super) fn stretches(text: &str, from: usize, to: usize) -> Vec<(usize, usize
             | u8::from(b == 0xEF)
             | u8::from(b == 0xC2)
             | u8::from(b == b'\\')
-            | u8::from(matches!(b, 0xCE | 0xCF | 0xD0 | 0xD1 | 0xD4))
+            | u8::from(look_alike_edge(b, n))
             != 0
     };
     super::blocks::offsets_where(bytes, (from, to), screen, may_start_disguise, &mut candidates);
@@ -277,14 +297,9 @@ pub(super) fn stretches(text: &str, from: usize, to: usize) -> Vec<(usize, usize
         }
         // A Cyrillic or Greek letter drawn like a Latin one, beside a Latin letter, digit or
         // `/` (`/hоme/…` with a Cyrillic `о`): in Russian or Greek words it has neither.
-        if matches!(bytes[p], 0xCE | 0xCF | 0xD0 | 0xD1 | 0xD4) {
-            let Some(c) = text.get(p..).and_then(|s| s.chars().next()) else { continue };
-            let latin = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'/');
-            let end = p + c.len_utf8();
-            if latin_look_alike(c).is_some()
-                && (latin(p.checked_sub(1).and_then(|i| bytes.get(i))) || latin(bytes.get(end)))
-            {
-                mark(p, end);
+        if bytes[p].is_ascii_alphanumeric() || bytes[p] == b'/' || bytes[p] & 0xC0 == 0x80 {
+            if let Some((start, end)) = look_alike_at(text, p) {
+                mark(start, end);
             }
             continue;
         }
@@ -644,6 +659,8 @@ mod tests {
                 proptest::prelude::Just("/home/\u{200b}li/"),
                 proptest::prelude::Just("ｇｈｐ＿Ａｂ１ "),
                 proptest::prelude::Just("你好，世界：\n"),
+                proptest::prelude::Just("/hоme/li/ "),
+                proptest::prelude::Just("Москва 2024 "),
                 proptest::prelude::Just("\"a\", \"b\"\n"),
                 proptest::prelude::Just("plain words "),
             ], 0..60),
