@@ -160,7 +160,7 @@ fn escaped_run(bytes: &[u8], p: usize) -> (usize, usize) {
 }
 
 /// A byte a split token is made of on either side of a join.
-fn is_token_byte(b: u8) -> bool {
+pub(super) fn is_token_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+' | b'/' | b'=' | b'.')
 }
 
@@ -211,7 +211,7 @@ fn may_start_disguise(b: u8, next: u8) -> bool {
     let wide = (b == 0xE2) & ((next == 0x80) | (next == 0x81) | (next == 0x82) | (next == 0x88) | (next == 0xA7))
         | (b == 0xEF) & ((0xBB..=0xBD).contains(&next) | (next == 0xBF))
         | (b == 0xC2) & (next == 0xA5);
-    let escape = (b == b'\\') & ((next == b'u') | (next == b'x') | ((next >= b'0') & (next <= b'3')));
+    let escape = (b == b'\\') & ((next == b'u') | (next == b'x') | (b'0'..=b'3').contains(&next));
     quote & (joins | (next == b'"') | (next == b'\'')) | wide | escape | look_alike_edge(b, next)
 }
 
@@ -317,10 +317,17 @@ pub(super) fn stretches(text: &str, from: usize, to: usize) -> Vec<(usize, usize
             mark(p, p + c.len_utf8());
         }
     }
-    // Calls that assemble a string from literal pieces: `''.join([…])`, `[…].join`,
-    // `string.Concat(…)`, `"{}-{}".format(…)`, `os.path.join(…)`.
-    // And calls that reverse a string (`"…_fh"[::-1]`), with the two lines before: the
-    // literal may be assigned there (`_k = "…"` then `token = _k[::-1]`).
+    mark_words(bytes, from, to, &mut mark);
+    spans
+}
+
+/// Marks (`mark(start, end)`, as in [`stretches`]) what the words of [`PIECE_CALL_SEARCH`]
+/// in `bytes[from..to]` reach: calls that assemble a string from literal pieces (`''.join([…])`,
+/// `[…].join`, `string.Concat(…)`, `"{}-{}".format(…)`, `os.path.join(…)`) on their line;
+/// calls that reverse a string (`"…_fh"[::-1]`) with the two lines before (the literal may
+/// be assigned there: `_k = "…"` then `token = _k[::-1]`); an announcement in prose with the
+/// [`ANNOUNCED_REACH`] lines after.
+fn mark_words(bytes: &[u8], from: usize, to: usize, mark: &mut impl FnMut(usize, usize)) {
     let piece = &bytes[from..to.min(bytes.len())];
     let mut at = 0;
     while let Some(m) = PIECE_CALL_SEARCH.find(piece, at) {
@@ -335,7 +342,6 @@ pub(super) fn stretches(text: &str, from: usize, to: usize) -> Vec<(usize, usize
         }
         at = m.end();
     }
-    spans
 }
 
 /// The start of the line `n` lines above the one holding byte `p` (the text's start when
@@ -402,78 +408,6 @@ const PIECE_CALLS: &[&[u8]] = &[b"join", b"oncat", b".format("];
 /// ([`reversed_literals`]).
 const REVERSALS: &[&[u8]] = &[b"[::-1]", b").reverse()", b"rrev(", b"rReverse(", b"().rev()"];
 
-/// Words that announce a token kept in ROT13 (`stored it rot13'd`): the runs of token
-/// bytes on the line and the [`ANNOUNCED_REACH`] lines below are read rotated back.
-const ROT13: &[&[u8]] = &[b"rot13", b"ROT13", b"Rot13", b"rot-13", b"ROT-13", b"rot 13", b"ROT 13"];
-
-/// Words that announce a token written backwards in prose (`written backwards`, `reverse
-/// it before use`): the runs of token bytes near one are also read backwards.
-const SAID_REVERSED: &[&[u8]] =
-    &[b"backwards", b"reversed", b"everse it", b"everse the", b"everse before", b"in reverse"];
-
-/// Words that announce a token broken over lines by a terminal's width (`it wrapped at 24
-/// cols`): lines near one that are each a run of token bytes are also read joined.
-const SAID_WRAPPED: &[&[u8]] = &[b"wrapped", b"wrapping", b"line-wrap", b"linewrap"];
-
-/// Lines below an announcing word whose tokens are read as it says.
-const ANNOUNCED_REACH: usize = 3;
-
-/// Whether `lines` hold one of `words`.
-fn says(lines: &str, words: &[&[u8]]) -> bool {
-    words.iter().any(|w| memchr::memmem::find(lines.as_bytes(), w).is_some())
-}
-
-/// The runs of [`REVERSED_MIN`] or more token bytes in `lines` (outside quotes too).
-fn token_runs(lines: &str) -> impl Iterator<Item = &str> {
-    lines.split(|c: char| !c.is_ascii() || !is_token_byte(c as u8)).filter(|r| r.len() >= REVERSED_MIN)
-}
-
-/// Appends what an announcement near `lines` says the tokens there are: rotated back from
-/// ROT13, read backwards, or the lines that are one token run each joined (a terminal's
-/// wrap), one per line.
-fn announced(lines: &str, out: &mut String) {
-    if says(lines, ROT13) {
-        for run in token_runs(lines) {
-            out.extend(run.chars().map(rot13));
-            out.push('\n');
-        }
-    }
-    if says(lines, SAID_REVERSED) {
-        for run in token_runs(lines) {
-            out.extend(run.chars().rev());
-            out.push('\n');
-        }
-    }
-    if says(lines, SAID_WRAPPED) {
-        let whole = |l: &&str| l.len() >= 8 && l.bytes().all(is_token_byte);
-        let rows: Vec<&str> = lines.lines().map(str::trim).collect();
-        for group in rows.chunk_by(|a, b| whole(a) && whole(b)).filter(|g| g.len() >= 2) {
-            out.push_str(&group.concat());
-            out.push('\n');
-        }
-    }
-}
-
-/// What the announcement in `text` ([`ROT13`], [`SAID_REVERSED`], [`SAID_WRAPPED`]) says
-/// its tokens are (see [`announced`]), one per line; `None` when `text` announces nothing.
-/// For texts taken apart, such as a JSON object's strings (`{"k": "…_mpn", "how": "reverse
-/// before use"}`).
-#[must_use]
-pub(super) fn announced_tokens(text: &str) -> Option<String> {
-    let mut out = String::new();
-    announced(text, &mut out);
-    (!out.is_empty()).then_some(out)
-}
-
-/// `c` rotated by 13 places if it is an ASCII letter.
-fn rot13(c: char) -> char {
-    match c {
-        'a'..='m' | 'A'..='M' => (c as u8 + 13) as char,
-        'n'..='z' | 'N'..='Z' => (c as u8 - 13) as char,
-        _ => c,
-    }
-}
-
 /// Whether `lines` reverse a string: one of [`REVERSALS`], or `reversed(`.
 fn reverses(lines: &str) -> bool {
     let b = lines.as_bytes();
@@ -482,7 +416,7 @@ fn reverses(lines: &str) -> bool {
 
 /// Fewest characters of a literal read backwards: the shortest token prefix and body a rule
 /// asks for are longer.
-const REVERSED_MIN: usize = 16;
+pub(super) const REVERSED_MIN: usize = 16;
 
 /// The quoted literals of `lines` ([`literals_of`]) of [`REVERSED_MIN`] or more token bytes,
 /// each read backwards, one per line: a token kept reversed and flipped at run time.
@@ -590,7 +524,7 @@ pub(super) fn undone(text: &str, mut spans: Vec<(usize, usize)>) -> Option<(Stri
         if reverses(lines) {
             reversed_literals(lines, &mut out);
         }
-        announced(lines, &mut out);
+        announced::announced(lines, &mut out);
     }
     Some((out, map))
 }
@@ -624,100 +558,11 @@ fn undo_line(line: &str, out: &mut String) {
     }
 }
 
+#[path = "disguise_announced.rs"]
+mod announced;
+pub(super) use announced::announced_tokens;
+use announced::{ANNOUNCED_REACH, ROT13, SAID_REVERSED, SAID_WRAPPED};
+
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn undone_text(text: &str) -> Option<String> {
-        undisguised(text).map(|(t, _)| t)
-    }
-
-    #[test]
-    fn undoes_each_disguise_on_its_line_only() {
-        assert_eq!(undone_text("plain text\nnothing here"), None);
-        assert_eq!(undone_text("a\nt = \"ghp_\" \"AbC12\"\nb").as_deref(), Some("t = \"ghp_AbC12\"\n"));
-        assert_eq!(undone_text("k = 'sk_live_' + 'x9Y'").as_deref(), Some("k = 'sk_live_x9Y'\n"));
-        assert_eq!(undone_text("(\"ghp_ab\"\n  \"cd\")").as_deref(), Some("(\"ghp_abcd\")\n"));
-        assert_eq!(undone_text("k = \"SG.\" + \\\n    \"ab\" + \\\n  \"cd\"").as_deref(), Some("k = \"SG.abcd\"\n"));
-        assert_eq!(undone_text("/home/\u{200b}maria/x").as_deref(), Some("/home/maria/x\n"));
-        assert_eq!(undone_text("ｇｈｐ＿Ａｂ１").as_deref(), Some("ghp_Ab1\n"));
-        // Not disguises: a variable between literals, a list, CJK punctuation, a BOM at the start.
-        assert_eq!(undone_text("\"Hello, \" + name + \"!\""), None);
-        assert_eq!(undone_text("[\"a\", \"b\"]"), None);
-        assert_eq!(undone_text("你好，世界：（测试）"), None);
-        assert_eq!(undone_text("\u{feff}# title"), None);
-    }
-
-    proptest::proptest! {
-        /// Gathered piece by piece (as the scan does, cut anywhere on a character boundary),
-        /// the stretches undo to what one pass over the whole text gives.
-        #[test]
-        fn stretches_gathered_in_pieces_undo_as_one_pass(
-            parts in proptest::collection::vec(proptest::prop_oneof![
-                proptest::prelude::Just("x = \"ghp_\" \"AbC\"\n"),
-                proptest::prelude::Just("'sk_live_' +\n  'x9'"),
-                proptest::prelude::Just("/home/\u{200b}li/"),
-                proptest::prelude::Just("ｇｈｐ＿Ａｂ１ "),
-                proptest::prelude::Just("你好，世界：\n"),
-                proptest::prelude::Just("/hоme/li/ "),
-                proptest::prelude::Just("Москва 2024 "),
-                proptest::prelude::Just("\"a\", \"b\"\n"),
-                proptest::prelude::Just("plain words "),
-            ], 0..60),
-            cuts in proptest::collection::vec(0usize..2000, 0..5),
-        ) {
-            let text: String = parts.concat();
-            let mut bounds: Vec<usize> = cuts.iter().map(|&c| c % (text.len() + 1)).filter(|&c| text.is_char_boundary(c)).collect();
-            bounds.extend([0, text.len()]);
-            bounds.sort_unstable();
-            let pieced: Vec<(usize, usize)> = bounds.windows(2).flat_map(|w| stretches(&text, w[0], w[1])).collect();
-            proptest::prop_assert_eq!(undone(&text, pieced), undisguised(&text));
-        }
-    }
-
-    /// A line holding many disguise candidates is marked once, not once per candidate: each
-    /// mark searched the line for its bounds, so a 10 MB line of quotes took minutes.
-    #[test]
-    fn a_long_line_of_candidates_is_one_stretch() {
-        for line in ["\"a\" ".repeat(50_000), "\u{200b}a".repeat(50_000), "''.join([".repeat(20_000)] {
-            let text = format!("before\n{line}\nafter\n");
-            assert_eq!(stretches(&text, 0, text.len()).len(), 1);
-        }
-    }
-
-    #[test]
-    fn piece_calls_are_found_by_either_search() {
-        let hay = b"k = ''.join(['AKIA', 'X']); string.Concat(a, b); '{}-{}'.format(x, y); rejoin";
-        let automaton = PieceCallSearch::Automaton(aho_corasick::AhoCorasick::new(PIECE_CALLS).expect("builds"));
-        let all = |s: &PieceCallSearch| {
-            let mut v = Vec::new();
-            let mut at = 0;
-            while let Some(m) = s.find(hay, at) {
-                v.push((m.start(), m.end()));
-                at = m.end();
-            }
-            v
-        };
-        let found = all(&automaton);
-        assert_eq!(found.len(), 4, "{found:?}");
-        assert_eq!(all(&PIECE_CALL_SEARCH), found);
-    }
-
-    #[test]
-    fn joined_pieces_are_scanned_as_one_string() {
-        let joined = |line: &str| pieces_joined(line);
-        assert!(joined("key = ''.join(['AKIA', 'ITYR5GRO', 'A3HV7DVH'])").contains(&"AKIAITYR5GROA3HV7DVH".to_owned()));
-        assert!(joined("open(os.path.join('/home', 'mk', '.ssh'))").contains(&"/home/mk/.ssh".to_owned()));
-        assert!(joined("\"{}-{}\".format(\"sk\", \"ant\")").contains(&"sk-ant".to_owned()));
-        assert!(joined("x = f('one')").is_empty());
-    }
-
-    #[test]
-    fn the_map_points_at_each_line_start() {
-        let text = "first\nx = \"ab\" \"cd\"\nmiddle\n/Users/\u{2060}li/y\n";
-        let (out, map) = undisguised(text).expect("disguised");
-        assert_eq!(out, "x = \"abcd\"\n/Users/li/y\n");
-        assert_eq!(map, vec![(0, 6), (11, 27)]);
-        assert_eq!(&text[27..34], "/Users/");
-    }
-}
+#[path = "disguise_tests.rs"]
+mod tests;

@@ -5,6 +5,7 @@
 //! generic secrets in more languages; and a whistleblowing policy's promise of secrecy.
 
 use super::second_pass_tests::{assert_found, assert_quiet, rules_of_json, rules_of_text};
+use std::fmt::Write as _;
 
 /// `token` with its ASCII letters rotated by 13 places.
 fn rot13(token: &str) -> String {
@@ -47,7 +48,10 @@ fn partly_escaped_tokens_and_other_escape_syntaxes_block() {
         .enumerate()
         .map(|(i, b)| if i % 2 == 0 { format!("\\u{{{b:x}}}") } else { char::from(b).to_string() })
         .collect();
-    let octal: String = GITHUB.bytes().map(|b| format!("\\{b:03o}")).collect();
+    let octal = GITHUB.bytes().fold(String::new(), |mut out, b| {
+        let _ = write!(out, "\\{b:03o}");
+        out
+    });
     for text in [format!("k = \"{partly}\""), format!("const T = \"{braces}\";"), format!("printf '{octal}'")] {
         assert!(rules_of_text(&text).iter().any(|(r, s)| r == "github_token" && s == "block"), "{text}");
     }
@@ -107,7 +111,7 @@ fn turns_on_one_line_in_other_languages_block() {
 }
 
 #[test]
-fn more_runtime_traces_and_chat_copies_block() {
+fn more_runtime_traces_block() {
     assert_found(&[
         (
             "Unhandled exception:\nRangeError (index): Invalid value: 3\n#0      List.[] (dart:core-patch/growable_array.dart:264:36)",
@@ -159,6 +163,13 @@ fn more_runtime_traces_and_chat_copies_block() {
             "runtime_trace",
             "block",
         ),
+    ]);
+    assert_quiet(&["Log Name: is the first field Event Viewer shows.", "[error] one error found"]);
+}
+
+#[test]
+fn chat_copies_tables_and_more_chat_logs_block() {
+    assert_found(&[
         (
             "You said:\nhow do I ask for the deposit back\nChatGPT said:\nHere is a short message.\nYou said:\nshorter\nChatGPT said:\nDone.",
             "transcript_turns",
@@ -190,11 +201,7 @@ fn more_runtime_traces_and_chat_copies_block() {
             "block",
         ),
     ]);
-    assert_quiet(&[
-        "Log Name: is the first field Event Viewer shows.",
-        "| Role | Meaning |\n|---|---|\n| User | the person asking |",
-        "[error] one error found",
-    ]);
+    assert_quiet(&["| Role | Meaning |\n|---|---|\n| User | the person asking |"]);
 }
 
 #[test]

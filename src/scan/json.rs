@@ -481,16 +481,21 @@ fn scan_entry(k: &str, v: &Value, at: &mut String, policy: Policy, out: &mut Vec
     scan_text(k, at, policy, out);
     let before = out.len();
     scan_at(v, at, policy, out);
-    // An app's routes (`"routes": ["/home/feed", …]`) are URL paths, not folders: a home
-    // folder found in a string that opens with `/` under such a key is a route's segment.
     if facts.web_routes {
-        let route_strings = |f: &Finding| {
-            f.category == "local_paths"
-                && f.location.get(at.len()..).and_then(|rest| pointed(v, rest)).is_some_and(|s| s.starts_with('/'))
-        };
-        let kept: Vec<Finding> = out.drain(before..).filter(|f| !route_strings(f)).collect();
-        out.extend(kept);
+        drop_route_paths(v, at, before, out);
     }
+}
+
+/// Drops the local-path findings from `out[before..]` (found in `v`, at pointer `at`) whose
+/// string opens with `/`: under a key naming an app's routes (`"routes": ["/home/feed",
+/// …]`) such a string is a URL path, and its `home` a route's segment, not a folder.
+fn drop_route_paths(v: &Value, at: &str, before: usize, out: &mut Vec<Finding>) {
+    let route = |f: &Finding| {
+        f.category == "local_paths"
+            && f.location.get(at.len()..).and_then(|rest| pointed(v, rest)).is_some_and(|s| s.starts_with('/'))
+    };
+    let kept: Vec<Finding> = out.drain(before..).filter(|f| !route(f)).collect();
+    out.extend(kept);
 }
 
 /// The string at JSON pointer `rest` (`/0`, `/a/1`, or empty for `v` itself) under `v`.

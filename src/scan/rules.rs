@@ -523,16 +523,18 @@ const I: &str = "info";
 mod content;
 mod credentials;
 pub mod documents;
+mod generic_secrets;
 mod paths;
 mod tool_output;
 mod transcripts;
 
-/// Every text rule: the credential rows, the local-path, transcript and content rows, the
+/// Every text rule: the credential and generic-secret rows, the local-path, transcript and content rows, the
 /// tool-output rows, then the private-document rows (structure rules work on JSON keys and
 /// live in `scan::json`).
 pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
     credentials::CREDENTIALS
         .iter()
+        .chain(generic_secrets::GENERIC_SECRETS)
         .chain(paths::PATHS)
         .chain(transcripts::TRANSCRIPTS)
         .chain(content::CONTENT)
