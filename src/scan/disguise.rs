@@ -329,18 +329,31 @@ pub(super) fn stretches(text: &str, from: usize, to: usize) -> Vec<(usize, usize
 /// [`ANNOUNCED_REACH`] lines after.
 fn mark_words(bytes: &[u8], from: usize, to: usize, mark: &mut impl FnMut(usize, usize)) {
     let piece = &bytes[from..to.min(bytes.len())];
+    // Per kind of word, the end of the line of the last one marked: another on the same line
+    // marks nothing new, and measuring its reach again made a line of them quadratic.
+    let mut done = [0usize; 3];
     let mut at = 0;
     while let Some(m) = PIECE_CALL_SEARCH.find(piece, at) {
+        at = m.end();
         let p = from + m.start();
         let k = m.pattern().as_usize();
-        if k < PIECE_CALLS.len() {
-            mark(p, from + m.end());
+        let kind = if k < PIECE_CALLS.len() {
+            0
         } else if k < PIECE_CALLS.len() + REVERSALS.len() {
-            mark(lines_before(bytes, p, 2), from + m.end());
+            1
         } else {
-            mark(p, lines_after(bytes, from + m.end(), ANNOUNCED_REACH));
+            2
+        };
+        if p < done[kind] {
+            continue;
         }
-        at = m.end();
+        let line_end = memchr::memchr(b'\n', &bytes[p..]).map_or(bytes.len(), |i| p + i);
+        done[kind] = line_end;
+        match kind {
+            0 => mark(p, line_end),
+            1 => mark(lines_before(bytes, p, 2), line_end),
+            _ => mark(p, lines_after(bytes, line_end, ANNOUNCED_REACH)),
+        }
     }
 }
 

@@ -309,8 +309,10 @@ const TEMPLATE_MANY: usize = 6;
 /// published copy ([`published_copy`]).
 #[must_use]
 pub(super) fn find(text: &str) -> Option<(usize, String)> {
-    // Blanks around the text do not make it a larger one (padding past the limit).
-    if !(MIN_BYTES..=MAX_BYTES).contains(&text.trim().len()) {
+    // Blanks around the text do not make it a larger one (padding past the limit). A marked
+    // text is judged from fewer bytes, as `confidential_marking` judges its marking.
+    let len = text.trim().len();
+    if len > MAX_BYTES || (len < MIN_BYTES && !(len >= MARKED_MIN_BYTES && marked(text))) {
         return None;
     }
     // A LoopX state's own lines are not counted (`count`): a text of nothing else (a diff's
@@ -362,19 +364,43 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
 }
 
 /// Whether one of the first [`MARKED_LINES`] non-blank lines of `text` calls it the
-/// published copy ([`roles::PUBLISHED`]: a policy's `public version`).
+/// published copy ([`roles::PUBLISHED`]: a policy's `public version`) and it names at most
+/// [`PUBLISHED_PEOPLE`] people and greets no one (`Bonjour Tom,`).
 fn published_copy(text: &str) -> bool {
-    text.lines().filter(|l| !l.trim().is_empty()).take(MARKED_LINES).any(|l| roles::PUBLISHED.is_match(l))
+    text.lines().filter(|l| !l.trim().is_empty()).take(MARKED_LINES).any(|l| roles::PUBLISHED.is_match(l)) && {
+        let c = count(text);
+        c.people <= PUBLISHED_PEOPLE && !c.letter
+    }
 }
+
+/// The most people a published copy ([`published_copy`]) names: a policy names an office
+/// or a contact or two; a private note that labels itself `public version` names the people
+/// it is about, or greets one.
+const PUBLISHED_PEOPLE: usize = 2;
+
+/// The fewest bytes of a text with a confidentiality marking that [`find`] judges (the
+/// marking and a sentence).
+const MARKED_MIN_BYTES: usize = 48;
 
 /// Lines of a document read for a confidentiality marking ([`marked`]).
 const MARKED_LINES: usize = 4;
 
 /// Whether one of the first [`MARKED_LINES`] non-blank lines of `text` opens with a
-/// confidentiality marking ([`roles::MARKING`]: `POVJERLJIVO`, `ΕΜΠΙΣΤΕΥΤΙΚΟ –`).
+/// confidentiality marking ([`roles::MARKING`]: `POVJERLJIVO`, `ΕΜΠΙΣΤΕΥΤΙΚΟ –`), at most
+/// [`MARKING_LINES_MAX`] lines do, and the other lines hold [`MARKED_BODY_BYTES`] or more.
 fn marked(text: &str) -> bool {
-    text.lines().filter(|l| !l.trim().is_empty()).take(MARKED_LINES).any(|l| roles::MARKING.is_match(l))
+    let is_marking = |l: &str| roles::MARKING.is_match(l);
+    text.lines().filter(|l| !l.trim().is_empty()).take(MARKED_LINES).any(is_marking)
+        && text.lines().filter(|l| is_marking(l)).nth(MARKING_LINES_MAX).is_none()
+        && text.lines().filter(|l| !is_marking(l)).map(|l| l.trim().len()).sum::<usize>() >= MARKED_BODY_BYTES
 }
+
+/// The fewest bytes besides its marking lines a marked text holds.
+const MARKED_BODY_BYTES: usize = 40;
+
+/// The most marking lines a marked document holds (a header's and a footer's): a list of
+/// translated labels (`Confidentiel` / `Vertraulich` / `機密` / …) is no marked document.
+const MARKING_LINES_MAX: usize = 2;
 
 /// Whether `text` holds a matter ([`MATTERS`]) or a word of secrecy: what every threshold
 /// of [`find`] and every counted signal but the plain counts needs.

@@ -108,14 +108,15 @@ pub(super) static PUBLIC_BODY: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the public-body pattern compiles")
 });
 
-/// A confidentiality marking opening one of a document's first lines, alone or before a
-/// separator (`POVJERLJIVO`, `ΕΜΠΙΣΤΕΥΤΙΚΟ –`, `Preifat a chyfrinachol`, `ลับมาก`,
+/// A confidentiality marking opening one of a document's first lines (after a LoopX
+/// todo's checkbox and priority tag, `- [ ] [P2] `, if any), alone or before a separator
+/// (`POVJERLJIVO`, `ΕΜΠΙΣΤΕΥΤΙΚΟ –`, `Preifat a chyfrinachol`, `ลับมาก`,
 /// `Konfidentsiaalne:`), in the languages [`super::super::rules`]' `confidential_marking`
 /// row does not cover (read by [`super::marked`]; case ignored). A title that merely holds
 /// the word (`Politika o povjerljivosti`) is no marking.
 pub(super) static MARKING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?im)^[ \t#*>\[(【■]*(?:strogo |strikt |strengt |strictly |ściśle |přísně |prísne |szigorúan |strict |строго |суворо |estrictamente |strettamente |sangat )?(?:εμπιστευτικ[οό]|απ[οό]ρρητο|povjerljivo|poverljivo|поверљиво|доверливо|zaupno|preifat a (?:ch|c|g)yfrinachol|(?:ch|c|g|ngh)yfrinachol|luottamuksellinen|salainen|sisäinen|konfidentsiaalne|asutusesiseseks kasutamiseks|konfidenciāli|konfidencialu|konfidencialiai|konfidenciale|konfidencial|konfidentzial|kunfidenzjali|dôverné|neverejné|důvěrné|neveřejné|bizalmas|confidențial|confidential|поверително|конфіденційно|конфиденциально|для служебного пользования|poufne|vertrouwelijk|konfidentiellt|fortroligt|fortrolig|trúnaðarmál|gizli|gİzlİ|kişiye özel|kİşİye özel|riservat[oa]|confidencial|rahasia|rahsia|sulit|kumpidensyal|mật|tuyệt mật|lưu hành nội bộ|سري|سري للغاية|سرّي|محرمانه|خفیہ|חסוי|סודי|गोपनीय|গোপনীয়|ரகசியம்|இரகசியம்|గోప్యం|ಗೌಪ್ಯ|രഹസ്യം|ગોપનીય|ਗੁਪਤ|गोप्य|රහස්‍ය|ลับ|ลับมาก|ลับเฉพาะ|ลับที่สุด|ລັບ|ເປັນຄວາມລັບ|សម្ងាត់|လျှို့ဝှက်|ሚስጥራዊ|ምስጢራዊ|კონფიდენციალური|საიდუმლო|գաղտնի|нууц|құпия|maxfiy|məxfi|rúnda|機密|極秘|部外秘|社外秘|机密|绝密|密件|僅供內部參考|内部资料|기밀|대외비)[ \t*\])】]*(?:$|[-:：|/(（,]|–|—)",
+        r"(?im)^(?:\[P\d\]|- \[[ x]\]|[ \t#*>\[(【■])*(?:strogo |strikt |strengt |strictly |ściśle |přísně |prísne |szigorúan |strict |строго |суворо |estrictamente |strettamente |sangat )?(?:εμπιστευτικ[οό]|απ[οό]ρρητο|povjerljivo|poverljivo|поверљиво|доверливо|zaupno|preifat a (?:ch|c|g)yfrinachol|(?:ch|c|g|ngh)yfrinachol|luottamuksellinen|salainen|sisäinen|konfidentsiaalne|asutusesiseseks kasutamiseks|konfidenciāli|konfidencialu|konfidencialiai|konfidenciale|konfidencial|konfidentzial|kunfidenzjali|dôverné|neverejné|důvěrné|neveřejné|bizalmas|confidențial|confidential|поверително|конфіденційно|конфиденциально|для служебного пользования|poufne|vertrouwelijk|konfidentiellt|fortroligt|fortrolig|trúnaðarmál|gizli|gİzlİ|kişiye özel|kİşİye özel|riservat[oa]|confidencial|rahasia|rahsia|sulit|kumpidensyal|mật|tuyệt mật|lưu hành nội bộ|سري|سري للغاية|سرّي|محرمانه|خفیہ|חסוי|סודי|गोपनीय|গোপনীয়|ரகசியம்|இரகசியம்|గోప్యం|ಗೌಪ್ಯ|രഹസ്യം|ગોપનીય|ਗੁਪਤ|गोप्य|රහස්‍ය|ลับ|ลับมาก|ลับเฉพาะ|ลับที่สุด|ລັບ|ເປັນຄວາມລັບ|សម្ងាត់|လျှို့ဝှက်|ሚስጥራዊ|ምስጢራዊ|კონფიდენციალური|საიდუმლო|գաղտնի|нууц|құпия|maxfiy|məxfi|rúnda|機密|極秘|部外秘|社外秘|机密|绝密|密件|僅供內部參考|内部资料|기밀|대외비)[ \t*\])】]*(?:$|[-:：|/(（,]|–|—)",
     )
     .expect("the marking pattern compiles")
 });

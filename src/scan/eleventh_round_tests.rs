@@ -230,9 +230,15 @@ fn a_policys_promise_of_secrecy_is_no_secret_kept() {
 fn a_marking_in_another_language_opens_a_private_document() {
     let body = "\nSopimuksen osapuolet sopivat, että Marja Virtanen saa 4 200 euron kertakorvauksen 31.5. mennessä ja irtisanomisaika lyhenee kahteen kuukauteen. Maksu tehdään tilille kesäkuun palkan yhteydessä.";
     assert_eq!(super::dossier::find(body.trim()), None, "the body alone is below every threshold");
-    for mark in
-        ["LUOTTAMUKSELLINEN", "ΕΜΠΙΣΤΕΥΤΙΚΟ – ", "POVJERLJIVO", "Preifat a chyfrinachol", "ลับมาก", "Konfidentsiaalne:"]
-    {
+    for mark in [
+        "LUOTTAMUKSELLINEN",
+        "ΕΜΠΙΣΤΕΥΤΙΚΟ – ",
+        "POVJERLJIVO",
+        "Preifat a chyfrinachol",
+        "ลับมาก",
+        "Konfidentsiaalne:",
+        "[P2] Luottamuksellinen –",
+    ] {
         let text = format!("{mark}{body}");
         assert!(super::dossier::find(&text).is_some(), "{text}");
     }
@@ -296,4 +302,33 @@ fn the_seventeenth_blind_parts_shapes_are_found() {
     assert_eq!(rules_of_json(&serde_json::json!({"passwordPolicy": "min12-mixed"})), []);
     let fr = serde_json::json!({"phrase_de_récupération": "zebra quarter carbon canyon kettle wolf amber yellow cousin fabric night ozone"});
     assert!(rules_of_json(&fr).iter().any(|(_, s)| s == "warn"), "{fr}");
+}
+
+#[test]
+fn the_attacks_paths_markings_and_labels() {
+    // A menu, tags or breadcrumbs starting with `home` are no path; a rooted one is.
+    for clean in
+        [serde_json::json!({"nav": ["home", "about", "contact"]}), serde_json::json!({"t": ["home", "garden"]})]
+    {
+        assert_eq!(rules_of_json(&clean), [], "{clean}");
+    }
+    let rooted = serde_json::json!({"path": ["/", "root", ".ssh", "id_rsa"]});
+    assert!(rules_of_json(&rooted).iter().any(|(_, s)| s == "block"), "{rooted}");
+    // Under a `routes` key only a two-segment route passes; a real path still blocks.
+    let real = serde_json::json!({"routes": ["/home/alice/.ssh/id_rsa"]});
+    assert!(rules_of_json(&real).iter().any(|(r, _)| r == "home_path"), "{real}");
+    // A short marked note blocks, as an English marking does.
+    let short = "POVJERLJIVO\nUprava je odobrila kupnju tvrtke Nordlys AS za 12 milijuna.";
+    assert!(super::dossier::find(short).is_some(), "{short}");
+    // A note that greets someone is no published copy, whatever its first line says.
+    let labelled = "HR note (public version)\nHi Tom, Priya's doctor signed her off for four more weeks (stress); her probation review moves to June. Keep the reason to yourself.";
+    assert!(!super::dossier::reads_public(labelled), "{labelled}");
+}
+
+#[test]
+fn a_list_of_translated_labels_is_no_marked_document() {
+    let labels = "Vertraulich\nConfidentiel\nConfidencial\n机密\n社外秘\nPOVJERLJIVO\nOnly members of this workspace can open the document.";
+    assert_eq!(super::dossier::find(labels), None);
+    let cwd = serde_json::json!({"cwd_parts": ["home", "mkowalski", "src", "ledger-api"]});
+    assert!(rules_of_json(&cwd).iter().any(|(r, _)| r == "home_path"), "{cwd}");
 }

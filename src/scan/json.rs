@@ -129,7 +129,8 @@ fn structure(rule_id: &str, loc: String, sample: &str, reason: String) -> Findin
         category: match rule_id {
             "chat_message_array" => "transcripts",
             "pay_records" => "private_documents",
-            "captured_output" | "log_records" | "stack_frames" | "lint_diagnostics" => "raw_tool_output",
+            "captured_output" | "log_records" | "stack_frames" | "lint_diagnostics" | "cluster_events"
+            | "test_results" => "raw_tool_output",
             _ => "structure",
         }
         .into(),
@@ -328,7 +329,9 @@ fn scan_array(items: &[Value], at: &mut String, policy: Policy, out: &mut Vec<Fi
         scan_joined(&spelt, at, policy, out, blocks_a_credential);
     }
     // A path kept as its parts (`["C:\\", "Users", "li", "Desktop"]`), joined by a program.
-    if let Some(path) = path_of_parts(&strings) {
+    let key = at.rsplit('/').next().unwrap_or_default().to_ascii_lowercase();
+    let path_key = ["path", "dir", "cwd", "folder"].iter().any(|w| key.contains(w));
+    if let Some(path) = path_of_parts(&strings, path_key) {
         scan_joined(&path, at, policy, out, |f| f.category == "local_paths");
     }
     if strings.len() >= 2 {
@@ -349,15 +352,36 @@ fn scan_joined(joined: &str, at: &str, policy: Policy, out: &mut Vec<Finding>, k
     }
 }
 
-/// The path an array of three to sixteen parts spells when joined (`["home", "li", "x"]`
-/// → `/home/li/x`, `["C:\\", "Users", "li"]` → `C:/Users/li`): `None` unless one part is a
-/// home folder's parent (`home`, `Users`, `Documents and Settings`, any case) and every
-/// part is short and holds no line break.
-fn path_of_parts(parts: &[&str]) -> Option<String> {
+/// The path an array of two to sixteen parts spells when joined (`["/", "home", "li"]` →
+/// `/home/li`, `["C:\\", "Users", "li"]` → `C:/Users/li`, `["home", "li", "notes.md"]` →
+/// `/home/li/notes.md`): `None` unless one part is a home folder's parent (`home`, `Users`,
+/// `Documents and Settings`, any case; `root` after a root) with a part after it, every part is short and holds
+/// no line break, and the array reads as a path: it opens with a root (`/`, `\`, `~`, a
+/// drive `C:`) or a part holding a separator, its last part names a file (`notes.md`,
+/// `.ssh`), or its key (`path_key`) names a path (`cwd_parts`, `path`, `dir`, `folder`). A
+/// menu or tag list (`["home", "about", "contact"]`) is none.
+fn path_of_parts(parts: &[&str], path_key: bool) -> Option<String> {
     const HOMES: &[&str] = &["home", "users", "documents and settings"];
     let short = |p: &&str| !p.is_empty() && p.len() <= 64 && !p.contains('\n');
-    let home = parts.iter().position(|p| HOMES.iter().any(|h| p.trim_matches(['/', '\\']).eq_ignore_ascii_case(h)))?;
-    if !(3..=16).contains(&parts.len()) || !parts.iter().all(short) || home + 1 >= parts.len() {
+    let first = parts.first()?;
+    let rooted = first.starts_with(['/', '\\', '~'])
+        || first.ends_with(['/', '\\'])
+        || (first.len() == 2 && first.ends_with(':') && first.starts_with(|c: char| c.is_ascii_alphabetic()));
+    // `root`'s home counts after a root only (`["/", "root", ".ssh"]`).
+    let is_home = |p: &str| {
+        let p = p.trim_matches(['/', '\\']);
+        HOMES.iter().any(|h| p.eq_ignore_ascii_case(h)) || (rooted && p == "root")
+    };
+    let home = parts.iter().position(|p| is_home(p))?;
+    if !(2..=16).contains(&parts.len()) || !parts.iter().all(short) || home + 1 >= parts.len() {
+        return None;
+    }
+    // Unrooted, a user's folder needs a part after it (`["home", "index.html"]` is a page).
+    if !rooted && parts.len() < home + 3 {
+        return None;
+    }
+    let file = parts.last().is_some_and(|l| l.contains('.') && !l.ends_with('.'));
+    if !rooted && !file && !path_key {
         return None;
     }
     let mut path = String::new();
@@ -487,12 +511,23 @@ fn scan_entry(k: &str, v: &Value, at: &mut String, policy: Policy, out: &mut Vec
 }
 
 /// Drops the local-path findings from `out[before..]` (found in `v`, at pointer `at`) whose
-/// string opens with `/`: under a key naming an app's routes (`"routes": ["/home/feed",
-/// …]`) such a string is a URL path, and its `home` a route's segment, not a folder.
+/// string is a route of two segments: under a key naming an app's routes (`"routes":
+/// ["/home/feed", …]`) such a string is a URL path, and its `home` a route's segment, not a
+/// folder.
 fn drop_route_paths(v: &Value, at: &str, before: usize, out: &mut Vec<Finding>) {
+    // A route's shape: `/home/feed` (two segments of letters, digits, `-` and `_`, a
+    // trailing `/` allowed); a longer path, a dotted name or a file stays a path.
+    let route_like = |s: &str| {
+        let segments: Vec<&str> = s.trim_end_matches('/').split('/').skip(1).collect();
+        s.starts_with('/')
+            && segments.len() == 2
+            && segments
+                .iter()
+                .all(|g| !g.is_empty() && g.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'))
+    };
     let route = |f: &Finding| {
         f.category == "local_paths"
-            && f.location.get(at.len()..).and_then(|rest| pointed(v, rest)).is_some_and(|s| s.starts_with('/'))
+            && f.location.get(at.len()..).and_then(|rest| pointed(v, rest)).is_some_and(route_like)
     };
     let kept: Vec<Finding> = out.drain(before..).filter(|f| !route(f)).collect();
     out.extend(kept);
