@@ -266,7 +266,8 @@ fn count(text: &str) -> Counts {
 /// Whether `text` is a fill-in template of a document rather than one: three or more
 /// placeholders (`[PARTY A NAME]`, `[Raison sociale]` but not a link's `[text](…)`,
 /// `<name>`, `{{date}}`, `YYYY-MM-DD`, `____`, fullwidth `＿＿`) and no named
-/// person, sum or date of its own (one name, with [`TEMPLATE_MANY`] placeholders or more). The document rules' findings on such a text are dropped
+/// person, sum or date of its own (one name, with [`TEMPLATE_MANY`] placeholders or more).
+/// The document rules' findings on such a text are dropped
 /// (a template with a real name or figure in it is judged as a document).
 #[must_use]
 pub(super) fn is_template(text: &str) -> bool {

@@ -355,11 +355,11 @@ fn scan_joined(joined: &str, at: &str, policy: Policy, out: &mut Vec<Finding>, k
 /// The path an array of two to sixteen parts spells when joined (`["/", "home", "li"]` →
 /// `/home/li`, `["C:\\", "Users", "li"]` → `C:/Users/li`, `["home", "li", "notes.md"]` →
 /// `/home/li/notes.md`): `None` unless one part is a home folder's parent (`home`, `Users`,
-/// `Documents and Settings`, any case; `root` after a root) with a part after it, every part is short and holds
-/// no line break, and the array reads as a path: it opens with a root (`/`, `\`, `~`, a
-/// drive `C:`) or a part holding a separator, its last part names a file (`notes.md`,
-/// `.ssh`), or its key (`path_key`) names a path (`cwd_parts`, `path`, `dir`, `folder`). A
-/// menu or tag list (`["home", "about", "contact"]`) is none.
+/// `Documents and Settings`, any case; `root` after a root) with a part after it, every
+/// part is short and holds no line break, and the array reads as a path: it opens with a
+/// root (`/`, `\`, `~`, a drive `C:`) or a part holding a separator, its last part names a
+/// file (`notes.md`, `.ssh`), or its key (`path_key`) names a path (`cwd_parts`, `path`,
+/// `dir`, `folder`). A menu or tag list (`["home", "about", "contact"]`) is none.
 fn path_of_parts(parts: &[&str], path_key: bool) -> Option<String> {
     const HOMES: &[&str] = &["home", "users", "documents and settings"];
     let short = |p: &&str| !p.is_empty() && p.len() <= 64 && !p.contains('\n');

@@ -205,7 +205,8 @@ fn is_role_message(v: &Value) -> bool {
 /// ticket's comments, a web chat's turns): a string text under `text`, `message`, `body`,
 /// `content` or `utterance`, a sender under `speaker`, `user`, `user_name`, `user_id`,
 /// `author`, `author_id`, `from`, `sender` or `creator`, and a time under `ts`,
-/// `timestamp`, `time`, `at`, `date`, `created_at`, `create_at` or `created_date`; or a Mattermost bulk-export line holding one under `post`.
+/// `timestamp`, `time`, `at`, `date`, `created_at`, `create_at` or `created_date`; or a
+/// Mattermost bulk-export line holding one under `post`.
 fn is_chat_export_message(v: &Value) -> bool {
     let has = |keys: &[&str]| keys.iter().any(|k| v.get(*k).is_some_and(|x| !x.is_null()));
     (["text", "message", "body", "content", "utterance"].iter().any(|k| v.get(*k).is_some_and(Value::is_string))
