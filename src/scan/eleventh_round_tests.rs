@@ -332,3 +332,18 @@ fn a_list_of_translated_labels_is_no_marked_document() {
     let cwd = serde_json::json!({"cwd_parts": ["home", "mkowalski", "src", "ledger-api"]});
     assert!(rules_of_json(&cwd).iter().any(|(r, _)| r == "home_path"), "{cwd}");
 }
+
+#[test]
+fn french_blanks_capital_role_words_and_database_urls() {
+    assert_found(&[
+        (
+            "Utilisateur : ma facture ? Assistant : elle est partie. Utilisateur : merci Assistant : de rien",
+            "inline_turns",
+            "block",
+        ),
+        ("USUARIO: ¿el saldo? ASISTENTE: 312 €. USUARIO: gracias ASISTENTE: de nada", "inline_turns", "block"),
+        ("conn = duckdb:///home/alice/warehouse.duckdb", "home_path", "block"),
+        ("DATABASE_URL=postgres:////home/alice/w.db", "home_path", "block"),
+    ]);
+    assert_quiet(&["see https://example.com/home/feed for the feed"]);
+}

@@ -26,6 +26,7 @@ pub const STEMS: &[&str] = &[
     "eyj",
     "bearer",
     "assistant:",
+    "assistant :",
     "sistente: ",
     "sistent: ",
     "systent: ",

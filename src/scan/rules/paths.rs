@@ -12,11 +12,12 @@ pub(super) const PATHS: &[Rule] = &[
         local: W,
         literals: &[],
         // A home folder not inside a web path: after a non-path byte (not a template's `}`:
-        // `/users/{id}/home/…` is a route), `file://`, `sqlite:///`, a WSL
+        // `/users/{id}/home/…` is a route), `file://`, a URL's `scheme://` or
+        // `scheme:///` before an absolute path (`duckdb:///home/…`, `sqlite:////home/…`), a WSL
         // remote, a macOS volume, a drive letter or `/cygdrive`, `/var` (Fedora Atomic),
         // `/usr` (FreeBSD) or `/export` (Solaris), or a VS Code remote's authority
         // (`vscode-remote://ssh-remote%2Bbox/home/…`).
-        pattern: r"(?:^|[^A-Za-z0-9_.~/}-]|://file/?|sqlite:///|wsl\+[A-Za-z0-9._-]+|/Volumes/[A-Za-z0-9 ._-]{1,40}|(?:^|[^A-Za-z0-9_.~/}-])(?:/cygdrive)?/[A-Za-z]|(?:^|[^A-Za-z0-9_.~/}-])/var|(?:^|[^A-Za-z0-9_.~/}-])/(?:usr|export)|vscode-remote://[^/\s\x22'<>]+)(/(?:home|Users)/(?:[A-Za-z0-9._-]|[\x80-\xFF])+(?:/[^\s\x22'<>]*)?|/root(?:/[^\s\x22'<>]*)?|\\/(?:home|Users)\\/[A-Za-z0-9._-]+(?:\\/[A-Za-z0-9._-]+)*|\\u002[fF](?:home|Users)\\u002[fF][A-Za-z0-9._-]+)(?:$|[^A-Za-z0-9_.-])",
+        pattern: r"(?:^|[^A-Za-z0-9_.~/}-]|://file/?|[A-Za-z][A-Za-z0-9+.-]{1,20}:///?|wsl\+[A-Za-z0-9._-]+|/Volumes/[A-Za-z0-9 ._-]{1,40}|(?:^|[^A-Za-z0-9_.~/}-])(?:/cygdrive)?/[A-Za-z]|(?:^|[^A-Za-z0-9_.~/}-])/var|(?:^|[^A-Za-z0-9_.~/}-])/(?:usr|export)|vscode-remote://[^/\s\x22'<>]+)(/(?:home|Users)/(?:[A-Za-z0-9._-]|[\x80-\xFF])+(?:/[^\s\x22'<>]*)?|/root(?:/[^\s\x22'<>]*)?|\\/(?:home|Users)\\/[A-Za-z0-9._-]+(?:\\/[A-Za-z0-9._-]+)*|\\u002[fF](?:home|Users)\\u002[fF][A-Za-z0-9._-]+)(?:$|[^A-Za-z0-9_.-])",
         check: Check::NotPlaceholderUser,
         what: "a Linux or macOS home directory (also JSON-escaped, under Cygwin's `/cygdrive/c`, Git Bash's `/c` or Fedora Atomic's `/var`)",
         hit: "/home/alice/ci/run.log",

@@ -160,10 +160,12 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         // a sentence naming the two markers is not a transcript. Turns apart by a written
         // `\n` (a transcript kept in a string literal) are on one line too.
         // The same in Spanish, Italian, Portuguese, German, Dutch, Polish and Russian role
-        // words (`Usuario: … Asistente: …`); the literals are the assistant's word without
-        // its first letter, so one covers the capital and the lower case.
-        literals: &["assistant: ", "sistente: ", "sistent: ", "systent: ", "ссистент: "],
-        pattern: r"(?-i)(?:(?:\b|\\n)(?:USER|[Uu]ser|[Uu]suario|[Uu]suário|[Uu]tente|[Uu]tilisateur|[Bb]enutzer|[Nn]utzer|[Gg]ebruiker|[Uu]żytkownik)|(?:^|[ \t\x22'(]|\\n)(?:Пользователь|пользователь)): \S[^\n]{0,2000}?(?: |\\n)(?:ASSISTANT|[Aa]ssistant|[Aa]sistente|[Aa]ssistente|[Aa]ssistent|[Aa]systent|Ассистент|ассистент): \S",
+        // words (`Usuario: … Asistente: …`, in capitals too), and French with its blank
+        // before the colon (`Utilisateur : … Assistant : …`); the literals are the
+        // assistant's word without its first letter, so one covers the capital and the lower
+        // case.
+        literals: &["assistant: ", "assistant : ", "sistente: ", "sistent: ", "systent: ", "ссистент: "],
+        pattern: r"(?-i)(?:(?:\b|\\n)(?:USER|[Uu]ser|[Uu]suario|USUARIO|[Uu]suário|USUÁRIO|[Uu]tente|UTENTE|[Uu]tilisateur|UTILISATEUR|[Bb]enutzer|BENUTZER|[Nn]utzer|NUTZER|[Gg]ebruiker|[Uu]żytkownik)|(?:^|[ \t\x22'(]|\\n)(?:Пользователь|пользователь)) ?: \S[^\n]{0,2000}?(?: |\\n)(?:ASSISTANT|[Aa]ssistant|[Aa]sistente|ASISTENTE|[Aa]ssistente|ASSISTENTE|[Aa]ssistent|ASSISTENT|[Aa]systent|Ассистент|ассистент) ?: \S",
         check: Check::AtLeastTwo,
         what: "Vicuna-style turns on one line (`USER: … ASSISTANT: …`, or `user: … assistant: …` flattened into one string, also in other languages' role words: `Usuario: … Asistente: …`; two or more exchanges)",
         hit: "A chat. USER: hi ASSISTANT: hello USER: deploy? ASSISTANT: done",
