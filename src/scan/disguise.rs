@@ -573,8 +573,8 @@ fn undo_line(line: &str, out: &mut String) {
 
 #[path = "disguise_announced.rs"]
 mod announced;
-pub(super) use announced::announced_tokens;
 use announced::{ANNOUNCED_REACH, ROT13, SAID_REVERSED, SAID_WRAPPED};
+pub(super) use announced::{announced_tokens, announces};
 
 #[cfg(test)]
 #[path = "disguise_tests.rs"]

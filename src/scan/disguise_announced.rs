@@ -26,6 +26,13 @@ fn says(lines: &str, words: &[&[u8]]) -> bool {
     words.iter().any(|w| memchr::memmem::find(lines.as_bytes(), w).is_some())
 }
 
+/// Whether `text` holds a word of [`ROT13`], [`SAID_REVERSED`] or [`SAID_WRAPPED`]: the
+/// cheap test before anything is joined or read ([`announced_tokens`]).
+#[must_use]
+pub(in crate::scan) fn announces(text: &str) -> bool {
+    says(text, ROT13) || says(text, SAID_REVERSED) || says(text, SAID_WRAPPED)
+}
+
 /// The runs of [`REVERSED_MIN`] or more token bytes in `lines` (outside quotes too).
 fn token_runs(lines: &str) -> impl Iterator<Item = &str> {
     lines.split(|c: char| !c.is_ascii() || !is_token_byte(c as u8)).filter(|r| r.len() >= REVERSED_MIN)
@@ -63,6 +70,9 @@ pub(super) fn announced(lines: &str, out: &mut String) {
 /// before use"}`).
 #[must_use]
 pub(in crate::scan) fn announced_tokens(text: &str) -> Option<String> {
+    if !announces(text) {
+        return None;
+    }
     let mut out = String::new();
     announced(text, &mut out);
     (!out.is_empty()).then_some(out)

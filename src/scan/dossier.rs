@@ -313,7 +313,11 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
     // Blanks around the text do not make it a larger one (padding past the limit). A marked
     // text is judged from fewer bytes, as `confidential_marking` judges its marking.
     let len = text.trim().len();
-    if len > MAX_BYTES || (len < MIN_BYTES && !(len >= MARKED_MIN_BYTES && marked(text))) {
+    if !(MARKED_MIN_BYTES..=MAX_BYTES).contains(&len) {
+        return None;
+    }
+    let marked = marked(text);
+    if len < MIN_BYTES && !marked {
         return None;
     }
     // A LoopX state's own lines are not counted (`count`): a text of nothing else (a diff's
@@ -323,7 +327,6 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
     }
     // Every threshold below needs a matter or words of secrecy: a text with neither, most
     // texts, is passed over after three searches of the whole text instead of a dozen per line.
-    let marked = marked(text);
     if (!names_a_matter(text) && !marked) || published_copy(text) {
         return None;
     }

@@ -290,10 +290,12 @@ fn scan_at(value: &Value, at: &mut String, policy: Policy, out: &mut Vec<Finding
                 scan_entry(k, v, at, policy, out);
                 at.truncate(len);
             }
-            // A token in one field, kept backwards or in ROT13 as another field says.
-            let strings: Vec<&str> = map.values().filter_map(Value::as_str).collect();
-            if strings.len() >= 2
-                && let Some(tokens) = super::disguise::announced_tokens(&strings.join("\n"))
+            // A token in one field, kept backwards or in ROT13 as another field says (the
+            // fields are joined only when one of them says so: this runs on every object).
+            let strings = || map.values().filter_map(Value::as_str);
+            if strings().nth(1).is_some()
+                && strings().any(super::disguise::announces)
+                && let Some(tokens) = super::disguise::announced_tokens(&strings().collect::<Vec<_>>().join("\n"))
             {
                 scan_joined(&tokens, at, policy, out, |f| f.category == "credentials" && f.severity == "block");
             }
