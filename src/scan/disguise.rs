@@ -94,8 +94,8 @@ fn latin_look_alike(c: char) -> Option<char> {
     PAIRS.iter().find(|(from, _)| *from == c).map(|&(_, to)| to)
 }
 
-/// The ASCII character an escape at `bytes[i..]` spells and the escape's length: `\u00HH`
-/// or `\xHH` with `HH` a printable ASCII character (`\u0073` is `s`), or a blank, tab or
+/// The ASCII character an escape at `bytes[i..]` spells and the escape's length: `\u00HH`,
+/// `\U000000HH` or `\xHH` with `HH` a printable ASCII character (`\u0073` is `s`), or a blank, tab or
 /// line break, each spelt as a blank (the undone line stays one line).
 fn escaped_ascii_at(bytes: &[u8], i: usize) -> Option<(char, usize)> {
     let hex = |b: &[u8]| -> Option<u8> {
@@ -117,6 +117,8 @@ fn escaped_ascii_at(bytes: &[u8], i: usize) -> Option<(char, usize)> {
             (1..=2).contains(&digits.len()).then_some(())?;
             hex(digits).map(|c| (char::from(c), close + 4))
         }
+        // `\U00000073`: eight hex digits (Python, C99).
+        b"\\U" if bytes.get(i + 2..i + 8)? == b"000000" => hex(bytes.get(i + 8..i + 10)?).map(|c| (char::from(c), 10)),
         b"\\x" => hex(bytes.get(i + 2..i + 4)?).map(|c| (char::from(c), 4)),
         [b'\\', b'0'..=b'3'] => {
             // `\150`: three octal digits (printf, C, Python bytes).
@@ -211,7 +213,7 @@ fn may_start_disguise(b: u8, next: u8) -> bool {
     let wide = (b == 0xE2) & ((next == 0x80) | (next == 0x81) | (next == 0x82) | (next == 0x88) | (next == 0xA7))
         | (b == 0xEF) & ((0xBB..=0xBD).contains(&next) | (next == 0xBF))
         | (b == 0xC2) & (next == 0xA5);
-    let escape = (b == b'\\') & ((next == b'u') | (next == b'x') | (b'0'..=b'3').contains(&next));
+    let escape = (b == b'\\') & ((next == b'u') | (next == b'U') | (next == b'x') | (b'0'..=b'3').contains(&next));
     quote & (joins | (next == b'"') | (next == b'\'')) | wide | escape | look_alike_edge(b, next)
 }
 

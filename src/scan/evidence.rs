@@ -176,9 +176,28 @@ fn marking_named(before: &[u8]) -> bool {
 /// Whether the words right after a marking tell of it rather than bear it: a story's
 /// `CONFIDENTIAL, it said, in red letters` or `CONFIDENTIAL, the header said` (`said`,
 /// `read` or `in red` within the next four words), or a Japanese or Chinese marking used as
-/// a word of the sentence (`社外秘の通達を…`: a particle or `的` follows).
+/// a word of the sentence (`社外秘の通達を…`: a particle or `的` follows), or the head of a
+/// compound that names a notion (`機密性` confidentiality as in the CIA triad, `機密計算`
+/// confidential computing, `機密保持` the duty of confidentiality).
 fn marking_narrated(after: &[u8]) -> bool {
-    const PARTICLES: &[&str] = &["の", "を", "が", "に", "は", "で", "と", "も", "的"];
+    const PARTICLES: &[&str] = &[
+        "の",
+        "を",
+        "が",
+        "に",
+        "は",
+        "で",
+        "と",
+        "も",
+        "的",
+        "性",
+        "計算",
+        "计算",
+        "コンピューティング",
+        "保持",
+        "保護",
+        "保护",
+    ];
     let head = String::from_utf8_lossy(&after[..after.len().min(40)]).to_ascii_lowercase();
     if PARTICLES.iter().any(|p| head.starts_with(p)) {
         return true;

@@ -571,3 +571,5 @@ mod tenth_round_tests;
 mod test_pieces;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod twelfth_round_tests;
