@@ -328,6 +328,7 @@ pub(super) fn stretches(text: &str, from: usize, to: usize) -> Vec<(usize, usize
 /// `[…].join`, `string.Concat(…)`, `"{}-{}".format(…)`, `os.path.join(…)`) on their line;
 /// calls that reverse a string (`"…_fh"[::-1]`) with the two lines before (the literal may
 /// be assigned there: `_k = "…"` then `token = _k[::-1]`); an announcement in prose with the
+/// [`ANNOUNCED_ABOVE`] lines before (`…_phg` then `(the line above is reversed)`) and the
 /// [`ANNOUNCED_REACH`] lines after.
 fn mark_words(bytes: &[u8], from: usize, to: usize, mark: &mut impl FnMut(usize, usize)) {
     let piece = &bytes[from..to.min(bytes.len())];
@@ -354,7 +355,7 @@ fn mark_words(bytes: &[u8], from: usize, to: usize, mark: &mut impl FnMut(usize,
         match kind {
             0 => mark(p, line_end),
             1 => mark(lines_before(bytes, p, 2), line_end),
-            _ => mark(p, lines_after(bytes, line_end, ANNOUNCED_REACH)),
+            _ => mark(lines_before(bytes, p, ANNOUNCED_ABOVE), lines_after(bytes, line_end, ANNOUNCED_REACH)),
         }
     }
 }
@@ -575,7 +576,7 @@ fn undo_line(line: &str, out: &mut String) {
 
 #[path = "disguise_announced.rs"]
 mod announced;
-use announced::{ANNOUNCED_REACH, ROT13, SAID_REVERSED, SAID_WRAPPED};
+use announced::{ANNOUNCED_ABOVE, ANNOUNCED_REACH, ROT13, SAID_REVERSED, SAID_WRAPPED};
 pub(super) use announced::{announced_tokens, announces};
 
 #[cfg(test)]

@@ -6,7 +6,8 @@
 use super::{REVERSED_MIN, is_token_byte};
 
 /// Words that announce a token kept in ROT13 (`stored it rot13'd`): the runs of token
-/// bytes on the line and the [`ANNOUNCED_REACH`] lines below are read rotated back.
+/// bytes on the line, the [`ANNOUNCED_ABOVE`] lines above and the [`ANNOUNCED_REACH`] lines
+/// below are read rotated back.
 pub(super) const ROT13: &[&[u8]] = &[b"rot13", b"ROT13", b"Rot13", b"rot-13", b"ROT-13", b"rot 13", b"ROT 13"];
 
 /// Words that announce a token written backwards in prose (`written backwards`, `reverse
@@ -20,6 +21,10 @@ pub(super) const SAID_WRAPPED: &[&[u8]] = &[b"wrapped", b"wrapping", b"line-wrap
 
 /// Lines below an announcing word whose tokens are read as it says.
 pub(super) const ANNOUNCED_REACH: usize = 3;
+
+/// Lines above an announcing word whose tokens are read as it says (a note after the
+/// token: `…_phg` then `the token above is reversed`).
+pub(super) const ANNOUNCED_ABOVE: usize = 2;
 
 /// Whether `lines` hold one of `words`.
 fn says(lines: &str, words: &[&[u8]]) -> bool {

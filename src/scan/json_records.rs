@@ -30,9 +30,11 @@ pub(super) const RECORD_ARRAYS: &[RecordArray] = &[
 ];
 
 /// A Kubernetes event as `kubectl get events -o json` lists it: a `reason`, a `message` and
-/// the `involvedObject` it is about.
+/// the `involvedObject` it is about (core/v1), or a `note` and the object it is `regarding`
+/// (events.k8s.io/v1).
 fn is_cluster_event(v: &Value) -> bool {
-    ["reason", "message", "involvedObject"].iter().all(|k| v.get(*k).is_some())
+    let has = |k: &str| v.get(k).is_some();
+    has("reason") && (has("message") && has("involvedObject") || has("note") && has("regarding"))
 }
 
 /// A test runner's result for one test file or case as its JSON report gives it (Jest's

@@ -1,7 +1,7 @@
 //! Tests of the issue-16 twelfth round (session of 2026-12-06, second): a Japanese or
 //! Chinese marking word that heads a compound naming a notion is no marking.
 
-use super::second_pass_tests::{assert_found, assert_quiet, rules_of_text};
+use super::second_pass_tests::{assert_found, assert_quiet, rules_of_json, rules_of_text};
 
 #[test]
 fn a_marking_word_heading_a_notion_is_no_marking() {
@@ -29,4 +29,39 @@ fn a_token_spelt_in_eight_digit_escapes_blocks() {
     assert!(found.iter().any(|(r, s)| r == "github_token" && s == "block"), "{found:?}");
     // Non-ASCII code points (an emoji, an accent) are text, not a disguise.
     assert_quiet(&["print(\"\\U0001F600 done \\U000000e9t\\U000000e9\")"]);
+}
+
+#[test]
+fn events_of_the_events_api_block_as_cluster_events() {
+    let event = |name: &str| {
+        serde_json::json!({
+            "apiVersion": "events.k8s.io/v1", "kind": "Event",
+            "metadata": {"name": name, "namespace": "payments"},
+            "reason": "BackOff", "type": "Warning", "reportingController": "kubelet",
+            "note": "Back-off restarting failed container api in pod api-7d9c8b5f6-x2kqp",
+            "regarding": {"kind": "Pod", "name": "api-7d9c8b5f6-x2kqp", "namespace": "payments"}
+        })
+    };
+    let list = serde_json::json!({"items": [event("a.17f"), event("b.17f")]});
+    let found = rules_of_json(&list);
+    assert!(found.iter().any(|(r, s)| r == "cluster_events" && s == "block"), "{found:?}");
+    // One event's fields in prose, or a lone record, are no event list.
+    let one = serde_json::json!({"items": [event("a.17f")]});
+    assert!(!rules_of_json(&one).iter().any(|(r, _)| r == "cluster_events"));
+}
+
+#[test]
+fn a_token_said_to_be_reversed_on_a_line_below_blocks() {
+    let reversed: String = "ghp_Q3vLx9TbW2mZr8YkPn4HcJd7Fs1Ga6Ue0RtV".chars().rev().collect();
+    for text in [
+        format!("deploy token:\n{reversed}\nnote: the string above is reversed"),
+        format!("{reversed}\n(read it backwards)"),
+    ] {
+        let found = rules_of_text(&text);
+        assert!(found.iter().any(|(r, s)| r == "github_token" && s == "block"), "{text}: {found:?}");
+    }
+    // Three lines up is out of reach, and a changelog's word of reversal reads no id.
+    let far = format!("{reversed}\n\n\n\nthe list above is reversed");
+    assert!(!rules_of_text(&far).iter().any(|(r, _)| r == "github_token"));
+    assert_quiet(&["Fixed: 4f2a9c1b reversed the sort order of the todo list (see #412)."]);
 }
