@@ -481,6 +481,17 @@ fn eighteenth_held_out_classes_report() {
     report_table("held_out_18.jsonl");
 }
 
+/// The nineteenth held-out part (`held_out_19.jsonl`, 250 cases by a helper session that
+/// saw only the class descriptions: 70 private documents in 44 languages, a third of
+/// them under 300 characters and some as an agent's todo or status notes, and the other
+/// five classes with their clean look-alikes), committed unseen in the twelfth round for a
+/// later blind score, held back from the private-prose model's training. Not yet scored.
+#[test]
+#[ignore = "held out: scored on purpose, not on every run"]
+fn nineteenth_held_out_classes_report() {
+    report_table("held_out_19.jsonl");
+}
+
 /// The table (and, with `WG_SHOW_MISSES`, the misses) of each part named in `WG_PARTS`
 /// (file names under `classes/`, blank-separated): how a fresh part's first score is taken.
 #[test]

@@ -33,11 +33,12 @@ fn kind_of(c: char, at: usize) -> Option<usize> {
     }
 }
 
-/// Whether a zero-width (non-)joiner at `at` is part of the writing, not hidden in it: a
-/// ZWNJ or ZWJ between two letters of a script that spells words with them (Arabic and
-/// Persian, Syriac, Thaana, the Brahmic scripts of India and Sri Lanka: U+0600–U+07BF,
-/// U+0900–U+0DFF, U+FB50–U+FDFF, U+FE70–U+FEFC), or a ZWJ joining two emoji into one
-/// (U+2600–U+27BF, U+1F000 and up, after an emoji's U+FE0F). Unicode 15, ch. 23.2.
+/// Whether a zero-width (non-)joiner or a direction mark at `at` is part of the writing,
+/// not hidden in it: a ZWNJ or ZWJ between two letters of a script that spells words with
+/// them (Arabic and Persian, Syriac, Thaana, the Brahmic scripts of India and Sri Lanka:
+/// U+0600–U+07BF, U+0900–U+0DFF, U+FB50–U+FDFF, U+FE70–U+FEFC), a ZWJ joining two emoji
+/// into one (U+2600–U+27BF, U+1F000 and up, after an emoji's U+FE0F), Unicode 15, ch. 23.2;
+/// or a direction mark in right-to-left writing ([`beside_right_to_left`]).
 fn is_orthographic_joiner(text: &str, at: usize, c: char) -> bool {
     let joining =
         |c: char| matches!(u32::from(c), 0x0600..=0x07BF | 0x0900..=0x0DFF | 0xFB50..=0xFDFF | 0xFE70..=0xFEFC);
@@ -48,8 +49,31 @@ fn is_orthographic_joiner(text: &str, at: usize, c: char) -> bool {
     match c {
         '\u{200c}' => joining(before) && joining(after),
         '\u{200d}' => (joining(before) && joining(after)) || (emoji(before) && emoji(after)),
+        '\u{200e}' | '\u{200f}' | '\u{061c}' => beside_right_to_left(text, at),
         _ => false,
     }
+}
+
+/// Whether a right-to-left letter (Hebrew, Arabic, Syriac, Thaana, N'Ko and their
+/// presentation forms: U+0590–U+08FF, U+FB1D–U+FDFF, U+FE70–U+FEFC) stands within 64 bytes
+/// of `at` on its line: a left-to-right, right-to-left or Arabic letter mark there sets the
+/// direction of a number or a sign in right-to-left writing (`זמן תגובה: ‏180 ms`). A mark
+/// moves no letter (Unicode 15, UAX #9: marks are not embeddings, overrides or isolates),
+/// and every view shows it as `<U+200F>`.
+fn beside_right_to_left(text: &str, at: usize) -> bool {
+    let rtl = |c: char| matches!(u32::from(c), 0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFC);
+    let mut from = at.saturating_sub(64);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let mut to = (at + 64).min(text.len());
+    while !text.is_char_boundary(to) {
+        to -= 1;
+    }
+    let (before, after) = (&text[from..at], &text[at..to]);
+    let before = before.rsplit('\n').next().unwrap_or_default();
+    let after = after.split('\n').next().unwrap_or_default();
+    before.chars().chain(after.chars()).any(rtl)
 }
 
 /// Whether the bytes `b`, `next` can start a character [`kind_of`] reports: a C0 control
@@ -202,5 +226,17 @@ mod tests {
         assert_eq!(kinds("file\u{202e}txt.exe"), vec![("bidi_control".into(), "block".into())]);
         assert_eq!(kinds("to\u{200b}ken"), vec![("zero_width".into(), "warn".into())]);
         assert_eq!(kinds("\u{1b}]0;x\u{7}\u{200d}").len(), 2);
+    }
+
+    #[test]
+    fn direction_marks_in_right_to_left_writing_are_writing() {
+        // A mark that sets a number's direction in Hebrew or Arabic (issue 16, twelfth round).
+        assert_eq!(kinds("זמן תגובה ממוצע של ה-API: \u{200f}180 ms"), vec![]);
+        assert_eq!(kinds("المبلغ \u{061c}250 دولار"), vec![]);
+        // In Latin text, or on another line than the right-to-left words, it blocks; an
+        // override blocks in Hebrew too.
+        assert_eq!(kinds("price: \u{200f}180 ms"), vec![("bidi_control".into(), "block".into())]);
+        assert_eq!(kinds("שלום\nprice: \u{200f}180"), vec![("bidi_control".into(), "block".into())]);
+        assert_eq!(kinds("שלום \u{202e}txt.exe"), vec![("bidi_control".into(), "block".into())]);
     }
 }

@@ -65,3 +65,11 @@ fn a_token_said_to_be_reversed_on_a_line_below_blocks() {
     assert!(!rules_of_text(&far).iter().any(|(r, _)| r == "github_token"));
     assert_quiet(&["Fixed: 4f2a9c1b reversed the sort order of the todo list (see #412)."]);
 }
+
+#[test]
+fn an_faqs_question_and_answer_in_more_languages_are_no_speakers() {
+    assert_quiet(&[
+        "Imibuzo evame ukubuzwa\n\nUmbuzo: Ingakanani idiphozithi yokuqasha?\nImpendulo: Ngokuvamile ilingana nerenti yenyanga.\n\nUmbuzo: Ngizoyithola nini idiphozithi yami?\nImpendulo: Ngemuva kokuphuma endlini nokuhlolwa kwayo.",
+        "Tambaya: Me ya sa kika rubuta wannan labari?\nAmsa: Ina so in nuna irin ƙarfin mata a kasuwanni.\nTambaya: Yaushe littafin zai fito?\nAmsa: Za a ƙaddamar da shi a watan gobe.",
+    ]);
+}
