@@ -182,6 +182,7 @@ fn is_role_message(v: &Value) -> bool {
             "user"
                 | "assistant"
                 | "system"
+                | "developer"
                 | "tool"
                 | "model"
                 | "human"
@@ -201,17 +202,35 @@ fn is_role_message(v: &Value) -> bool {
                 || v.get("data").and_then(|d| d.get("content")).is_some_and(Value::is_string)))
         || (v.get("text").is_some_and(Value::is_string) && role_of("event").is_some_and(|e| e == "user" || e == "bot"))
         || (v.get("author").is_some_and(Value::is_string) && v.get("content").is_some_and(Value::is_string))
+        || is_serialised_message(v)
 }
 
-/// A message of a chat export (Slack, Teams, Discord, Mattermost, Google Chat, a Zendesk
-/// ticket's comments, a web chat's turns): a string text under `text`, `message`, `body`,
-/// `content` or `utterance`, a sender under `speaker`, `user`, `user_name`, `user_id`,
-/// `author`, `author_id`, `from`, `sender` or `creator`, and a time under `ts`,
-/// `timestamp`, `time`, `at`, `date`, `created_at`, `create_at` or `created_date`; or a
-/// Mattermost bulk-export line holding one under `post`.
+/// A message as a framework serialises it: LangChain's `dumpd` (`{lc, type: constructor,
+/// id: […, "HumanMessage"], kwargs: {content}}`), or a chat panel's exchange (VS Code's
+/// exported Copilot session: `{message: {text}, response: [{value}]}`).
+fn is_serialised_message(v: &Value) -> bool {
+    let class = v.get("id").and_then(Value::as_array).and_then(|id| id.last()).and_then(Value::as_str);
+    let langchain = class.is_some_and(|c| c.ends_with("Message"))
+        && v.get("kwargs").and_then(|k| k.get("content")).is_some_and(|c| c.is_string() || c.is_array());
+    let exchange = v.get("message").and_then(|m| m.get("text")).is_some_and(Value::is_string)
+        && v.get("response").is_some_and(|r| r.is_array() || r.is_string());
+    langchain || exchange
+}
+
+/// A message of a chat export (Slack, Teams, Discord, Mattermost, Zulip, Matrix, Google
+/// Chat, a Zendesk ticket's comments, a web chat's turns): a string text under `text`,
+/// `message`, `body`, `content` or `utterance` (or Microsoft Graph's `body.content`, Matrix's
+/// `content.body`), a sender under `speaker`, `user`, `user_name`, `user_id`, `author`,
+/// `author_id`, `from`, `sender`, `sender_full_name` or `creator`, and a time under `ts`,
+/// `timestamp`, `time`, `at`, `date`, `created_at`, `create_at`, `created_date`,
+/// `date_sent` or `origin_server_ts`; or a Mattermost bulk-export line holding one under
+/// `post` or `reply`.
 fn is_chat_export_message(v: &Value) -> bool {
     let has = |keys: &[&str]| keys.iter().any(|k| v.get(*k).is_some_and(|x| !x.is_null()));
-    (["text", "message", "body", "content", "utterance"].iter().any(|k| v.get(*k).is_some_and(Value::is_string))
+    let nested = |outer: &str, inner: &str| v.get(outer).and_then(|o| o.get(inner)).is_some_and(Value::is_string);
+    ((["text", "message", "body", "content", "utterance"].iter().any(|k| v.get(*k).is_some_and(Value::is_string))
+        || nested("body", "content")
+        || nested("content", "body"))
         && has(&[
             "speaker",
             "user",
@@ -223,6 +242,7 @@ fn is_chat_export_message(v: &Value) -> bool {
             "from",
             "sender",
             "sender_id",
+            "sender_full_name",
             "creator",
         ])
         && has(&[
@@ -235,6 +255,8 @@ fn is_chat_export_message(v: &Value) -> bool {
             "createdDateTime",
             "create_at",
             "created_date",
+            "date_sent",
+            "origin_server_ts",
         ]))
-        || v.get("post").is_some_and(|p| p.is_object() && is_chat_export_message(p))
+        || ["post", "reply"].iter().any(|k| v.get(*k).is_some_and(|p| p.is_object() && is_chat_export_message(p)))
 }

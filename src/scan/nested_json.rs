@@ -20,7 +20,7 @@ pub(super) fn scan(text: &str, location: &str, policy: Policy, out: &mut Vec<Fin
     }
     // Read as an inbox item is (`crate::json::parse_strict`): a key given twice or nesting
     // past its depth is no document, and the text stays scanned as text.
-    let Ok(value) = crate::json::parse_strict(t.as_bytes()) else { return };
+    let Some(value) = crate::json::parse_strict(t.as_bytes()).ok().or_else(|| json_lines(t)) else { return };
     let mut nested = Vec::new();
     {
         let _layer = NestedLayer::enter();
@@ -54,6 +54,20 @@ fn document_part(text: &str) -> Option<&str> {
     }
     let document = (t.starts_with('{') && t.ends_with('}')) || (t.starts_with('[') && t.ends_with(']'));
     (document && t.len() >= 8).then_some(t)
+}
+
+/// A text of JSON Lines (an export's `{"type": "post", …}` then `{"type": "reply", …}`):
+/// two or more lines, each one JSON object (blank lines aside), read as the array of them;
+/// `None` at the first line that is not one.
+fn json_lines(t: &str) -> Option<serde_json::Value> {
+    let mut items = Vec::new();
+    for line in t.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if !(line.starts_with('{') && line.ends_with('}')) {
+            return None;
+        }
+        items.push(crate::json::parse_strict(line.as_bytes()).ok()?);
+    }
+    (items.len() >= 2).then_some(serde_json::Value::Array(items))
 }
 
 /// JSON documents kept in strings inside each other that [`scan`] reads as

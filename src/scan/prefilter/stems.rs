@@ -99,6 +99,7 @@ pub const STEMS: &[&str] = &[
     "<｜user｜>",
     "<｜assistant｜>",
     "(content=",
+    "(role=",
     "-+-",
     "+--",
     "rows)",

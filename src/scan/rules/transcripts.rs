@@ -14,10 +14,11 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         // A role followed by `:` or `>` and text, a role in brackets before text (an agent's
         // `[assistant] …` / `[tool_call] …` log), or a role alone on a heading or bold line
         // (`### User`, `**Assistant**`, a chat app's Markdown export: `**You:**` /
-        // `**ChatGPT:**`), a chat app's copied turn heads (`You said:` / `ChatGPT said:`),
+        // `**ChatGPT:**`, also before the turn's text), a chat app's copied turn heads
+        // (`You said:` / `ChatGPT said:`),
         // or a role in a Markdown table's row (`| 2 | Assistant | … |`): a bare role word on
         // its own line is a list of names.
-        pattern: r"(?im)^(?:[ \t>*_#-]*(?:\*\*)?(?:user|assistant|human|system|ai|model)(?:\*\*)?[ \t]*(?::[ \t]*\S|>[ \t]*\S)|[ \t>*_#-]*\[(?:user|assistant|human|system|ai|tool|tool_call|tool_result)\][ \t]*\S|[ \t>]*(?:\#{1,6}[ \t]*|\*\*|__)(?:user|assistant|human|system|ai|model|you|chatgpt|claude|gemini|copilot)[ \t]*:?(?:\*\*|__)?[ \t]*:?[ \t]*$|[ \t>*_#-]*(?:you|chatgpt|claude|gemini|copilot) said:[ \t]*$|\|[ \t]*(?:\d{1,4}[ \t]*\|[ \t]*)?(?:\*\*)?(?:user|assistant|human|ai|model)(?:\*\*)?[ \t]*\|[ \t]*\S)",
+        pattern: r"(?im)^(?:[ \t>*_#-]*(?:\*\*)?(?:user|assistant|human|system|ai|model)(?:\*\*)?[ \t]*(?::[ \t]*\S|>[ \t]*\S)|[ \t>*_#-]*\[(?:user|assistant|human|system|ai|tool|tool_call|tool_result)\][ \t]*\S|[ \t>]*(?:\#{1,6}[ \t]*|\*\*|__)(?:user|assistant|human|system|ai|model|you|chatgpt|claude|gemini|copilot)[ \t]*:?(?:\*\*|__)?[ \t]*:?[ \t]*$|[ \t>*_#-]*(?:you|chatgpt|claude|gemini|copilot) said:[ \t]*$|[ \t>]*\*\*(?:you|chatgpt|claude|gemini|copilot):\*\*[ \t]*\S|\|[ \t]*(?:\d{1,4}[ \t]*\|[ \t]*)?(?:\*\*)?(?:user|assistant|human|ai|model)(?:\*\*)?[ \t]*\|[ \t]*\S)",
         check: Check::AtLeastTwo,
         what: "role-marked conversation turns (two or more)",
         hit: "User: fix it\nAssistant: done",
@@ -190,11 +191,12 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         category: "transcripts",
         public: B,
         local: B,
-        // LangChain's printed messages: `HumanMessage(content='…')`, `AIMessage(content=…)`.
-        literals: &["message(content="],
-        pattern: r"\b(?:Human|AI|System|Tool|Function|Chat)Message\(content=",
+        // LangChain's printed messages: `HumanMessage(content='…')`, `AIMessage(content=…)`;
+        // LlamaIndex's `ChatMessage(role=<MessageRole.USER: 'user'>, …)`.
+        literals: &["message(content=", "chatmessage(role="],
+        pattern: r"\b(?:Human|AI|System|Tool|Function|Chat)Message\(content=|\bChatMessage\(role=",
         check: Check::AtLeastTwo,
-        what: "printed chat message objects (`HumanMessage(content='…')`, `AIMessage(content=…)`; two or more)",
+        what: "printed chat message objects (`HumanMessage(content='…')`, `AIMessage(content=…)`, `ChatMessage(role=…)`; two or more)",
         hit: "[HumanMessage(content='hi'), AIMessage(content='hello')]",
         miss: "wrap the text in HumanMessage(content=...) before calling the model",
     },
