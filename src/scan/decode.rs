@@ -94,6 +94,14 @@ fn screened_runs(bytes: &[u8], member: impl Fn(u8) -> bool, mut found: impl FnMu
     }
 }
 
+/// Hands `found` each maximal run of base64-alphabet characters (padding excluded) that
+/// holds a whole aligned block of [`RUN_BLOCK`] bytes, as [`screened_runs`] does; every run
+/// of `2 * RUN_BLOCK - 1` (31) or more characters is one of them. For the prefilter's
+/// [`super::rules::Gate::Run`].
+pub(super) fn alphabet_runs(bytes: &[u8], found: impl FnMut(usize, usize) -> usize) {
+    screened_runs(bytes, is_b64, found);
+}
+
 /// Shortest decoded text that is read as base64 once more when it is nothing else
 /// ([`whole_run`]): base64 of a 12-byte value.
 const WHOLE_RUN_MIN: usize = 16;
@@ -273,7 +281,34 @@ pub(super) fn decode_run_text(run: &[u8]) -> Option<(String, &'static str)> {
             .collect();
         return printable_text(bytes).map(|t| (t, " (hex-encoded)"));
     }
-    decode_base64_text(run).map(|t| (t, " (inside base64)"))
+    decode_base64_text(run)
+        .map(|t| (t, " (inside base64)"))
+        .or_else(|| decode_base32_text(run).map(|t| (t, " (base32-encoded)")))
+}
+
+/// Decodes a run of the base32 alphabet (RFC 4648 §6: `A`–`Z`, `2`–`7`, `=` padding) when
+/// the result is mostly printable text: a token kept in base32 (`IFKECVCU…`) reads as
+/// binary in base64.
+fn decode_base32_text(run: &[u8]) -> Option<String> {
+    let body = run.strip_suffix(b"=").unwrap_or(run);
+    let body = body.iter().rposition(|&b| b != b'=').map_or(body, |i| &body[..=i]);
+    let mut out = Vec::with_capacity(body.len() * 5 / 8);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for &b in body {
+        let v = match b {
+            b'A'..=b'Z' => b - b'A',
+            b'2'..=b'7' => b - b'2' + 26,
+            _ => return None,
+        };
+        acc = (acc << 5) | u32::from(v);
+        bits += 5;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    printable_text(out)
 }
 
 /// `bytes` as text when it is UTF-8 of at least 16 bytes and nine in ten of its characters

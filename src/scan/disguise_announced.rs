@@ -11,9 +11,37 @@ use super::{REVERSED_MIN, is_token_byte};
 pub(super) const ROT13: &[&[u8]] = &[b"rot13", b"ROT13", b"Rot13", b"rot-13", b"ROT-13", b"rot 13", b"ROT 13"];
 
 /// Words that announce a token written backwards in prose (`written backwards`, `reverse
-/// it before use`): the runs of token bytes near one are also read backwards.
-pub(super) const SAID_REVERSED: &[&[u8]] =
-    &[b"backwards", b"reversed", b"everse it", b"everse the", b"everse before", b"in reverse"];
+/// it before use`; `al revés`, `à l'envers`, `rückwärts`, `omgekeerd`, `baklänges`,
+/// `odwrotnie`, `ao contrário`, `ters çevrilmiş`, `задом наперёд`, `в обратном порядке`,
+/// `逆順`, `倒序`, `거꾸로`): the runs of token bytes near one are also read backwards.
+pub(super) const SAID_REVERSED: &[&[u8]] = &[
+    b"backwards",
+    b"reversed",
+    b"everse it",
+    b"everse the",
+    b"everse before",
+    b"in reverse",
+    "al revés".as_bytes(),
+    b"al reves",
+    "à l'envers".as_bytes(),
+    b"a l'envers",
+    "rückwärts".as_bytes(),
+    b"umgedreht",
+    b"invertid",
+    "ao contrário".as_bytes(),
+    b"omgekeerd",
+    b"achterstevoren",
+    "baklänges".as_bytes(),
+    b"odwrotn",
+    "ters çevr".as_bytes(),
+    "задом наперёд".as_bytes(),
+    "задом наперед".as_bytes(),
+    "в обратном порядке".as_bytes(),
+    "逆順".as_bytes(),
+    "倒序".as_bytes(),
+    "反转".as_bytes(),
+    "거꾸로".as_bytes(),
+];
 
 /// Words that announce a token broken over lines by a terminal's width (`it wrapped at 24
 /// cols`): lines near one that are each a run of token bytes are also read joined.

@@ -99,6 +99,7 @@ struct Rules {
     autogen_console: usize,
     telegram: usize,
     compose: usize,
+    provider_token: usize,
 }
 
 fn rule_index(id: &str) -> usize {
@@ -204,6 +205,7 @@ fn compile(with_teddy: bool) -> Compiled {
         irc_turns: rule_index("irc_turns"),
         dated_chat: rule_index("dated_chat_log"),
         strace: rule_index("strace_lines"),
+        provider_token: rule_index("provider_token"),
     };
     Compiled { teddy, fallback, by_stem, section_heads, rules }
 }
@@ -352,10 +354,21 @@ fn windows_with(c: &Compiled, bytes: &[u8], from: usize, end: usize) -> Windows 
         folded.extend(bytes[from..to].iter().map(u8::to_ascii_lowercase));
         stems(c, &folded, from, &mut col);
         byte_gates(&c.rules, bytes, from, to, &mut col);
+        run_gate(&c.rules, bytes, from, to, &mut col);
         line_heads(c, bytes, from, to, &mut col);
         from = to;
     }
     col.windows
+}
+
+/// The [`Gate::Run`] gate over `bytes[from..to]`: each run of base64-alphabet characters
+/// holding a whole aligned block of them ([`super::decode::alphabet_runs`]; a run of 31 or
+/// more always does) makes its line a candidate.
+fn run_gate(r: &Rules, bytes: &[u8], from: usize, to: usize, col: &mut Collector) {
+    super::decode::alphabet_runs(&bytes[from..to], |start, end| {
+        col.add(r.provider_token, from + start);
+        end
+    });
 }
 
 /// The literal gate over one lower-cased chunk that starts at `base`.

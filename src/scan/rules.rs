@@ -430,6 +430,10 @@ pub enum Gate {
     /// role names the pattern anchors at `^`. Checked per line, so common words (`Summary`,
     /// `Manager`) cost no search.
     SectionHead,
+    /// A run of 31 or more base64-alphabet characters (letters, digits, `+ / _ -`): every
+    /// alternative of the pattern holds one (provider tokens by prefix and length). Found by
+    /// the vectorised block screen base64 decoding uses.
+    Run,
 }
 
 /// Words that follow `~` as "about" rather than as a user's name (`~half the runs`,
@@ -449,6 +453,7 @@ pub fn gate(rule: &Rule) -> Gate {
         "private_ipv6" => Gate::Colon,
         "aws_access_key_id" | "google_api_key" | "aklt_access_key" | "twilio_key" | "sendgrid_key"
         | "telegram_bot_token" => Gate::Upper,
+        "provider_token" => Gate::Run,
         "transcript_turns"
         | "session_log"
         | "timestamped_log"
@@ -578,6 +583,7 @@ mod credentials;
 pub mod documents;
 mod generic_secrets;
 mod paths;
+mod provider_tokens;
 mod tool_output;
 mod transcripts;
 
@@ -587,6 +593,7 @@ mod transcripts;
 pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
     credentials::CREDENTIALS
         .iter()
+        .chain(provider_tokens::PROVIDER_TOKENS)
         .chain(generic_secrets::GENERIC_SECRETS)
         .chain(paths::PATHS)
         .chain(transcripts::TRANSCRIPTS)

@@ -73,3 +73,49 @@ fn an_faqs_question_and_answer_in_more_languages_are_no_speakers() {
         "Tambaya: Me ya sa kika rubuta wannan labari?\nAmsa: Ina so in nuna irin ƙarfin mata a kasuwanni.\nTambaya: Yaushe littafin zai fito?\nAmsa: Za a ƙaddamar da shi a watan gobe.",
     ]);
 }
+
+#[test]
+fn provider_tokens_by_prefix_and_base32_encoded_tokens_block() {
+    for token in [
+        "ntn_H8supob3oRuBVdle8s8WVubNmLrNo7agxdx5IqZ36MfhGqw",
+        "pul-e315393e6e7552311528230e55b5ee59d4eb693a",
+        "hvs.qYVs04u1ScFHHoLZdJ3U-2ufsRWWE9O9PUAyo9lC",
+        "dapi7a6db1845a4f6c013f99167d5e4a9a45",
+        "lin_api_8Fq2kWx9Lm3Pz7Rt4Vb6Nc1Hd5Jg0Ys2Ua8Ie3Ko",
+        "glsa_8Fq2kWx9Lm3Pz7Rt4Vb6Nc1Hd5Jg0Ys2_1a2b3c4d",
+        "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",
+    ] {
+        let found = rules_of_text(&format!("key for the sync job: {token}"));
+        assert!(found.iter().any(|(r, s)| r == "provider_token" && s == "block"), "{token}: {found:?}");
+    }
+    // The prefix alone, a placeholder of the right length, or an identifier is no token.
+    assert_quiet(&[
+        "Notion tokens start with ntn_ and Pulumi's with pul-.",
+        "token: ntn_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "secret_managerClientConfigurationForTheDefaultTenant0",
+    ]);
+    // A GitHub token kept in base32.
+    let encoded = b32("ghp_Q3vLx9TbW2mZr8YkPn4HcJd7Fs1Ga6Ue0RtV");
+    let found = rules_of_text(&format!("token (base32, decode before use):\n{encoded}"));
+    assert!(found.iter().any(|(r, s)| r == "github_token" && s == "block"), "{encoded}: {found:?}");
+}
+
+/// `text` in base32 (RFC 4648), padded.
+fn b32(text: &str) -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+    let mut out = String::new();
+    for chunk in text.as_bytes().chunks(5) {
+        let mut block = [0u8; 5];
+        block[..chunk.len()].copy_from_slice(chunk);
+        let n = block.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+        let chars = (chunk.len() * 8).div_ceil(5);
+        for i in 0..8 {
+            if i < chars {
+                out.push(char::from(ALPHABET[((n >> (35 - 5 * i)) & 31) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
