@@ -228,6 +228,55 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
                 // `<at>` and `<dot>` spell an address's signs; they are no template's slot.
                 v = v.to_ascii_lowercase().replace("<at>", " at ").replace("<dot>", " dot ");
             }
+            if rule.id == "mailto_link" {
+                // A template's mailbox (`you@…`, `first.last@…`) is no one's; a mailbox's dots
+                // are a name's (`ines.carvalho`), not a reference's path.
+                const TEMPLATE: &[&str] = &[
+                    "you",
+                    "me",
+                    "name",
+                    "user",
+                    "username",
+                    "someone",
+                    "email",
+                    "address",
+                    "your-email",
+                    "your-name",
+                    "yourname",
+                    "first-last",
+                    "firstname-lastname",
+                    "foo",
+                    "test",
+                ];
+                // A shared mailbox at a documentation domain (RFC 2606: `support@example.com`)
+                // is a template's too.
+                const SHARED: &[&str] = &[
+                    "support",
+                    "info",
+                    "contact",
+                    "hello",
+                    "help",
+                    "admin",
+                    "team",
+                    "sales",
+                    "press",
+                    "noreply",
+                    "no-reply",
+                    "security",
+                    "abuse",
+                    "postmaster",
+                    "webmaster",
+                ];
+                v = v.to_ascii_lowercase().replace(['.', '_'], "-");
+                let link = text(&bytes[at.0..at.1]).to_ascii_lowercase();
+                let host = link.rsplit('@').next().unwrap_or_default();
+                let documentation = ["example.com", "example.net", "example.org", ".example", ".test", ".invalid"]
+                    .iter()
+                    .any(|d| host.ends_with(d));
+                if TEMPLATE.contains(&v.as_str()) || (documentation && SHARED.contains(&v.as_str())) {
+                    return false;
+                }
+            }
             !(is_reference_or_placeholder(&v) || local_login)
         }
         Check::Random => looks_random(&text(value)),

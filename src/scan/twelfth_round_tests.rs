@@ -119,3 +119,95 @@ fn b32(text: &str) -> String {
     }
     out
 }
+
+#[test]
+fn generic_secrets_and_codes_of_more_languages_and_mailto_links_warn() {
+    assert_found(&[
+        ("Klucz główny (master key) do sejfu KeePass w biurze: MMHP-3315-hrjs", "password_in_prose", "warn"),
+        ("备份加密主密钥：0eac7913 170b35ea 3c649012 29b1ef70", "password_in_prose", "warn"),
+        ("Соль для хеширования токенов сброса: WpQT1LsNPFJiaKqCuB9PpESW", "password_in_prose", "warn"),
+        ("pincode kluis archiefkamer: 286557", "access_code", "warn"),
+        ("Upplåsningskod för lånetelefonen: 72 78 15", "access_code", "warn"),
+        (
+            "복구 문구 (12단어): ember willow marble harbor saddle tiger ripple anchor ladder meadow pistol glacier",
+            "seed_phrase",
+            "warn",
+        ),
+        ("Para pedir acesso à VPN: mailto:ines.carvalho@example.pt?subject=VPN", "mailto_link", "warn"),
+        ("<a href=\"mailto:oncall-infra@example.com\">Contact on-call</a>", "mailto_link", "warn"),
+    ]);
+    // A template's or a shared mailbox at a documentation domain, and commands named in
+    // prose without a target, stay quiet.
+    assert_quiet(&[
+        "The footer link is mailto:support@example.com until marketing sends the alias.",
+        "Write to mailto:you@example.com to test the form.",
+        "`helm uninstall` removes every resource of a release; `helm uninstall RELEASE_NAME` in the docs.",
+        "La sentencia DROP DATABASE elimina el catálogo y todos sus ficheros.",
+        "FLUSHALL borra todas las claves de todas las bases de datos.",
+    ]);
+    assert_found(&[
+        ("helm uninstall payments-api -n prod --wait", "operational_command", "warn"),
+        ("then: DROP TABLE sessions_old;", "operational_command", "warn"),
+        ("redis-cli -h cache-01 -n 2 FLUSHALL", "operational_command", "warn"),
+    ]);
+}
+
+#[test]
+fn chat_records_of_more_exports_block() {
+    let matrix = serde_json::json!([
+        {"type": "m.room.message", "sender": "@lucia:chat.example.org", "origin_server_ts": 1718031000123_u64,
+         "content": {"msgtype": "m.text", "body": "!gpt riassumi il thread"}},
+        {"type": "m.room.message", "sender": "@gptbot:chat.example.org", "origin_server_ts": 1718031004456_u64,
+         "content": {"msgtype": "m.notice", "body": "Riassunto: si passa a Keycloak 24."}}
+    ]);
+    let responses = serde_json::json!({"input": [
+        {"type": "message", "role": "developer", "content": [{"type": "input_text", "text": "Be terse."}]},
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Is this index-friendly?"}]}
+    ]});
+    let copilot = serde_json::json!({"requests": [
+        {"message": {"text": "why does this effect run twice"}, "response": [{"value": "Strict Mode mounts twice."}]},
+        {"message": {"text": "how do I stop it"}, "response": [{"value": "Return a cleanup function."}]}
+    ]});
+    for v in [&matrix, &responses, &copilot] {
+        assert!(rules_of_json(v).iter().any(|(r, s)| r == "chat_message_array" && s == "block"), "{v}");
+    }
+    let lines = "{\"type\": \"post\", \"post\": {\"user\": \"rk\", \"message\": \"@aibot blast radius?\", \"create_at\": 1716130220000}}\n\
+                 {\"type\": \"reply\", \"reply\": {\"user\": \"aibot\", \"message\": \"Main risks: the slots.\", \"create_at\": 1716130226000}}";
+    assert!(rules_of_text(lines).iter().any(|(r, s)| r == "chat_message_array" && s == "block"));
+    assert_found(&[
+        ("**You:** five names for a budgeting app\n\n**ChatGPT:** Ledgerly, Clearspend", "transcript_turns", "block"),
+        (
+            "[ChatMessage(role=<MessageRole.USER: 'user'>, blocks=[]),\n ChatMessage(role=<MessageRole.ASSISTANT: 'assistant'>, blocks=[])]",
+            "message_repr",
+            "block",
+        ),
+    ]);
+}
+
+#[test]
+fn more_runners_builds_and_runtimes_block() {
+    assert_found(&[
+        (
+            "  1) test calculates VAT (Billing.InvoiceTest)\n     Assertion with == failed\n\nFinished in 0.4 seconds (0.2s async, 0.2s sync)",
+            "runner_report_lines",
+            "block",
+        ),
+        (
+            "CMake Error at CMakeLists.txt:22 (pkg_check_modules):\n  A required package was not found\nCall Stack (most recent call first):\n  CMakeLists.txt:22",
+            "runner_report_lines",
+            "block",
+        ),
+        (
+            "Error in calibrate_sensor (line 42)\n    y = H * x;\n\nError in run_calibration (line 17)",
+            "runner_report_lines",
+            "block",
+        ),
+        (
+            "START RequestId: 97eb0fee-2d06-4366-aecb-aac286646c3f Version: $LATEST\nEND RequestId: 97eb0fee-2d06-4366-aecb-aac286646c3f",
+            "runner_report_lines",
+            "block",
+        ),
+        ("src/Ledger/Parse.hs:47:22: error: [GHC-83865]\n    • Couldn't match type", "compiler_error", "block"),
+    ]);
+    assert_quiet(&["The Lambda logs a START RequestId line per invocation.", "These tests check the parser."]);
+}
