@@ -83,11 +83,22 @@ static INITIALS: LazyLock<Regex> = LazyLock::new(|| {
 /// Personal or undisclosed matters: pay, health, discipline, departures, disputes, deals,
 /// and the words that keep a text from others (`don't tell the team yet`, `not yet
 /// announced`, `for the Audit Committee only`), in English, German, French, Spanish,
-/// Japanese and Chinese.
+/// Japanese and Chinese; and the fifth round's languages ([`roles::MORE_MATTERS_SRC`]).
 static MATTERS: LazyLock<Regex> = LazyLock::new(|| {
-    // The words of `roles` follow, with Unicode on for their other scripts' letter classes.
+    // The words of `roles` follow, with Unicode on for their other scripts' letter classes;
+    // then the stems of `matters` in the other languages.
     Regex::new(&format!("{}|(?u-i:{})", words::MATTERS_SRC, roles::MORE_MATTERS_SRC))
         .expect("the matters pattern compiles")
+});
+
+/// Matters in about 60 more languages by their stems ([`matters`]): counted for the
+/// private-prose model's signals only ([`signals`]), not by the thresholds of [`find`]
+/// (public minutes, job adverts and news in those languages name the same matters, and
+/// the thresholds were set without them).
+static WORLD_MATTERS: LazyLock<Regex> = LazyLock::new(|| {
+    let stems = |list: &[&str]| list.iter().map(|w| regex::escape(w)).collect::<Vec<_>>().join("|");
+    Regex::new(&format!("(?i-u:\\b(?:{}))|(?-u:{})", stems(matters::ASCII_STEMS), stems(matters::OTHER_STEMS)))
+        .expect("the stems pattern compiles")
 });
 
 /// Whether `text` holds words of secrecy ([`words::SECRECY`], [`roles::MORE_SECRECY`]) that keep
@@ -180,6 +191,8 @@ struct Counts {
     letter: bool,
     /// The distinct matters, lower-cased.
     matter_words: std::collections::BTreeSet<String>,
+    /// The distinct stems of [`WORLD_MATTERS`] (signals only).
+    world_matters: usize,
     first: Option<(usize, String)>,
 }
 
@@ -187,6 +200,7 @@ fn count(text: &str) -> Counts {
     let mut people = std::collections::BTreeSet::new();
     let mut figures = std::collections::BTreeSet::new();
     let mut matters = std::collections::BTreeSet::new();
+    let mut world = std::collections::BTreeSet::new();
     let mut given = std::collections::BTreeSet::new();
     let mut roles = std::collections::BTreeSet::new();
     let mut headcount = false;
@@ -243,6 +257,7 @@ fn count(text: &str) -> Counts {
                     .map(|m| m.as_str()),
             );
             matters.extend(MATTERS.find_iter(line).map(|m| m.as_str().to_lowercase()));
+            world.extend(WORLD_MATTERS.find_iter(line).map(|m| m.as_str().to_lowercase()));
         }
         at += line.len();
     }
@@ -259,6 +274,7 @@ fn count(text: &str) -> Counts {
         clauses,
         letter,
         matter_words: matters,
+        world_matters: world.len(),
         first,
     }
 }
@@ -434,18 +450,18 @@ pub(super) const SIGNALS: [&str; 17] = [
 ];
 
 /// The counted shapes of `text` as named signals ([`SIGNALS`]) for
-/// [`super::prose_model`]: people, offices, sums or dates and matters at one, two and three
-/// or more; secrecy; a letter's salutation; a document kind; job counts; two or more clause
-/// numbers. Empty for a text with neither a matter nor a word of secrecy (as [`find`]'s
-/// early exit).
+/// [`super::prose_model`]: people, offices, sums or dates and matters (with the stems of
+/// [`WORLD_MATTERS`]) at one, two and three or more; secrecy; a letter's salutation; a document kind; job counts; two or more clause
+/// numbers. Empty for a text with neither a matter (nor a stem) nor a word of secrecy (as
+/// [`find`]'s early exit).
 #[must_use]
 pub(super) fn signals(text: &str) -> Vec<&'static str> {
     let mut out = Vec::new();
-    if !names_a_matter(text) {
+    if !names_a_matter(text) && !WORLD_MATTERS.is_match(text) {
         return out;
     }
     let c = count(text);
-    let steps = [c.people, c.roles, c.figures, c.matter_words.len()];
+    let steps = [c.people, c.roles, c.figures, c.matter_words.len() + c.world_matters];
     for (i, n) in steps.into_iter().enumerate() {
         out.extend(&SIGNALS[3 * i..3 * i + n.min(3)]);
     }
@@ -530,6 +546,8 @@ pub(super) fn joined_strings(value: &serde_json::Value) -> Option<(String, Strin
 #[path = "dossier_roles.rs"]
 mod roles;
 
+#[path = "dossier_matters.rs"]
+mod matters;
 #[path = "dossier_words.rs"]
 mod words;
 
