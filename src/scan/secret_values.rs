@@ -28,11 +28,22 @@ fn is_cjk_sentence(v: &str) -> bool {
 /// between words none of which is a small word of prose, [`PROSE_WORDS`]), or four or
 /// more capitalised words or numbers apart by blanks, none of them a title's small word
 /// (`Lumen Fjord Otter 2291`, not `Managed By The Platform Team`); never a reference or
-/// placeholder, nor a small hex number (`0x5EED1234`), nor CJK prose ([`is_cjk_sentence`]).
+/// placeholder, nor a small hex number (`0x5EED1234`), nor CJK prose ([`is_cjk_sentence`]);
+/// or three or more words in double quotes (12 characters or more), as `generic_secret`
+/// captures them after `passphrase is`.
 #[must_use]
 pub fn is_secret_value(v: &str) -> bool {
     const SMALL: &[&str] =
         &["A", "An", "And", "As", "At", "By", "For", "From", "In", "Is", "Of", "On", "Or", "The", "To", "With"];
+    // Three or more lower-case words in double quotes right after `passphrase is`
+    // (`generic_secret` captures the quotes only there): a passphrase quoted as one, small
+    // words of prose and all (`"copper mill at dusk"`).
+    if let Some(quoted) = v.strip_prefix('"').and_then(|q| q.strip_suffix('"')) {
+        let words = quoted.split([' ', '\t']).filter(|w| !w.is_empty()).count();
+        if words >= 3 && quoted.len() >= 12 && !is_reference_or_placeholder(quoted) {
+            return true;
+        }
+    }
     let v = v.trim_matches(|c| c == '\'' || c == '"');
     if is_reference_or_placeholder(v) || is_small_hex_number(v) || is_cjk_sentence(v) {
         return false;
@@ -111,9 +122,11 @@ fn is_letters_and_digits(v: &str) -> bool {
 /// `seed`, `recovery`, `mnemonic` or `backup`, case ignored) the value must be 12 to 24 words,
 /// at most one in six outside BIP-39's English list (the `bip39` crate's copy; numbers and
 /// separators between them are skipped; a seed copied by hand may carry a misspelt word),
-/// at least half of them different (not the test vector `abandon … about`):
-/// prose after `Backup plan:` uses words such as `the` and `we` that the list leaves out. Any other match (a label in another language, LND's `BEGIN LND
-/// CIPHER SEED` banner) is judged by its pattern alone.
+/// or one in three under a label that names a seed (`cipher`, `seed`, `mnemonic`: a seed
+/// written out from memory or in another wallet's list), at least half of them different
+/// (not the test vector `abandon … about`): prose after `Backup plan:` uses words such as
+/// `the` and `we` that the list leaves out. Any other match (a label in another language,
+/// LND's `BEGIN LND CIPHER SEED` banner) is judged by its pattern alone.
 #[must_use]
 pub fn is_seed_words(matched: &str, value: &str) -> bool {
     const ENGLISH_LABELS: &[&str] = &["cipher", "seed", "recovery", "mnemonic", "backup"];
@@ -132,5 +145,7 @@ pub fn is_seed_words(matched: &str, value: &str) -> bool {
     let mut distinct = words.clone();
     distinct.sort_unstable();
     distinct.dedup();
-    (12..=24).contains(&words.len()) && outside * 6 <= words.len() && distinct.len() * 2 >= words.len()
+    let named = ["cipher", "seed", "mnemonic"].iter().any(|l| head.starts_with(l));
+    let allowed = if named { words.len() / 3 } else { words.len() / 6 };
+    (12..=24).contains(&words.len()) && outside <= allowed && distinct.len() * 2 >= words.len()
 }

@@ -211,3 +211,21 @@ fn more_runners_builds_and_runtimes_block() {
     ]);
     assert_quiet(&["The Lambda logs a START RequestId line per invocation.", "These tests check the parser."]);
 }
+
+#[test]
+fn shapes_found_missing_by_the_eighteenth_blind_score() {
+    assert_found(&[
+        (
+            "Support chat #88213 (exported)\nAgent Rosa  10:02  Hi! How can I help today?\nCustomer    10:03  my parcel says delivered\nAgent Rosa  10:03  Sorry about that.\nCustomer    10:06  checked, nothing",
+            "chat_export",
+            "block",
+        ),
+        ("Release signing: GPG key passphrase is \"copper mill at dusk\" until the HSM.", "generic_secret", "warn"),
+        ("金庫の解錠コード：7314（経理部のみ）", "access_code", "warn"),
+    ]);
+    let memory = serde_json::json!({"draft": "Human: a name for the staging bucket? AI: acme-staging-artifacts. Human: and for logs AI: acme-staging-logs."});
+    assert!(rules_of_json(&memory).iter().any(|(r, s)| r == "inline_turns" && s == "block"));
+    // A passphrase named in quotes that is one word, and two columns of a table, are none.
+    // (`Human: … AI: …` said once is one exchange, but a second makes it a transcript.)
+    assert_quiet(&["The passphrase is \"secret\" in the demo only.", "Name  10:02  Status\nOwner  11:30  Done"]);
+}
