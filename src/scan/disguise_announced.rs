@@ -13,7 +13,8 @@ pub(super) const ROT13: &[&[u8]] = &[b"rot13", b"ROT13", b"Rot13", b"rot-13", b"
 /// Words that announce a token written backwards in prose (`written backwards`, `reverse
 /// it before use`; `al revés`, `à l'envers`, `rückwärts`, `omgekeerd`, `baklänges`,
 /// `odwrotnie`, `ao contrário`, `ters çevrilmiş`, `задом наперёд`, `в обратном порядке`,
-/// `逆順`, `倒序`, `거꾸로`): the runs of token bytes near one are also read backwards.
+/// `逆順`, `倒序`, `反过来`, `倒着`, `거꾸로`, `umgekehrt`, `inversé`, `al contrario`): the runs
+/// of token bytes near one are also read backwards.
 pub(super) const SAID_REVERSED: &[&[u8]] = &[
     b"backwards",
     b"reversed",
@@ -40,7 +41,17 @@ pub(super) const SAID_REVERSED: &[&[u8]] = &[
     "逆順".as_bytes(),
     "倒序".as_bytes(),
     "反转".as_bytes(),
+    "反过来".as_bytes(),
+    "反過來".as_bytes(),
+    "倒着".as_bytes(),
+    "倒著".as_bytes(),
+    "反的".as_bytes(),
     "거꾸로".as_bytes(),
+    b"umgekehrt",
+    "inversé".as_bytes(),
+    b"al contrario",
+    b"alla rovescia",
+    b"invertit",
 ];
 
 /// Words that announce a token broken over lines by a terminal's width (`it wrapped at 24

@@ -429,8 +429,9 @@ pub(super) fn keep_evidence(hits: Vec<Hit>) -> Vec<Hit> {
 
 /// The speaker of a [`Check::Speakers`] turn (after a leading `[date clock]`, skipped): the
 /// nick of `<nick> …` (IRC's mode mark dropped) unless it names an HTML element
-/// ([`rules::HTML_ELEMENTS`]), else the words before `:` unless they are a field label
-/// ([`rules::NOT_SPEAKERS`]). `None`: no speaker.
+/// ([`rules::HTML_ELEMENTS`]), the name before a column chat's clock (`Agent Rosa  10:02
+/// …`), else the words before `:` unless they are a field label ([`rules::NOT_SPEAKERS`]).
+/// `None`: no speaker.
 fn speaker(turn: &str) -> Option<&str> {
     // A dated line's bracketed date and clock come before its speaker.
     let turn = match turn.strip_prefix('[') {
@@ -443,6 +444,13 @@ fn speaker(turn: &str) -> Option<&str> {
         let nick = rest.split('>').next().unwrap_or_default().trim_start_matches(['@', '+', '%', '~', '&']);
         let html = rules::HTML_ELEMENTS.iter().any(|e| e.eq_ignore_ascii_case(nick));
         return (!html).then_some(nick);
+    }
+    // A chat in columns (`Agent Rosa  10:02  Hi!`): the name before the clock.
+    if let Some(i) = turn.find(['\t']).or_else(|| turn.find("  "))
+        && !turn[..i].contains(':')
+        && turn[i..].trim_start().starts_with(|c: char| c.is_ascii_digit())
+    {
+        return Some(turn[..i].trim());
     }
     // A bold name (`**Elif Demir**`) is the name; a bold field label is still a label.
     let speaker = turn.split(':').next().unwrap_or_default().trim_matches('*');

@@ -43,24 +43,28 @@ fn is_orthographic_joiner(text: &str, at: usize, c: char) -> bool {
     let joining =
         |c: char| matches!(u32::from(c), 0x0600..=0x07BF | 0x0900..=0x0DFF | 0xFB50..=0xFDFF | 0xFE70..=0xFEFC);
     let emoji = |c: char| matches!(u32::from(c), 0x2600..=0x27BF | 0x1F000..=0x1FAFF | 0xFE0F);
+    if matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}') {
+        // A mark may open the text (`\u{200f}הממשלה אישרה…`).
+        return beside_right_to_left(text, at, c.len_utf8());
+    }
     let (Some(before), Some(after)) = (text[..at].chars().next_back(), text[at + c.len_utf8()..].chars().next()) else {
         return false;
     };
     match c {
         '\u{200c}' => joining(before) && joining(after),
         '\u{200d}' => (joining(before) && joining(after)) || (emoji(before) && emoji(after)),
-        '\u{200e}' | '\u{200f}' | '\u{061c}' => beside_right_to_left(text, at),
         _ => false,
     }
 }
 
 /// Whether a right-to-left letter (Hebrew, Arabic, Syriac, Thaana, N'Ko and their
 /// presentation forms: U+0590–U+08FF, U+FB1D–U+FDFF, U+FE70–U+FEFC) stands within 64 bytes
-/// of `at` on its line: a left-to-right, right-to-left or Arabic letter mark there sets the
-/// direction of a number or a sign in right-to-left writing (`זמן תגובה: ‏180 ms`). A mark
-/// moves no letter (Unicode 15, UAX #9: marks are not embeddings, overrides or isolates),
-/// and every view shows it as `<U+200F>`.
-fn beside_right_to_left(text: &str, at: usize) -> bool {
+/// of the mark at `at` (`len` bytes long, itself not counted: U+061C is in that range) on its
+/// line: a left-to-right, right-to-left or Arabic letter mark there sets the direction of a
+/// number or a sign in right-to-left writing (`זמן תגובה: ‏180 ms`). A mark moves no letter
+/// (Unicode 15, UAX #9: marks are not embeddings, overrides or isolates), and every view
+/// shows it as `<U+200F>`.
+fn beside_right_to_left(text: &str, at: usize, len: usize) -> bool {
     let rtl = |c: char| matches!(u32::from(c), 0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFC);
     let mut from = at.saturating_sub(64);
     while !text.is_char_boundary(from) {
@@ -70,7 +74,7 @@ fn beside_right_to_left(text: &str, at: usize) -> bool {
     while !text.is_char_boundary(to) {
         to -= 1;
     }
-    let (before, after) = (&text[from..at], &text[at..to]);
+    let (before, after) = (&text[from..at], text.get(at + len..to).unwrap_or_default());
     let before = before.rsplit('\n').next().unwrap_or_default();
     let after = after.split('\n').next().unwrap_or_default();
     before.chars().chain(after.chars()).any(rtl)
@@ -238,5 +242,8 @@ mod tests {
         assert_eq!(kinds("price: \u{200f}180 ms"), vec![("bidi_control".into(), "block".into())]);
         assert_eq!(kinds("שלום\nprice: \u{200f}180"), vec![("bidi_control".into(), "block".into())]);
         assert_eq!(kinds("שלום \u{202e}txt.exe"), vec![("bidi_control".into(), "block".into())]);
+        // A mark opening the text; an Arabic letter mark in Latin text is no writing.
+        assert_eq!(kinds("\u{200f}הממשלה אישרה היום את התקציב"), vec![]);
+        assert_eq!(kinds("deploy\u{061c} now to prod"), vec![("bidi_control".into(), "block".into())]);
     }
 }

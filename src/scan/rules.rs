@@ -467,6 +467,7 @@ pub fn gate(rule: &Rule) -> Gate {
         | "contract_clauses"
         | "chat_export"
         | "named_turns"
+        | "chat_columns"
         | "irc_turns"
         | "dated_chat_log"
         | "autogen_console"

@@ -29,16 +29,18 @@ fn is_cjk_sentence(v: &str) -> bool {
 /// more capitalised words or numbers apart by blanks, none of them a title's small word
 /// (`Lumen Fjord Otter 2291`, not `Managed By The Platform Team`); never a reference or
 /// placeholder, nor a small hex number (`0x5EED1234`), nor CJK prose ([`is_cjk_sentence`]);
-/// or three or more words in double quotes (12 characters or more), as `generic_secret`
-/// captures them after `passphrase is`.
+/// or three or more words in quotes (12 characters or more), as `generic_secret` captures
+/// them after `passphrase is` or `passphrase:`.
 #[must_use]
 pub fn is_secret_value(v: &str) -> bool {
     const SMALL: &[&str] =
         &["A", "An", "And", "As", "At", "By", "For", "From", "In", "Is", "Of", "On", "Or", "The", "To", "With"];
-    // Three or more lower-case words in double quotes right after `passphrase is`
+    // Three or more lower-case words in quotes right after `passphrase is` or `passphrase:`
     // (`generic_secret` captures the quotes only there): a passphrase quoted as one, small
-    // words of prose and all (`"copper mill at dusk"`).
-    if let Some(quoted) = v.strip_prefix('"').and_then(|q| q.strip_suffix('"')) {
+    // words of prose and all (`"copper mill at dusk"`, `“…”`, `'…'`, `«…»`).
+    const OPEN: &[char] = &['"', '\'', '“', '`', '«'];
+    const CLOSE: &[char] = &['"', '\'', '”', '`', '»'];
+    if let Some(quoted) = v.strip_prefix(OPEN).and_then(|q| q.strip_suffix(CLOSE)).map(str::trim) {
         let words = quoted.split([' ', '\t']).filter(|w| !w.is_empty()).count();
         if words >= 3 && quoted.len() >= 12 && !is_reference_or_placeholder(quoted) {
             return true;

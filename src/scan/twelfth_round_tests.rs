@@ -217,7 +217,12 @@ fn shapes_found_missing_by_the_eighteenth_blind_score() {
     assert_found(&[
         (
             "Support chat #88213 (exported)\nAgent Rosa  10:02  Hi! How can I help today?\nCustomer    10:03  my parcel says delivered\nAgent Rosa  10:03  Sorry about that.\nCustomer    10:06  checked, nothing",
-            "chat_export",
+            "chat_columns",
+            "block",
+        ),
+        (
+            "Zoë Müller\t10:02\tHallo! Wie kann ich helfen?\nJürgen Groß\t10:03\tmein Paket fehlt\nZoë Müller\t10:04\tIch prüfe das.\nJürgen Groß\t10:05\tdanke",
+            "chat_columns",
             "block",
         ),
         ("Release signing: GPG key passphrase is \"copper mill at dusk\" until the HSM.", "generic_secret", "warn"),
@@ -227,5 +232,10 @@ fn shapes_found_missing_by_the_eighteenth_blind_score() {
     assert!(rules_of_json(&memory).iter().any(|(r, s)| r == "inline_turns" && s == "block"));
     // A passphrase named in quotes that is one word, and two columns of a table, are none.
     // (`Human: … AI: …` said once is one exchange, but a second makes it a transcript.)
-    assert_quiet(&["The passphrase is \"secret\" in the demo only.", "Name  10:02  Status\nOwner  11:30  Done"]);
+    assert_quiet(&[
+        "The passphrase is \"secret\" in the demo only.",
+        "Name  10:02  Status\nOwner  11:30  Done",
+        "Berlin Hbf  10:02  Platform 4\nHamburg Hbf  10:15  Platform 7\nMunich Hbf  10:40  Platform 2\nBerlin Hbf  11:02  Platform 4",
+        "Opening Keynote  09:00  Main hall\nCoffee Break  10:30  Foyer\nLightning Talks  11:00  Room B",
+    ]);
 }

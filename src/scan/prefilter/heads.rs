@@ -67,6 +67,9 @@ fn head(r: &Rules, line: &[u8], start: usize, skips: &Skips, col: &mut Collector
     if named_turn_head(line) {
         col.add(r.named_turns, start);
     }
+    if (line[0].is_ascii_uppercase() || (0xC3..=0xC5).contains(&line[0])) && clock_between_blanks(line) {
+        col.add(r.chat_columns, start);
+    }
     if first.is_ascii_digit() && strace_prefixed_head(line, rules::RULES[r.strace].literals) {
         col.add(r.strace, start);
     }
@@ -278,16 +281,16 @@ fn ends_with_clock(line: &[u8]) -> bool {
     matches!(t, [.., d, b':', m1, m2] if d.is_ascii_digit() && m1.is_ascii_digit() && m2.is_ascii_digit())
 }
 
-/// Whether a clock stands between two runs of two blanks in the first 64 bytes of `line`
-/// (`Agent Rosa  10:02  Hi!`: a support chat exported in columns): the `:` with a digit
-/// before it and two after it.
+/// `chat_columns`' gate: a clock after two blanks or a tab in the first 64 bytes of `line`
+/// (`Agent Rosa  10:02  Hi!`: a support chat exported in columns): a `:` with one or two
+/// digits before it, those after two blanks or a tab, and two digits after it.
 fn clock_between_blanks(line: &[u8]) -> bool {
     let head = &line[..line.len().min(64)];
     memchr::memchr_iter(b':', head).any(|c| {
         let digits = head[..c].iter().rev().take_while(|b| b.is_ascii_digit()).count();
+        let before = &head[..c - digits];
         (1..=2).contains(&digits)
-            && c >= digits + 2
-            && head[c - digits - 2..c - digits].iter().all(|&b| b == b' ' || b == b'\t')
+            && (before.ends_with(b"  ") || before.ends_with(b"\t"))
             && head.get(c + 1..c + 3).is_some_and(|m| m.iter().all(u8::is_ascii_digit))
     })
 }
@@ -344,7 +347,6 @@ fn document_heads(r: &Rules, line: &[u8], start: usize, blanks: usize, col: &mut
     }
     if ((line[0].is_ascii_alphanumeric() || matches!(line[0], b'*' | b'_' | b'.' | b'-'))
         && (ends_with_clock(line) || DAY_AT.find(line).is_some()))
-        || (line[0].is_ascii_uppercase() && clock_between_blanks(line))
         || (line[0] == b'[' && line.get(1).is_some_and(u8::is_ascii_digit))
         || (line[0] == b'[' && memchr::memmem::find(line, b"] [").is_some())
         || (line[0].is_ascii_digit() && line[1..line.len().min(3)].iter().any(|&b| b == b'/' || b == b'.'))

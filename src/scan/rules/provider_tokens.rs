@@ -26,7 +26,7 @@ pub(super) const PROVIDER_TOKENS: &[Rule] = &[Rule {
         r"|fig[dupo]_[A-Za-z0-9_-]{40,}|PMAK-[0-9a-f]{24}-[0-9a-f]{34}|pul-[0-9a-f]{40}|dapi[0-9a-f]{32}",
         // HashiCorp Vault and Terraform Cloud, Doppler, Grafana, Dynatrace.
         r"|hv[sbr]\.[A-Za-z0-9_-]{31,}|[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_-]{60,}",
-        r"|dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,48}|glsa_[A-Za-z0-9]{32}_[0-9a-f]{8}",
+        r"|dp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,20}\.)?[A-Za-z0-9]{40,48}|glsa_[A-Za-z0-9]{32}_[0-9a-f]{8}",
         r"|glc_[A-Za-z0-9+/]{32,}|dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}",
         // Atlassian, Bitbucket, Heroku, Sentry, RubyGems, Clojars, npm-like registries.
         r"|ATATT3[A-Za-z0-9_-]{100,}|ATBB[A-Za-z0-9]{32}|HRKU-[A-Za-z0-9_-]{60}",
@@ -36,7 +36,7 @@ pub(super) const PROVIDER_TOKENS: &[Rule] = &[Rule {
         r"|GOCSPX-[A-Za-z0-9_-]{28}|ya29\.[A-Za-z0-9_-]{50,}|AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,}",
         r"|EAA[A-Za-z0-9]{90,}",
         // New Relic, Okta, Tailscale, Fly.io, Render, Supabase, PlanetScale, Buildkite.
-        r"|NRAK-[A-Z0-9]{27}|[0-9a-f]{36}NRAL|SSWS [0-9A-Za-z_-]{40,}",
+        r"|NRAK-[A-Z0-9]{27}|NRII-[A-Za-z0-9_-]{32}|[0-9a-f]{36}NRAL|SSWS[ \t]+[0-9A-Za-z_-]{40,}",
         r"|tskey-(?:auth|api|client|scim|webhook)-[A-Za-z0-9]{8,}-[A-Za-z0-9]{20,}|fo1_[A-Za-z0-9_-]{43}",
         r"|rnd_[A-Za-z0-9]{32}|sbp_[0-9a-f]{40}|pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,}|bkua_[0-9a-f]{40}",
         // Model providers: Groq, xAI, Replicate, Perplexity, LangSmith, Pinecone.

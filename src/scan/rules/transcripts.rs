@@ -308,6 +308,22 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         miss: "---------- Forwarded message ----------\nFrom: press@example.org",
     },
     Rule {
+        id: "chat_columns",
+        category: "transcripts",
+        public: B,
+        local: B,
+        literals: &[],
+        // A support chat exported in columns: a name (one to four capitalised words, Latin
+        // letters with accents too), two blanks or a tab, a clock, two blanks or a tab, the
+        // message. Judged as `named_turns` is (two speakers, two turns each: a timetable's
+        // rows name each stop once). Gated by line start.
+        pattern: r"(?m)^((?:[A-Z]|[\xC3-\xC5][\x80-\xBF])(?:[A-Za-z.'-]|[\xC3-\xC5][\x80-\xBF])*(?: (?:[A-Z]|[\xC3-\xC5][\x80-\xBF])(?:[A-Za-z.'-]|[\xC3-\xC5][\x80-\xBF])*){0,3})(?: {2,}|\t)\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[AP]M)?(?: {2,}|\t)\S",
+        check: Check::Speakers,
+        what: "a chat exported in columns (`Agent Rosa  10:02  Hi!`: two speakers, two turns each)",
+        hit: "Agent Rosa  10:02  Hi! How can I help?\nCustomer  10:03  my parcel is late\nAgent Rosa  10:04  I opened a trace.\nCustomer  10:06  thanks",
+        miss: "Berlin Hbf  10:02  Platform 4\nHamburg Hbf  10:15  Platform 7\nMunich Hbf  10:40  Platform 2",
+    },
+    Rule {
         id: "named_turns",
         category: "transcripts",
         public: B,
@@ -329,7 +345,7 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         literals: &[],
         // A lowercase sender (a Slack handle, a bot's with its `APP` badge) only before a
         // 12-hour time: `standup  10:00` lines of a schedule stay out.
-        pattern: r"(?m)^(?:[A-Z][A-Za-z.'-]+,?(?: [A-Z][A-Za-z.'-]+){0,3}[ \t]{1,4}\d{1,2}:\d{2}(?:[ \t]?[AP]M)?[ \t]*$|[A-Z][A-Za-z.'-]+(?: [A-Z][A-Za-z.'-]+){0,3}[ \t]{2,}\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[AP]M)?[ \t]{2,}\S|\[\d{1,2}:\d{2}(?: ?[AP]M)?\] [A-Z](?:[A-Za-z.'-]|[\xC3-\xC5][\x80-\xBF])+,?(?: [A-Z](?:[A-Za-z.'-]|[\xC3-\xC5][\x80-\xBF])+){0,3}[ \t]*$|\[[^\]\n]{1,24}\] \[(?:오전|오후|AM|PM) \d{1,2}:\d{2}\] \S|[a-z][a-z0-9._-]{1,30}(?:[ \t]{1,4}APP)?[ \t]{1,4}\d{1,2}:\d{2}[ \t]?[AP]M[ \t]*$|\[\d{1,2}[-/.](?:\d{1,2}|[A-Z][a-z]{2})[-/.]\d{2,4},? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\][ \t]+\S|\[(?:\d{4}-\d{2}-\d{2}|\d{1,2}\.\d{1,2}\.\d{2,4}),? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\][ \t]+[A-Z][A-Za-z.'-]+(?: [A-Z][A-Za-z.'-]+){1,3}: \S|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}(?:,| à| um| alle)? \d{1,2}:\d{2}(?: ?[AP]M)? - [^:\n]{1,40}: \S|(?:[A-Za-z]|[\x80-\xFF])[^\n]{0,30}?[ \t]+\d{4}[-/.]\d{1,2}[-/.]\d{1,2} \d{1,2}:\d{2}:\d{2}[ \t]*$|(?:\*\*)?[A-Za-z0-9_.-]{2,32}(?:\*\*)? (?:—|–|-) (?:(?:Today|Yesterday) at \d{1,2}:\d{2}(?: ?[AP]M)?(?:[ \t]*$|:? \S)|\d{1,2}/\d{1,2}/\d{2,4},? \d{1,2}:\d{2}(?: ?[AP]M)?[ \t]*$)|\*\*[^*\n]{1,40}\*\* \(\d{1,2}:\d{2}(?: ?[AP]M)?\): \S|[^\n\[]{1,40}, \[\d{1,2}\.\d{1,2}\.\d{4},? \d{1,2}:\d{2}(?::\d{2})?\][ \t]*$|\d{4}년 \d{1,2}월 \d{1,2}일 (?:오전|오후) \d{1,2}:\d{2}, [^:\n]{1,30} : \S|[A-Z][^\n]{0,40}? (?:—|–) [A-Z][a-z]{2} \d{1,2}, \d{4},? \d{1,2}:\d{2}(?: ?[AP]M)?[ \t]*$)",
+        pattern: r"(?m)^(?:[A-Z][A-Za-z.'-]+,?(?: [A-Z][A-Za-z.'-]+){0,3}[ \t]{1,4}\d{1,2}:\d{2}(?:[ \t]?[AP]M)?[ \t]*$|\[\d{1,2}:\d{2}(?: ?[AP]M)?\] [A-Z](?:[A-Za-z.'-]|[\xC3-\xC5][\x80-\xBF])+,?(?: [A-Z](?:[A-Za-z.'-]|[\xC3-\xC5][\x80-\xBF])+){0,3}[ \t]*$|\[[^\]\n]{1,24}\] \[(?:오전|오후|AM|PM) \d{1,2}:\d{2}\] \S|[a-z][a-z0-9._-]{1,30}(?:[ \t]{1,4}APP)?[ \t]{1,4}\d{1,2}:\d{2}[ \t]?[AP]M[ \t]*$|\[\d{1,2}[-/.](?:\d{1,2}|[A-Z][a-z]{2})[-/.]\d{2,4},? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\][ \t]+\S|\[(?:\d{4}-\d{2}-\d{2}|\d{1,2}\.\d{1,2}\.\d{2,4}),? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\][ \t]+[A-Z][A-Za-z.'-]+(?: [A-Z][A-Za-z.'-]+){1,3}: \S|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}(?:,| à| um| alle)? \d{1,2}:\d{2}(?: ?[AP]M)? - [^:\n]{1,40}: \S|(?:[A-Za-z]|[\x80-\xFF])[^\n]{0,30}?[ \t]+\d{4}[-/.]\d{1,2}[-/.]\d{1,2} \d{1,2}:\d{2}:\d{2}[ \t]*$|(?:\*\*)?[A-Za-z0-9_.-]{2,32}(?:\*\*)? (?:—|–|-) (?:(?:Today|Yesterday) at \d{1,2}:\d{2}(?: ?[AP]M)?(?:[ \t]*$|:? \S)|\d{1,2}/\d{1,2}/\d{2,4},? \d{1,2}:\d{2}(?: ?[AP]M)?[ \t]*$)|\*\*[^*\n]{1,40}\*\* \(\d{1,2}:\d{2}(?: ?[AP]M)?\): \S|[^\n\[]{1,40}, \[\d{1,2}\.\d{1,2}\.\d{4},? \d{1,2}:\d{2}(?::\d{2})?\][ \t]*$|\d{4}년 \d{1,2}월 \d{1,2}일 (?:오전|오후) \d{1,2}:\d{2}, [^:\n]{1,30} : \S|[A-Z][^\n]{0,40}? (?:—|–) [A-Z][a-z]{2} \d{1,2}, \d{4},? \d{1,2}:\d{2}(?: ?[AP]M)?[ \t]*$)",
         check: Check::AtLeastThree,
         what: "a copied Slack, Teams or Discord thread: sender-and-time lines (`Jon Bell  10:15 AM`, `Okafor, Chidi  9:41 AM`, `[11/5/2024 3:02 PM] Okafor, Chidi`, `[10:14 AM] Maria Jensen`, `**kaz** — Today at 3:13 PM: text`, Zulip's `**Ines Duarte** (10:31): text`, Telegram's `Name, [02.10.2024 22:41]`, a help desk's `Maya Goldberg — Mar 4, 2025, 09:12`), KakaoTalk's `[name] [오후 2:14] text` and `2024년 5월 12일 오후 9:03, name : text`; three or more",
         hit: "Priya Nair  10:14 AM\nchurn risk\nJon Bell  10:15 AM\nwhy?\nPriya Nair  10:17 AM\nprice",
