@@ -224,9 +224,14 @@ fn is_serialised_message(v: &Value) -> bool {
 /// `author_id`, `from`, `sender`, `sender_full_name` or `creator`, and a time under `ts`,
 /// `timestamp`, `time`, `at`, `date`, `created_at`, `create_at`, `created_date`,
 /// `date_sent` or `origin_server_ts`; or a Mattermost bulk-export line holding one under
-/// `post` or `reply`.
+/// `post` or `reply`. Not a commit (a `sha`, `commit`, `oid`, `hash` or `revision` beside
+/// them).
 fn is_chat_export_message(v: &Value) -> bool {
     let has = |keys: &[&str]| keys.iter().any(|k| v.get(*k).is_some_and(|x| !x.is_null()));
+    // A commit (`{sha, author, date, message}`) is no message of a chat.
+    if has(&["sha", "commit", "oid", "hash", "revision"]) {
+        return false;
+    }
     let nested = |outer: &str, inner: &str| v.get(outer).and_then(|o| o.get(inner)).is_some_and(Value::is_string);
     ((["text", "message", "body", "content", "utterance"].iter().any(|k| v.get(*k).is_some_and(Value::is_string))
         || nested("body", "content")

@@ -239,3 +239,13 @@ fn shapes_found_missing_by_the_eighteenth_blind_score() {
         "Opening Keynote  09:00  Main hall\nCoffee Break  10:30  Foyer\nLightning Talks  11:00  Room B",
     ]);
 }
+
+#[test]
+fn a_commit_list_is_no_chat() {
+    let commits = serde_json::json!({"commits": [
+        {"sha": "a1b2c3d", "author": "Rosa Diaz", "date": "2024-05-29T10:00:00Z", "message": "fix parser"},
+        {"sha": "b2c3d4e", "author": "Sam Okafor", "date": "2024-05-29T11:00:00Z", "message": "add tests"},
+        {"sha": "c3d4e5f", "author": "Rosa Diaz", "date": "2024-05-29T12:00:00Z", "message": "bump version"}
+    ]});
+    assert!(!rules_of_json(&commits).iter().any(|(r, _)| r == "chat_message_array"));
+}
