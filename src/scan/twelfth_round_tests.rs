@@ -2,6 +2,7 @@
 //! Chinese marking word that heads a compound naming a notion is no marking.
 
 use super::second_pass_tests::{assert_found, assert_quiet, rules_of_json, rules_of_text};
+use std::fmt::Write as _;
 
 #[test]
 fn a_marking_word_heading_a_notion_is_no_marking() {
@@ -24,7 +25,10 @@ fn a_marking_word_heading_a_notion_is_no_marking() {
 #[test]
 fn a_token_spelt_in_eight_digit_escapes_blocks() {
     let token = "ghp_Q3vLx9TbW2mZr8YkPn4HcJd7Fs1Ga6Ue0RtV";
-    let spelt: String = token.bytes().map(|b| format!("\\U{:08x}", b)).collect();
+    let spelt = token.bytes().fold(String::new(), |mut out, b| {
+        let _ = write!(out, "\\U{b:08x}");
+        out
+    });
     let found = rules_of_text(&format!("TOKEN = \"{spelt}\""));
     assert!(found.iter().any(|(r, s)| r == "github_token" && s == "block"), "{found:?}");
     // Non-ASCII code points (an emoji, an accent) are text, not a disguise.
@@ -155,9 +159,9 @@ fn generic_secrets_and_codes_of_more_languages_and_mailto_links_warn() {
 #[test]
 fn chat_records_of_more_exports_block() {
     let matrix = serde_json::json!([
-        {"type": "m.room.message", "sender": "@lucia:chat.example.org", "origin_server_ts": 1718031000123_u64,
+        {"type": "m.room.message", "sender": "@lucia:chat.example.org", "origin_server_ts": 1_718_031_000_123_u64,
          "content": {"msgtype": "m.text", "body": "!gpt riassumi il thread"}},
-        {"type": "m.room.message", "sender": "@gptbot:chat.example.org", "origin_server_ts": 1718031004456_u64,
+        {"type": "m.room.message", "sender": "@gptbot:chat.example.org", "origin_server_ts": 1_718_031_004_456_u64,
          "content": {"msgtype": "m.notice", "body": "Riassunto: si passa a Keycloak 24."}}
     ]);
     let responses = serde_json::json!({"input": [
