@@ -96,7 +96,8 @@ static MATTERS: LazyLock<Regex> = LazyLock::new(|| {
 /// (public minutes, job adverts and news in those languages name the same matters, and
 /// the thresholds were set without them).
 static WORLD_MATTERS: LazyLock<Regex> = LazyLock::new(|| {
-    let stems = |list: &[&str]| list.iter().map(|w| regex::escape(w)).collect::<Vec<_>>().join("|");
+    let stems =
+        |groups: &[&str]| groups.iter().flat_map(|g| g.split('|')).map(regex::escape).collect::<Vec<_>>().join("|");
     Regex::new(&format!("(?i-u:\\b(?:{}))|(?-u:{})", stems(matters::ASCII_STEMS), stems(matters::OTHER_STEMS)))
         .expect("the stems pattern compiles")
 });

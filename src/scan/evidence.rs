@@ -430,7 +430,8 @@ pub(super) fn keep_evidence(hits: Vec<Hit>) -> Vec<Hit> {
 /// The speaker of a [`Check::Speakers`] turn (after a leading `[date clock]`, skipped): the
 /// nick of `<nick> …` (IRC's mode mark dropped) unless it names an HTML element
 /// ([`rules::HTML_ELEMENTS`]), the name before a column chat's clock (`Agent Rosa  10:02
-/// …`), else the words before `:` unless they are a field label ([`rules::NOT_SPEAKERS`]).
+/// …`), else the words before `:` unless they are a field label ([`rules::NOT_SPEAKERS`],
+/// [`rules::FAQ_LABELS`]).
 /// `None`: no speaker.
 fn speaker(turn: &str) -> Option<&str> {
     // A dated line's bracketed date and clock come before its speaker.
@@ -454,7 +455,7 @@ fn speaker(turn: &str) -> Option<&str> {
     }
     // A bold name (`**Elif Demir**`) is the name; a bold field label is still a label.
     let speaker = turn.split(':').next().unwrap_or_default().trim_matches('*');
-    (!rules::NOT_SPEAKERS.contains(&speaker)).then_some(speaker)
+    (!rules::NOT_SPEAKERS.contains(&speaker) && !rules::FAQ_LABELS.contains(&speaker)).then_some(speaker)
 }
 
 /// Turns of a [`Check::Speakers`] rule looked at (the first ones of a text).

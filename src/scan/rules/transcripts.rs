@@ -352,3 +352,29 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         miss: "Standup  10:00 AM",
     },
 ];
+
+/// An FAQ's question and answer labels in other languages than English (`Pregunta:` /
+/// `Respuesta:`, `Umbuzo:` / `Impendulo:`, `Tambaya:` / `Amsa:`): public FAQs and published
+/// interviews read as two speakers taking turns (issue 16), so they are no speakers
+/// ([`super::NOT_SPEAKERS`] holds the English `Question` and `Answer`). Spanish, German,
+/// Portuguese, Italian, Dutch, Polish, Czech, Hungarian, Turkish, Indonesian, Javanese,
+/// Tagalog, Cebuano, Swahili, Kinyarwanda, Turkmen, Uzbek, Azerbaijani, Malagasy, Haitian,
+/// Somali, Frisian, Breton; Zulu and Xhosa, Hausa, Albanian, Romanian, the Western South
+/// Slavic languages, Slovenian, Slovak, Lithuanian, Latvian, Estonian, Finnish, Swedish,
+/// Danish and Norwegian, Icelandic, French, Basque, Irish, Welsh, Malay, Sotho and Tswana,
+/// Shona, Yoruba and Igbo written without tones, Kurdish, Samoan, Esperanto.
+#[rustfmt::skip]
+pub const FAQ_LABELS: &[&str] = &[
+    "Pregunta", "Respuesta", "Frage", "Antwort", "Pergunta", "Resposta", "Domanda", "Risposta",
+    "Vraag", "Antwoord", "Pytanie", "Odpowiedź", "Otázka", "Odpověď", "Kérdés", "Válasz", "Soru",
+    "Cevap", "Yanıt", "Pertanyaan", "Jawaban", "Jawab", "Pitakon", "Wangsulan", "Tanong", "Sagot",
+    "Pangutana", "Tubag", "Swali", "Jibu", "Ikibazo", "Igisubizo", "Sorag", "Jogap", "Savol",
+    "Javob", "Sual", "Cavab", "Fanontaniana", "Valiny", "Kesyon", "Repons", "Su'aal", "Jawaab",
+    "Vraach", "Antwurd", "Goulenn", "Respont", "Umbuzo", "Impendulo", "Tambaya", "Amsa", "Pyetje",
+    "Pyetja", "Përgjigje", "Përgjigja", "Răspuns", "Pitanje", "Odgovor", "Vprašanje", "Odpoveď",
+    "Klausimas", "Atsakymas", "Jautājums", "Atbilde", "Küsimus", "Vastus", "Kysymys", "Vastaus",
+    "Fråga", "Svar", "Spørgsmål", "Spørsmål", "Spurning", "Réponse", "Galdera", "Erantzuna",
+    "Ceist", "Freagra", "Cwestiwn", "Ateb", "Soalan", "Jawapan", "Potso", "Karabo", "Mubvunzo",
+    "Mhinduro", "Ibeere", "Idahun", "Ajuju", "Aziza", "Pirs", "Bersiv", "Fesili", "Tali", "Demando",
+    "Respondo",
+];
