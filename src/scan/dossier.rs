@@ -102,6 +102,17 @@ static WORLD_MATTERS: LazyLock<Regex> = LazyLock::new(|| {
         .expect("the stems pattern compiles")
 });
 
+/// The distinct stems of [`WORLD_MATTERS`] in `text`, LoopX state lines left out (as
+/// [`count`] leaves them out): read for [`signals`] only, so the thresholds' path pays
+/// nothing for them.
+fn world_matters(text: &str) -> usize {
+    let mut stems = std::collections::BTreeSet::new();
+    for line in text.split_inclusive('\n').filter(|l| !state_line(l)) {
+        stems.extend(WORLD_MATTERS.find_iter(line).map(|m| m.as_str().to_lowercase()));
+    }
+    stems.len()
+}
+
 /// Whether `text` holds words of secrecy ([`words::SECRECY`], [`roles::MORE_SECRECY`]) that keep
 /// it from others: a `confidential` that names a service or a duty of any employee
 /// (`a confidential employee assistance helpline`, `kunt vertrouwelijk omgaan met
@@ -192,8 +203,6 @@ struct Counts {
     letter: bool,
     /// The distinct matters, lower-cased.
     matter_words: std::collections::BTreeSet<String>,
-    /// The distinct stems of [`WORLD_MATTERS`] (signals only).
-    world_matters: usize,
     first: Option<(usize, String)>,
 }
 
@@ -201,7 +210,6 @@ fn count(text: &str) -> Counts {
     let mut people = std::collections::BTreeSet::new();
     let mut figures = std::collections::BTreeSet::new();
     let mut matters = std::collections::BTreeSet::new();
-    let mut world = std::collections::BTreeSet::new();
     let mut given = std::collections::BTreeSet::new();
     let mut roles = std::collections::BTreeSet::new();
     let mut headcount = false;
@@ -258,7 +266,6 @@ fn count(text: &str) -> Counts {
                     .map(|m| m.as_str()),
             );
             matters.extend(MATTERS.find_iter(line).map(|m| m.as_str().to_lowercase()));
-            world.extend(WORLD_MATTERS.find_iter(line).map(|m| m.as_str().to_lowercase()));
         }
         at += line.len();
     }
@@ -275,7 +282,6 @@ fn count(text: &str) -> Counts {
         clauses,
         letter,
         matter_words: matters,
-        world_matters: world.len(),
         first,
     }
 }
@@ -462,7 +468,7 @@ pub(super) fn signals(text: &str) -> Vec<&'static str> {
         return out;
     }
     let c = count(text);
-    let steps = [c.people, c.roles, c.figures, c.matter_words.len() + c.world_matters];
+    let steps = [c.people, c.roles, c.figures, c.matter_words.len() + world_matters(text)];
     for (i, n) in steps.into_iter().enumerate() {
         out.extend(&SIGNALS[3 * i..3 * i + n.min(3)]);
     }
