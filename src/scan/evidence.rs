@@ -209,6 +209,54 @@ fn marking_narrated(after: &[u8]) -> bool {
         .any(|w| matches!(w, "said" | "says" | "read" | "reads" | "red"))
 }
 
+/// Whether a `mailto:` link (`link`, its mailbox `local`) names a template's mailbox: `you`,
+/// `name`, `first.last` (dots, underscores and hyphens read alike), or a shared one
+/// (`support`, `info`, `noreply`, …) at a documentation domain (RFC 2606: `example.com`,
+/// `example.net`, `example.org`, `.example`, `.test`, `.invalid`).
+fn mailbox_of_a_template(link: &str, local: &str) -> bool {
+    const TEMPLATE: &[&str] = &[
+        "you",
+        "me",
+        "name",
+        "user",
+        "username",
+        "someone",
+        "email",
+        "address",
+        "your-email",
+        "your-name",
+        "yourname",
+        "first-last",
+        "firstname-lastname",
+        "foo",
+        "test",
+    ];
+    const SHARED: &[&str] = &[
+        "support",
+        "info",
+        "contact",
+        "hello",
+        "help",
+        "admin",
+        "team",
+        "sales",
+        "press",
+        "noreply",
+        "no-reply",
+        "security",
+        "abuse",
+        "postmaster",
+        "webmaster",
+    ];
+    let local = local.to_ascii_lowercase().replace(['.', '_'], "-");
+    let link = link.to_ascii_lowercase();
+    let host = link.rsplit('@').next().unwrap_or_default();
+    let documentation = ["example.com", "example.net", "example.org", ".example", ".test", ".invalid"]
+        .iter()
+        .any(|d| host.ends_with(d));
+    TEMPLATE.contains(&local.as_str()) || (documentation && SHARED.contains(&local.as_str()))
+}
+
 /// A match's judgement by its rule's [`Check`]: `at` is where the match lies in `bytes` (the
 /// whole text), `value` its captured value (the match itself when it captures nothing).
 fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
@@ -229,53 +277,11 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
                 v = v.to_ascii_lowercase().replace("<at>", " at ").replace("<dot>", " dot ");
             }
             if rule.id == "mailto_link" {
-                // A template's mailbox (`you@…`, `first.last@…`) is no one's; a mailbox's dots
-                // are a name's (`ines.carvalho`), not a reference's path.
-                const TEMPLATE: &[&str] = &[
-                    "you",
-                    "me",
-                    "name",
-                    "user",
-                    "username",
-                    "someone",
-                    "email",
-                    "address",
-                    "your-email",
-                    "your-name",
-                    "yourname",
-                    "first-last",
-                    "firstname-lastname",
-                    "foo",
-                    "test",
-                ];
-                // A shared mailbox at a documentation domain (RFC 2606: `support@example.com`)
-                // is a template's too.
-                const SHARED: &[&str] = &[
-                    "support",
-                    "info",
-                    "contact",
-                    "hello",
-                    "help",
-                    "admin",
-                    "team",
-                    "sales",
-                    "press",
-                    "noreply",
-                    "no-reply",
-                    "security",
-                    "abuse",
-                    "postmaster",
-                    "webmaster",
-                ];
-                v = v.to_ascii_lowercase().replace(['.', '_'], "-");
-                let link = text(&bytes[at.0..at.1]).to_ascii_lowercase();
-                let host = link.rsplit('@').next().unwrap_or_default();
-                let documentation = ["example.com", "example.net", "example.org", ".example", ".test", ".invalid"]
-                    .iter()
-                    .any(|d| host.ends_with(d));
-                if TEMPLATE.contains(&v.as_str()) || (documentation && SHARED.contains(&v.as_str())) {
+                if mailbox_of_a_template(&text(&bytes[at.0..at.1]), &v) {
                     return false;
                 }
+                // A mailbox's dots are a name's (`ines.carvalho`), not a reference's path.
+                v = v.replace('.', "-");
             }
             !(is_reference_or_placeholder(&v) || local_login)
         }
