@@ -7,8 +7,8 @@ use super::{Finding, Policy, scan_json};
 /// A JSON document kept as a string (`"evidence": "{\\"log\\": \\"203.0.113.4 - - [11/Jun…\\"}"`,
 /// a todo holding a pasted payload) hides its strings' quotes and line breaks behind
 /// escapes: when `text` is one ([`document_part`]: an object or array, also after a BOM,
-/// in a code fence or after a label), the strings inside are scanned as [`scan_json`] scans
-/// a document, at `location`,
+/// in a code fence or after a label; or a text of JSON Lines, [`json_lines`]), the strings
+/// inside are scanned as [`scan_json`] scans a document, at `location`,
 /// and their findings of rules not already reported for `text` (`out[before..]`) are added.
 pub(super) fn scan(text: &str, location: &str, policy: Policy, out: &mut Vec<Finding>, before: usize) {
     let Some(t) = document_part(text) else { return };
