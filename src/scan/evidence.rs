@@ -309,6 +309,11 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
         Check::NotPlaceholderUser => !values::is_placeholder_user(&text(value)),
         Check::NotNetwork => !is_cidr_network(bytes, at.1),
         // `.env.local`, `.npmrc.local`: a file name, not a host.
+        Check::NotInBase64 => {
+            let line = line_around(bytes, at.0.max(at.1.saturating_sub(1)));
+            let line = line.trim().trim_end_matches('=');
+            !(line.len() >= 40 && line.bytes().all(|b| super::decode::B64[usize::from(b)]))
+        }
         Check::NotFileName => at.0.checked_sub(1).is_none_or(|i| bytes[i] != b'.') && !is_documentation_host(bytes, at),
         Check::NotApproximation => !rules::APPROXIMATIONS.iter().any(|w| w.as_bytes() == value),
         Check::KeyBody => key_body_follows(&bytes[at.1..]),

@@ -38,6 +38,9 @@ pub enum Check {
     NotNetwork,
     /// The match is not preceded by `.` (`.env.local` is a file name, not a host).
     NotFileName,
+    /// The match's line is not one run of 40 or more base64 characters (a PEM body's line
+    /// may open with `//`: `//nyAgZXETgow8e/Ozqm4…` is no network share).
+    NotInBase64,
     /// The name after `~` is not a word of approximation (`~half`, `~twice`: [`APPROXIMATIONS`]).
     NotApproximation,
     /// A key's body, a PEM header or the text's end follows the marker (a sentence naming

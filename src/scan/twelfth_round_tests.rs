@@ -253,3 +253,11 @@ fn a_commit_list_is_no_chat() {
     ]});
     assert!(!rules_of_json(&commits).iter().any(|(r, _)| r == "chat_message_array"));
 }
+
+#[test]
+fn a_base64_line_opening_with_two_slashes_is_no_network_share() {
+    assert_quiet(&[
+        "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ3Zk\n//nyAgZXETgow8e/Ozqm4EVL/71NHIglh8Q9PSWz36cTou6T59LCXPxu4URZjLp6o\n-----END CERTIFICATE-----",
+    ]);
+    assert_found(&[("copy the export to //fileserver/share/reports", "unc_slash_path", "block")]);
+}
