@@ -166,7 +166,7 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         // assistant's word without its first letter, so one covers the capital and the lower
         // case. LangChain's buffer memory writes `Human: … AI: …`.
         literals: &["assistant: ", "assistant : ", "sistente: ", "sistent: ", "systent: ", "ссистент: ", "ai: "],
-        pattern: r"(?-i)(?:(?:\b|\\n)(?:USER|[Uu]ser|Human|HUMAN|[Uu]suario|USUARIO|[Uu]suário|USUÁRIO|[Uu]tente|UTENTE|[Uu]tilisateur|UTILISATEUR|[Bb]enutzer|BENUTZER|[Nn]utzer|NUTZER|[Gg]ebruiker|[Uu]żytkownik)|(?:^|[ \t\x22'(]|\\n)(?:Пользователь|пользователь)) ?: \S[^\n]{0,2000}?(?: |\\n)(?:ASSISTANT|[Aa]ssistant|AI|[Aa]sistente|ASISTENTE|[Aa]ssistente|ASSISTENTE|[Aa]ssistent|ASSISTENT|[Aa]systent|Ассистент|ассистент) ?: \S",
+        pattern: r"(?-i)(?:(?:\b|\\n)(?:USER|[Uu]ser|[Hh]uman|HUMAN|[Uu]suario|USUARIO|[Uu]suário|USUÁRIO|[Uu]tente|UTENTE|[Uu]tilisateur|UTILISATEUR|[Bb]enutzer|BENUTZER|[Nn]utzer|NUTZER|[Gg]ebruiker|[Uu]żytkownik)|(?:^|[ \t\x22'(]|\\n)(?:Пользователь|пользователь)) ?: \S[^\n]{0,2000}?(?: |\\n)(?:ASSISTANT|[Aa]ssistant|AI|ai|[Aa]sistente|ASISTENTE|[Aa]ssistente|ASSISTENTE|[Aa]ssistent|ASSISTENT|[Aa]systent|Ассистент|ассистент) ?: \S",
         check: Check::AtLeastTwo,
         what: "Vicuna-style turns on one line (`USER: … ASSISTANT: …`, or `user: … assistant: …` flattened into one string, also in other languages' role words: `Usuario: … Asistente: …`; two or more exchanges)",
         hit: "A chat. USER: hi ASSISTANT: hello USER: deploy? ASSISTANT: done",
