@@ -276,14 +276,12 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
                 // `<at>` and `<dot>` spell an address's signs; they are no template's slot.
                 v = v.to_ascii_lowercase().replace("<at>", " at ").replace("<dot>", " dot ");
             }
-            if rule.id == "mailto_link" {
-                if mailbox_of_a_template(&text(&bytes[at.0..at.1]), &v) {
-                    return false;
-                }
-                // A mailbox's dots are a name's (`ines.carvalho`), not a reference's path.
-                v = v.replace('.', "-");
-            }
             !(is_reference_or_placeholder(&v) || local_login)
+        }
+        // A mailbox's dots are a name's (`ines.carvalho`), not a reference's path.
+        Check::PersonalMailbox => {
+            let v = text(value);
+            !mailbox_of_a_template(&text(&bytes[at.0..at.1]), &v) && !is_reference_or_placeholder(&v.replace('.', "-"))
         }
         Check::Random => looks_random(&text(value)),
         // A value read as words (`5pW3…T1 on nodes`, `9f8e…3921 so old hashes verify`) may be

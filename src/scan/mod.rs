@@ -428,7 +428,7 @@ pub fn scan_document_known(text: &str, has_cr: bool, policy: Policy, out: &mut V
     offsets.dedup();
     // The line and column of every hit, from one sweep: a hit's column counts on from the
     // previous hit's when both are on one line (counting each from its line's start cost
-    // the line's length per hit: 160,000 links on one line took 17 s).
+    // the line's length per hit: quadratic on a long line of findings).
     let mut known: Vec<(usize, usize, usize)> = Vec::with_capacity(offsets.len());
     let (mut from, mut line, mut col) = (0, 1, 1);
     for offset in offsets {

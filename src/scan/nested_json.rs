@@ -59,8 +59,8 @@ fn document_part(text: &str) -> Option<&str> {
 /// A text of JSON Lines (an export's `{"type": "post", …}` then `{"type": "reply", …}`):
 /// two or more lines, each one JSON object (blank lines aside), read as the array of them;
 /// `None` at the first line that is not one. Only its first [`JSON_LINES_MAX_BYTES`] are
-/// read as records (a parsed value holds many times its text: a 100 MB file of small
-/// objects took 5.7 GB); the whole text is scanned as text all the same.
+/// read as records (a parsed value holds many times its text: a large file of small
+/// objects held gigabytes); the whole text is scanned as text all the same.
 fn json_lines(t: &str) -> Option<serde_json::Value> {
     let mut items = Vec::new();
     let mut read = 0;

@@ -41,6 +41,10 @@ pub enum Check {
     /// The match's line is not one run of 40 or more base64 characters (a PEM body's line
     /// may open with `//`: `//nyAgZXETgow8e/Ozqm4…` is no network share).
     NotInBase64,
+    /// The captured mailbox of a `mailto:` link is a person's or a team's: not a template's
+    /// (`you@…`, `first.last@…`), nor a shared one at a documentation domain
+    /// (`support@example.com`), nor a placeholder.
+    PersonalMailbox,
     /// The name after `~` is not a word of approximation (`~half`, `~twice`: [`APPROXIMATIONS`]).
     NotApproximation,
     /// A key's body, a PEM header or the text's end follows the marker (a sentence naming

@@ -328,7 +328,7 @@ pub(super) const CONTENT: &[Rule] = &[
         // The local part is judged (`mailto:you@…`, `mailto:name@…` are a template's): an
         // address at a documentation domain is still a person's or a team's mailbox named.
         pattern: r"(?i)\bmailto:([A-Za-z0-9._%+-]+)@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}",
-        check: Check::NotPlaceholder,
+        check: Check::PersonalMailbox,
         what: "a `mailto:` link",
         hit: "[write to us](mailto:press@acme.io)",
         miss: "mailto links are rendered as buttons",
