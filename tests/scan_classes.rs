@@ -512,6 +512,17 @@ fn nineteenth_held_out_classes_report() {
     report_table("held_out_19.jsonl");
 }
 
+/// The twentieth held-out part (`held_out_20.jsonl`, 250 cases by a helper session that saw
+/// only the class descriptions: 70 private documents in 51 languages, e-mails,
+/// memos, HR and medical notes, contracts and short personal notes, and the other five
+/// classes with their clean look-alikes), committed unseen in the thirteenth round for a
+/// later blind score, held back from the private-prose model's training. Not yet scored.
+#[test]
+#[ignore = "held out: scored on purpose, not on every run"]
+fn twentieth_held_out_classes_report() {
+    report_table("held_out_20.jsonl");
+}
+
 /// The table (and, with `WG_SHOW_MISSES`, the misses) of each part named in `WG_PARTS`
 /// (file names under `classes/`, blank-separated): how a fresh part's first score is taken.
 #[test]
