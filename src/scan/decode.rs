@@ -286,18 +286,20 @@ pub(super) fn decode_run_text(run: &[u8]) -> Option<(String, &'static str)> {
         .or_else(|| decode_base32_text(run).map(|t| (t, " (base32-encoded)")))
 }
 
-/// Decodes a run of the base32 alphabet (RFC 4648 §6: `A`–`Z`, `2`–`7`, `=` padding) when
-/// the result is mostly printable text: a token kept in base32 (`IFKECVCU…`) reads as
-/// binary in base64.
+/// Decodes a run of the base32 alphabet (RFC 4648 §6: `A`–`Z`, `2`–`7`, `=` padding; or
+/// the same letters all in lower case, as some tools print it) when the result is mostly
+/// printable text: a token kept in base32 (`IFKECVCU…`) reads as binary in base64.
 fn decode_base32_text(run: &[u8]) -> Option<String> {
     let body = run.strip_suffix(b"=").unwrap_or(run);
     let body = body.iter().rposition(|&b| b != b'=').map_or(body, |i| &body[..=i]);
+    // One case throughout: mixed case is base64's, not base32's.
+    let first = if body.iter().any(u8::is_ascii_lowercase) { b'a' } else { b'A' };
     let mut out = Vec::with_capacity(body.len() * 5 / 8);
     let (mut acc, mut bits) = (0u32, 0u32);
     for &b in body {
         let v = match b {
-            b'A'..=b'Z' => b - b'A',
             b'2'..=b'7' => b - b'2' + 26,
+            _ if b.wrapping_sub(first) < 26 => b - first,
             _ => return None,
         };
         acc = (acc << 5) | u32::from(v);

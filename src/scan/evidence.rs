@@ -157,6 +157,23 @@ fn line_around(bytes: &[u8], at: usize) -> String {
     String::from_utf8_lossy(&bytes[start..end]).into_owned()
 }
 
+/// Whether a `//a/b` match is a build tool's label: the text after it goes on as a label
+/// does (`/...` for every target below, `:target`), or its line names the tool (`bazel
+/// test //…`, `buck2 build //…`, `pants lint //…`).
+fn build_label(line: &str, after: &[u8]) -> bool {
+    let tail = after.split(|b| b.is_ascii_whitespace() || matches!(b, b'`' | b'\'' | b'"')).next().unwrap_or_default();
+    let lower = line.to_ascii_lowercase();
+    tail.starts_with(b"/...")
+        || tail.first() == Some(&b':')
+        || ["bazel ", "bazelisk ", "blaze ", "buck ", "buck2 ", "pants "].iter().any(|t| lower.contains(t))
+}
+
+/// Whether a command's line asks for a dry run ([`Check::NoDryRun`]).
+fn asks_dry_run(line: &str) -> bool {
+    let lower = line.to_ascii_lowercase();
+    ["--dry-run", "--dryrun", " --check", " -whatif", " --what-if"].iter().any(|f| lower.contains(f))
+}
+
 /// Whether the text just before a confidentiality marking names the marking instead of
 /// bearing it (`documents marked CONFIDENTIAL`, `labelled INTERNAL ONLY or RESTRICTED`):
 /// a policy or a how-to, not a marked document. `before` ends where the match starts.
@@ -307,11 +324,13 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
         Check::NotPlaceholderUser => !values::is_placeholder_user(&text(value)),
         Check::NotNetwork => !is_cidr_network(bytes, at.1),
         // `.env.local`, `.npmrc.local`: a file name, not a host.
-        Check::NotInBase64 => {
+        Check::NetworkShare => {
             let line = line_around(bytes, at.0.max(at.1.saturating_sub(1)));
-            let line = line.trim().trim_end_matches('=');
-            !(line.len() >= 40 && line.bytes().all(|b| super::decode::B64[usize::from(b)]))
+            let body = line.trim().trim_end_matches('=');
+            let base64 = body.len() >= 40 && body.bytes().all(|b| super::decode::B64[usize::from(b)]);
+            !(base64 || build_label(&line, &bytes[at.1..]))
         }
+        Check::NoDryRun => !asks_dry_run(&line_around(bytes, at.0)),
         Check::NotFileName => at.0.checked_sub(1).is_none_or(|i| bytes[i] != b'.') && !is_documentation_host(bytes, at),
         Check::NotApproximation => !rules::APPROXIMATIONS.iter().any(|w| w.as_bytes() == value),
         Check::KeyBody => key_body_follows(&bytes[at.1..]),

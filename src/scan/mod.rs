@@ -589,4 +589,6 @@ mod test_pieces;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod thirteenth_round_tests;
+#[cfg(test)]
 mod twelfth_round_tests;

@@ -38,9 +38,14 @@ pub enum Check {
     NotNetwork,
     /// The match is not preceded by `.` (`.env.local` is a file name, not a host).
     NotFileName,
-    /// The match's line is not one run of 40 or more base64 characters (a PEM body's line
-    /// may open with `//`: `//nyAgZXETgow8e/Ozqm4…` is no network share).
-    NotInBase64,
+    /// The match is a network share, not a look-alike: its line is not one run of 40 or more
+    /// base64 characters (a PEM body's line may open with `//`: `//nyAgZXETgow8e/Ozqm4…`),
+    /// and it is no build label of Bazel, Buck or Pants (`//services/geo/...`,
+    /// `//app/api:server`, or on a line naming the tool).
+    NetworkShare,
+    /// The match's line asks for no dry run (`--dry-run`, `--dryrun`, Ansible's `--check`,
+    /// PowerShell's `-WhatIf`): a command that only previews its effects has none.
+    NoDryRun,
     /// The captured mailbox of a `mailto:` link is a person's or a team's: not a template's
     /// (`you@…`, `first.last@…`), nor a shared one at a documentation domain
     /// (`support@example.com`), nor a placeholder.
@@ -299,6 +304,8 @@ pub fn extra_lines(rule: &Rule) -> usize {
         "powershell_session" => 3,
         // the label's line, then up to 24 words on lines of their own
         "seed_phrase" => 24,
+        // a backup codes' label, then up to 16 codes on lines of their own
+        "access_code" => 16,
         _ => 0,
     }
 }

@@ -102,6 +102,10 @@ fn provider_tokens_by_prefix_and_base32_encoded_tokens_block() {
     let encoded = b32("ghp_Q3vLx9TbW2mZr8YkPn4HcJd7Fs1Ga6Ue0RtV");
     let found = rules_of_text(&format!("token (base32, decode before use):\n{encoded}"));
     assert!(found.iter().any(|(r, s)| r == "github_token" && s == "block"), "{encoded}: {found:?}");
+    // The same in lower case (as `base32 | tr A-Z a-z` or some libraries print it).
+    let lower = encoded.to_ascii_lowercase();
+    let found = rules_of_text(&format!("token (base32, decode before use):\n{lower}"));
+    assert!(found.iter().any(|(r, s)| r == "github_token" && s == "block"), "{lower}: {found:?}");
 }
 
 /// `text` in base32 (RFC 4648), padded.

@@ -94,7 +94,8 @@ fn head(r: &Rules, line: &[u8], start: usize, skips: &Skips, col: &mut Collector
 }
 
 /// `transcript_turns`' role words at `line[k..]` (ASCII case-insensitive): `user`,
-/// `assistant`, …, `tool`, and a chat app's `you` / `chatgpt` (its bold or heading lines).
+/// `assistant`, …, `tool`, a chat app's `you` / `chatgpt` (its bold or heading lines), and a
+/// dump's `role` / `speaker` field.
 fn role_word_at(line: &[u8], k: usize) -> bool {
     const ROLES: &[&[u8]] = &[
         b"user",
@@ -109,14 +110,16 @@ fn role_word_at(line: &[u8], k: usize) -> bool {
         b"claude",
         b"gemini",
         b"copilot",
+        b"role",
+        b"speaker",
     ];
-    line.get(k).is_some_and(|c| matches!(c | 0x20, b'u' | b'a' | b'h' | b's' | b'm' | b't' | b'y' | b'c' | b'g'))
+    line.get(k).is_some_and(|c| matches!(c | 0x20, b'u' | b'a' | b'h' | b's' | b'm' | b't' | b'y' | b'c' | b'g' | b'r'))
         && ROLES.iter().any(|w| starts_with_ci(&line[k..], w))
 }
 
 /// The gates of `dated_chat_log` (`^\[\d{4}-\d\d-\d\d[ T]\d`), `session_log`
 /// (`^\[?\d{1,2}:`), `chat_log` (the same clock) and
-/// `timestamped_log` (`^\[?(\d\d|[A-Z][a-z][a-z] +\d)`, `^\[[ \t]*\d`, or a service's name
+/// `timestamped_log` (`^\[?(\d\d|\d:|[A-Z][a-z][a-z] +\d)`, `^\[[ \t]*\d`, or a service's name
 /// before ` | ` and a digit), `compose_log_lines` (a service's name before ` | `).
 fn clock_heads(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
     // `docker compose logs`: a service's name, blanks, `| ` (and a date, for
@@ -140,11 +143,13 @@ fn clock_heads(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
         col.add(r.dated_chat, start);
     }
     if d(0) {
-        if b.get(1) == Some(&b':') || (d(1) && b.get(2) == Some(&b':')) {
+        let clock = b.get(1) == Some(&b':') || (d(1) && b.get(2) == Some(&b':'));
+        if clock {
             col.add(r.session_log, start);
             col.add(r.chat_log, start);
         }
-        if d(1) {
+        // A Redis server's `1:M 11 Jul 2024 …` opens with a one-digit pid and `:`.
+        if d(1) || clock {
             col.add(r.timestamped, start);
         }
     } else if b.len() >= 5

@@ -84,7 +84,8 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         local: B,
         literals: &["sk_live_", "rk_live_", "sk_test_", "rk_test_"],
         pattern: r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}",
-        check: Check::Always,
+        // `sk_test_xxxxxxxxxxxxxxxxxxxxxxxx` is a fixture's shape, not a key.
+        check: Check::Random,
         what: "Stripe secret / restricted key",
         hit: "sk_live_51Hx9Yk2Lm4Nq7Rs1Tv3Wz5",
         miss: "sk_live_ keys",

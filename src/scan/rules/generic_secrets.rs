@@ -26,13 +26,14 @@ pub(super) const GENERIC_SECRETS: &[Rule] = &[
             "hmac",
             "pepper",
             "unseal",
+            "vault",
             "password",
             "passcode",
             "secret",
         ],
-        pattern: r#"(?i:\b(?:pass[_ -]?phrase|passcode|master[_ .-]?password)(?:[ \t]+[a-z0-9]+){0,6}?(?:[ \t]+(?:is|was|set to)|[ \t]*[:=])[ \t]+)((?:"|'|“|`|«[ \t]?)(?:[a-z0-9]+[ \t]){2,7}[a-z0-9]+(?:"|'|”|`|[ \t]?»))|(?i)(?:\b[a-z0-9_.-]*(?:pass[_ -]?phrase|salt|pepper|unseal[_ -]?key|master[_ .-]?(?:key|secret|password|pass)|cipher[_ -]?seed|seed|seed[_ -]?phrase|mnemonic|recovery[_ -]?(?:phrase|key|code)|encryption[_ -]?(?:key|secret)|signing[_ -]?(?:key|secret)|hmac[_ -]?(?:key|secret))(?:[ \t]+#?[A-Za-z0-9][A-Za-z0-9._-]*){0,5}(?:[ \t]*\([^)\n]{1,30}\))?(?:["']?[ \t]*[:=][ \t]*["']?|[ \t]+["'])|--(?:passphrase|salt)[= ]["']?)((?:[A-Za-z0-9]{2,}[ \t]){2,11}[A-Za-z0-9]{2,}|[^\s"'<>,;(){}\[\]]{6,})|(?i:\b(?:master[_ .-]?(?:key|password|pass)|salt|pepper|unseal[_ -]?key|pass[_ -]?phrase|password|passcode|recovery[_ -]?(?:phrase|key|code)|(?:signing|hmac)[_ -]?(?:key|secret)|(?:webhook|shared|client)[_ -]?secret)(?:[ \t]+[a-z0-9]+){0,6}?[ \t]+(?:is|was|are|set to|of)[ \t]+)["'`]?((?-i:(?:[A-Z0-9][A-Za-z0-9]*[ \t]){3,7}[A-Z0-9][A-Za-z0-9]*)|[^\s"'`<>,;(){}\[\]]{6,})|(?i:\b(?:wpa2?[ -])?pass(?:phrase|word|code)[ \t]+)([^\s"'`<>,;(){}\[\]]*[^\sA-Za-z"'`<>,;(){}\[\]][^\s"'`<>,;(){}\[\]]*)|(?i:\b(?:salt|pepper|pass[_ -]?phrase|master[_ .-]?key|(?:signing|hmac|encryption)[_ -]?key)[ \t]*\()([A-Za-z0-9+/=_-]{12,})\)"#,
+        pattern: r#"(?i:\b(?:pass[_ -]?phrase|passcode|master[_ .-]?password)(?:[ \t]+[a-z0-9]+){0,6}?(?:[ \t]+(?:is|was|set to)|[ \t]*[:=])[ \t]+)((?:"|'|“|`|«[ \t]?)(?:[a-z0-9]+[ \t]){2,7}[a-z0-9]+(?:"|'|”|`|[ \t]?»))|(?i)(?:\b[a-z0-9_.-]*(?:pass[_ -]?phrase|salt|pepper|unseal[_ -]?key|vault[_ -]?key|master[_ .-]?(?:key|secret|password|pass)|cipher[_ -]?seed|seed|seed[_ -]?phrase|mnemonic|recovery[_ -]?(?:phrase|key|code)|encryption[_ -]?(?:key|secret)|signing[_ -]?(?:key|secret)|hmac[_ -]?(?:key|secret))(?:[ \t]+#?[A-Za-z0-9][A-Za-z0-9._-]*){0,5}(?:[ \t]*\([^)\n]{1,30}\))?(?:["']?[ \t]*[:=][ \t]*["']?|[ \t]+["'])|--(?:passphrase|salt)[= ]["']?)((?:[A-Za-z0-9]{2,}[ \t]){2,11}[A-Za-z0-9]{2,}|[^\s"'<>,;(){}\[\]]{6,})|(?i:\b(?:master[_ .-]?(?:key|password|pass)|salt|pepper|unseal[_ -]?key|vault[_ -]?key|pass[_ -]?phrase|password|passcode|recovery[_ -]?(?:phrase|key|code)|(?:signing|hmac)[_ -]?(?:key|secret)|(?:webhook|shared|client)[_ -]?secret)(?:[ \t]+[a-z0-9]+){0,6}?[ \t]+(?:is|was|are|set to|of)[ \t]+)["'`]?((?-i:(?:[A-Z0-9][A-Za-z0-9]*[ \t]){3,7}[A-Z0-9][A-Za-z0-9]*)|[^\s"'`<>,;(){}\[\]]{6,})|(?i:\b(?:wpa2?[ -])?pass(?:phrase|word|code)[ \t]+)([^\s"'`<>,;(){}\[\]]*[^\sA-Za-z"'`<>,;(){}\[\]][^\s"'`<>,;(){}\[\]]*)|(?i:\b(?:salt|pepper|pass[_ -]?phrase|master[_ .-]?key|(?:signing|hmac|encryption)[_ -]?key)[ \t]*\()([A-Za-z0-9+/=_-]{12,})\)"#,
         check: Check::SecretValue,
-        what: "a generically named secret (passphrase, password, salt, pepper, master or unseal key, seed, encryption, signing or webhook key) with a value: random, one token of letters and digits, hex, three or more words, or four or more capitalised words after `is`; or a random value in brackets right after the name (`salt (b7e1c94fa02d…)`)",
+        what: "a generically named secret (passphrase, password, salt, pepper, master, unseal or vault key, seed, encryption, signing or webhook key) with a value: random, one token of letters and digits, hex, three or more words, or four or more capitalised words after `is`; or a random value in brackets right after the name (`salt (b7e1c94fa02d…)`)",
         hit: "backup passphrase: Tr0ub4dor-correct-horse",
         miss: "rotate the passphrase every quarter",
     },
@@ -43,7 +44,8 @@ pub(super) const GENERIC_SECRETS: &[Rule] = &[
         local: W,
         // A password named in another language, then `:`, `=` or the language's `is`, then
         // the value (`Le mot de passe … : Printemps#2024-Lyon`, `La frase de paso … es
-        // «naranja-tornillo-faro-1987»`); the value judged as [`Check::SecretValue`] does.
+        // «naranja-tornillo-faro-1987»`, `マスターパスワードは「jRyY-265」`); the value judged as
+        // [`Check::SecretValue`] does.
         literals: &[
             "mot de passe",
             "passphrase",
@@ -73,7 +75,7 @@ pub(super) const GENERIC_SECRETS: &[Rule] = &[
             "соль",
             "Соль",
         ],
-        pattern: r"(?:(?i:mot de passe|frase de paso|senha|palavra-passe|wachtwoord|passwort|kennwort|parola d'ordine|passphrase|phrase secr(?-i:è)te|chiave maestra)|(?-i:[Cc]ontraseña|[Hh]asło|[Ll]ösenord|şifre|Şifre|пароль|Пароль|Кодовая фраза|кодовая фраза|パスワード|パスフレーズ|マスターキー|密码|비밀번호|[Kk]lucz główny|主密钥|加密密钥|(?:С|с)оль))[^\n:=]{0,60}?(?:[:=]|：|[ \t](?:est|es|ist|lautet|is|jest|er)[ \t]|[ \t](?-i:é|è|är|dır)[ \t]|は|是|는)[ \t]*(?:(?:jetzt|now|ahora|maintenant|teraz|agora|ora|nu)[ \t]+)?(?:(?:«|“|„)[ \t]?((?:[a-z0-9]|[\xD0\xD1][\x80-\xBF]){2,}(?:[ \t](?:[a-z0-9]|[\xD0\xD1][\x80-\xBF]){2,}){2,7})[ \t]?(?:»|“|”)|(?:[\x22'`]|«|“|„)?[ \t]?([^\s\x22'`<>,;(){}\[\]\xC2\xE2]{6,}))",
+        pattern: r"(?:(?i:mot de passe|frase de paso|senha|palavra-passe|wachtwoord|passwort|kennwort|parola d'ordine|passphrase|phrase secr(?-i:è)te|chiave maestra)|(?-i:[Cc]ontraseña|[Hh]asło|[Ll]ösenord|şifre|Şifre|пароль|Пароль|Кодовая фраза|кодовая фраза|パスワード|パスフレーズ|マスターキー|密码|비밀번호|[Kk]lucz główny|主密钥|加密密钥|(?:С|с)оль))[^\n:=]{0,60}?(?:[:=]|：|[ \t](?:est|es|ist|lautet|is|jest|er)[ \t]|[ \t](?-i:é|è|är|dır)[ \t]|は|是|는)[ \t]*(?:(?:jetzt|now|ahora|maintenant|teraz|agora|ora|nu)[ \t]+)?(?:(?:«|“|„)[ \t]?((?:[a-z0-9]|[\xD0\xD1][\x80-\xBF]){2,}(?:[ \t](?:[a-z0-9]|[\xD0\xD1][\x80-\xBF]){2,}){2,7})[ \t]?(?:»|“|”)|「([\x21-\x7e]{6,})」|(?:[\x22'`]|«|“|„)?[ \t]?([^\s\x22'`<>,;(){}\[\]\xC2\xE2\xE3]{6,}))",
         check: Check::SecretValue,
         what: "a password, master key or salt named in another language (mot de passe, phrase secrète, chiave maestra, contraseña, Passwort, hasło, klucz główny, пароль, кодовая фраза, соль, パスワード, パスフレーズ, マスターキー, 密码, 主密钥, 비밀번호) with its value",
         hit: "Le mot de passe de la boîte partagée a été réinitialisé : Printemps#2024-Lyon",
@@ -90,7 +92,8 @@ pub(super) const GENERIC_SECRETS: &[Rule] = &[
         // `-ping` word); a recovery or unlock key of eight groups of six digits; an unlock
         // code in Italian, French or Korean (`codice di sblocco`, `code de déverrouillage`,
         // `잠금 해제 코드`), a Japanese PIN (`暗証番号：…`, `暗証番号は 7377`), or in hex (`0x7F3A-19C2`); as a JSON
-        // key too (`"unlock_code": "336403"`).
+        // key too (`"unlock_code": "336403"`); a safe's code in Korean or Russian (`금고 다이얼
+        // 번호`, `код от сейфа`, `ПИН-код`); 2FA backup codes one per line.
         literals: &[
             "잠금",
             "暗証番号",
@@ -119,8 +122,13 @@ pub(super) const GENERIC_SECRETS: &[Rule] = &[
             "解除コード",
             "解锁码",
             "开锁密码",
+            "금고",
+            "ПИН",
+            "пин-код",
+            "Пин-код",
+            "од от сейфа",
         ],
-        pattern: r"(?i)(?:\b(?:alarm[ _-]?code|alarmcode|tresor-?code|door[ -]?code|gate[ -]?code|unlock[ _-]?code|(?:sim[ -])?pin(?:[ -]?code)?|puk|(?-i:[Tt]ürcode|[Ee]ntsperrcode|[Cc]ode d'accès|[Cc]ódigo de (?:acceso|la alarma|desbloqueo)|[Uu]pplåsningskod)|code de l'alarme|codice (?:d'allarme|di accesso|del cancello|di sblocco)|(?-i:[Cc]ode de d(?:é|e)verrouillage))\b|잠금 ?해제 ?코드|暗証番号|解錠コード|解除コード|解锁码|开锁密码)(?:[ \t]+[^\s:=]+){0,10}?[ \t]*(?:\x22?[ \t]*[:=]|：|は|\b(?:is|lautet|ist|est|es|changed to|set to|now)\b|[ \t](?-i:è)[ \t])[ \t]*(?:[\x22'`]|«)?(\d(?:[ -]?\d){3,9}|0x[0-9A-Fa-f]{2,8}(?:-[0-9A-Fa-f]{2,8}){0,3})\b|\b(?:recovery|unlock)\b[^\n]{0,80}?\b(\d{6}(?:-\d{6}){7})\b|(?-i:\b(?:PIN|PUK)[ \t]+(\d{4,8}))\b|\b(?:unlock|door|gate|alarm)[ -]?code[ \t]+(\d{4,8})\b|\b(?:recovery|backup|2fa)\b[^\n:]{0,60}:[ \t]*(\d{4}-?\d{4}(?:,[ \t]*\d{4}-?\d{4}){1,15})\b",
+        pattern: r"(?i)(?:\b(?:alarm[ _-]?code|alarmcode|tresor-?code|door[ -]?code|gate[ -]?code|unlock[ _-]?code|(?:sim[ -])?pin(?:[ -]?code)?|puk|(?-i:[Tt]ürcode|[Ee]ntsperrcode|[Cc]ode d'accès|[Cc]ódigo de (?:acceso|la alarma|desbloqueo)|[Uu]pplåsningskod)|code de l'alarme|codice (?:d'allarme|di accesso|del cancello|di sblocco)|(?-i:[Cc]ode de d(?:é|e)verrouillage))\b|잠금 ?해제 ?코드|금고 ?(?:다이얼 ?)?(?:비밀)?번호|暗証番号|解錠コード|解除コード|解锁码|开锁密码|(?-i:ПИН(?:-код)?|(?:П|п)ин-код|(?:К|к)од от сейфа))(?:[ \t]+[^\s:=]+){0,10}?[ \t]*(?:\x22?[ \t]*[:=]|：|は|\b(?:is|lautet|ist|est|es|changed to|set to|now)\b|[ \t](?-i:è)[ \t])[ \t]*(?:[\x22'`]|«)?(\d(?:[ -]?\d){3,9}|0x[0-9A-Fa-f]{2,8}(?:-[0-9A-Fa-f]{2,8}){0,3})\b|\b(?:recovery|unlock)\b[^\n]{0,80}?\b(\d{6}(?:-\d{6}){7})\b|(?-i:\b(?:PIN|PUK)[ \t]+(\d(?:-?\d){3,7}))\b|\b(?:unlock|door|gate|alarm)[ -]?code[ \t]+(\d{4,8})\b|\b(?:recovery|backup|2fa)\b[^\n:]{0,80}:[ \t]*\n?[ \t]*(\d{4}-?\d{4}(?:(?:,[ \t]*|[ \t]*\n[ \t]*(?:[-*][ \t]+)?)\d{4}-?\d{4}){1,15})\b",
         check: Check::NotPlaceholder,
         what: "an alarm, door, gate, safe (`Tresorcode`) or unlock code (also Italian, French, Korean; digits or hex), a PIN or PUK with its digits; a recovery key of eight groups of six digits (BitLocker's shape); a list of 2FA recovery or backup codes",
         hit: "Der Alarmcode für das Lager lautet 4-7-7-1-9",
@@ -147,10 +155,11 @@ pub(super) const GENERIC_SECRETS: &[Rule] = &[
             "복구 문구",
             "시드 문구",
             "frase de recupera",
+            "semilla",
             "phrase de récupération",
             "obnovovací fráze",
         ],
-        pattern: r"(?i)\b(?:(?:cipher[ _-]?seed|seed|recovery|mnemonic|backup)[^\n:=]{0,60}?[:=]|(?:seed|recovery|mnemonic)[ \t]+(?:phrase|words)(?:[ \t]+(?:is|was))?(?:[ \t]*(?:-|\xE2\x80\x93|\xE2\x80\x94))?)[ \t]*[\x22']?[ \t]*\n?[ \t]*((?:\d{1,2}[.)]?[ \t]*)?[a-z]{3,8}(?:(?:[ \t,]+\n?|\n)[ \t]*(?:\d{1,2}[.)]?[ \t]*)?[a-z]{3,8}){11,23})\b|(?:リカバリー(?:フレーズ|キー)|シードフレーズ|助记词)(?:（[^\n]{1,18}?）|\([^\n]{1,18}?\))?[ \t]*(?::|：)[ \t]*([a-z]{3,8}(?:[ ,]+[a-z]{3,8}){11,23}\b|[\xE4-\xE9][\x80-\xBF]{2}(?:(?:[ ,]|(?-i:　))+[\xE4-\xE9][\x80-\xBF]{2}){11,23})|(?:frase de recupera(?:ci(?-i:ó)n|(?-i:çã)o)|phrase de r(?-i:é)cup(?-i:é)ration|obnovovac(?-i:í) fr(?-i:á)ze)[^\n:]{0,40}?[ \t]*:[ \t]*((?:[a-z]|[\xC3-\xC5][\x80-\xBF]){3,10}(?:[ ,]+(?:[a-z]|[\xC3-\xC5][\x80-\xBF]){3,10}){11,23})|(?:恢复短语|恢復短語|复原短语|복구 문구|시드 문구)[^\n:]{0,12}?(?::|：)[ \t]*((?:[\xE3-\xED][\x80-\xBF]{2}){1,4}(?:(?:[ ,]|(?-i:　))+(?:[\xE3-\xED][\x80-\xBF]{2}){1,4}){11,23}|[a-z]{3,8}(?:[ ,]+[a-z]{3,8}){11,23}\b)|-{3,}BEGIN LND CIPHER SEED-{3,}",
+        pattern: r"(?i)\b(?:(?:cipher[ _-]?seed|seed|recovery|mnemonic|backup)[^\n:=]{0,60}?[:=]|(?:seed|recovery|mnemonic)[ \t]+(?:phrase|words)(?:[ \t]+(?:is|was))?(?:[ \t]*(?:-|\xE2\x80\x93|\xE2\x80\x94))?)[ \t]*[\x22']?[ \t]*\n?[ \t]*((?:\d{1,2}[.)]?[ \t]*)?[a-z]{3,8}(?:(?:[ \t,]+\n?|\n)[ \t]*(?:\d{1,2}[.)]?[ \t]*)?[a-z]{3,8}){11,23})\b|(?:リカバリー(?:フレーズ|キー)|シードフレーズ|助记词)(?:（[^\n]{1,18}?）|\([^\n]{1,18}?\))?[ \t]*(?::|：)[ \t]*([a-z]{3,8}(?:[ ,]+[a-z]{3,8}){11,23}\b|[\xE4-\xE9][\x80-\xBF]{2}(?:(?:[ ,]|(?-i:　))+[\xE4-\xE9][\x80-\xBF]{2}){11,23})|(?:frase de recupera(?:ci(?-i:ó)n|(?-i:çã)o)|frase (?:de )?semilla|phrase de r(?-i:é)cup(?-i:é)ration|obnovovac(?-i:í) fr(?-i:á)ze)[^\n:]{0,40}?[ \t]*:[ \t]*((?:[a-z]|[\xC3-\xC5][\x80-\xBF]){3,10}(?:[ ,]+(?:[a-z]|[\xC3-\xC5][\x80-\xBF]){3,10}){11,23})|(?:恢复短语|恢復短語|复原短语|복구 문구|시드 문구)[^\n:]{0,12}?(?::|：)[ \t]*((?:[\xE3-\xED][\x80-\xBF]{2}){1,4}(?:(?:[ ,]|(?-i:　))+(?:[\xE3-\xED][\x80-\xBF]{2}){1,4}){11,23}|[a-z]{3,8}(?:[ ,]+[a-z]{3,8}){11,23}\b)|-{3,}BEGIN LND CIPHER SEED-{3,}",
         check: Check::SeedWords,
         what: "a wallet seed or recovery phrase: 12 to 24 words of BIP-39's English list after an English label (numbered or not, on one line or several), or after a label in Spanish, Portuguese, French, Czech, Japanese, Chinese or Korean",
         hit: "seed phrase: abandon ability able about above absent absorb abstract absurd abuse access accident",

@@ -130,7 +130,7 @@ pub(super) const PATHS: &[Rule] = &[
         local: W,
         literals: &[],
         pattern: r#"(?:^|[\s"'(=,])//([A-Za-z0-9][A-Za-z0-9-]{1,62})/[A-Za-z0-9_$][A-Za-z0-9._$-]*"#,
-        check: Check::NotInBase64,
+        check: Check::NetworkShare,
         what: "a forward-slash network share (`//server/share`; a host with a dot is a URL)",
         hit: "mount //nas-01/backups/home on /mnt/b",
         miss: "<script src=\"//cdn.example.net/lib.js\">",

@@ -16,9 +16,10 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         // (`### User`, `**Assistant**`, a chat app's Markdown export: `**You:**` /
         // `**ChatGPT:**`, also before the turn's text), a chat app's copied turn heads
         // (`You said:` / `ChatGPT said:`),
-        // or a role in a Markdown table's row (`| 2 | Assistant | … |`): a bare role word on
-        // its own line is a list of names.
-        pattern: r"(?im)^(?:[ \t>*_#-]*(?:\*\*)?(?:user|assistant|human|system|ai|model)(?:\*\*)?[ \t]*(?::[ \t]*\S|>[ \t]*\S)|[ \t>*_#-]*\[(?:user|assistant|human|system|ai|tool|tool_call|tool_result)\][ \t]*\S|[ \t>]*(?:\#{1,6}[ \t]*|\*\*|__)(?:user|assistant|human|system|ai|model|you|chatgpt|claude|gemini|copilot)[ \t]*:?(?:\*\*|__)?[ \t]*:?[ \t]*$|[ \t>*_#-]*(?:you|chatgpt|claude|gemini|copilot) said:[ \t]*$|[ \t>]*\*\*(?:you|chatgpt|claude|gemini|copilot):\*\*[ \t]*\S|\|[ \t]*(?:\d{1,4}[ \t]*\|[ \t]*)?(?:\*\*)?(?:user|assistant|human|ai|model)(?:\*\*)?[ \t]*\|[ \t]*\S)",
+        // or a role in a Markdown table's row (`| 2 | Assistant | … |`), or a dump's role field
+        // alone on its line (YAML `- role: user`, TOML `speaker = "assistant"`): a bare role
+        // word on its own line is a list of names.
+        pattern: r"(?im)^(?:[ \t>*_#-]*(?:\*\*)?(?:user|assistant|human|system|ai|model)(?:\*\*)?[ \t]*(?::[ \t]*\S|>[ \t]*\S)|[ \t>*_#-]*\[(?:user|assistant|human|system|ai|tool|tool_call|tool_result)\][ \t]*\S|[ \t>]*(?:\#{1,6}[ \t]*|\*\*|__)(?:user|assistant|human|system|ai|model|you|chatgpt|claude|gemini|copilot)[ \t]*:?(?:\*\*|__)?[ \t]*:?[ \t]*$|[ \t>*_#-]*(?:you|chatgpt|claude|gemini|copilot) said:[ \t]*$|[ \t>]*\*\*(?:you|chatgpt|claude|gemini|copilot):\*\*[ \t]*\S|\|[ \t]*(?:\d{1,4}[ \t]*\|[ \t]*)?(?:\*\*)?(?:user|assistant|human|ai|model)(?:\*\*)?[ \t]*\|[ \t]*\S|[ \t>*_#-]*(?:role|speaker)[ \t]*[:=][ \t]*[\x22']?(?:user|assistant|human|ai|model|bot)[\x22']?[ \t]*$)",
         check: Check::AtLeastTwo,
         what: "role-marked conversation turns (two or more)",
         hit: "User: fix it\nAssistant: done",
@@ -64,7 +65,8 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
             "<｜user｜>",
             "<｜assistant｜>",
         ],
-        pattern: r"<\|im_start\|>[ \t]*(?:system|user|assistant|tool|function)\b|<\|(?:system|user|assistant)\|>|<\|(?:USER|CHATBOT|SYSTEM)_TOKEN\|>|<｜(?:User|Assistant)｜>",
+        // A token right after a backtick is named in a code span (docs about the format).
+        pattern: r"(?:^|[^\x60])(?:<\|im_start\|>[ \t]*(?:system|user|assistant|tool|function)\b|<\|(?:system|user|assistant)\|>|<\|(?:USER|CHATBOT|SYSTEM)_TOKEN\|>|<｜(?:User|Assistant)｜>)",
         check: Check::AtLeastTwo,
         what: "ChatML turns (`<|im_start|>user`), Phi-style role tokens (`<|user|>`), Command R's (`<|USER_TOKEN|>`) or DeepSeek's (`<｜User｜>`), two or more",
         hit: "<|im_start|>user\nfix it<|im_end|>\n<|im_start|>assistant\ndone<|im_end|>",
@@ -75,10 +77,17 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         category: "transcripts",
         public: B,
         local: B,
-        literals: &["<|start_header_id|>", "[/inst]", "<start_of_turn>"],
-        pattern: r"<\|start_header_id\|>[ \t]*(?:system|user|assistant|ipython|tool)[ \t]*<\|end_header_id\|>|\[/INST\]|<start_of_turn>[ \t]*(?:user|model|system)\b",
+        literals: &[
+            "<|start_header_id|>",
+            "[/inst]",
+            "<start_of_turn>",
+            "[tool_calls]",
+            "[/tool_results]",
+            "[/available_tools]",
+        ],
+        pattern: r"<\|start_header_id\|>[ \t]*(?:system|user|assistant|ipython|tool)[ \t]*<\|end_header_id\|>|\[/INST\]|<start_of_turn>[ \t]*(?:user|model|system)\b|\[(?:TOOL_CALLS|/TOOL_RESULTS|/AVAILABLE_TOOLS)\]",
         check: Check::AtLeastTwo,
-        what: "Llama or Gemma chat turns (`<|start_header_id|>user<|end_header_id|>`, `[/INST]`, `<start_of_turn>user`; two or more)",
+        what: "Llama, Mistral or Gemma chat turns (`<|start_header_id|>user<|end_header_id|>`, `[/INST]`, Mistral's `[TOOL_CALLS]` and `[/TOOL_RESULTS]`, `<start_of_turn>user`; two or more)",
         hit: "[INST] hi [/INST] hello [INST] deploy? [/INST] done",
         miss: "prompts are wrapped as [INST] … [/INST]",
     },

@@ -1,0 +1,134 @@
+//! Tests of the issue-16 thirteenth round (session of 2026-12-06, third): the long tail of
+//! `tuning_36` (chat dumps in YAML and TOML, Mistral's tool tokens, Ruby/Crystal frames, TAP,
+//! Vitest, PHP and D traces, Redis logs, more destructive commands, generic secrets in more
+//! languages) and its look-alikes (build labels, dry runs, fixtures' placeholder keys).
+
+use super::second_pass_tests::{assert_found, assert_quiet, rules_of_text};
+
+#[test]
+fn chat_dumps_in_yaml_or_toml_and_mistral_tool_tokens_block() {
+    assert_found(&[
+        (
+            "conversation:\n  - role: user\n    content: |\n      The importer skips rows.\n  - role: assistant\n    content: |\n      Strip the separators first.",
+            "transcript_turns",
+            "block",
+        ),
+        (
+            "[[turn]]\nspeaker = \"human\"\ntext = \"Is the cron in UTC?\"\n\n[[turn]]\nspeaker = \"assistant\"\ntext = \"No, Europe/Berlin.\"",
+            "transcript_turns",
+            "block",
+        ),
+        (
+            "[INST] Find invoice INV-20931[/INST][TOOL_CALLS][{\"name\":\"get_invoice\"}]</s>[TOOL_RESULTS]{\"status\":\"open\"}[/TOOL_RESULTS]It is overdue.",
+            "llama_turns",
+            "block",
+        ),
+    ]);
+    assert_quiet(&[
+        // One role field is a schema's example, not a dump.
+        "messages:\n  - role: user\n    content: \"{{question}}\"",
+        // Tokens named in code spans are docs about the format.
+        "The Phi-3 family expects each turn wrapped as `<|user|>` + text + `<|end|>`, followed by `<|assistant|>`.",
+    ]);
+}
+
+#[test]
+fn more_runtimes_and_runners_output_blocks() {
+    assert_found(&[
+        (
+            "Unhandled exception: Index out of bounds (IndexError)\n  from src/feed/parser.cr:88:7 in 'parse_entry'\n  from src/feed.cr:19:3 in '__crystal_main'",
+            "runner_report_lines",
+            "block",
+        ),
+        (
+            "TAP version 13\n1..3\nok 1 - parses\nnot ok 2 - rejects duplicate keys\n# tests 3\n# fail 1",
+            "runner_report_lines",
+            "block",
+        ),
+        (
+            " FAIL  src/utils/money.test.ts > formatMoney > rounds\n Test Files  1 failed | 14 passed (15)\n      Tests  1 failed | 203 passed (204)",
+            "runner_report_lines",
+            "block",
+        ),
+        (
+            "[11-Jul-2024 03:14:52 UTC] PHP Fatal error:  Uncaught TypeError in /var/www/a.php:93\nStack trace:\n#0 /var/www/shop/src/Renderer.php(93): number_format('12,50', 2)\n#1 /var/www/shop/public/index.php(27): render(4471)",
+            "runtime_trace",
+            "block",
+        ),
+        (
+            "core.exception.RangeError@source/tiles.d(112): Range violation\n----------------\n??:? _d_arrayboundsp [0x55d4c1a3e2f1]",
+            "runtime_trace",
+            "block",
+        ),
+        (
+            "1:M 11 Jul 2024 03:10:02.114 * 10000 changes in 60 seconds. Saving...\n1:M 11 Jul 2024 03:10:02.131 * Background saving started by pid 9912\n9912:C 11 Jul 2024 03:10:09.870 # Write error saving DB on disk",
+            "timestamped_log",
+            "block",
+        ),
+    ]);
+    assert_quiet(&[
+        "Ruby prints `from app.rb:12:in 'run'` lines under the error; TAP streams start with `TAP version 13`.",
+        "Run vitest again: Tests 1 failed | 203 passed (204) was yesterday's total.",
+    ]);
+}
+
+#[test]
+fn build_labels_dry_runs_and_fixture_placeholders_are_quiet() {
+    assert_quiet(&[
+        "run `bazel test //services/geo/...` after the fix",
+        "the target //app/api:server builds the image",
+        "To preview: kubectl delete -f manifests/legacy/ --dry-run=client -o name",
+        "Check the scope with `aws s3 rm s3://<bucket>/<prefix>/ --recursive --dryrun` first.",
+        "helm upgrade --install web ./chart --dry-run --debug renders the manifests",
+        "STRIPE_SECRET = \"sk_test_xxxxxxxxxxxxxxxxxxxxxxxx\"",
+    ]);
+    // A share with a label-like tail of its own is still a share.
+    assert_found(&[("mount //nas-01/backups/home on /mnt/b", "unc_slash_path", "block")]);
+}
+
+#[test]
+fn more_destructive_commands_warn() {
+    assert_found(&[
+        (
+            "plan: ETCDCTL_API=3 etcdctl del --prefix /registry/events/ on the control plane",
+            "operational_command",
+            "warn",
+        ),
+        (
+            "kafka-topics.sh --bootstrap-server kafka-prod-1:9092 --delete --topic orders.v1.deadletter",
+            "operational_command",
+            "warn",
+        ),
+        ("Depois, rodar `gh repo delete halverson/old-landing-2021 --yes`.", "operational_command", "warn"),
+        (
+            "Roll the rules: ansible-playbook -i inventories/prod/hosts.ini site.yml --tags firewall",
+            "operational_command",
+            "warn",
+        ),
+    ]);
+    assert_quiet(&["ansible-playbook -i inventories/prod/hosts.ini site.yml --check --diff"]);
+}
+
+#[test]
+fn generic_secrets_in_more_languages_and_shapes_warn() {
+    assert_found(&[
+        ("Alarmanlage Eingang, PIN 6-9-6-8, danach die Tür schließen.", "access_code", "warn"),
+        ("ПИН-код от сейфа в серверной: 7129. Ключ от стойки там же.", "access_code", "warn"),
+        ("서버실 금고 다이얼 번호: 76-64-66 (왼쪽-오른쪽-왼쪽).", "access_code", "warn"),
+        ("Backup codes for the ops account's 2FA:\n  7266-7186\n  8698-6747\n  5178-5520\n", "access_code", "warn"),
+        (
+            "Frase semilla: voyage prize wisdom glimpse cushion salad clinic orbit marble candle tribe ladder.",
+            "seed_phrase",
+            "warn",
+        ),
+        ("共有PCのパスワードマネージャー：マスターパスワードは「jRyY-265-hBQzh」。", "password_in_prose", "warn"),
+        ("offsite tapes: \"vault_key\": \"Thcec-vbgmpy-44-nowy\"", "generic_secret", "warn"),
+    ]);
+    assert_quiet(&[
+        "El PIN debe cambiarse cada trimestre.",
+        "Backup codes: print them and keep them in the safe.",
+        "Rotate the vault key yearly.",
+    ]);
+    let found = rules_of_text("ПИН-код надо менять раз в квартал.");
+    assert!(found.is_empty(), "{found:?}");
+}
