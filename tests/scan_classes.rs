@@ -504,8 +504,8 @@ fn eighteenth_held_out_classes_report() {
 /// The nineteenth held-out part (`held_out_19.jsonl`, 250 cases by a helper session that
 /// saw only the class descriptions: 70 private documents in 44 languages, a third of
 /// them under 300 characters and some as an agent's todo or status notes, and the other
-/// five classes with their clean look-alikes), committed unseen in the twelfth round for a
-/// later blind score, held back from the private-prose model's training. Not yet scored.
+/// five classes with their clean look-alikes), committed unseen in the twelfth round,
+/// scored once in the thirteenth (README, "Thirteenth round"), then trained on.
 #[test]
 #[ignore = "held out: scored on purpose, not on every run"]
 fn nineteenth_held_out_classes_report() {

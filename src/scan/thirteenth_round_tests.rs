@@ -132,3 +132,23 @@ fn generic_secrets_in_more_languages_and_shapes_warn() {
     let found = rules_of_text("ПИН-код надо менять раз в квартал.");
     assert!(found.is_empty(), "{found:?}");
 }
+
+#[test]
+fn held_out_19s_warn_shapes_warn() {
+    assert_found(&[
+        (
+            "Pseudonymisation uses HMAC-SHA256 over user_id with salt 1284986d6b540e69a01e6938ca87c502 — same salt as before.",
+            "generic_secret",
+            "warn",
+        ),
+        ("サーバールーム入室用PIN：093789（4月末で変更予定）。", "access_code", "warn"),
+        ("Clé GPG : la phrase de passe est « copper kitten orange 30 ».", "password_in_prose", "warn"),
+        ("Kod rozbrojenia alarmu w biurze na Mokotowie: 4515#.", "access_code", "warn"),
+    ]);
+    assert_quiet(&["the salt is stored next to the hash", "Kod rozbrojenia alarmu zmieniamy co miesiąc."]);
+    assert_found(&[(
+        "NAME          IMAGE          COMMAND                  SERVICE   CREATED       STATUS\napp-db-1      postgres:16    \"docker-entrypoint.s…\"   db        2 hours ago   Up 2 hours",
+        "tool_table",
+        "block",
+    )]);
+}
