@@ -168,6 +168,44 @@ fn build_label(line: &str, after: &[u8]) -> bool {
         || ["bazel ", "bazelisk ", "blaze ", "buck ", "buck2 ", "pants "].iter().any(|t| lower.contains(t))
 }
 
+/// [`Check::SecretAssigned`]: `whole` is the match (name, sign, value), `value` the value.
+fn assigned_secret(whole: &str, value: &str) -> bool {
+    const SECRET_NAMES: &[&str] = &[
+        "secret",
+        "token",
+        "passw",
+        "pwd",
+        "credential",
+        "api_key",
+        "apikey",
+        "api-key",
+        "access_key",
+        "accesskey",
+        "private_key",
+        "privatekey",
+        "auth_key",
+        "write_key",
+        "server_key",
+        "master_key",
+        "signing_key",
+        "encryption_key",
+        "admin_key",
+    ];
+    let name = whole.get(..whole.len().saturating_sub(value.len())).unwrap_or(whole).to_ascii_lowercase();
+    // A public key's field; a template's slot; a URL's scheme read as a name (`otpauth://…`).
+    let public = name.contains("public") || name.contains("pubkey") || name.contains("pub_key");
+    if public || value.starts_with('$') || value.contains('{') || value.starts_with("//") {
+        return false;
+    }
+    let hex = value.len() >= 32 && value.bytes().all(|b| b.is_ascii_hexdigit());
+    let uuid = value.len() == 36
+        && value
+            .bytes()
+            .enumerate()
+            .all(|(i, b)| if [8, 13, 18, 23].contains(&i) { b == b'-' } else { b.is_ascii_hexdigit() });
+    looks_random(value) || ((hex || uuid) && SECRET_NAMES.iter().any(|n| name.contains(n)))
+}
+
 /// Whether a command's line asks for a dry run ([`Check::NoDryRun`]).
 fn asks_dry_run(line: &str) -> bool {
     let lower = line.to_ascii_lowercase();
@@ -301,6 +339,7 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
             !mailbox_of_a_template(&text(&bytes[at.0..at.1]), &v) && !is_reference_or_placeholder(&v.replace('.', "-"))
         }
         Check::Random => looks_random(&text(value)),
+        Check::SecretAssigned => assigned_secret(&text(&bytes[at.0..at.1]), &text(value)),
         // A value read as words (`5pW3…T1 on nodes`, `9f8e…3921 so old hashes verify`) may be
         // one secret word and prose.
         Check::SecretValue => {

@@ -14,6 +14,11 @@ pub enum Check {
     /// The captured value must look random (entropy, character classes) and not be a
     /// reference, placeholder or one of our ids.
     Random,
+    /// A secret-named field's value ([`Check::Random`]'s judgement), or 32+ hex digits or a
+    /// UUID where the name says secret, token, password or an API, access, private or
+    /// signing key (`MIXPANEL_API_SECRET=61a3…`, `SNYK_TOKEN: 98a7…-…`); never a public
+    /// key's field (`PublicKey = N0jx…=`).
+    SecretAssigned,
     /// The captured value must not be a reference or placeholder.
     NotPlaceholder,
     /// At least two matches in the text (multi-line evidence: turns, log lines).

@@ -152,3 +152,47 @@ fn held_out_19s_warn_shapes_warn() {
         "block",
     )]);
 }
+
+#[test]
+fn tuning_38s_commands_secrets_and_keys() {
+    assert_found(&[
+        (
+            "velero restore create rb --from-backup prod-daily --include-namespaces ledger",
+            "operational_command",
+            "warn",
+        ),
+        ("VAULT_ADDR=https://vault.example:8200 vault operator seal", "operational_command", "warn"),
+        ("consul kv delete -recurse config/payments/", "operational_command", "warn"),
+        (
+            "aws rds delete-db-instance --db-instance-identifier ledger-2 --skip-final-snapshot",
+            "operational_command",
+            "warn",
+        ),
+        ("cqlsh cass-1 -e \"DROP KEYSPACE IF EXISTS telemetry_v1;\"", "operational_command", "warn"),
+        ("sudo certbot revoke --cert-name shop.example.org --reason keycompromise", "operational_command", "warn"),
+        ("ssh ops@edge-fw-2 'sudo iptables -F && sudo iptables -X'", "operational_command", "warn"),
+        ("zfs destroy -r tank/backups/ledger@2024-q4", "operational_command", "warn"),
+        ("kubectl taint nodes gpu-a-3 dedicated=ml:NoExecute --overwrite", "operational_command", "warn"),
+        ("Catatan: frasa sandi brankas cadangan = lumpur-biru-23-sawah.", "password_in_prose", "warn"),
+        ("A biztonsági mentés jelmondata: Balaton76-harang-lassú", "password_in_prose", "warn"),
+        ("Varaston hälytysjärjestelmän PIN-koodi: 7321", "access_code", "warn"),
+        ("קוד פתיחה לטאבלט של הקבלה: 2526-46.", "access_code", "warn"),
+        (
+            "Fraza de recuperare pentru portofelul firmei (doar temporar aici): abandon ability able about above absent absorb abstract absurd abuse access accident",
+            "seed_phrase",
+            "warn",
+        ),
+        ("MIXPANEL_API_SECRET=61a34b63416a3a5c3638b34d5746033e", "secret_assignment", "block"),
+        ("SNYK_TOKEN: 98a7606b-6581-4057-9d28-09249f7283ec", "secret_assignment", "block"),
+        ("cred = Credential(\"AKIDkzQgRnN58WaHNb5ad5dm8KVfm2b6janl\", s)", "provider_token", "block"),
+    ]);
+    assert_quiet(&[
+        "velero backup get && velero restore describe ledger-rollback --details",
+        "sudo iptables -L -n -v --line-numbers",
+        "certbot revoke needs either --cert-path or --cert-name; otherwise let certificates expire.",
+        "PublicKey = N0jxRZkgDQE8iBJn46HoE1IdbPO+oI4eXXgpbqzUGhI=",
+        "otpauth://totp/Fenwick:{email}?secret={BASE32_SECRET}&issuer=Fenwick",
+        "idempotency_key: 98a7606b-6581-4057-9d28-09249f7283ec",
+        "cache_key = 61a34b63416a3a5c3638b34d5746033e",
+    ]);
+}

@@ -50,9 +50,9 @@ pub(super) const PROVIDER_TOKENS: &[Rule] = &[Rule {
         r"|access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
         r"|duffel_(?:test|live)_[A-Za-z0-9_=-]{43}|EZ[AT]K[A-Za-z0-9]{54}|shippo_(?:live|test)_[0-9a-f]{40}",
         r"|FLWSECK(?:_TEST)?-[0-9a-f]{32}-X|[0-9a-f]{32}-us\d{1,2}|xkeysib-[0-9a-f]{64}-[A-Za-z0-9]{16}",
-        // age and minisign secret keys, GitLab trigger tokens, Scalingo, ReadMe.
+        // age and minisign secret keys, GitLab trigger tokens, Scalingo, ReadMe, Tencent Cloud.
         r"|AGE-SECRET-KEY-1[0-9A-Z]{58}|RWRTY0Iy[A-Za-z0-9+/]{100,}={0,2}|glptt-[0-9a-f]{40}",
-        r"|tk-us-[A-Za-z0-9_-]{48}|rdme_[a-z0-9]{70}",
+        r"|tk-us-[A-Za-z0-9_-]{48}|rdme_[a-z0-9]{70}|AKID[A-Za-z0-9]{32}",
         r")\b",
     ),
     check: Check::Random,
