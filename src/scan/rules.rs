@@ -48,6 +48,9 @@ pub enum Check {
     /// and it is no build label of Bazel, Buck or Pants (`//services/geo/...`,
     /// `//app/api:server`, or on a line naming the tool).
     NetworkShare,
+    /// [`Check::NotPlaceholder`], and the value is no date or year (`PIN 2024-03-15
+    /// rollout`, `код от сейфа: 2024 год`).
+    AccessCode,
     /// The match's line asks for no dry run (`--dry-run`, `--dryrun`, Ansible's `--check`,
     /// PowerShell's `-WhatIf`): a command that only previews its effects has none.
     NoDryRun,
@@ -310,7 +313,9 @@ pub fn extra_lines(rule: &Rule) -> usize {
         // the label's line, then up to 24 words on lines of their own
         "seed_phrase" => 24,
         // a backup codes' label, then up to 16 codes on lines of their own
-        "access_code" => 16,
+        "backup_codes" => 16,
+        // a dump's role field, a line, the turn's text field
+        "transcript_turns" => 2,
         _ => 0,
     }
 }

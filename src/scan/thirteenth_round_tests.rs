@@ -115,7 +115,7 @@ fn generic_secrets_in_more_languages_and_shapes_warn() {
         ("Alarmanlage Eingang, PIN 6-9-6-8, danach die Tür schließen.", "access_code", "warn"),
         ("ПИН-код от сейфа в серверной: 7129. Ключ от стойки там же.", "access_code", "warn"),
         ("서버실 금고 다이얼 번호: 76-64-66 (왼쪽-오른쪽-왼쪽).", "access_code", "warn"),
-        ("Backup codes for the ops account's 2FA:\n  7266-7186\n  8698-6747\n  5178-5520\n", "access_code", "warn"),
+        ("Backup codes for the ops account's 2FA:\n  7266-7186\n  8698-6747\n  5178-5520\n", "backup_codes", "warn"),
         (
             "Frase semilla: voyage prize wisdom glimpse cushion salad clinic orbit marble candle tribe ladder.",
             "seed_phrase",
@@ -195,4 +195,58 @@ fn tuning_38s_commands_secrets_and_keys() {
         "idempotency_key: 98a7606b-6581-4057-9d28-09249f7283ec",
         "cache_key = 61a34b63416a3a5c3638b34d5746033e",
     ]);
+}
+
+#[test]
+fn a_react_trace_blocks_and_an_audit_observation_does_not() {
+    assert_found(&[(
+        "Question: Is it under warranty?\nThought: I need the purchase date.\nAction: lookup_order[serial=KST4-22918]\nObservation: {\"purchased\": \"2023-02-11\"}\nThought: It expired.",
+        "agent_trace",
+        "block",
+    )]);
+    assert_quiet(&[
+        "Thought: keep the audit short.\nObservation: two invoices lacked approval.\nAction: finance to re-approve them.",
+    ]);
+}
+
+/// From the round's attack (a helper with the binary alone).
+#[test]
+fn the_attacks_false_blocks_are_quiet() {
+    assert_quiet(&[
+        // Users with a role in a config or a seed file are no chat turns.
+        "users:\n  - name: alice\n    role: user\n  - name: bob\n    role: user\n",
+        "[accounts.a]\nrole = \"user\"\n[accounts.b]\nrole = \"user\"\n",
+        // Mistral's tokens named in prose or code.
+        "Strip [/TOOL_RESULTS] and [/AVAILABLE_TOOLS] markers before logging.",
+        "STOP = [\"[/INST]\", \"[TOOL_CALLS]\", \"</s>\"]",
+        // Bazel labels of three segments, or in a BUILD file's deps.
+        "the target //services/payments/v1:api is flaky",
+        "deps = [\"//lib/util\", \"//lib/net\"],",
+        // Dates after a PIN's label; a non-production inventory.
+        "The PIN 2024-03-15 rollout was delayed.",
+        "ПИН-код: 2024-03-15 — дата смены",
+        "ansible-playbook -i inventories/nonprod site.yml",
+        "ansible-playbook -i preprod.ini site.yml",
+    ]);
+}
+
+#[test]
+fn the_attacks_evasions_are_caught() {
+    assert_found(&[
+        // A share whose tail or line only looks like a build label.
+        ("mount -t cifs //fs01/payroll:/ /mnt/p", "unc_slash_path", "block"),
+        ("net use Z: //fs01/finance:rw", "unc_slash_path", "block"),
+        ("mount //fs01/finance /mnt/f (see the bazel docs)", "unc_slash_path", "block"),
+        // A dry-run flag that is off, in a comment, in another command or part of a longer flag.
+        ("gh repo delete acme/api --yes # not --dry-run", "operational_command", "warn"),
+        ("kubectl apply -f a.yaml --dry-run=client && kubectl delete deploy api", "operational_command", "warn"),
+        ("kubectl delete ns prod --dry-run=none", "operational_command", "warn"),
+        ("systemctl restart nginx --check-inhibitors=no", "operational_command", "warn"),
+        // A ChatML dump opened by a stray backtick.
+        ("`<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\nhello<|im_end|>", "chatml_turns", "block"),
+        // Backup codes in Google's and GitHub's shapes, as a list.
+        ("Recovery codes:\n- 8412 3391\n- 5570 1204\n- 9981 0042", "backup_codes", "warn"),
+        ("GitHub 2FA recovery codes:\n3f9a1-c27e4\n0b8d2-99a1f\n", "backup_codes", "warn"),
+    ]);
+    assert_quiet(&["kubectl delete -f legacy/ --dry-run=server -o name"]);
 }

@@ -113,7 +113,7 @@ pub(super) const GENERIC_SECRETS: &[Rule] = &[
         // code in Italian, French or Korean (`codice di sblocco`, `code de déverrouillage`,
         // `잠금 해제 코드`), a Japanese PIN (`暗証番号：…`, `暗証番号は 7377`), or in hex (`0x7F3A-19C2`); as a JSON
         // key too (`"unlock_code": "336403"`); a safe's code in Korean or Russian (`금고 다이얼
-        // 번호`, `код от сейфа`, `ПИН-код`); 2FA backup codes one per line.
+        // 번호`, `код от сейфа`, `ПИН-код`). Not a date or a year (`PIN 2024-03-15 rollout`).
         literals: &[
             "잠금",
             "暗証番号",
@@ -157,11 +157,27 @@ pub(super) const GENERIC_SECRETS: &[Rule] = &[
             "קוד פתיחה",
             "קוד כניסה",
         ],
-        pattern: r"(?i)(?:\b(?:alarm[ _-]?code|alarmcode|tresor-?code|door[ -]?code|gate[ -]?code|unlock[ _-]?code|(?:sim[ -])?pin(?:[ -]?(?:code|koodi|kode|kód))?|puk|(?-i:[Tt]ürcode|[Ee]ntsperrcode|[Cc]ode d'accès|[Cc]ódigo de (?:acceso|la alarma|desbloqueo)|[Uu]pplåsningskod)|code de l'alarme|codice (?:d'allarme|di accesso|del cancello|di sblocco)|kod (?:rozbrojenia|alarmu|do drzwi)|(?-i:[Cc]ode de d(?:é|e)verrouillage))\b|잠금 ?해제 ?코드|금고 ?(?:다이얼 ?)?(?:비밀)?번호|暗証番号|解錠コード|解除コード|解锁码|开锁密码|(?-i:ПИН(?:-код)?|(?:П|п)ин-код|(?:К|к)од от сейфа)|קוד פתיחה|קוד כניסה)(?:[ \t]+[^\s:=]+){0,10}?[ \t]*(?:\x22?[ \t]*[:=]|：|は|\b(?:is|lautet|ist|est|es|changed to|set to|now)\b|[ \t](?-i:è)[ \t])[ \t]*(?:[\x22'`]|«)?(\d(?:[ -]?\d){3,9}|0x[0-9A-Fa-f]{2,8}(?:-[0-9A-Fa-f]{2,8}){0,3})\b|\b(?:recovery|unlock)\b[^\n]{0,80}?\b(\d{6}(?:-\d{6}){7})\b|(?-i:\b(?:PIN|PUK)[ \t]+(\d(?:-?\d){3,7}))\b|\b(?:unlock|door|gate|alarm)[ -]?code[ \t]+(\d{4,8})\b|\b(?:recovery|backup|2fa)\b[^\n:]{0,80}:[ \t]*\n?[ \t]*(\d{4}-?\d{4}(?:(?:,[ \t]*|[ \t]*\n[ \t]*(?:[-*][ \t]+)?)\d{4}-?\d{4}){1,15})\b",
-        check: Check::NotPlaceholder,
+        pattern: r"(?i)(?:\b(?:alarm[ _-]?code|alarmcode|tresor-?code|door[ -]?code|gate[ -]?code|unlock[ _-]?code|(?:sim[ -])?pin(?:[ -]?(?:code|koodi|kode|kód))?|puk|(?-i:[Tt]ürcode|[Ee]ntsperrcode|[Cc]ode d'accès|[Cc]ódigo de (?:acceso|la alarma|desbloqueo)|[Uu]pplåsningskod)|code de l'alarme|codice (?:d'allarme|di accesso|del cancello|di sblocco)|kod (?:rozbrojenia|alarmu|do drzwi)|(?-i:[Cc]ode de d(?:é|e)verrouillage))\b|잠금 ?해제 ?코드|금고 ?(?:다이얼 ?)?(?:비밀)?번호|暗証番号|解錠コード|解除コード|解锁码|开锁密码|(?-i:ПИН(?:-код)?|(?:П|п)ин-код|(?:К|к)од от сейфа)|קוד פתיחה|קוד כניסה)(?:[ \t]+[^\s:=]+){0,10}?[ \t]*(?:\x22?[ \t]*[:=]|：|は|\b(?:is|lautet|ist|est|es|changed to|set to|now)\b|[ \t](?-i:è)[ \t])[ \t]*(?:[\x22'`]|«)?(\d(?:[ -]?\d){3,9}|0x[0-9A-Fa-f]{2,8}(?:-[0-9A-Fa-f]{2,8}){0,3})\b|\b(?:recovery|unlock)\b[^\n]{0,80}?\b(\d{6}(?:-\d{6}){7})\b|(?-i:\b(?:PIN|PUK)[ \t]+(\d(?:-?\d){3,7}))\b|\b(?:unlock|door|gate|alarm)[ -]?code[ \t]+(\d{4,8})\b|\b(?:recovery|backup|2fa)\b[^\n:]{0,60}:[ \t]*(\d{4}-?\d{4}(?:,[ \t]*\d{4}-?\d{4}){1,15})\b",
+        check: Check::AccessCode,
         what: "an alarm, door, gate, safe (`Tresorcode`) or unlock code (also Italian, French, Korean; digits or hex), a PIN or PUK with its digits; a recovery key of eight groups of six digits (BitLocker's shape); a list of 2FA recovery or backup codes",
         hit: "Der Alarmcode für das Lager lautet 4-7-7-1-9",
         miss: "change the alarm code every month",
+    },
+    Rule {
+        id: "backup_codes",
+        category: "credentials",
+        public: W,
+        local: W,
+        // A label naming backup, recovery or 2FA codes, then two to sixteen codes on lines of
+        // their own, bare or as a list (`8412 3391`, `7266-7186`, GitHub's `3f9a1-c27e4`).
+        // Its own row (not `access_code`'s) so that only such a label's lines are read 16
+        // lines on.
+        literals: &["backup code", "recovery code", "2fa"],
+        pattern: r"(?i)\b(?:(?:backup|recovery)[ -]codes?|2fa)\b[^\n:]{0,80}:[ \t]*\n[ \t]*(?:[-*][ \t]+)?((?:\d{4}[ -]?\d{4}|[0-9a-f]{5}-[0-9a-f]{5})(?:[ \t]*\n[ \t]*(?:[-*][ \t]+)?(?:\d{4}[ -]?\d{4}|[0-9a-f]{5}-[0-9a-f]{5})){1,15})\b",
+        check: Check::NotPlaceholder,
+        what: "a list of backup, recovery or 2FA codes, one per line under their label",
+        hit: "Backup codes for the ops account's 2FA:\n  7266-7186\n  8698-6747\n",
+        miss: "Backup codes: print them and keep them in the safe.",
     },
     Rule {
         id: "seed_phrase",

@@ -17,9 +17,11 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         // `**ChatGPT:**`, also before the turn's text), a chat app's copied turn heads
         // (`You said:` / `ChatGPT said:`),
         // or a role in a Markdown table's row (`| 2 | Assistant | … |`), or a dump's role field
-        // alone on its line (YAML `- role: user`, TOML `speaker = "assistant"`): a bare role
-        // word on its own line is a list of names.
-        pattern: r"(?im)^(?:[ \t>*_#-]*(?:\*\*)?(?:user|assistant|human|system|ai|model)(?:\*\*)?[ \t]*(?::[ \t]*\S|>[ \t]*\S)|[ \t>*_#-]*\[(?:user|assistant|human|system|ai|tool|tool_call|tool_result)\][ \t]*\S|[ \t>]*(?:\#{1,6}[ \t]*|\*\*|__)(?:user|assistant|human|system|ai|model|you|chatgpt|claude|gemini|copilot)[ \t]*:?(?:\*\*|__)?[ \t]*:?[ \t]*$|[ \t>*_#-]*(?:you|chatgpt|claude|gemini|copilot) said:[ \t]*$|[ \t>]*\*\*(?:you|chatgpt|claude|gemini|copilot):\*\*[ \t]*\S|\|[ \t]*(?:\d{1,4}[ \t]*\|[ \t]*)?(?:\*\*)?(?:user|assistant|human|ai|model)(?:\*\*)?[ \t]*\|[ \t]*\S|[ \t>*_#-]*(?:role|speaker)[ \t]*[:=][ \t]*[\x22']?(?:user|assistant|human|ai|model|bot)[\x22']?[ \t]*$)",
+        // alone on its line with the turn's text in the next line or the one after (YAML `-
+        // role: user` over `content: |`, TOML `speaker = "assistant"` … `text = "…"`: a
+        // config's users with a role are no turns): a bare role word on its own line is a
+        // list of names.
+        pattern: r"(?im)^(?:[ \t>*_#-]*(?:\*\*)?(?:user|assistant|human|system|ai|model)(?:\*\*)?[ \t]*(?::[ \t]*\S|>[ \t]*\S)|[ \t>*_#-]*\[(?:user|assistant|human|system|ai|tool|tool_call|tool_result)\][ \t]*\S|[ \t>]*(?:\#{1,6}[ \t]*|\*\*|__)(?:user|assistant|human|system|ai|model|you|chatgpt|claude|gemini|copilot)[ \t]*:?(?:\*\*|__)?[ \t]*:?[ \t]*$|[ \t>*_#-]*(?:you|chatgpt|claude|gemini|copilot) said:[ \t]*$|[ \t>]*\*\*(?:you|chatgpt|claude|gemini|copilot):\*\*[ \t]*\S|\|[ \t]*(?:\d{1,4}[ \t]*\|[ \t]*)?(?:\*\*)?(?:user|assistant|human|ai|model)(?:\*\*)?[ \t]*\|[ \t]*\S|[ \t>*_#-]*(?:role|speaker)[ \t]*[:=][ \t]*[\x22']?(?:user|assistant|human|ai|model|bot)[\x22']?[ \t]*\n(?:[^\n]*\n)?[ \t-]*(?:content|text|message|parts|value)[ \t]*[:=])",
         check: Check::AtLeastTwo,
         what: "role-marked conversation turns (two or more)",
         hit: "User: fix it\nAssistant: done",
@@ -65,8 +67,9 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
             "<｜user｜>",
             "<｜assistant｜>",
         ],
-        // A token right after a backtick is named in a code span (docs about the format).
-        pattern: r"(?:^|[^\x60])(?:<\|im_start\|>[ \t]*(?:system|user|assistant|tool|function)\b|<\|(?:system|user|assistant)\|>|<\|(?:USER|CHATBOT|SYSTEM)_TOKEN\|>|<｜(?:User|Assistant)｜>)",
+        // A token wrapped in a code span (a backtick on either side) is named, not used
+        // (docs about the format).
+        pattern: r"(?:^|[^\x60])(?:<\|im_start\|>[ \t]*(?:system|user|assistant|tool|function)\b|<\|(?:system|user|assistant)\|>|<\|(?:USER|CHATBOT|SYSTEM)_TOKEN\|>|<｜(?:User|Assistant)｜>)|\x60(?:<\|im_start\|>[ \t]*(?:system|user|assistant|tool|function)\b|<\|(?:system|user|assistant)\|>|<\|(?:USER|CHATBOT|SYSTEM)_TOKEN\|>|<｜(?:User|Assistant)｜>)(?:[^\x60]|$)",
         check: Check::AtLeastTwo,
         what: "ChatML turns (`<|im_start|>user`), Phi-style role tokens (`<|user|>`), Command R's (`<|USER_TOKEN|>`) or DeepSeek's (`<｜User｜>`), two or more",
         hit: "<|im_start|>user\nfix it<|im_end|>\n<|im_start|>assistant\ndone<|im_end|>",
@@ -85,9 +88,9 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
             "[/tool_results]",
             "[/available_tools]",
         ],
-        pattern: r"<\|start_header_id\|>[ \t]*(?:system|user|assistant|ipython|tool)[ \t]*<\|end_header_id\|>|\[/INST\]|<start_of_turn>[ \t]*(?:user|model|system)\b|\[(?:TOOL_CALLS|/TOOL_RESULTS|/AVAILABLE_TOOLS)\]",
+        pattern: r"<\|start_header_id\|>[ \t]*(?:system|user|assistant|ipython|tool)[ \t]*<\|end_header_id\|>|\[/INST\]|<start_of_turn>[ \t]*(?:user|model|system)\b|\[TOOL_CALLS\][ \t]*\[\{|\}\][ \t]*\[/AVAILABLE_TOOLS\]|\}[ \t]*\[/TOOL_RESULTS\]",
         check: Check::AtLeastTwo,
-        what: "Llama, Mistral or Gemma chat turns (`<|start_header_id|>user<|end_header_id|>`, `[/INST]`, Mistral's `[TOOL_CALLS]` and `[/TOOL_RESULTS]`, `<start_of_turn>user`; two or more)",
+        what: "Llama, Mistral or Gemma chat turns (`<|start_header_id|>user<|end_header_id|>`, `[/INST]`, Mistral's `[TOOL_CALLS]` and `[/TOOL_RESULTS]` beside their JSON, `<start_of_turn>user`; two or more)",
         hit: "[INST] hi [/INST] hello [INST] deploy? [/INST] done",
         miss: "prompts are wrapped as [INST] … [/INST]",
     },
@@ -261,8 +264,9 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         // What agent frameworks print while they run (issue 16, ninth round): LangGraph's
         // `=== Human Message ===` banners, CrewAI's `# Agent:` / `## Using tool:` / `## Tool
         // Output:` headings, LangChain's `> Entering new AgentExecutor chain...`, `Action
-        // Input:` and `Final Answer:`. Three in one text (`Observation:` alone is a word
-        // of audit reports, so not counted). Gated by line start.
+        // Input:` and `Final Answer:`; a ReAct trace's `Thought:`, `Action: tool[…]` and an
+        // `Observation:` holding JSON or a list. Three in one text (`Observation:` before
+        // words is a word of audit reports, so not counted). Gated by line start.
         literals: &[
             "==",
             "agent: ",
@@ -274,8 +278,11 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
             "entering new ",
             "finished chain.",
             "invoking: `",
+            "thought: ",
+            "action: ",
+            "observation: ",
         ],
-        pattern: r"(?m)^[ \t>#*_-]*(?:={6,} (?:Human|Ai|AI|System|Tool) Message ={6,}|Agent: \S|Using tool: \S|Tool Input:|Tool Output:|Final Answer:|Action Input: \S|Entering new [A-Za-z]+ chain\.\.\.|Finished chain\.|Invoking: `[^`\n]+` with `)",
+        pattern: r"(?m)^[ \t>#*_-]*(?:={6,} (?:Human|Ai|AI|System|Tool) Message ={6,}|Agent: \S|Using tool: \S|Tool Input:|Tool Output:|Final Answer:|Action Input: \S|Entering new [A-Za-z]+ chain\.\.\.|Finished chain\.|Invoking: `[^`\n]+` with `|Thought: \S|Action: \w+\[|Observation: [\[{\x22])",
         check: Check::AtLeastThree,
         what: "an agent framework's run trace (LangGraph message banners, CrewAI's agent and tool headings, LangChain's chain, action input and final answer lines, the tools agent's `Invoking:` lines), three or more",
         hit: "> Entering new AgentExecutor chain...\nAction: search\nAction Input: on-call search team\nFinal Answer: Bongani is on call.",
