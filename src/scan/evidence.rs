@@ -5,6 +5,9 @@
 use super::rules::{self, Check, RULES, Rule};
 use super::{Hit, is_reference_or_placeholder, looks_random, prefilter, regex, secret_values, values};
 
+#[path = "evidence_checks.rs"]
+mod checks;
+
 /// Rule matches in `bytes`: each rule's regex runs only on the windows its gate gives
 /// ([`prefilter`]).
 pub(super) fn raw_hits(bytes: &[u8]) -> Vec<Hit> {
@@ -157,134 +160,6 @@ fn line_around(bytes: &[u8], at: usize) -> String {
     String::from_utf8_lossy(&bytes[start..end]).into_owned()
 }
 
-/// The bytes of `bytes`' line around `at..end` within [`NEAR`] bytes on either side:
-/// `(before, after)`, each cut at the line's break, and whether the whole line is in them.
-/// Bounded, so a check that reads a match's line costs the same on a line of a megabyte
-/// holding many matches.
-fn near_line(bytes: &[u8], at: usize, end: usize) -> (&[u8], &[u8], bool) {
-    let from = at.saturating_sub(NEAR);
-    let to = (end + NEAR).min(bytes.len());
-    let start = memchr::memrchr(b'\n', &bytes[from..at]).map(|i| from + i + 1);
-    let stop = memchr::memchr(b'\n', &bytes[end..to]).map(|i| end + i);
-    let whole = (start.is_some() || from == 0) && (stop.is_some() || to == bytes.len());
-    (&bytes[start.unwrap_or(from)..at], &bytes[end..stop.unwrap_or(to)], whole)
-}
-
-/// How far [`near_line`] reads on either side of a match.
-const NEAR: usize = 200;
-
-/// [`Check::NetworkShare`]: the `//host/share` match at `at` is a share, not a PEM body's
-/// line ([`Check::NetworkShare`]) nor a build tool's label ([`build_label`]).
-fn network_share(bytes: &[u8], at: (usize, usize)) -> bool {
-    let (before, after, whole) = near_line(bytes, at.0, at.1);
-    let line: Vec<u8> = [before, &bytes[at.0..at.1], after].concat();
-    let body = line.trim_ascii();
-    let body = &body[..body.len() - body.iter().rev().take_while(|&&b| b == b'=').count()];
-    let base64 = whole && body.len() >= 40 && body.iter().all(|&b| super::decode::B64[usize::from(b)]);
-    !(base64 || build_label(&line.to_ascii_lowercase(), before, after))
-}
-
-/// Whether a `//a/b` match is a build tool's label, on a line that names no share (`mount`,
-/// `net use`, `cifs`, `smb`, `nfs`): the text after it goes on as a label does (`/...` for
-/// every target below, `:target`), a build tool's command comes before it (`bazel test //…`,
-/// `buck2 build //…`, `pants lint //…`), or the line is a BUILD file's attribute (`deps =
-/// ["//lib/util"]`). `line` is the lower-cased line near the match, `before` and `after`
-/// the bytes on either side ([`near_line`]).
-fn build_label(line: &[u8], before: &[u8], after: &[u8]) -> bool {
-    let has = |hay: &[u8], w: &str| memchr::memmem::find(hay, w.as_bytes()).is_some();
-    if ["mount", "net use", "cifs", "smb", "nfs"].iter().any(|w| has(line, w)) {
-        return false;
-    }
-    let tail = after
-        .split(|b| b.is_ascii_whitespace() || matches!(b, b'`' | b'\'' | b'"' | b',' | b']'))
-        .next()
-        .unwrap_or_default();
-    let target = tail.iter().position(|&b| b == b':').is_some_and(|i| {
-        let name = &tail[i + 1..];
-        !name.is_empty() && name.iter().all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'+'))
-    });
-    let before = before.to_ascii_lowercase();
-    tail.ends_with(b"/...")
-        || target
-        || ["bazel ", "bazelisk ", "blaze ", "buck ", "buck2 ", "pants "].iter().any(|t| has(&before, t))
-        || ["deps =", "deps=", "srcs =", "srcs=", "visibility =", "visibility="].iter().any(|t| has(line, t))
-}
-
-/// Whether an access code's digits are a date or a year (`2024-03-15`, `2024`): four
-/// digits from 1900 to 2039 (a year a note names; `PIN … es 2093` is a code), then
-/// nothing or a month and a day.
-fn date_or_year(value: &[u8]) -> bool {
-    let digits: Vec<u8> = value.iter().copied().filter(u8::is_ascii_digit).collect();
-    let year = digits.len() >= 4 && (digits[..2] == *b"19" || (digits[..2] == *b"20" && digits[2] <= b'3'));
-    year && (digits.len() == 4 || (digits.len() == 8 && value.len() == 10 && value[4] == b'-'))
-}
-
-/// [`Check::SecretAssigned`]: `whole` is the match (name, sign, value), `value` the value.
-fn assigned_secret(whole: &str, value: &str) -> bool {
-    const SECRET_NAMES: &[&str] = &[
-        "secret",
-        "token",
-        "passw",
-        "pwd",
-        "credential",
-        "api_key",
-        "apikey",
-        "api-key",
-        "access_key",
-        "accesskey",
-        "private_key",
-        "privatekey",
-        "auth_key",
-        "write_key",
-        "server_key",
-        "master_key",
-        "signing_key",
-        "encryption_key",
-        "admin_key",
-    ];
-    let name = whole.get(..whole.len().saturating_sub(value.len())).unwrap_or(whole).to_ascii_lowercase();
-    // A public key's field; a template's slot; a URL's scheme read as a name (`otpauth://…`).
-    let public = name.contains("public") || name.contains("pubkey") || name.contains("pub_key");
-    if public || value.starts_with('$') || value.contains('{') || value.starts_with("//") {
-        return false;
-    }
-    let hex = value.len() >= 32 && value.bytes().all(|b| b.is_ascii_hexdigit());
-    let uuid = value.len() == 36
-        && value
-            .bytes()
-            .enumerate()
-            .all(|(i, b)| if [8, 13, 18, 23].contains(&i) { b == b'-' } else { b.is_ascii_hexdigit() });
-    looks_random(value) || ((hex || uuid) && SECRET_NAMES.iter().any(|n| name.contains(n)))
-}
-
-/// Whether the command from a match's start (`command`, up to the end of its line) asks
-/// for a dry run ([`Check::NoDryRun`]): one of its arguments, before the command ends (at
-/// `&&`, `;`, `|` or a comment's `#`), is `--dry-run` (or `=client`, `=server`; not `=none`
-/// or `=false`), `--dryrun`, `--what-if`, PowerShell's `-WhatIf` (not `-WhatIf:$false`), or
-/// Ansible's `--check`, `--syntax-check`, `--list-tasks`, `--list-hosts`.
-fn asks_dry_run(command: &[u8]) -> bool {
-    let end = command.iter().position(|&b| matches!(b, b';' | b'|' | b'#' | b'&')).unwrap_or(command.len());
-    command[..end].split(|b| b.is_ascii_whitespace()).any(|arg| {
-        let arg = arg.trim_ascii_end().strip_suffix(b"`").unwrap_or(arg).to_ascii_lowercase();
-        let (flag, value) = match arg.iter().position(|&b| b == b'=' || b == b':') {
-            Some(i) => (&arg[..i], Some(&arg[i + 1..])),
-            None => (&arg[..], None),
-        };
-        let off = value.is_some_and(|v| matches!(v, b"none" | b"false" | b"$false" | b"0"));
-        !off && matches!(
-            flag,
-            b"--dry-run"
-                | b"--dryrun"
-                | b"--what-if"
-                | b"-whatif"
-                | b"--check"
-                | b"--syntax-check"
-                | b"--list-tasks"
-                | b"--list-hosts"
-        )
-    })
-}
-
 /// Whether the text just before a confidentiality marking names the marking instead of
 /// bearing it (`documents marked CONFIDENTIAL`, `labelled INTERNAL ONLY or RESTRICTED`):
 /// a policy or a how-to, not a marked document. `before` ends where the match starts.
@@ -412,7 +287,7 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
             !mailbox_of_a_template(&text(&bytes[at.0..at.1]), &v) && !is_reference_or_placeholder(&v.replace('.', "-"))
         }
         Check::Random => looks_random(&text(value)),
-        Check::SecretAssigned => assigned_secret(&text(&bytes[at.0..at.1]), &text(value)),
+        Check::SecretAssigned => checks::assigned_secret(&text(&bytes[at.0..at.1]), &text(value)),
         // A value read as words (`5pW3…T1 on nodes`, `9f8e…3921 so old hashes verify`) may be
         // one secret word and prose.
         Check::SecretValue => {
@@ -435,10 +310,10 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
         Check::NotTestIdentifier => !values::is_test_identifier(&line_around(bytes, at.0)),
         Check::NotPlaceholderUser => !values::is_placeholder_user(&text(value)),
         Check::NotNetwork => !is_cidr_network(bytes, at.1),
+        Check::NetworkShare => checks::network_share(bytes, at),
+        Check::AccessCode => !is_reference_or_placeholder(&text(value)) && !checks::date_or_year(value),
+        Check::NoDryRun => !checks::asks_dry_run(checks::near_line(bytes, at.0, at.0).1),
         // `.env.local`, `.npmrc.local`: a file name, not a host.
-        Check::NetworkShare => network_share(bytes, at),
-        Check::AccessCode => !is_reference_or_placeholder(&text(value)) && !date_or_year(value),
-        Check::NoDryRun => !asks_dry_run(near_line(bytes, at.0, at.0).1),
         Check::NotFileName => at.0.checked_sub(1).is_none_or(|i| bytes[i] != b'.') && !is_documentation_host(bytes, at),
         Check::NotApproximation => !rules::APPROXIMATIONS.iter().any(|w| w.as_bytes() == value),
         Check::KeyBody => key_body_follows(&bytes[at.1..]),
