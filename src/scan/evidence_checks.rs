@@ -112,7 +112,7 @@ pub(super) fn assigned_secret(whole: &str, value: &str) -> bool {
 /// Ansible's `--check`, `--syntax-check`, `--list-tasks`, `--list-hosts`.
 pub(super) fn asks_dry_run(command: &[u8]) -> bool {
     let end = command.iter().position(|&b| matches!(b, b';' | b'|' | b'#' | b'&')).unwrap_or(command.len());
-    command[..end].split(|b| b.is_ascii_whitespace()).any(|arg| {
+    command[..end].split(u8::is_ascii_whitespace).any(|arg| {
         let arg = arg.trim_ascii_end().strip_suffix(b"`").unwrap_or(arg).to_ascii_lowercase();
         let (flag, value) = match arg.iter().position(|&b| b == b'=' || b == b':') {
             Some(i) => (&arg[..i], Some(&arg[i + 1..])),

@@ -17,7 +17,8 @@ pub enum Check {
     /// A secret-named field's value ([`Check::Random`]'s judgement), or 32+ hex digits or a
     /// UUID where the name says secret, token, password or an API, access, private or
     /// signing key (`MIXPANEL_API_SECRET=61a3…`, `SNYK_TOKEN: 98a7…-…`); never a public
-    /// key's field (`PublicKey = N0jx…=`).
+    /// key's field (`PublicKey = N0jx…=`), a template's slot (`{…}`, `$…`) or a URL read as
+    /// a name and its value (`otpauth://…`).
     SecretAssigned,
     /// The captured value must not be a reference or placeholder.
     NotPlaceholder,
@@ -46,13 +47,16 @@ pub enum Check {
     /// The match is a network share, not a look-alike: its line is not one run of 40 or more
     /// base64 characters (a PEM body's line may open with `//`: `//nyAgZXETgow8e/Ozqm4…`),
     /// and it is no build label of Bazel, Buck or Pants (`//services/geo/...`,
-    /// `//app/api:server`, or on a line naming the tool).
+    /// `//app/api:server`, after the tool's command or in a BUILD file's `deps`) on a line
+    /// that mounts nothing. Reads at most 200 bytes either side of the match.
     NetworkShare,
     /// [`Check::NotPlaceholder`], and the value is no date or year (`PIN 2024-03-15
     /// rollout`, `код от сейфа: 2024 год`).
     AccessCode,
-    /// The match's line asks for no dry run (`--dry-run`, `--dryrun`, Ansible's `--check`,
-    /// PowerShell's `-WhatIf`): a command that only previews its effects has none.
+    /// The command from the match to its end (`&&`, `;`, `|`, `#`, the line's end; at most
+    /// 200 bytes) has no dry-run argument (`--dry-run`, `--dryrun`, Ansible's `--check`,
+    /// PowerShell's `-WhatIf`, not turned off by `=none` or `:$false`): a command that only
+    /// previews its effects has none.
     NoDryRun,
     /// The captured mailbox of a `mailto:` link is a person's or a team's: not a template's
     /// (`you@…`, `first.last@…`), nor a shared one at a documentation domain
@@ -306,16 +310,15 @@ pub fn extra_lines(rule: &Rule) -> usize {
         // `error[E…]: …` then ` --> file:line:col`; `Agenda:` then a list item
         "compiler_error" | "meeting_minutes" | "tool_table" => 1,
         // `Kind regards,` then the name on the next line or after a blank one; a runtime's
-        // banner or prompt, (a blank line,) its first frame
-        "letter_shape" | "runtime_trace" => 2,
+        // banner or prompt, (a blank line,) its first frame; a dump's role field, a line,
+        // the turn's text field
+        "letter_shape" | "runtime_trace" | "transcript_turns" => 2,
         // `PS C:\> command`, up to two blank lines, one output line
         "powershell_session" => 3,
         // the label's line, then up to 24 words on lines of their own
         "seed_phrase" => 24,
         // a backup codes' label, then up to 16 codes on lines of their own
         "backup_codes" => 16,
-        // a dump's role field, a line, the turn's text field
-        "transcript_turns" => 2,
         _ => 0,
     }
 }
