@@ -62,6 +62,53 @@ pub(super) fn base64_runs(bytes: &[u8]) -> Vec<(usize, usize)> {
     out
 }
 
+/// Line widths at which encoders wrap base64 and base32 output: 76 (`base64`, `base32` and
+/// MIME by default) and 64 (PEM, `openssl base64`).
+const WRAP_WIDTHS: [usize; 2] = [76, 64];
+
+/// The runs of [`base64_runs`] in `bytes` that an encoder wrapped: a run that is its whole
+/// line, [`WRAP_WIDTHS`] long, and the lines after it that hold only the alphabet (the last
+/// one shorter, with its padding: [`wrapped_line`]), joined without their breaks: `(start of the first line,
+/// joined run)`. `echo $TOKEN | base64` wraps a token of more than 57 bytes so, and its
+/// halves decode to nothing whole.
+#[must_use]
+pub(super) fn wrapped_runs(bytes: &[u8], runs: &[(usize, usize)]) -> Vec<(usize, Vec<u8>)> {
+    let line_end = |from: usize| memchr::memchr(b'\n', &bytes[from..]).map_or(bytes.len(), |i| from + i);
+    let mut out = Vec::new();
+    let mut skip_to = 0;
+    for &(start, end) in runs {
+        let opens_line = start == 0 || bytes[start - 1] == b'\n';
+        if start < skip_to || !opens_line || !WRAP_WIDTHS.contains(&(end - start)) || line_end(start) != end {
+            continue;
+        }
+        let width = end - start;
+        let mut joined = bytes[start..end].to_vec();
+        let mut next = end + 1;
+        while next < bytes.len() {
+            let stop = line_end(next);
+            let Some(line) = wrapped_line(&bytes[next..stop]) else { break };
+            joined.extend_from_slice(line);
+            next = stop + 1;
+            if line.len() != width {
+                break;
+            }
+        }
+        if joined.len() > width {
+            skip_to = next;
+            out.push((start, joined));
+        }
+    }
+    out
+}
+
+/// A wrapped run's line without its `\r`: the alphabet only, then up to six `=` (base32
+/// pads to eight characters).
+fn wrapped_line(line: &[u8]) -> Option<&[u8]> {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let pad = line.iter().rev().take_while(|&&b| b == b'=').count().min(6);
+    (!line.is_empty() && line[..line.len() - pad].iter().all(|&b| B64[usize::from(b)])).then_some(line)
+}
+
 /// Hands `found` each maximal run of bytes for which `member` holds that contains a whole
 /// aligned block of [`RUN_BLOCK`] bytes, as `(start, end)`, in order; `found` returns where
 /// the run's use ends (at or after `end`: base64 padding), and the search goes on from

@@ -313,8 +313,15 @@ fn hits_in_piece(text: &str, from: usize, to: usize, part: &mut PartHits) {
             percent.push(h);
         }
     });
-    for (start, end) in base64_runs(&bytes[from..to]) {
+    let runs = base64_runs(&bytes[from..to]);
+    for &(start, end) in &runs {
         for mut h in run_hits(&bytes[from + start..from + end], DECODE_DEPTH) {
+            h.start = from + start;
+            part.base64.push(h);
+        }
+    }
+    for (start, joined) in decode::wrapped_runs(&bytes[from..to], &runs) {
+        for mut h in run_hits(&joined, DECODE_DEPTH) {
             h.start = from + start;
             part.base64.push(h);
         }

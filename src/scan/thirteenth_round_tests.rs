@@ -250,3 +250,18 @@ fn the_attacks_evasions_are_caught() {
     ]);
     assert_quiet(&["kubectl delete -f legacy/ --dry-run=server -o name"]);
 }
+
+#[test]
+fn a_token_encoded_and_wrapped_at_76_columns_blocks() {
+    use base64::Engine as _;
+    let token = "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";
+    let encoded = base64::engine::general_purpose::STANDARD.encode(token);
+    assert!(encoded.len() > 76, "the encoding must wrap");
+    let wrapped = format!("{}\n{}\n", &encoded[..76], &encoded[76..]);
+    let found = rules_of_text(&format!("PAT for the mirror job (base64):\n{wrapped}"));
+    assert!(found.iter().any(|(r, s)| r == "github_pat" && s == "block"), "{found:?}");
+    // Two unrelated base64 lines of another width are not joined into one.
+    let a = base64::engine::general_purpose::STANDARD.encode(&token[..40]);
+    let b = base64::engine::general_purpose::STANDARD.encode(&token[40..]);
+    assert_quiet(&[&format!("{a}\n{b}\n")]);
+}
