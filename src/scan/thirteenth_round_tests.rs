@@ -265,3 +265,24 @@ fn a_token_encoded_and_wrapped_at_76_columns_blocks() {
     let b = base64::engine::general_purpose::STANDARD.encode(&token[40..]);
     assert_quiet(&[&format!("{a}\n{b}\n")]);
 }
+
+#[test]
+fn curl_traces_and_more_tool_tables_block() {
+    assert_found(&[
+        (
+            "* Connected to api.partner.example (203.0.113.40) port 443 (#0)\n> POST /v1/shipments HTTP/2\n> Host: api.partner.example\n>\n< HTTP/2 422\n< content-type: application/json",
+            "runner_report_lines",
+            "block",
+        ),
+        (
+            "health status index       uuid                   pri rep docs.count\ngreen  open   logs-2025.05 k2Jd9sQXT3e8vC1aZ0pLmw   3   1   18234411",
+            "tool_table",
+            "block",
+        ),
+        ("PORT     STATE  SERVICE    VERSION\n22/tcp   open   ssh        OpenSSH 8.9p1", "tool_table", "block"),
+    ]);
+    assert_quiet(&[
+        "Send a POST /v1/shipments request; a 422 means the postcode is wrong.",
+        "> GET / HTTP/1.1 is what curl prints first.",
+    ]);
+}

@@ -25,10 +25,14 @@ pub(super) const TOOL_OUTPUT: &[Rule] = &[
             "ncalls ",
             "last seen ",
             "filesystem ",
+            "health ",
+            "port ",
+            "id ",
+            "task group ",
         ],
-        pattern: r"(?m)^[ \t]*(?:NAME {2,}(?:READY {2,}STATUS|IMAGE {2,}COMMAND {2,}SERVICE|TYPE {2,}CLUSTER-IP|STATUS {2,}ROLES|DESIRED {2,}CURRENT|CLASS {2,}HOSTS|COMPLETIONS {2,}DURATION)|CONTAINER ID {2,}IMAGE {2,}COMMAND|REPOSITORY {2,}TAG {2,}IMAGE ID|Type {2,}Reason {2,}Age {2,}From {2,}Message|USER {2,}PID +%CPU +%MEM|PID +USER +PR +NI|Name {2,}Stmts {2,}Miss {2,}(?:Branch {2,}BrPart {2,})?Cover|ncalls +tottime +percall +cumtime +percall +filename:lineno\(function\)|LAST SEEN {2,}TYPE {2,}REASON {2,}OBJECT|Filesystem {2,}(?:Size|1K-blocks|Type) +(?:Used|Size) +(?:Avail|Used))[^\n]*\n[ \t]*\S",
+        pattern: r"(?m)^[ \t]*(?:NAME {2,}(?:READY {2,}STATUS|IMAGE {2,}COMMAND {2,}SERVICE|TYPE {2,}CLUSTER-IP|STATUS {2,}ROLES|DESIRED {2,}CURRENT|CLASS {2,}HOSTS|COMPLETIONS {2,}DURATION)|CONTAINER ID {2,}IMAGE {2,}COMMAND|REPOSITORY {2,}TAG {2,}IMAGE ID|Type {2,}Reason {2,}Age {2,}From {2,}Message|USER {2,}PID +%CPU +%MEM|PID +USER +PR +NI|Name {2,}Stmts {2,}Miss {2,}(?:Branch {2,}BrPart {2,})?Cover|ncalls +tottime +percall +cumtime +percall +filename:lineno\(function\)|LAST SEEN {2,}TYPE {2,}REASON {2,}OBJECT|Filesystem {2,}(?:Size|1K-blocks|Type) +(?:Used|Size) +(?:Avail|Used)|health +status +index +uuid|PORT +STATE +SERVICE|ID +Node ID +Task Group|Task Group +Queued +Starting +Running)[^\n]*\n[ \t]*\S",
         check: Check::Always,
-        what: "a tool's table with its header row (`kubectl get pods`, `kubectl describe` events, `kubectl get events`, `docker ps`, `docker compose ps`, `docker images`, `ps aux`, `top`, `df`, coverage.py, Python's cProfile)",
+        what: "a tool's table with its header row (`kubectl get pods`, `kubectl describe` events, `kubectl get events`, `docker ps`, `docker compose ps`, `docker images`, `ps aux`, `top`, `df`, coverage.py, Python's cProfile, Elasticsearch's `_cat/indices`, nmap's ports, Nomad's allocations)",
         hit: "NAME                 READY   STATUS    RESTARTS   AGE\napi-7d9f8c6b5-4xkqz  1/1     Running   0          12m",
         miss: "run kubectl get pods and check the READY and STATUS columns",
     },
@@ -155,8 +159,9 @@ pub(super) const TOOL_OUTPUT: &[Rule] = &[
         // EXPLAIN ANALYZE; and (twelfth round) ExUnit, Apache's error log, Nix builds, AWS
         // Lambda's request lines, `pulumi up`, CMake, MATLAB, gfortran and Elm; (thirteenth)
         // Ruby's and Crystal's `from file:12:in 'm'` frames, TAP streams (`not ok 3 - …`,
-        // `# fail 1`), Vitest's `FAIL  a.test.ts > …` and totals. Two in one text. Gated by
-        // line start (`Gate::SectionHead`).
+        // `# fail 1`), Vitest's `FAIL  a.test.ts > …` and totals, `curl -v`'s request,
+        // status and connection lines. Two in one text. Gated by line start
+        // (`Gate::SectionHead`).
         literals: &[
             "failure/error:",
             "finished in ",
@@ -233,10 +238,19 @@ pub(super) const TOOL_OUTPUT: &[Rule] = &[
             "tests ",
             "fail ",
             "test files ",
+            "get /",
+            "post /",
+            "put /",
+            "delete /",
+            "patch /",
+            "head /",
+            "options /",
+            "< http/",
+            "connected to ",
         ],
-        pattern: r"(?m)^[ \t]*(?:Failure/Error: \S|Finished in \d+(?:\.\d+)? seconds? \(files took|rspec \./\S+:\d+ \# \S|PHPUnit \d+\.\d+(?:\.\d+)? by Sebastian Bergmann|Time: \d{2}:\d{2}(?:\.\d+)?, Memory: \d|Tests: \d+, Assertions: \d+|FAILURES![ \t]*$|(?:Failed|Passed)! +- Failed: +\d+, Passed: +\d+|Failed [\w.]+(?:\([^)\n]*\))? \[\d+(?:\.\d+)? m?s\]|(?:Error Message|Stack Trace):[ \t]*$|Test Suite '[^'\n]+' (?:started|passed|failed) at \d|Test Case '-?\[[^\]\n]+\]' (?:started|passed|failed)|Executed \d+ tests?, with \d+ failures?|\#[ \t]*(?:Samples: \d+K? of event '|Event count \(approx\.\): \d|Overhead +Command +Shared Object)|Thread \d+ \((?:idle|active)\): \x22|Python v\d+\.\d+\.\d+ \(/|==\d+==[ \t]+(?:Memcheck|Invalid (?:read|write|free)|HEAP SUMMARY|LEAK SUMMARY|ERROR SUMMARY|Conditional jump|(?:at|by) 0x[0-9A-Fa-f]+:)|ERROR: failed to solve: |Dockerfile:\d+[ \t]*$|\[\+\] Building \d+(?:\.\d+)?s \(\d+/\d+\)|=> (?:ERROR |CACHED )?\[[^\]\n]+\] \S|TASK \[[^\]\n]+\] \*{3,}|PLAY RECAP \*{3,}|PLAY \[[^\]\n]*\] \*{3,}|fatal: \[[^\]\n]+\]: (?:FAILED|UNREACHABLE)!|(?:ok|changed|skipping): \[[\w.-]+\]|WARNING: DATA RACE|(?:Previous )?(?:[Ww]rite|[Rr]ead) at 0x[0-9a-f]+ by (?:goroutine \d+|main goroutine):|Goroutine \d+ \((?:running|finished)\) created at:|QUERY PLAN[ \t]*$|(?:Planning|Execution) Time: \d+(?:\.\d+)? ms|Rows Removed by Filter: \d|Assertion with \S+ failed|Finished in \d+(?:\.\d+)? seconds \(\d+(?:\.\d+)?s async|\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} \d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? \d{4}\] \[[\w:]+\] \[pid \d+|these \d+ derivations will be built:|building '/nix/store/|error: builder for '/nix/store/|last \d+ log lines:|(?:START|END|REPORT) RequestId: [0-9a-f-]{36}|(?:Updating|Previewing update) \([\w./-]+\):[ \t]*$|Type {2,}Name {2,}Status|pulumi:pulumi:Stack {2,}\S|CMake Error at \S+:\d+ \(\w+\):|Call Stack \(most recent call first\):[ \t]*$|Configuring incomplete, errors occurred!|Error in [\w.]+ \(line \d+\)[ \t]*$|Error using \S|Error termination\. Backtrace:|Fortran runtime error: |At line \d+ of file \S+|Detected problems in \d+ modules?\.|from \S+:\d+(?::\d+)?:? in [\x60']|not ok \d+ |TAP version 1[34][ \t]*$|\#[ \t]*(?:tests|fail) +\d+[ \t]*$|(?:Test Files|Tests) +\d+ (?:failed|passed)(?: \| \d+ (?:failed|passed|skipped|todo))* \(\d+\)|FAIL {1,2}\S+\.(?:test|spec)\.[cm]?[jt]sx? > )",
+        pattern: r"(?m)^[ \t]*(?:Failure/Error: \S|Finished in \d+(?:\.\d+)? seconds? \(files took|rspec \./\S+:\d+ \# \S|PHPUnit \d+\.\d+(?:\.\d+)? by Sebastian Bergmann|Time: \d{2}:\d{2}(?:\.\d+)?, Memory: \d|Tests: \d+, Assertions: \d+|FAILURES![ \t]*$|(?:Failed|Passed)! +- Failed: +\d+, Passed: +\d+|Failed [\w.]+(?:\([^)\n]*\))? \[\d+(?:\.\d+)? m?s\]|(?:Error Message|Stack Trace):[ \t]*$|Test Suite '[^'\n]+' (?:started|passed|failed) at \d|Test Case '-?\[[^\]\n]+\]' (?:started|passed|failed)|Executed \d+ tests?, with \d+ failures?|\#[ \t]*(?:Samples: \d+K? of event '|Event count \(approx\.\): \d|Overhead +Command +Shared Object)|Thread \d+ \((?:idle|active)\): \x22|Python v\d+\.\d+\.\d+ \(/|==\d+==[ \t]+(?:Memcheck|Invalid (?:read|write|free)|HEAP SUMMARY|LEAK SUMMARY|ERROR SUMMARY|Conditional jump|(?:at|by) 0x[0-9A-Fa-f]+:)|ERROR: failed to solve: |Dockerfile:\d+[ \t]*$|\[\+\] Building \d+(?:\.\d+)?s \(\d+/\d+\)|=> (?:ERROR |CACHED )?\[[^\]\n]+\] \S|TASK \[[^\]\n]+\] \*{3,}|PLAY RECAP \*{3,}|PLAY \[[^\]\n]*\] \*{3,}|fatal: \[[^\]\n]+\]: (?:FAILED|UNREACHABLE)!|(?:ok|changed|skipping): \[[\w.-]+\]|WARNING: DATA RACE|(?:Previous )?(?:[Ww]rite|[Rr]ead) at 0x[0-9a-f]+ by (?:goroutine \d+|main goroutine):|Goroutine \d+ \((?:running|finished)\) created at:|QUERY PLAN[ \t]*$|(?:Planning|Execution) Time: \d+(?:\.\d+)? ms|Rows Removed by Filter: \d|Assertion with \S+ failed|Finished in \d+(?:\.\d+)? seconds \(\d+(?:\.\d+)?s async|\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} \d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? \d{4}\] \[[\w:]+\] \[pid \d+|these \d+ derivations will be built:|building '/nix/store/|error: builder for '/nix/store/|last \d+ log lines:|(?:START|END|REPORT) RequestId: [0-9a-f-]{36}|(?:Updating|Previewing update) \([\w./-]+\):[ \t]*$|Type {2,}Name {2,}Status|pulumi:pulumi:Stack {2,}\S|CMake Error at \S+:\d+ \(\w+\):|Call Stack \(most recent call first\):[ \t]*$|Configuring incomplete, errors occurred!|Error in [\w.]+ \(line \d+\)[ \t]*$|Error using \S|Error termination\. Backtrace:|Fortran runtime error: |At line \d+ of file \S+|Detected problems in \d+ modules?\.|from \S+:\d+(?::\d+)?:? in [\x60']|not ok \d+ |TAP version 1[34][ \t]*$|\#[ \t]*(?:tests|fail) +\d+[ \t]*$|(?:Test Files|Tests) +\d+ (?:failed|passed)(?: \| \d+ (?:failed|passed|skipped|todo))* \(\d+\)|FAIL {1,2}\S+\.(?:test|spec)\.[cm]?[jt]sx? > |> (?:GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS) /\S* HTTP/[\d.]+[ \t]*$|< HTTP/[\d.]+ \d{3}\b|\* Connected to \S+ \()",
         check: Check::AtLeastTwo,
-        what: "lines a test runner, profiler, checker or deploy tool prints (RSpec, PHPUnit, dotnet test, XCTest, perf report, py-spy, valgrind, BuildKit, Ansible, Go's race detector, EXPLAIN ANALYZE, ExUnit, Apache's error log, Nix, AWS Lambda, Pulumi, CMake, MATLAB, gfortran, Elm), two or more",
+        what: "lines a test runner, profiler, checker or deploy tool prints (RSpec, PHPUnit, dotnet test, XCTest, perf report, py-spy, valgrind, BuildKit, Ansible, Go's race detector, EXPLAIN ANALYZE, ExUnit, Apache's error log, Nix, AWS Lambda, Pulumi, CMake, MATLAB, gfortran, Elm, Ruby and Crystal frames, TAP, Vitest, `curl -v`), two or more",
         hit: "==4821== Invalid read of size 4\n==4821==    at 0x109A3C: pop (ring.c:71)",
         miss: "valgrind reported an invalid read of size 4 in pop()",
     },
