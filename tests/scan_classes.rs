@@ -434,7 +434,8 @@ fn twelfth_round_parts_are_caught_and_no_clean_case_blocks() {
 
 /// The thirteenth round's parts (training figures: tuned against or trained on): 300 short
 /// and long private notes in 76 languages (`tuning_35`) and 300 structured private documents
-/// in 72 (`tuning_37`: notices, agreements, letters with identifiers), held to 0.95; their
+/// in 72 (`tuning_37`: notices, agreements, letters with identifiers) and 300 short notes,
+/// todo lists, board-only notes and clauses in 75 (`tuning_39`), held to 0.95; their
 /// public look-alikes (`clean_public_18`, `clean_public_19`, `clean_public_20`: short work
 /// notes, public figures' news, generic HR text, fiction): none blocks but a French model
 /// lease with dotted blanks in `clean_public_19`; two long-tail parts of the other five
@@ -450,6 +451,7 @@ fn thirteenth_round_parts_are_caught_and_no_clean_case_blocks() {
         ("tuning_37.jsonl", 0.95, 0),
         ("clean_public_19.jsonl", 1.0, 1),
         ("clean_public_20.jsonl", 1.0, 0),
+        ("tuning_39.jsonl", 0.95, 0),
     ]);
     assert_every_class("tuning_36.jsonl", 0.85, &[("credential_disguise", 1)]);
     assert_every_class("tuning_38.jsonl", 0.7, &[("warn_class", 1)]);
