@@ -70,7 +70,8 @@ const WRAP_WIDTHS: [usize; 2] = [76, 64];
 /// line, [`WRAP_WIDTHS`] long, and the lines after it that hold only the alphabet (the last
 /// one shorter, with its padding: [`wrapped_line`]), joined without their breaks: `(start of the first line,
 /// joined run)`. `echo $TOKEN | base64` wraps a token of more than 57 bytes so, and its
-/// halves decode to nothing whole.
+/// halves decode to nothing whole. A block of more than [`WRAP_LINES_MAX`] lines (an
+/// attachment, a key's body) is no token and is passed over without a copy.
 #[must_use]
 pub(super) fn wrapped_runs(bytes: &[u8], runs: &[(usize, usize)]) -> Vec<(usize, Vec<u8>)> {
     let line_end = |from: usize| memchr::memchr(b'\n', &bytes[from..]).map_or(bytes.len(), |i| from + i);
@@ -83,23 +84,30 @@ pub(super) fn wrapped_runs(bytes: &[u8], runs: &[(usize, usize)]) -> Vec<(usize,
         }
         let width = end - start;
         let mut joined = bytes[start..end].to_vec();
-        let mut next = end + 1;
+        let (mut next, mut lines) = (end + 1, 1);
         while next < bytes.len() {
             let stop = line_end(next);
             let Some(line) = wrapped_line(&bytes[next..stop]) else { break };
-            joined.extend_from_slice(line);
+            lines += 1;
+            if lines <= WRAP_LINES_MAX {
+                joined.extend_from_slice(line);
+            }
             next = stop + 1;
             if line.len() != width {
                 break;
             }
         }
-        if joined.len() > width {
-            skip_to = next;
+        skip_to = next;
+        if lines > 1 && lines <= WRAP_LINES_MAX {
             out.push((start, joined));
         }
     }
     out
 }
+
+/// The most lines [`wrapped_runs`] joins: 16 lines of 76 hold 912 bytes, more than any
+/// token or key a rule names.
+const WRAP_LINES_MAX: usize = 16;
 
 /// A wrapped run's line without its `\r`: the alphabet only, then up to six `=` (base32
 /// pads to eight characters).
