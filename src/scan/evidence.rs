@@ -153,13 +153,6 @@ fn key_body_follows(after: &[u8]) -> bool {
     })
 }
 
-/// The line of `bytes` holding byte `at`, as text.
-fn line_around(bytes: &[u8], at: usize) -> String {
-    let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
-    let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
-    String::from_utf8_lossy(&bytes[start..end]).into_owned()
-}
-
 /// Whether the text just before a confidentiality marking names the marking instead of
 /// bearing it (`documents marked CONFIDENTIAL`, `labelled INTERNAL ONLY or RESTRICTED`):
 /// a policy or a how-to, not a marked document. `before` ends where the match starts.
@@ -307,7 +300,7 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
                 && !marking_named(&bytes[..at.0])
                 && !marking_narrated(&bytes[at.1..])
         }
-        Check::NotTestIdentifier => !values::is_test_identifier(&line_around(bytes, at.0)),
+        Check::NotTestIdentifier => !values::is_test_identifier(&checks::text_near(bytes, at)),
         Check::NotPlaceholderUser => !values::is_placeholder_user(&text(value)),
         Check::NotNetwork => !is_cidr_network(bytes, at.1),
         Check::NetworkShare => checks::network_share(bytes, at),

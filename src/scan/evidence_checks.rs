@@ -18,6 +18,12 @@ pub(super) fn near_line(bytes: &[u8], at: usize, end: usize) -> (&[u8], &[u8], b
     (&bytes[start.unwrap_or(from)..at], &bytes[end..stop.unwrap_or(to)], whole)
 }
 
+/// The match at `at` with the text of its line around it ([`near_line`]), as text.
+pub(super) fn text_near(bytes: &[u8], at: (usize, usize)) -> String {
+    let (before, after, _) = near_line(bytes, at.0, at.1);
+    String::from_utf8_lossy(&[before, &bytes[at.0..at.1], after].concat()).into_owned()
+}
+
 /// How far [`near_line`] reads on either side of a match.
 const NEAR: usize = 200;
 

@@ -32,8 +32,9 @@ pub enum Check {
     /// [`Check::InText`], and the text just before the match does not name the marking
     /// instead of bearing it (`documents marked CONFIDENTIAL`, a marking in quotes).
     Marking,
-    /// The line holding the match gives no published test value (NHS Digital's 943 476
-    /// 5919, the SSA's void 078-05-1120) and does not say its data is sample or synthetic.
+    /// The line holding the match (within 200 bytes of it) gives no published test value
+    /// (NHS Digital's 943 476 5919, the SSA's void 078-05-1120) and does not say its data is
+    /// sample or synthetic.
     NotTestIdentifier,
     /// The home folder's user is not a documentation placeholder (`/Users/you/…`,
     /// `/home/yourname/…`, `/home/username/…`) nor Windows' shared `Public` or `Default`

@@ -286,3 +286,10 @@ fn curl_traces_and_more_tool_tables_block() {
         "> GET / HTTP/1.1 is what curl prints first.",
     ]);
 }
+
+#[test]
+fn a_test_word_excuses_an_identifier_near_it_not_one_far_along_the_line() {
+    assert_quiet(&["test fixture: DOB 14/07/1951 for the parser"]);
+    let far = format!("Re: Mrs. Evelyn Marsh, DOB 14/07/1951; {} the test suite passed.", "word ".repeat(60));
+    assert_found(&[(far.as_str(), "personal_identifier", "block")]);
+}
