@@ -313,15 +313,12 @@ fn hits_in_piece(text: &str, from: usize, to: usize, part: &mut PartHits) {
             percent.push(h);
         }
     });
+    // Each run, then the runs an encoder wrapped over several lines, joined.
     let runs = base64_runs(&bytes[from..to]);
-    for &(start, end) in &runs {
-        for mut h in run_hits(&bytes[from + start..from + end], DECODE_DEPTH) {
-            h.start = from + start;
-            part.base64.push(h);
-        }
-    }
-    for (start, joined) in decode::wrapped_runs(&bytes[from..to], &runs) {
-        for mut h in run_hits(&joined, DECODE_DEPTH) {
+    let wrapped = decode::wrapped_runs(&bytes[from..to], &runs);
+    let plain = runs.iter().map(|&(start, end)| (start, &bytes[from + start..from + end]));
+    for (start, run) in plain.chain(wrapped.iter().map(|(start, joined)| (*start, &joined[..]))) {
+        for mut h in run_hits(run, DECODE_DEPTH) {
             h.start = from + start;
             part.base64.push(h);
         }

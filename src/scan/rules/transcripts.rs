@@ -3,6 +3,15 @@
 
 use super::{B, Check, Rule};
 
+/// The role tokens `chatml_turns` reads (ChatML, Phi, Command R, DeepSeek), written once for
+/// the pattern's two uses (after any character but a backtick, or after one when no backtick
+/// closes the token).
+macro_rules! chatml_tokens {
+    () => {
+        r"<\|im_start\|>[ \t]*(?:system|user|assistant|tool|function)\b|<\|(?:system|user|assistant)\|>|<\|(?:USER|CHATBOT|SYSTEM)_TOKEN\|>|<｜(?:User|Assistant)｜>"
+    };
+}
+
 /// The transcript rows of [`super::RULES`], in table order (after [`super::paths`]'s).
 pub(super) const TRANSCRIPTS: &[Rule] = &[
     Rule {
@@ -69,7 +78,7 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         ],
         // A token wrapped in a code span (a backtick on either side) is named, not used
         // (docs about the format).
-        pattern: r"(?:^|[^\x60])(?:<\|im_start\|>[ \t]*(?:system|user|assistant|tool|function)\b|<\|(?:system|user|assistant)\|>|<\|(?:USER|CHATBOT|SYSTEM)_TOKEN\|>|<｜(?:User|Assistant)｜>)|\x60(?:<\|im_start\|>[ \t]*(?:system|user|assistant|tool|function)\b|<\|(?:system|user|assistant)\|>|<\|(?:USER|CHATBOT|SYSTEM)_TOKEN\|>|<｜(?:User|Assistant)｜>)(?:[^\x60]|$)",
+        pattern: concat!(r"(?:^|[^\x60])(?:", chatml_tokens!(), r")|\x60(?:", chatml_tokens!(), r")(?:[^\x60]|$)"),
         check: Check::AtLeastTwo,
         what: "ChatML turns (`<|im_start|>user`), Phi-style role tokens (`<|user|>`), Command R's (`<|USER_TOKEN|>`) or DeepSeek's (`<｜User｜>`), two or more",
         hit: "<|im_start|>user\nfix it<|im_end|>\n<|im_start|>assistant\ndone<|im_end|>",
