@@ -62,12 +62,13 @@ pub(super) fn base64_runs(bytes: &[u8]) -> Vec<(usize, usize)> {
     out
 }
 
-/// Line widths at which encoders wrap base64 and base32 output: 76 (`base64`, `base32` and
-/// MIME by default) and 64 (PEM, `openssl base64`).
-const WRAP_WIDTHS: [usize; 2] = [76, 64];
+/// Line widths at which an encoder's wrapped output is joined: 76 (`base64`, `base32` and
+/// MIME by default), 64 (PEM, `openssl base64`) and whatever `-w N` asked for, from
+/// [`B64_MIN_RUN`] (the shortest run [`base64_runs`] reports) to 128.
+const WRAP_WIDTHS: std::ops::RangeInclusive<usize> = B64_MIN_RUN..=128;
 
 /// The runs of [`base64_runs`] in `bytes` that an encoder wrapped: a run that is its whole
-/// line, [`WRAP_WIDTHS`] long, and the lines after it that hold only the alphabet (the last
+/// line, of a width in [`WRAP_WIDTHS`], and the lines after it that hold only the alphabet (the last
 /// one shorter, with its padding: [`wrapped_line`]), joined without their breaks: `(start of the first line,
 /// joined run)`. `echo $TOKEN | base64` wraps a token of more than 57 bytes so, and its
 /// halves decode to nothing whole. A block of more than [`WRAP_LINES_MAX`] lines (an

@@ -579,6 +579,8 @@ mod eighth_round_tests;
 #[cfg(test)]
 mod eleventh_round_tests;
 #[cfg(test)]
+mod fourteenth_round_tests;
+#[cfg(test)]
 mod mask_tests;
 #[cfg(test)]
 mod ninth_round_tests;

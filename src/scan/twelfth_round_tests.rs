@@ -109,7 +109,7 @@ fn provider_tokens_by_prefix_and_base32_encoded_tokens_block() {
 }
 
 /// `text` in base32 (RFC 4648), padded.
-fn b32(text: &str) -> String {
+pub(super) fn b32(text: &str) -> String {
     const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
     let mut out = String::new();
     for chunk in text.as_bytes().chunks(5) {

@@ -44,7 +44,8 @@ pub(super) const GENERIC_SECRETS: &[Rule] = &[
         local: W,
         // A password named in another language, then `:`, `=` or the language's `is`, then
         // the value (`Le mot de passe … : Printemps#2024-Lyon`, `La frase de paso … es
-        // «naranja-tornillo-faro-1987»`, `マスターパスワードは「jRyY-265」`); the value judged as
+        // «naranja-tornillo-faro-1987»`, `マスターパスワードは「jRyY-265」`), or a Japanese change
+        // to a quoted value (`パスワードを「Kx9#mvT2qr」に変更`); the value judged as
         // [`Check::SecretValue`] does.
         literals: &[
             "mot de passe",
@@ -95,7 +96,7 @@ pub(super) const GENERIC_SECRETS: &[Rule] = &[
             "соль",
             "Соль",
         ],
-        pattern: r"(?:(?i:mot de passe|frase de paso|senha|palavra-passe|wachtwoord|passwort|kennwort|parola d'ordine|passphrase|phrase secr(?-i:è)te|phrase de passe|chiave maestra|frasa sandi|kata sandi|jelmondat[a-z]*|hlavn(?-i:í) kl(?-i:íč))|(?-i:[Cc]ontraseña|[Hh]asło|[Ll]ösenord|şifre|Şifre|пароль|Пароль|Кодовая фраза|кодовая фраза|パスワード|パスフレーズ|マスターキー|密码|비밀번호|[Kk]lucz główny|主密钥|加密密钥|(?:С|с)оль|(?:S|s)ól|(?:J|j)elszó|รหัสผ่าน|عبارة المرور|كلمة المرور|كلمة السر|סיסמה|סיסמא|(?:Φ|φ)ράση πρόσβασης|(?:Κ|κ)ωδικός πρόσβασης))[^\n:=]{0,60}?(?:[:=]|：|[ \t](?:est|es|ist|lautet|is|jest|er)[ \t]|[ \t](?-i:é|è|är|dır)[ \t]|は|是|는)[ \t]*(?:(?:jetzt|now|ahora|maintenant|teraz|agora|ora|nu)[ \t]+)?(?:(?:«|“|„)[ \t]?((?:[a-z0-9]|[\xCE\xCF\xD0\xD1][\x80-\xBF]){2,}(?:[ \t](?:[a-z0-9]|[\xCE\xCF\xD0\xD1][\x80-\xBF]){2,}){2,7})[ \t]?(?:»|“|”)|「([\x21-\x7e]{6,})」|(?:[\x22'`]|«|“|„)?[ \t]?([^\s\x22'`<>,;(){}\[\]\xC2\xE2\xE3]{6,}))",
+        pattern: r"(?:(?i:mot de passe|frase de paso|senha|palavra-passe|wachtwoord|passwort|kennwort|parola d'ordine|passphrase|phrase secr(?-i:è)te|phrase de passe|chiave maestra|frasa sandi|kata sandi|jelmondat[a-z]*|hlavn(?-i:í) kl(?-i:íč))|(?-i:[Cc]ontraseña|[Hh]asło|[Ll]ösenord|şifre|Şifre|пароль|Пароль|Кодовая фраза|кодовая фраза|パスワード|パスフレーズ|マスターキー|密码|비밀번호|[Kk]lucz główny|主密钥|加密密钥|(?:С|с)оль|(?:S|s)ól|(?:J|j)elszó|รหัสผ่าน|عبارة المرور|كلمة المرور|كلمة السر|סיסמה|סיסמא|(?:Φ|φ)ράση πρόσβασης|(?:Κ|κ)ωδικός πρόσβασης))[^\n:=]{0,60}?(?:(?:[:=]|：|[ \t](?:est|es|ist|lautet|is|jest|er)[ \t]|[ \t](?-i:é|è|är|dır)[ \t]|は|是|는)[ \t]*(?:(?:jetzt|now|ahora|maintenant|teraz|agora|ora|nu)[ \t]+)?(?:(?:«|“|„)[ \t]?((?:[a-z0-9]|[\xCE\xCF\xD0\xD1][\x80-\xBF]){2,}(?:[ \t](?:[a-z0-9]|[\xCE\xCF\xD0\xD1][\x80-\xBF]){2,}){2,7})[ \t]?(?:»|“|”)|「([\x21-\x7e]{6,})」|(?:[\x22'`]|«|“|„)?[ \t]?([^\s\x22'`<>,;(){}\[\]\xC2\xE2\xE3]{6,}))|を「([\x21-\x7e]{6,})」(?:に|へ))",
         check: Check::SecretValue,
         what: "a password, master key or salt named in another language (mot de passe, phrase secrète, chiave maestra, contraseña, Passwort, hasło, klucz główny, пароль, кодовая фраза, соль, パスワード, パスフレーズ, マスターキー, 密码, 主密钥, 비밀번호) with its value",
         hit: "Le mot de passe de la boîte partagée a été réinitialisé : Printemps#2024-Lyon",
@@ -113,7 +114,8 @@ pub(super) const GENERIC_SECRETS: &[Rule] = &[
         // code in Italian, French or Korean (`codice di sblocco`, `code de déverrouillage`,
         // `잠금 해제 코드`), a Japanese PIN (`暗証番号：…`, `暗証番号は 7377`), or in hex (`0x7F3A-19C2`); as a JSON
         // key too (`"unlock_code": "336403"`); a safe's code in Korean or Russian (`금고 다이얼
-        // 번호`, `код от сейфа`, `ПИН-код`). Not a date or a year (`PIN 2024-03-15 rollout`).
+        // 번호`, `код от сейфа`, `ПИН-код`); a dash may stand for `is` (`Код от сейфа — 39-17-52`).
+        // Not a date or a year (`PIN 2024-03-15 rollout`).
         literals: &[
             "잠금",
             "暗証番号",
@@ -157,7 +159,7 @@ pub(super) const GENERIC_SECRETS: &[Rule] = &[
             "קוד פתיחה",
             "קוד כניסה",
         ],
-        pattern: r"(?i)(?:\b(?:alarm[ _-]?code|alarmcode|tresor-?code|door[ -]?code|gate[ -]?code|unlock[ _-]?code|(?:sim[ -])?pin(?:[ -]?(?:code|koodi|kode|kód))?|puk|(?-i:[Tt]ürcode|[Ee]ntsperrcode|[Cc]ode d'accès|[Cc]ódigo de (?:acceso|la alarma|desbloqueo)|[Uu]pplåsningskod)|code de l'alarme|codice (?:d'allarme|di accesso|del cancello|di sblocco)|kod (?:rozbrojenia|alarmu|do drzwi)|(?-i:[Cc]ode de d(?:é|e)verrouillage))\b|잠금 ?해제 ?코드|금고 ?(?:다이얼 ?)?(?:비밀)?번호|暗証番号|解錠コード|解除コード|解锁码|开锁密码|(?-i:ПИН(?:-код)?|(?:П|п)ин-код|(?:К|к)од от сейфа)|קוד פתיחה|קוד כניסה)(?:[ \t]+[^\s:=]+){0,10}?[ \t]*(?:\x22?[ \t]*[:=]|：|は|\b(?:is|lautet|ist|est|es|changed to|set to|now)\b|[ \t](?-i:è)[ \t])[ \t]*(?:[\x22'`]|«)?(\d(?:[ -]?\d){3,9}|0x[0-9A-Fa-f]{2,8}(?:-[0-9A-Fa-f]{2,8}){0,3})\b|\b(?:recovery|unlock)\b[^\n]{0,80}?\b(\d{6}(?:-\d{6}){7})\b|(?-i:\b(?:PIN|PUK)[ \t]+(\d(?:-?\d){3,7}))\b|\b(?:unlock|door|gate|alarm)[ -]?code[ \t]+(\d{4,8})\b|\b(?:recovery|backup|2fa)\b[^\n:]{0,60}:[ \t]*(\d{4}-?\d{4}(?:,[ \t]*\d{4}-?\d{4}){1,15})\b",
+        pattern: r"(?i)(?:\b(?:alarm[ _-]?code|alarmcode|tresor-?code|door[ -]?code|gate[ -]?code|unlock[ _-]?code|(?:sim[ -])?pin(?:[ -]?(?:code|koodi|kode|kód))?|puk|(?-i:[Tt]ürcode|[Ee]ntsperrcode|[Cc]ode d'accès|[Cc]ódigo de (?:acceso|la alarma|desbloqueo)|[Uu]pplåsningskod)|code de l'alarme|codice (?:d'allarme|di accesso|del cancello|di sblocco)|kod (?:rozbrojenia|alarmu|do drzwi)|(?-i:[Cc]ode de d(?:é|e)verrouillage))\b|잠금 ?해제 ?코드|금고 ?(?:다이얼 ?)?(?:비밀)?번호|暗証番号|解錠コード|解除コード|解锁码|开锁密码|(?-i:ПИН(?:-код)?|(?:П|п)ин-код|(?:К|к)од от сейфа)|קוד פתיחה|קוד כניסה)(?:[ \t]+[^\s:=]+){0,10}?[ \t]*(?:\x22?[ \t]*[:=]|：|は|\b(?:is|lautet|ist|est|es|changed to|set to|now)\b|[ \t](?-i:è)[ \t]|—|–)[ \t]*(?:[\x22'`]|«)?(\d(?:[ -]?\d){3,9}|0x[0-9A-Fa-f]{2,8}(?:-[0-9A-Fa-f]{2,8}){0,3})\b|\b(?:recovery|unlock)\b[^\n]{0,80}?\b(\d{6}(?:-\d{6}){7})\b|(?-i:\b(?:PIN|PUK)[ \t]+(\d(?:-?\d){3,7}))\b|\b(?:unlock|door|gate|alarm)[ -]?code[ \t]+(\d{4,8})\b|\b(?:recovery|backup|2fa)\b[^\n:]{0,60}:[ \t]*(\d{4}-?\d{4}(?:,[ \t]*\d{4}-?\d{4}){1,15})\b",
         check: Check::AccessCode,
         what: "an alarm, door, gate, safe (`Tresorcode`) or unlock code (also Italian, French, Korean; digits or hex), a PIN or PUK with its digits; a recovery key of eight groups of six digits (BitLocker's shape); a list of 2FA recovery or backup codes",
         hit: "Der Alarmcode für das Lager lautet 4-7-7-1-9",

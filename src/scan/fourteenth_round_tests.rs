@@ -1,0 +1,57 @@
+//! Tests of the issue-16 fourteenth round (session of 2026-12-06, fourth): the attack's
+//! leftovers (a dash for `is` before a safe's code, a Japanese password change, D's Phobos
+//! exceptions, PHP frames without their header, encoded tokens wrapped at any width).
+
+use super::second_pass_tests::{assert_found, assert_quiet, rules_of_text};
+
+#[test]
+fn generic_secrets_after_a_dash_or_in_a_japanese_change_warn() {
+    assert_found(&[
+        ("Заметки к переезду:\nКод от сейфа — 39-17-52, не теряй.", "access_code", "warn"),
+        ("door code – 4471 (back entrance)", "access_code", "warn"),
+        ("明日からパスワードを「Kx9#mvT2qr」に変更します。", "password_in_prose", "warn"),
+    ]);
+    assert_quiet(&[
+        "Код от сейфа — у Марины, спроси её.",
+        "door code – ask the front desk",
+        "パスワードを「設定」画面で変更してください。",
+    ]);
+}
+
+#[test]
+fn d_phobos_exceptions_and_php_frames_without_a_header_block() {
+    assert_found(&[
+        (
+            "std.conv.ConvException@/usr/include/dmd/phobos/std/conv.d(2437): Unexpected 'x' when converting from type string to type int\n----------------\n??:? pure @safe int std.conv.toImpl!(int, string).toImpl(string) [0x55d2c8f1a2b3]",
+            "runtime_trace",
+            "block",
+        ),
+        (
+            "#0 /var/www/app/src/Controller/OrderController.php(88): App\\Service\\Cart->total()\n#1 /var/www/app/vendor/symfony/http-kernel/HttpKernel.php(163): App\\Controller\\OrderController->show()\n#2 {main}",
+            "runtime_trace",
+            "block",
+        ),
+        ("#0 /srv/shop/index.php(12): run()\n#1 {main}", "runtime_trace", "block"),
+    ]);
+    assert_quiet(&[
+        "Use std.conv.to!int instead of parsing by hand.",
+        "#0 priority: the checkout fix in OrderController.php(88) is tracked in #1",
+        "0 items left",
+    ]);
+}
+
+#[test]
+fn a_token_encoded_and_wrapped_at_any_width_blocks() {
+    use base64::Engine as _;
+    let token = "ghp_R8mXq2Lw7NvB4cT9yHk1ZpD6sFj3GaUe0oWi";
+    let wrap = |encoded: &str, width: usize| {
+        encoded.as_bytes().chunks(width).map(|c| String::from_utf8_lossy(c).into_owned() + "\n").collect::<String>()
+    };
+    let b64 = base64::engine::general_purpose::STANDARD.encode(token);
+    let b32 = super::twelfth_round_tests::b32(token);
+    for (encoded, width) in [(&b64, 40), (&b64, 44), (&b32, 40), (&b32, 48), (&b32, 60)] {
+        assert!(encoded.len() > width, "the encoding must wrap at {width}");
+        let found = rules_of_text(&format!("mirror token:\n{}", wrap(encoded, width)));
+        assert!(found.iter().any(|(r, s)| r == "github_token" && s == "block"), "{width}: {found:?}");
+    }
+}
