@@ -288,20 +288,22 @@ fn count(text: &str) -> Counts {
 
 /// Whether `text` is a fill-in template of a document rather than one: three or more
 /// placeholders (`[PARTY A NAME]`, `[Raison sociale]` but not a link's `[text](…)`,
-/// `<name>`, `{{date}}`, `YYYY-MM-DD`, `____`, fullwidth `＿＿`) and no named
+/// `<name>`, `{{date}}`, `YYYY-MM-DD`, `____`, fullwidth `＿＿`, a Japanese form's fullwidth
+/// brackets `［　］`, `［労働者氏名］`) and no named
 /// person, sum or date of its own (one name, with [`TEMPLATE_MANY`] placeholders or more).
 /// The document rules' findings on such a text are dropped
 /// (a template with a real name or figure in it is judged as a document).
 #[must_use]
 pub(super) fn is_template(text: &str) -> bool {
     static PLACEHOLDER: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\[[A-Z][A-Z0-9 _/-]{1,30}\]|\[\p{L}[\p{L} ,'’/-]{1,30}\](?:[^(\[:]|$)|<[a-z][a-z _-]{1,20}>|\{\{?[A-Za-z_][A-Za-z0-9_ .-]{0,30}\}\}?|(?-u:\b)YYYY-MM-DD(?-u:\b)|_{4,}|＿{2,}")
+        Regex::new(r"\[[A-Z][A-Z0-9 _/-]{1,30}\]|\[\p{L}[\p{L} ,'’/-]{1,30}\](?:[^(\[:]|$)|<[a-z][a-z _-]{1,20}>|\{\{?[A-Za-z_][A-Za-z0-9_ .-]{0,30}\}\}?|(?-u:\b)YYYY-MM-DD(?-u:\b)|_{4,}|＿{2,}|［[^］\n]{1,20}］")
             .expect("the placeholder pattern compiles")
     });
     if text.len() > MAX_BYTES || PLACEHOLDER.find_iter(text).nth(2).is_none() {
         return false;
     }
-    let c = count(text);
+    // People and figures are counted outside the placeholders (`［労働者氏名］殿` names no one).
+    let c = count(&PLACEHOLDER.replace_all(text, " "));
     // Six or more placeholders leave a template one name read into its own words (`People
     // Team` beside `[HR Manager name]`).
     let many = PLACEHOLDER.find_iter(text).nth(TEMPLATE_MANY - 1).is_some();

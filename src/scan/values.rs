@@ -463,7 +463,7 @@ pub fn is_test_identifier(line: &str) -> bool {
 /// `yourusername`, `your-username`, `username`, `user-name`, `myname`, `someone`, `xxxx`,
 /// and the word "user name" in Japanese, Chinese and Korean (`ユーザー名`, `用户名`,
 /// `사용자이름`); `Public`,
-/// `Default`, `Default User`, `All Users`; `linuxbrew`, the account Homebrew on Linux
+/// `Default`, `Default User`, `All Users`, and macOS's `/Users/Shared`; `linuxbrew`, the account Homebrew on Linux
 /// documents for its prefix (`/home/linuxbrew/.linuxbrew`) (case ignored). `user` and `dev`
 /// are real account names and stay paths.
 #[must_use]
@@ -494,6 +494,7 @@ pub fn is_placeholder_user(path: &str) -> bool {
         "default",
         "default user",
         "all users",
+        "shared",
     ];
     // JSON-escaped `\/` and Windows' `\` (doubled or not) read as `/`.
     let path = path.replace('\\', "/");
