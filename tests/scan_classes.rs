@@ -541,7 +541,10 @@ fn nineteenth_held_out_classes_report() {
 /// only the class descriptions: 70 private documents in 51 languages, e-mails,
 /// memos, HR and medical notes, contracts and short personal notes, and the other five
 /// classes with their clean look-alikes), committed unseen in the thirteenth round for a
-/// later blind score, held back from the private-prose model's training. Not yet scored.
+/// later blind score, held back from the private-prose model's training. Scored once, blind,
+/// in the fourteenth round on e6530d1: all 0.890 (178/200), private documents 0.757 (53/70),
+/// credentials 0.929, warn 0.925, the other classes 1.000, no false block of 50; then its
+/// misses were mended and it was trained on.
 #[test]
 #[ignore = "held out: scored on purpose, not on every run"]
 fn twentieth_held_out_classes_report() {

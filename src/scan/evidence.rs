@@ -117,7 +117,7 @@ const ESCAPED_BREAKS: &[&[u8]] = &[
 /// JSON string, a one-line key, a URL-encoded or HTML one; PGP armour leaves a blank line),
 /// a header line (`Proc-Type: …`, `Version: …`, `Comment: …`) or a run of 16 or more base64
 /// characters, or nothing (the text ends); or, a line or two of words after the marker, a
-/// line of 40 or more base64 characters. A sentence naming the marker (`starts with
+/// line of 40 or more base64 characters (in quotes too, as a line of an array of strings). A sentence naming the marker (`starts with
 /// -----BEGIN … KEY----- and ends with …`) carries no key.
 fn key_body_follows(after: &[u8]) -> bool {
     let mut rest = after;
@@ -147,8 +147,11 @@ fn key_body_follows(after: &[u8]) -> bool {
     if run >= 16 || (header_line && rest.first().is_some_and(u8::is_ascii_alphabetic)) {
         return true;
     }
+    // A body line may sit in a string of code (`"b3BlbnNzaC1r…",` in an array of lines).
+    let code = |b: &u8| b.is_ascii_whitespace() || matches!(b, b'"' | b'\'' | b'`' | b',' | b';');
     rest[..rest.len().min(512)].split(|&b| b == b'\n').skip(1).take(3).any(|line| {
-        let line = line.trim_ascii();
+        let from = line.iter().position(|b| !code(b)).unwrap_or(line.len());
+        let line = &line[from..line.iter().rposition(|b| !code(b)).map_or(from, |i| i + 1)];
         line.len() >= 40 && line.iter().all(is_base64)
     })
 }

@@ -55,3 +55,33 @@ fn a_token_encoded_and_wrapped_at_any_width_blocks() {
         assert!(found.iter().any(|(r, s)| r == "github_token" && s == "block"), "{width}: {found:?}");
     }
 }
+
+#[test]
+fn shapes_found_missing_by_the_twentieth_blind_score() {
+    assert_found(&[
+        (
+            "const deployKey = [\n  \"-----BEGIN OPENSSH PRIVATE KEY-----\",\n  \"b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZWQyNTUx\",\n  \"OQAAACCT16Fl81FcHFxiVzJMEOux1BHYhdcNBm0kGszJRODvNgAAAIj6m8VW+pvFVgAAAAtzc2gt\",\n].join(\"\\n\");",
+            "private_key_block",
+            "block",
+        ),
+        (
+            "twine password (paste without spaces): pypi-AgE IcHlwaS5 vcmckIjE CvsZf7Md hC7APDJ4 ifPyPv92 mvAcxfEF qkYtZ2kU bn1WU0DB",
+            "pypi_token",
+            "block",
+        ),
+        (
+            "Treasury wallet recovery phrase (write on paper, then delete this): quarter orbit candle tunnel kettle lantern galaxy frozen wisdom tomato tunnel violin",
+            "seed_phrase",
+            "warn",
+        ),
+        ("Hinweis fürs Büro: Tresor-PIN ist jetzt 009762, alte PIN gilt ab Montag nicht mehr.", "access_code", "warn"),
+        ("git fetch origin && git reset --hard origin/main && git clean -fdx", "operational_command", "warn"),
+    ]);
+    assert_quiet(&[
+        // A sentence about the marker, and a bare `recovery:` label over prose.
+        "Keys start with \"-----BEGIN OPENSSH PRIVATE KEY-----\" and must never be committed.",
+        "Recovery plan: we will restore from the backup and then call the vendor and check every system again today",
+        "pypi-AgE is how every PyPI token starts",
+        "git reset --soft HEAD~1 keeps the changes staged",
+    ]);
+}

@@ -124,8 +124,9 @@ fn is_letters_and_digits(v: &str) -> bool {
 /// `seed`, `recovery`, `mnemonic` or `backup`, case ignored) the value must be 12 to 24 words,
 /// at most one in six outside BIP-39's English list (the `bip39` crate's copy; numbers and
 /// separators between them are skipped; a seed copied by hand may carry a misspelt word),
-/// or one in three under a label that names a seed (`cipher`, `seed`, `mnemonic`: a seed
-/// written out from memory or in another wallet's list), at least half of them different
+/// or one in three under a label that names a seed (`cipher`, `seed`, `mnemonic`, or a
+/// label holding `phrase`, `words` or `wallet`: a seed written out from memory or in another
+/// wallet's list), at least half of them different
 /// (not the test vector `abandon … about`): prose after `Backup plan:` uses words such as
 /// `the` and `we` that the list leaves out. Any other match (a label in another language,
 /// LND's `BEGIN LND CIPHER SEED` banner) is judged by its pattern alone.
@@ -147,7 +148,11 @@ pub fn is_seed_words(matched: &str, value: &str) -> bool {
     let mut distinct = words.clone();
     distinct.sort_unstable();
     distinct.dedup();
-    let named = ["cipher", "seed", "mnemonic"].iter().any(|l| head.starts_with(l));
+    // A label naming a seed (`cipher seed`, `mnemonic`, a `recovery phrase`, a wallet's
+    // `recovery words`) vouches for more words outside the list than a bare `recovery:`.
+    let label = matched.find(value).map_or(matched, |i| &matched[..i]).to_ascii_lowercase();
+    let named = ["cipher", "seed", "mnemonic"].iter().any(|l| head.starts_with(l))
+        || ["phrase", "words", "wallet"].iter().any(|w| label.contains(w));
     let allowed = if named { words.len() / 3 } else { words.len() / 6 };
     (12..=24).contains(&words.len()) && outside <= allowed && distinct.len() * 2 >= words.len()
 }

@@ -373,6 +373,8 @@ pub const STEMS: &[&str] = &[
     "helm",
     "rm -",
     "git push",
+    "git reset",
+    "git clean",
     "docker",
     "psql",
     "dropdb",

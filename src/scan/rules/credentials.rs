@@ -144,7 +144,9 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         public: B,
         local: B,
         literals: &["pypi-"],
-        pattern: r"\bpypi-[A-Za-z0-9_-]{50,}",
+        // Also broken into groups by blanks (`pypi-AgE IcHlwaS5 vcmc…`, "paste without
+        // spaces"): every PyPI token's macaroon opens with `AgE`.
+        pattern: r"\bpypi-(?:[A-Za-z0-9_-]{50,}|AgE(?:[ \t]?[A-Za-z0-9_-]){50,})",
         check: Check::Always,
         what: "PyPI upload token",
         hit: "pypi-AgEIcHlwaS5vcmcCJDEyMzQ1Njc4LTkwYWItY2RlZi0xMjM0LTU2Nzg5MGFiY2RlZg",
