@@ -434,13 +434,19 @@ pub(super) fn keep_evidence(hits: Vec<Hit>) -> Vec<Hit> {
         .collect()
 }
 
-/// The speaker of a [`Check::Speakers`] turn (after a leading `[date clock]`, skipped): the
+/// The speaker of a [`Check::Speakers`] turn (after a leading `[date clock]`, skipped): a
+/// deposition's `Q.` or `A.`, the
 /// nick of `<nick> …` (IRC's mode mark dropped) unless it names an HTML element
 /// ([`rules::HTML_ELEMENTS`]), the name before a column chat's clock (`Agent Rosa  10:02
 /// …`), else the words before `:` unless they are a field label ([`rules::NOT_SPEAKERS`],
 /// [`rules::FAQ_LABELS`]).
 /// `None`: no speaker.
 fn speaker(turn: &str) -> Option<&str> {
+    let turn = turn.trim_start();
+    // A court reporter's question and answer marks (`Q.  …`, `A.  …`).
+    if let Some(mark) = turn.get(..2).filter(|m| matches!(*m, "Q." | "A.")) {
+        return Some(mark);
+    }
     // A dated line's bracketed date and clock come before its speaker.
     let turn = match turn.strip_prefix('[') {
         Some(rest) if rest.starts_with(|c: char| c.is_ascii_digit()) => {

@@ -85,3 +85,47 @@ fn shapes_found_missing_by_the_twentieth_blind_score() {
         "git reset --soft HEAD~1 keeps the changes staged",
     ]);
 }
+
+#[test]
+fn depositions_courtrooms_interviews_and_more_chat_logs_block() {
+    assert_found(&[
+        (
+            "Q.  And when you arrived, who else was present?\nA.  Just Mr. Okonjo and the night supervisor.\nQ.  Did either of them tell you?\nA.  No. Nobody said anything.",
+            "court_turns",
+            "block",
+        ),
+        (
+            "THE COURT:  Counsel, are you ready?\nMR. ABERNATHY:  We are, Your Honor.\nTHE COURT:  Proceed.\nMR. ABERNATHY:  The defense calls Renata Solis.",
+            "court_turns",
+            "block",
+        ),
+        (
+            "I: Can you walk me through it?\nP07: So I had the receipt on my phone.\nI: What did you do?\nP07: I emailed it to myself.",
+            "court_turns",
+            "block",
+        ),
+        (
+            "(11:40:19 AM) hviljoen: db failover done\n(11:40:44 AM) jbergstrom: great, did the pool reconnect?\n(11:41:02 AM) hviljoen: two pods needed a kick",
+            "chat_log",
+            "block",
+        ),
+        (
+            "[2024-08-19 02:13] @sigrun:matrix.example.org: paged, looking\n[2024-08-19 02:21] @aditya.k:matrix.example.org: want me to flip it?\n[2024-08-19 02:22] @sigrun:matrix.example.org: yes please\n[2024-08-19 02:30] @aditya.k:matrix.example.org: flipped",
+            "dated_chat_log",
+            "block",
+        ),
+        (
+            "Rosalind Achterberg  ·  Feb 2, 2024 09:14\nStill no refund.\n\nKwame (Support)  ·  Feb 2, 2024 10:02\nEscalated.\n\nRosalind Achterberg  ·  Feb 3, 2024 17:40\nAny date?",
+            "chat_export",
+            "block",
+        ),
+    ]);
+    assert_quiet(&[
+        // An FAQ writes `Q:` / `Q. ` and is public.
+        "Q: How do I reset my password?\nA: Use the portal.\nQ: Can I change my e-mail?\nA: Yes, in settings.",
+        "Q. How do I reset my password?\nA. Use the portal.\nQ. Can I change my e-mail?\nA. Yes, in settings.",
+        // Section numbers and a list are no speakers.
+        "I: Introduction\nII: Scope\nIII: Method",
+        "a.  first item\nb.  second item\nc.  third item",
+    ]);
+}

@@ -414,6 +414,7 @@ pub fn gate(rule: &Rule) -> Gate {
         | "strace_lines"
         | "runtime_trace"
         | "agent_trace"
+        | "court_turns"
         | "operational_command_line" => Gate::SectionHead,
         _ => Gate::Literals,
     }

@@ -137,7 +137,8 @@ fn clock_heads(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
     if line[0] == b'[' && line[1..].iter().find(|&&c| !matches!(c, b' ' | b'\t')).is_some_and(u8::is_ascii_digit) {
         col.add(r.timestamped, start);
     }
-    let b = if line[0] == b'[' { &line[1..] } else { line };
+    // `[10:42]`, and Pidgin's `(11:40:19 AM)` for `chat_log`.
+    let b = if matches!(line[0], b'[' | b'(') { &line[1..] } else { line };
     let d = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
     if line[0] == b'[' && iso_date_and_clock(b) {
         col.add(r.dated_chat, start);
