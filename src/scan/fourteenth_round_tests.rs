@@ -129,3 +129,36 @@ fn depositions_courtrooms_interviews_and_more_chat_logs_block() {
         "a.  first item\nb.  second item\nc.  third item",
     ]);
 }
+
+#[test]
+fn operations_tools_output_blocks() {
+    let found = |t: &str| assert_found(&[(t, "ops_run_output", "block")]);
+    found(
+        "[FIRING:2] KubePodCrashLooping (production payments-api critical)\n*Alert:* Pod payments/api-7c9d is crash looping",
+    );
+    found("Labels:\n - alertname = Disk usage > 90%\n - instance = db-replica-03:9100");
+    found(
+        "Cell In[14], line 3\n      1 cohort = df[df[\"signup_month\"] == \"2024-02\"]\n----> 3 retention.loc[\"w13\"]",
+    );
+    found("╷\n│ Error: updating RDS DB Instance (reporting-prod): operation error\n│\n╵");
+    found(
+        "          ID: postgresql-conf\n    Function: file.managed\n        Name: /etc/postgresql/15/main/postgresql.conf",
+    );
+    found(
+        "    Error executing action `create` on resource 'template[/etc/chrony.conf]'\n    ================================================================================",
+    );
+    found("    initial call: 'Elixir.Notify.Dispatcher':init/1\n    pid: <0.2211.0>");
+    found("  pool: tank\n state: DEGRADED\nstatus: One or more devices could not be used.");
+    found("Attaching 1 probe...\n218811 cron             /bin/sh");
+    found(
+        "Level,Date and Time,Source,Event ID,Task Category\nError,3/11/2024 2:14:07 AM,Service Control Manager,7031,None,\"stopped\"",
+    );
+    found("#  @timestamp               @message\n1  2024-05-20 14:03:55.118  ERROR InvoiceRenderer failed");
+    assert_quiet(&[
+        "[FIRING:2] KubePodCrashLooping was the page that woke us; fixed by raising the memory limit.",
+        "Labels: backend, needs-triage",
+        "pool: tank (the big one)\nstate of the art: nothing better yet",
+        "Attaching 3 screenshots to the ticket.",
+        "ID: 4411\nFunction of the team: triage",
+    ]);
+}

@@ -308,8 +308,9 @@ pub fn extra_lines(rule: &Rule) -> usize {
     match rule.id {
         // prompt, up to two blank lines, output, up to two blank lines, output
         "shell_session" => 6,
-        // `error[E…]: …` then ` --> file:line:col`; `Agenda:` then a list item
-        "compiler_error" | "meeting_minutes" | "tool_table" => 1,
+        // `error[E…]: …` then ` --> file:line:col`; `Agenda:` then a list item; an
+        // operations tool's first line, then its second
+        "compiler_error" | "meeting_minutes" | "tool_table" | "ops_run_output" => 1,
         // `Kind regards,` then the name on the next line or after a blank one; a runtime's
         // banner or prompt, (a blank line,) its first frame; a dump's role field, a line,
         // the turn's text field
@@ -415,6 +416,7 @@ pub fn gate(rule: &Rule) -> Gate {
         | "runtime_trace"
         | "agent_trace"
         | "court_turns"
+        | "ops_run_output"
         | "operational_command_line" => Gate::SectionHead,
         _ => Gate::Literals,
     }

@@ -343,6 +343,41 @@ pub(super) const TOOL_OUTPUT: &[Rule] = &[
         miss: "gdb stopped with SIGSEGV in ring_pop; rb was null",
     },
     Rule {
+        id: "ops_run_output",
+        category: "raw_tool_output",
+        public: B,
+        local: B,
+        // Two lines in a row that only an operations tool prints (issue 16, fourteenth
+        // round): Alertmanager's `[FIRING:2] …` over its `*Alert:*`, `*Description:*` or
+        // `Labels:`; Grafana's `Labels:` over ` - alertname = …`; a Jupyter cell's `Cell
+        // In[14], line 3` over a numbered source line; Terraform's error box (`╷` over `│
+        // Error: …`); SaltStack's state `ID:` over `Function: file.managed`; Chef's `Error
+        // executing action` over its rule of `=`; an Erlang crasher's `initial call:` over its
+        // `pid: <0.2211.0>`; `zpool status`' `pool:` over `state: DEGRADED`; bpftrace's
+        // `Attaching 1 probe...` over output; Event Viewer's CSV header over a row; CloudWatch
+        // Logs Insights' result header over row 1. One line alone may be quoted in a note.
+        // Gated by line start.
+        literals: &[
+            "[firing:",
+            "[resolved:",
+            "labels:",
+            "cell in[",
+            "╷",
+            "id: ",
+            "error executing action ",
+            "initial call: ",
+            "pool: ",
+            "attaching ",
+            "level,date and time,",
+            "@timestamp",
+        ],
+        pattern: r"(?m)^[ \t]*(?:\[(?:FIRING|RESOLVED):\d+\] [^\n]+\n[ \t]*(?:\*(?:Alert|Description|Summary|Details):\*|Labels:|Alerts? Firing:)|Labels:[ \t]*\n[ \t]*- alertname = \S|Cell In\[\d+\], line \d+[ \t]*\n[ \t]+(?:-+> +)?\d+ \S|╷[ \t]*\n│ (?:Error|Warning): \S|ID: \S+[ \t]*\n[ \t]+Function: \w+\.\w+|Error executing action \x60\w+\x60 on resource '[^'\n]+'[ \t]*\n[ \t]*={10,}|initial call: \S+[ \t]*\n[ \t]*pid: <\d+\.\d+\.\d+>|pool: \S+[ \t]*\n[ \t]*state: (?:ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED|SUSPENDED)\b|Attaching \d+ probes?\.\.\.[ \t]*\n[ \t]*\S|Level,Date and Time,Source,Event ID,Task Category[ \t]*\r?\n(?:Error|Warning|Information|Critical|Verbose),\d|\#?[ \t]*@timestamp[ \t]+@\w+[^\n]*\n[ \t]*1[ \t]+\d{4}-\d\d-\d\d)",
+        check: Check::Always,
+        what: "lines in a row only an operations tool prints: an Alertmanager or Grafana notification, a Jupyter error cell, Terraform's error box, a SaltStack or Chef run, an Erlang crash report, `zpool status`, bpftrace, an Event Viewer CSV export, CloudWatch Logs Insights results",
+        hit: "  pool: tank\n state: DEGRADED\nstatus: One or more devices could not be used.",
+        miss: "zpool status said the pool tank was DEGRADED",
+    },
+    Rule {
         id: "pytest_lines",
         category: "raw_tool_output",
         public: B,
