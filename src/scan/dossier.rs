@@ -385,9 +385,11 @@ pub(super) fn find(text: &str) -> Option<(usize, String)> {
             && c.figures >= 1
             && matters >= 2);
     // A marking on the document is enough, as `confidential_marking`'s is.
-    // Public words, or a public body's name (the minutes of its meeting), need secrecy too.
-    let found =
-        (found || marked) && (!(public_words(text) || roles::PUBLIC_BODY.is_match(text)) || secrecy() || marked);
+    // Public words, or a public body's name (the minutes of its meeting), need secrecy too
+    // (and a policy's promise of secrecy is none).
+    let policy = words::POLICY_SELF.is_match(text);
+    let public = policy || public_words(text) || roles::PUBLIC_BODY.is_match(text);
+    let found = (found || marked) && (!public || marked || (secrecy() && !policy));
     // A letter may name nobody with a title: its finding is then at the text's start.
     found.then(|| c.first.unwrap_or_else(|| (0, text.trim_start().chars().take(24).collect())))
 }

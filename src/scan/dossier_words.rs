@@ -118,3 +118,15 @@ pub(super) static PUBLIC_GENRES: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("the public-genre pattern compiles")
 });
+
+/// A policy's words about itself (`This policy explains how …`, `applies to all UK staff`):
+/// a published rule for everyone, whose `confidential` (`Medical information … is handled
+/// by HR only`, `Reports are confidential to each family`) promises secrecy rather than
+/// keeping one: such a text reads as public, and words of secrecy do not outweigh that
+/// (issue 16, fourteenth round).
+pub(super) static POLICY_SELF: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i-u)\bthis (?:policy|procedure|guidance) (?:explains|sets out|describes|outlines|covers|applies)\b|\bapplies to all (?:[a-z]+ )?(?:staff|employees|workers|pupils|students)\b",
+    )
+    .expect("the policy pattern compiles")
+});

@@ -162,3 +162,16 @@ fn operations_tools_output_blocks() {
         "ID: 4411\nFunction of the team: triage",
     ]);
 }
+
+#[test]
+fn a_policy_promising_confidentiality_is_public_and_a_form_of_blanks_is_a_template() {
+    assert_quiet(&[
+        "Sickness Absence Policy (v3.1, applies to all UK staff)\n\n1. Notification. If you are unable to work because of illness, tell your line manager by phone before 10:00 on the first day.\n2. Fit notes. From day 8 onwards a fit note from a GP is required.\n3. Pay. Company sick pay is paid according to length of service (see Appendix B); Statutory Sick Pay applies otherwise.\n4. Confidentiality. Medical information you share is handled by HR only and stored separately from your personnel file.",
+        "労働条件通知書（ひな形）\n\n［　　］年［　］月［　］日\n［労働者氏名］殿\n使用者職氏名［　　　　　　］\n\n契約期間：期間の定めなし／期間の定めあり（［　］年［　］月［　］日〜［　］年［　］月［　］日）\n賃金：基本賃金　月給［　　　　］円",
+    ]);
+    // A letter about one employee that cites a policy is still private.
+    let found = rules_of_text(
+        "CONFIDENTIAL\n\nDear Ms. Okafor,\n\nFollowing your absence from 3 to 28 March (stress-related, fit note from Dr. Hale), the Sickness Absence Policy applies: your company sick pay ends on 14 April and your salary of £3,150 a month drops to Statutory Sick Pay. A return-to-work meeting with Mr. Byrne is booked for 2 April.\n\nYours sincerely,\nHR",
+    );
+    assert!(found.iter().any(|(_, s)| s == "block"), "{found:?}");
+}
