@@ -294,7 +294,9 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
         }
         Check::RandomOrHex => {
             let v = text(value);
-            looks_random(&v) || (v.len() >= 32 && v.bytes().all(|b| b.is_ascii_hexdigit()))
+            // Hex of 32 digits or more, a UUID's dashes between them allowed.
+            let hex = v.bytes().filter(u8::is_ascii_hexdigit).count();
+            looks_random(&v) || (hex >= 32 && v.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-'))
         }
         // A final line break does not count: a file scans as its lines do.
         Check::InText => bytes.strip_suffix(b"\n").unwrap_or(bytes).len() >= at.1 - at.0 + 32,

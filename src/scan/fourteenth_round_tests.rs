@@ -175,3 +175,33 @@ fn a_policy_promising_confidentiality_is_public_and_a_form_of_blanks_is_a_templa
     );
     assert!(found.iter().any(|(_, s)| s == "block"), "{found:?}");
 }
+
+#[test]
+fn chat_bot_webhooks_totp_uris_fly_tokens_and_php_arrays_block() {
+    assert_found(&[
+        ("webhook: https://mattermost.northwind.example/hooks/urei4nylz6pwved1g9caqu841j", "chat_bot_webhook", "block"),
+        (
+            "curl 'https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=f0d0865d-7a01-4cab-aeba-1f6b5b05bb90' -d @msg.json",
+            "chat_bot_webhook",
+            "block",
+        ),
+        (
+            "otpauth://totp/Northwind:ops-admin@northwind.example?secret=6M2P5VJN6V5ON2K6AGO5SIRQR7GYNVBT&issuer=Northwind",
+            "otp_secret_uri",
+            "block",
+        ),
+        (
+            "ENV FLY_API_TOKEN=\"FlyV1 fm2_TWSdW1C01RLjRP2QHM5VN/gelxFn38CJ8TILueI7dhWUCa6pW+/fsntOKecmB8cW\"",
+            "provider_token",
+            "block",
+        ),
+        ("        'key_secret' => 'aDu4JAyHKaXBMk1yiBqyikrt',", "secret_assignment", "block"),
+        ("$config['key_secret'] = 'aDu4JAyHKaXBMk1yiBqyikrt';", "secret_assignment", "block"),
+    ]);
+    assert_quiet(&[
+        "https://mattermost.northwind.example/hooks/xxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "otpauth://totp/Example:alice@google.com?secret=JBSWY3DPEHPK3PXP&issuer=Example",
+        "'token' => 'required|string|min:8',",
+        "See https://docs.mattermost.com/developer/webhooks-incoming.html for /hooks/ URLs.",
+    ]);
+}

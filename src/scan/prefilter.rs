@@ -226,9 +226,11 @@ fn after_holds(after: After, rest: &[u8]) -> bool {
         After::Any => true,
         After::Blank => rest.first().copied().is_some_and(is_blank),
         After::Assign(ops) => {
-            // The patterns' `\\?["']?`: an escaping backslash, then a quote, both optional.
+            // The patterns' `\\?["']?\]?`: an escaping backslash, a quote, an array slot's
+            // `]`, each optional.
             let mut i = usize::from(rest.first() == Some(&b'\\'));
             i += usize::from(matches!(rest.get(i), Some(b'"' | b'\'')));
+            i += usize::from(rest.get(i) == Some(&b']'));
             while rest.get(i).copied().is_some_and(is_blank) {
                 i += 1;
             }

@@ -26,8 +26,9 @@ pub enum Check {
     AtLeastTwo,
     /// At least three matches in the text.
     AtLeastThree,
-    /// The captured value must look random, or be 32 or more hex digits (a key in hex; a
-    /// hash of the same shape is allowed by [`Check::Random`], not here).
+    /// The captured value must look random, or be 32 or more hex digits, dashes between them
+    /// allowed (a key in hex or a UUID; a hash of the same shape is allowed by
+    /// [`Check::Random`], not here).
     RandomOrHex,
     /// [`Check::InText`], and the text just before the match does not name the marking
     /// instead of bearing it (`documents marked CONFIDENTIAL`, a marking in quotes).

@@ -53,6 +53,8 @@ const DOCUMENTATION_EXAMPLES: &[&str] = &[
     "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
     // Stripe's API reference: the test-mode secret key shown in its examples.
     "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+    // The key of Google Authenticator's wiki example (`otpauth://totp/Example:alice@google.com?secret=…`).
+    "JBSWY3DPEHPK3PXP",
     // jwt.io's default example token.
     "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
 ];

@@ -375,6 +375,8 @@ pub const STEMS: &[&str] = &[
     "git push",
     "git reset",
     "git clean",
+    "dingtalk",
+    "chat.googleapis",
     "docker",
     "psql",
     "dropdb",

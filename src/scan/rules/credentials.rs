@@ -398,8 +398,10 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         category: "credentials",
         public: B,
         local: B,
+        // `name = value`, `name: value`, `name | value`, PHP's and Ruby's `'name' => 'value'`
+        // and an array slot's `$config['name'] = 'value'`.
         literals: &["password", "passwd", "pwd", "secret", "token", "key", "credential", "auth"],
-        pattern: r#"(?i)\b[a-z0-9_.-]*(?:password|passwd|pwd|secret|token|key|credential|auth)\\?["']?\s*[:=|]\s*\\?["']?([^\s"'<>,;)}\]|\\]{8,})"#,
+        pattern: r#"(?i)\b[a-z0-9_.-]*(?:password|passwd|pwd|secret|token|key|credential|auth)\\?["']?\]?\s*(?:=>|[:=|])\s*\\?["']?([^\s"'<>,;)}\]|\\]{8,})"#,
         check: Check::SecretAssigned,
         what: "a secret-named field assigned a random-looking literal (or hex digits or a UUID under a secret's or a token's name)",
         hit: "client_secret = \"9xQe7Lk2Vb8Nw3Rt6Yh1Uj4\"",
@@ -441,6 +443,37 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         what: "a Microsoft Teams incoming-webhook URL",
         hit: "https://contoso.webhook.office.com/webhookb2/0b5c3d1e-8f2a-4c6b-9d7e-1a2b3c4d5e6f@72f988bf-86f1-41af-91ab-2d7cd011db47/IncomingWebhook/9f8e7d6c5b4a39281706f5e4d3c2b1a0/4e5f6a7b-8c9d-4e0f-a1b2-c3d4e5f6a7b8",
         miss: "https://contoso.webhook.office.com/webhookb2/<group>@<tenant>/IncomingWebhook/<id>/<owner>",
+    },
+    Rule {
+        id: "chat_bot_webhook",
+        category: "credentials",
+        public: B,
+        local: B,
+        // Other chat apps' incoming webhooks, whose URL is the secret: Mattermost's
+        // `/hooks/<26 characters>` on any host, WeCom's `cgi-bin/webhook/send?key=<uuid>`,
+        // DingTalk's `robot/send?access_token=<64 hex>`, Feishu's or Lark's
+        // `bot/v2/hook/<uuid>`, Google Chat's `spaces/…/messages?key=…&token=…`.
+        literals: &["/hooks/", "cgi-bin/webhook/send", "oapi.dingtalk.com", "/bot/v2/hook/", "chat.googleapis.com"],
+        pattern: r"https?://(?:[A-Za-z0-9.-]+(?::\d+)?/hooks/([a-z0-9]{26})\b|qyapi\.weixin\.qq\.com/cgi-bin/webhook/send\?key=([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|oapi\.dingtalk\.com/robot/send\?access_token=([0-9a-f]{64})|open\.(?:feishu\.cn|larksuite\.com)/open-apis/bot/v2/hook/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|chat\.googleapis\.com/v1/spaces/[A-Za-z0-9_-]+/messages\?key=[A-Za-z0-9_-]{39}&token=([A-Za-z0-9_%=-]{40,}))",
+        check: Check::RandomOrHex,
+        what: "a chat app's incoming-webhook URL (Mattermost, WeCom, DingTalk, Feishu/Lark, Google Chat)",
+        hit: "https://mattermost.northwind.example/hooks/urei4nylz6pwved1g9caqu841j",
+        miss: "https://mattermost.northwind.example/hooks/xxxxxxxxxxxxxxxxxxxxxxxxxx",
+    },
+    Rule {
+        id: "otp_secret_uri",
+        category: "credentials",
+        public: B,
+        local: B,
+        // A TOTP or HOTP provisioning URI (what a QR code for an authenticator app holds)
+        // with its shared secret: whoever has it makes the codes. Not the key of the format's
+        // published example (`JBSWY3DPEHPK3PXP`).
+        literals: &["otpauth://"],
+        pattern: r"otpauth://[th]otp/[^\s?]*\?(?:[^\s#]*?&)?secret=([A-Za-z2-7]{16,})",
+        check: Check::RandomOrHex,
+        what: "an authenticator app's provisioning URI with its shared secret (`otpauth://totp/…?secret=…`)",
+        hit: "otpauth://totp/Northwind:ops-admin@northwind.example?secret=6M2P5VJN6V5ON2K6AGO5SIRQR7GYNVBT&issuer=Northwind",
+        miss: "otpauth://totp/Example:alice@google.com?secret=JBSWY3DPEHPK3PXP&issuer=Example",
     },
     Rule {
         id: "putty_private_key",

@@ -38,6 +38,7 @@ pub(super) const PROVIDER_TOKENS: &[Rule] = &[Rule {
         // New Relic, Okta, Tailscale, Fly.io, Render, Supabase, PlanetScale, Buildkite.
         r"|NRAK-[A-Z0-9]{27}|NRII-[A-Za-z0-9_-]{32}|[0-9a-f]{36}NRAL|SSWS[ \t]+[0-9A-Za-z_-]{40,}",
         r"|tskey-(?:auth|api|client|scim|webhook)-[A-Za-z0-9]{8,}-[A-Za-z0-9]{20,}|fo1_[A-Za-z0-9_-]{43}",
+        r"|FlyV1 fm[12][a-z]?_[A-Za-z0-9+/=_-]{40,}",
         r"|rnd_[A-Za-z0-9]{32}|sbp_[0-9a-f]{40}|pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,}|bkua_[0-9a-f]{40}",
         // Model providers: Groq, xAI, Replicate, Perplexity, LangSmith, Pinecone.
         r"|gsk_[A-Za-z0-9]{52}|xai-[A-Za-z0-9]{80}|r8_[A-Za-z0-9]{37}|pplx-[A-Za-z0-9]{48}",
