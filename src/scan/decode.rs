@@ -68,7 +68,7 @@ pub(super) fn base64_runs(bytes: &[u8]) -> Vec<(usize, usize)> {
 const WRAP_WIDTHS: std::ops::RangeInclusive<usize> = B64_MIN_RUN..=128;
 
 /// The runs of [`base64_runs`] in `bytes` that an encoder wrapped: a run that is its whole
-/// line, of a width in [`WRAP_WIDTHS`], and the lines after it that hold only the alphabet (the last
+/// line (blanks around it aside), of a width in [`WRAP_WIDTHS`], and the lines after it that hold only the alphabet (the last
 /// one shorter, with its padding: [`wrapped_line`]), joined without their breaks: `(start of the first line,
 /// joined run)`. `echo $TOKEN | base64` wraps a token of more than 57 bytes so, and its
 /// halves decode to nothing whole. A block of more than [`WRAP_LINES_MAX`] lines (an
@@ -79,13 +79,22 @@ pub(super) fn wrapped_runs(bytes: &[u8], runs: &[(usize, usize)]) -> Vec<(usize,
     let mut out = Vec::new();
     let mut skip_to = 0;
     for &(start, end) in runs {
-        let opens_line = start == 0 || bytes[start - 1] == b'\n';
-        if start < skip_to || !opens_line || !WRAP_WIDTHS.contains(&(end - start)) || line_end(start) != end {
+        // The run is its line's text: blanks (a YAML block's indent) may stand around it.
+        // Read outward from the run over blanks only, so a long line of many runs costs no
+        // more than its length.
+        let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r');
+        let lead = bytes[..start].iter().rev().take_while(|b| blank(b)).count();
+        let opens_line = start == lead || bytes[start - lead - 1] == b'\n';
+        if start < skip_to || !opens_line || !WRAP_WIDTHS.contains(&(end - start)) {
+            continue;
+        }
+        let trail = end + bytes[end..].iter().take_while(|b| blank(b)).count();
+        if trail < bytes.len() && bytes[trail] != b'\n' {
             continue;
         }
         let width = end - start;
         let mut joined = bytes[start..end].to_vec();
-        let (mut next, mut lines) = (end + 1, 1);
+        let (mut next, mut lines) = (trail + 1, 1);
         while next < bytes.len() {
             let stop = line_end(next);
             let Some(line) = wrapped_line(&bytes[next..stop]) else { break };
@@ -110,10 +119,10 @@ pub(super) fn wrapped_runs(bytes: &[u8], runs: &[(usize, usize)]) -> Vec<(usize,
 /// token or key a rule names.
 const WRAP_LINES_MAX: usize = 16;
 
-/// A wrapped run's line without its `\r`: the alphabet only, then up to six `=` (base32
-/// pads to eight characters).
+/// A wrapped run's line without its blanks and `\r` around it: the alphabet only, then up to
+/// six `=` (base32 pads to eight characters).
 fn wrapped_line(line: &[u8]) -> Option<&[u8]> {
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let line = line.trim_ascii();
     let pad = line.iter().rev().take_while(|&&b| b == b'=').count().min(6);
     (!line.is_empty() && line[..line.len() - pad].iter().all(|&b| B64[usize::from(b)])).then_some(line)
 }

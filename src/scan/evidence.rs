@@ -445,6 +445,13 @@ pub(super) fn keep_evidence(hits: Vec<Hit>) -> Vec<Hit> {
 /// `None`: no speaker.
 fn speaker(turn: &str) -> Option<&str> {
     let turn = turn.trim_start();
+    // Pidgin's clock (`(11:40:19 AM) nick: …`) comes before its speaker.
+    let turn = match turn.strip_prefix('(') {
+        Some(rest) if rest.starts_with(|c: char| c.is_ascii_digit()) => {
+            rest.split_once(')').map_or(turn, |(_, after)| after.trim_start())
+        }
+        _ => turn,
+    };
     // A court reporter's question and answer marks (`Q.  …`, `A.  …`).
     if let Some(mark) = turn.get(..2).filter(|m| matches!(*m, "Q." | "A.")) {
         return Some(mark);
@@ -477,7 +484,8 @@ fn speaker(turn: &str) -> Option<&str> {
 const SPEAKER_TURNS_KEPT: usize = 64;
 
 /// Whether the [`Check::Speakers`] hits among `hits` make a conversation: four or more turns
-/// by speakers (see [`speaker`]), two or more of whom speak twice or more.
+/// by speakers (see [`speaker`]), two or more of whom speak twice or more, not all of them a
+/// deposition's `Q.` and `A.`.
 pub(super) fn speakers_hold(hits: &[Hit]) -> bool {
     let mut turns: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     for h in hits.iter().filter(|h| h.rule.check == Check::Speakers) {
@@ -485,5 +493,7 @@ pub(super) fn speakers_hold(hits: &[Hit]) -> bool {
             *turns.entry(speaker).or_default() += 1;
         }
     }
-    turns.values().sum::<usize>() >= 4 && turns.values().filter(|&&n| n >= 2).count() >= 2
+    // A deposition's `Q.` and `A.` need another speaker beside them (an FAQ has none).
+    let marks_only = turns.keys().all(|s| matches!(*s, "Q." | "A."));
+    !marks_only && turns.values().sum::<usize>() >= 4 && turns.values().filter(|&&n| n >= 2).count() >= 2
 }

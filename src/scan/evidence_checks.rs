@@ -114,8 +114,9 @@ pub(super) fn assigned_secret(whole: &str, value: &str) -> bool {
 /// Whether the command from a match's start (`command`, up to the end of its line) asks
 /// for a dry run ([`Check::NoDryRun`]): one of its arguments, before the command ends (at
 /// `&&`, `;`, `|` or a comment's `#`), is `--dry-run` (or `=client`, `=server`; not `=none`
-/// or `=false`), `--dryrun`, `--what-if`, PowerShell's `-WhatIf` (not `-WhatIf:$false`), or
-/// Ansible's `--check`, `--syntax-check`, `--list-tasks`, `--list-hosts`.
+/// or `=false`), `--dryrun`, `--what-if`, PowerShell's `-WhatIf` (not `-WhatIf:$false`),
+/// Ansible's `--check`, `--syntax-check`, `--list-tasks`, `--list-hosts`, or `--help` (a
+/// command asked for its usage does nothing).
 pub(super) fn asks_dry_run(command: &[u8]) -> bool {
     let end = command.iter().position(|&b| matches!(b, b';' | b'|' | b'#' | b'&')).unwrap_or(command.len());
     command[..end].split(u8::is_ascii_whitespace).any(|arg| {
@@ -135,6 +136,7 @@ pub(super) fn asks_dry_run(command: &[u8]) -> bool {
                 | b"--syntax-check"
                 | b"--list-tasks"
                 | b"--list-hosts"
+                | b"--help"
         )
     })
 }

@@ -90,7 +90,7 @@ fn shapes_found_missing_by_the_twentieth_blind_score() {
 fn depositions_courtrooms_interviews_and_more_chat_logs_block() {
     assert_found(&[
         (
-            "Q.  And when you arrived, who else was present?\nA.  Just Mr. Okonjo and the night supervisor.\nQ.  Did either of them tell you?\nA.  No. Nobody said anything.",
+            "Q.  And when you arrived, who else was present?\nA.  Just Mr. Okonjo and the night supervisor.\nQ.  Did either of them tell you?\nMS. VANTERPOOL:  Objection, form.\nA.  No. Nobody said anything.",
             "court_turns",
             "block",
         ),
@@ -105,8 +105,8 @@ fn depositions_courtrooms_interviews_and_more_chat_logs_block() {
             "block",
         ),
         (
-            "(11:40:19 AM) hviljoen: db failover done\n(11:40:44 AM) jbergstrom: great, did the pool reconnect?\n(11:41:02 AM) hviljoen: two pods needed a kick",
-            "chat_log",
+            "(11:40:19 AM) hviljoen: db failover done\n(11:40:44 AM) jbergstrom: great, did the pool reconnect?\n(11:41:02 AM) hviljoen: two pods needed a kick\n(11:41:30 AM) jbergstrom: ok, writing it up",
+            "dated_chat_log",
             "block",
         ),
         (
@@ -114,13 +114,15 @@ fn depositions_courtrooms_interviews_and_more_chat_logs_block() {
             "dated_chat_log",
             "block",
         ),
-        (
-            "Rosalind Achterberg  ·  Feb 2, 2024 09:14\nStill no refund.\n\nKwame (Support)  ·  Feb 2, 2024 10:02\nEscalated.\n\nRosalind Achterberg  ·  Feb 3, 2024 17:40\nAny date?",
-            "chat_export",
-            "block",
-        ),
     ]);
     assert_quiet(&[
+        // An FAQ (its marks spaced as a deposition's too) and an interview guide's template.
+        "Q.  How do I install it?\nA.  Run pip install foo.\nQ.  Does it work on Windows?\nA.  Yes, since 2.0.",
+        "I: [introduce yourself and the study]\nP01: [participant introduces themselves]\nI: [ask question 1]\nP01: [participant answers]",
+        // An agenda in Pidgin's clock shape, a timetable, a release ledger.
+        "(10:00) Standup: all\n(10:15) Review: PR 812\n(11:00) Lunch: canteen",
+        "Berlin  ·  Feb 2, 2024 09:14\nPlatform 4\nHamburg  ·  Feb 2, 2024 10:15\nPlatform 7\nMunich  ·  Feb 2, 2024 11:40\nPlatform 2",
+        "[2025-03-02 21:14] Build: v1.4.2 tagged\n[2025-03-02 21:30] Deploy: staging ok\n[2025-03-03 09:00] Build: v1.4.3 tagged\n[2025-03-03 09:20] Deploy: prod ok",
         // An FAQ writes `Q:` / `Q. ` and is public.
         "Q: How do I reset my password?\nA: Use the portal.\nQ: Can I change my e-mail?\nA: Yes, in settings.",
         "Q. How do I reset my password?\nA. Use the portal.\nQ. Can I change my e-mail?\nA. Yes, in settings.",
@@ -203,5 +205,46 @@ fn chat_bot_webhooks_totp_uris_fly_tokens_and_php_arrays_block() {
         "otpauth://totp/Example:alice@google.com?secret=JBSWY3DPEHPK3PXP&issuer=Example",
         "'token' => 'required|string|min:8',",
         "See https://docs.mattermost.com/developer/webhooks-incoming.html for /hooks/ URLs.",
+    ]);
+}
+
+#[test]
+fn the_attack_on_this_rounds_rules_mended() {
+    assert_found(&[
+        (
+            "    #0 src/Invoice.php(88): App\\Invoice->total()\n    #1 public/index.php(31): App\\Controller->show()",
+            "runtime_trace",
+            "block",
+        ),
+        (
+            "wallet: fossil lunar basket timber mango voyage crisp elbow danger pilot tonight orphan",
+            "seed_phrase",
+            "warn",
+        ),
+        ("Код от сейфа - 39-17-52", "access_code", "warn"),
+        (
+            "keys = [\n  \"b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZWQyNTUx\",\n]",
+            "openssh_key_body",
+            "block",
+        ),
+        ("git clean -fd", "operational_command", "warn"),
+        ("npm unpublish @northwind/ui-kit@3.2.0 --force", "operational_command", "warn"),
+    ]);
+    // A wrapped base64 block indented under a YAML key, trailing blanks on its lines.
+    let found = rules_of_text(
+        "data:\n  token: |\n    IyBkZXBsb3kgYm90CmdocF9YcTh2UjJtTjV0Szl3 \n    TDNwWjd5QjRjRDZmRzFoSjBrTG0yTnEK\n",
+    );
+    assert!(found.iter().any(|(r, s)| r == "github_token" && s == "block"), "{found:?}");
+    assert_quiet(&[
+        // Templates of the operations tools' output.
+        "Labels:\n - alertname = {{ .Labels.alertname }}\nAnnotations:\n - summary = {{ .Annotations.summary }}",
+        "╷\n│ Error: <summary>\n│\n│   with <resource address>,\n╵",
+        "Attaching 1 probe...\n@<map>[<key>]: <count>",
+        // Commands named in prose, asked for help, or run dry.
+        "npm unpublish is only allowed within 72 hours of publishing.",
+        "ALTER TABLE … DROP COLUMN rewrites the table in MySQL 5.7, so schedule it.",
+        "The vault kv delete command soft-deletes the latest version.",
+        "firebase firestore:delete --help",
+        "git clean -fdn",
     ]);
 }

@@ -121,7 +121,7 @@ fn is_letters_and_digits(v: &str) -> bool {
 
 /// [`super::rules::Check::SeedWords`]: whether `matched` (a `seed_phrase` match) with its
 /// captured `value` is a wallet seed. Under an English label (the match opens with `cipher`,
-/// `seed`, `recovery`, `mnemonic` or `backup`, case ignored) the value must be 12 to 24 words,
+/// `seed`, `recovery`, `mnemonic`, `backup` or `wallet`, case ignored) the value must be 12 to 24 words,
 /// at most one in six outside BIP-39's English list (the `bip39` crate's copy; numbers and
 /// separators between them are skipped; a seed copied by hand may carry a misspelt word),
 /// or one in three under a label that names a seed (`cipher`, `seed`, `mnemonic`, or a
@@ -132,7 +132,7 @@ fn is_letters_and_digits(v: &str) -> bool {
 /// LND's `BEGIN LND CIPHER SEED` banner) is judged by its pattern alone.
 #[must_use]
 pub fn is_seed_words(matched: &str, value: &str) -> bool {
-    const ENGLISH_LABELS: &[&str] = &["cipher", "seed", "recovery", "mnemonic", "backup"];
+    const ENGLISH_LABELS: &[&str] = &["cipher", "seed", "recovery", "mnemonic", "backup", "wallet"];
     let head = matched.get(..8.min(matched.len())).unwrap_or_default().to_ascii_lowercase();
     if !ENGLISH_LABELS.iter().any(|l| head.starts_with(l)) {
         return true;

@@ -137,10 +137,10 @@ fn clock_heads(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
     if line[0] == b'[' && line[1..].iter().find(|&&c| !matches!(c, b' ' | b'\t')).is_some_and(u8::is_ascii_digit) {
         col.add(r.timestamped, start);
     }
-    // `[10:42]`, and Pidgin's `(11:40:19 AM)` for `chat_log`.
-    let b = if matches!(line[0], b'[' | b'(') { &line[1..] } else { line };
+    let b = if line[0] == b'[' { &line[1..] } else { line };
     let d = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
-    if line[0] == b'[' && iso_date_and_clock(b) {
+    // `[2025-03-02 21:14]`, and Pidgin's `(11:40:19 AM)`.
+    if (line[0] == b'[' && iso_date_and_clock(b)) || (line[0] == b'(' && line.get(1).is_some_and(u8::is_ascii_digit)) {
         col.add(r.dated_chat, start);
     }
     if d(0) {

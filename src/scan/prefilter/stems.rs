@@ -376,6 +376,8 @@ pub const STEMS: &[&str] = &[
     "git reset",
     "git clean",
     "dingtalk",
+    "b3blbnnz",
+    "wallet",
     "chat.googleapis",
     "docker",
     "psql",

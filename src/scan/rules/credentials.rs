@@ -476,6 +476,21 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         miss: "otpauth://totp/Example:alice@google.com?secret=JBSWY3DPEHPK3PXP&issuer=Example",
     },
     Rule {
+        id: "openssh_key_body",
+        category: "credentials",
+        public: B,
+        local: B,
+        // An OpenSSH private key's body without its BEGIN line (lines of an array, a
+        // variable): it opens with `openssh-key-v1` and a NUL in base64, `b3BlbnNzaC1rZXktdjE`,
+        // which no public key and no other file starts with.
+        literals: &["b3blbnnzac1rzxktdje"],
+        pattern: r"b3BlbnNzaC1rZXktdjE[A-Za-z0-9+/]{40,}",
+        check: Check::Always,
+        what: "an OpenSSH private key's body (`b3BlbnNzaC1rZXktdjE…`, its BEGIN line left out)",
+        hit: "\"b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZWQyNTUx\",",
+        miss: "b3BlbnNzaC1rZXktdjE is how an OpenSSH key body starts",
+    },
+    Rule {
         id: "putty_private_key",
         category: "credentials",
         public: B,

@@ -228,9 +228,8 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         local: B,
         literals: &[],
         // `[10:42] alice: …`, IRC's `[12:01] <alice> …`, Teams' `[10:42 AM] Okafor, Sam`,
-        // Matrix's `10:14  @ana:matrix.org  …`, LINE's tab-separated `10:12\t田中\t…`,
-        // Pidgin's XMPP log `(11:40:19 AM) jbergstrom: …`.
-        pattern: r"(?m)^(?:\[|\()?\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[AaPp][Mm])?(?:\]|\))?[ \t]+(?:<[ @+%~&]?[A-Za-z][A-Za-z0-9._|-]{0,30}>[ \t]+\S|<?@?[A-Za-z][A-Za-z0-9._-]{1,30}(?: [A-Z][A-Za-z0-9._-]{1,30})?>?(?:[ \t]+\([^)\n]{1,30}\))?:[ \t]+\S|[A-Z][A-Za-z'-]+, [A-Z][A-Za-z'-]+[ \t]*$|From [^\n:]{1,60} to [^\n]{1,80}:[ \t]*$|@[a-z0-9._=/-]+:[A-Za-z0-9.-]+\.[A-Za-z]{2,}[ \t]+\S|[^\t\n]{1,30}\t[^\t\n]*\S)",
+        // Matrix's `10:14  @ana:matrix.org  …`, LINE's tab-separated `10:12\t田中\t…`.
+        pattern: r"(?m)^\[?\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[AaPp][Mm])?\]?[ \t]+(?:<[ @+%~&]?[A-Za-z][A-Za-z0-9._|-]{0,30}>[ \t]+\S|<?@?[A-Za-z][A-Za-z0-9._-]{1,30}(?: [A-Z][A-Za-z0-9._-]{1,30})?>?(?:[ \t]+\([^)\n]{1,30}\))?:[ \t]+\S|[A-Z][A-Za-z'-]+, [A-Z][A-Za-z'-]+[ \t]*$|From [^\n:]{1,60} to [^\n]{1,80}:[ \t]*$|@[a-z0-9._=/-]+:[A-Za-z0-9.-]+\.[A-Za-z]{2,}[ \t]+\S|[^\t\n]{1,30}\t[^\t\n]*\S)",
         check: Check::AtLeastThree,
         what: "a named chat log (`[10:42] alice: …`, `[12:01] <alice> …`, three or more lines)",
         hit: "[10:42] alice: did it ship?\n[10:43] bob: not yet\n[10:44] alice: ok",
@@ -259,9 +258,9 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         literals: &[],
         // A chat export whose lines start with a bracketed ISO date and clock, judged by its
         // speakers as `named_turns` is (a Matrix ID, `@sigrun:matrix.example.org:`, is a
-        // speaker too): a dated progress ledger (`[…] Note: …`, `[…] Next:
+        // speaker too; Pidgin's XMPP log opens its lines with `(11:40:19 AM)`): a dated progress ledger (`[…] Note: …`, `[…] Next:
         // …`) has labels, not speakers, each once.
-        pattern: r"(?m)^\[\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}(?::\d{2})?\][ \t]+(?:[A-Za-z][A-Za-z0-9._-]{1,30}(?: \([^)\n]{1,20}\))?:|@[a-z0-9._=/-]{1,40}:[A-Za-z0-9.-]{1,60}\.[A-Za-z]{2,}:|<[@+%~&]?[A-Za-z][A-Za-z0-9._|-]{0,30}>)[ \t]+\S",
+        pattern: r"(?m)^(?:\[\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}(?::\d{2})?\]|\(\d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\))[ \t]+(?:[A-Za-z][A-Za-z0-9._-]{1,30}(?: \([^)\n]{1,20}\))?:|@[a-z0-9._=/-]{1,40}:[A-Za-z0-9.-]{1,60}\.[A-Za-z]{2,}:|<[@+%~&]?[A-Za-z][A-Za-z0-9._|-]{0,30}>)[ \t]+\S",
         check: Check::Speakers,
         what: "a chat export with dated lines (`[2025-03-02 21:14] kestrel: …`, two speakers, two turns each)",
         hit: "[2025-03-02 21:14] kestrel: desync again?\n[2025-03-02 21:15] mossbyte: yes, every 10 min\n[2025-03-02 21:15] kestrel: my router then\n[2025-03-02 21:16] mossbyte: no, the patch",
@@ -373,12 +372,14 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         // deposition (`Q.` and `A.` with two blanks or a tab after them: an FAQ writes `Q:` or
         // `Q. ` and is no transcript), a courtroom's speakers in capitals (`THE COURT:`, `THE
         // WITNESS:`, `MR. ABERNATHY:`), an interview's `I:` and participant codes (`P07:`,
-        // `R3:`). Judged as `named_turns` is: two speakers, two turns each. Gated by line start.
+        // `R3:`; not before a template's `[…]`). Judged as `named_turns` is: two speakers, two
+        // turns each, and `Q.` and `A.` alone are no conversation (an FAQ may space its marks
+        // so too): a deposition's excerpt names a lawyer or the witness. Gated by line start.
         literals: &["q.", "a.", "the ", "mr. ", "ms. ", "mrs. ", "i:", "p", "r"],
-        pattern: r"(?m)^[ \t]*(?:[QA]\.(?: {2,}|\t)\S|(?:THE (?:COURT|WITNESS|CLERK|DEFENDANT|BAILIFF|REPORTER|VIDEOGRAPHER|INTERPRETER)|MRS?\. [A-Z][A-Z'-]+(?: [A-Z][A-Z'-]+)?|MS\. [A-Z][A-Z'-]+(?: [A-Z][A-Z'-]+)?|I|[PR]\d{1,3}):(?: {1,2}|\t)\S)",
+        pattern: r"(?m)^[ \t]*(?:[QA]\.(?: {2,}|\t)\S|(?:THE (?:COURT|WITNESS|CLERK|DEFENDANT|BAILIFF|REPORTER|VIDEOGRAPHER|INTERPRETER)|MRS?\. [A-Z][A-Z'-]+(?: [A-Z][A-Z'-]+)?|MS\. [A-Z][A-Z'-]+(?: [A-Z][A-Z'-]+)?|I|[PR]\d{1,3}):(?: {1,2}|\t)[^\s\[<{])",
         check: Check::Speakers,
         what: "a deposition's, courtroom's or interview's transcript (`Q.  …` / `A.  …`, `THE COURT:`, `MR. ABERNATHY:`, `I:` / `P07:`; two speakers, two turns each)",
-        hit: "Q.  Who else was present?\nA.  Just Mr. Okonjo.\nQ.  Did he say anything?\nA.  No.",
+        hit: "Q.  Who else was present?\nA.  Just Mr. Okonjo.\nMS. LEE:  Objection.\nQ.  Did he say anything?\nA.  No.",
         miss: "Q: How do I reset my password?\nA: Use the portal.\nQ: Can I change my e-mail?\nA: Yes, in settings.",
     },
     Rule {
@@ -389,9 +390,9 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         literals: &[],
         // A lowercase sender (a Slack handle, a bot's with its `APP` badge) only before a
         // 12-hour time: `standup  10:00` lines of a schedule stay out.
-        pattern: r"(?m)^(?:[A-Z][A-Za-z.'-]+,?(?: [A-Z][A-Za-z.'-]+){0,3}[ \t]{1,4}\d{1,2}:\d{2}(?:[ \t]?[AP]M)?[ \t]*$|\[\d{1,2}:\d{2}(?: ?[AP]M)?\] [A-Z](?:[A-Za-z.'-]|[\xC3-\xC5][\x80-\xBF])+,?(?: [A-Z](?:[A-Za-z.'-]|[\xC3-\xC5][\x80-\xBF])+){0,3}[ \t]*$|\[[^\]\n]{1,24}\] \[(?:오전|오후|AM|PM) \d{1,2}:\d{2}\] \S|[a-z][a-z0-9._-]{1,30}(?:[ \t]{1,4}APP)?[ \t]{1,4}\d{1,2}:\d{2}[ \t]?[AP]M[ \t]*$|\[\d{1,2}[-/.](?:\d{1,2}|[A-Z][a-z]{2})[-/.]\d{2,4},? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\][ \t]+\S|\[(?:\d{4}-\d{2}-\d{2}|\d{1,2}\.\d{1,2}\.\d{2,4}),? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\][ \t]+[A-Z][A-Za-z.'-]+(?: [A-Z][A-Za-z.'-]+){1,3}: \S|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}(?:,| à| um| alle)? \d{1,2}:\d{2}(?: ?[AP]M)? - [^:\n]{1,40}: \S|(?:[A-Za-z]|[\x80-\xFF])[^\n]{0,30}?[ \t]+\d{4}[-/.]\d{1,2}[-/.]\d{1,2} \d{1,2}:\d{2}:\d{2}[ \t]*$|(?:\*\*)?[A-Za-z0-9_.-]{2,32}(?:\*\*)? (?:—|–|-) (?:(?:Today|Yesterday) at \d{1,2}:\d{2}(?: ?[AP]M)?(?:[ \t]*$|:? \S)|\d{1,2}/\d{1,2}/\d{2,4},? \d{1,2}:\d{2}(?: ?[AP]M)?[ \t]*$)|\*\*[^*\n]{1,40}\*\* \(\d{1,2}:\d{2}(?: ?[AP]M)?\): \S|[^\n\[]{1,40}, \[\d{1,2}\.\d{1,2}\.\d{4},? \d{1,2}:\d{2}(?::\d{2})?\][ \t]*$|\d{4}년 \d{1,2}월 \d{1,2}일 (?:오전|오후) \d{1,2}:\d{2}, [^:\n]{1,30} : \S|[A-Z][^\n]{0,40}? +(?:—|–|·) +[A-Z][a-z]{2} \d{1,2}, \d{4},? \d{1,2}:\d{2}(?: ?[AP]M)?[ \t]*$)",
+        pattern: r"(?m)^(?:[A-Z][A-Za-z.'-]+,?(?: [A-Z][A-Za-z.'-]+){0,3}[ \t]{1,4}\d{1,2}:\d{2}(?:[ \t]?[AP]M)?[ \t]*$|\[\d{1,2}:\d{2}(?: ?[AP]M)?\] [A-Z](?:[A-Za-z.'-]|[\xC3-\xC5][\x80-\xBF])+,?(?: [A-Z](?:[A-Za-z.'-]|[\xC3-\xC5][\x80-\xBF])+){0,3}[ \t]*$|\[[^\]\n]{1,24}\] \[(?:오전|오후|AM|PM) \d{1,2}:\d{2}\] \S|[a-z][a-z0-9._-]{1,30}(?:[ \t]{1,4}APP)?[ \t]{1,4}\d{1,2}:\d{2}[ \t]?[AP]M[ \t]*$|\[\d{1,2}[-/.](?:\d{1,2}|[A-Z][a-z]{2})[-/.]\d{2,4},? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\][ \t]+\S|\[(?:\d{4}-\d{2}-\d{2}|\d{1,2}\.\d{1,2}\.\d{2,4}),? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\][ \t]+[A-Z][A-Za-z.'-]+(?: [A-Z][A-Za-z.'-]+){1,3}: \S|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}(?:,| à| um| alle)? \d{1,2}:\d{2}(?: ?[AP]M)? - [^:\n]{1,40}: \S|(?:[A-Za-z]|[\x80-\xFF])[^\n]{0,30}?[ \t]+\d{4}[-/.]\d{1,2}[-/.]\d{1,2} \d{1,2}:\d{2}:\d{2}[ \t]*$|(?:\*\*)?[A-Za-z0-9_.-]{2,32}(?:\*\*)? (?:—|–|-) (?:(?:Today|Yesterday) at \d{1,2}:\d{2}(?: ?[AP]M)?(?:[ \t]*$|:? \S)|\d{1,2}/\d{1,2}/\d{2,4},? \d{1,2}:\d{2}(?: ?[AP]M)?[ \t]*$)|\*\*[^*\n]{1,40}\*\* \(\d{1,2}:\d{2}(?: ?[AP]M)?\): \S|[^\n\[]{1,40}, \[\d{1,2}\.\d{1,2}\.\d{4},? \d{1,2}:\d{2}(?::\d{2})?\][ \t]*$|\d{4}년 \d{1,2}월 \d{1,2}일 (?:오전|오후) \d{1,2}:\d{2}, [^:\n]{1,30} : \S|[A-Z][^\n]{0,40}? (?:—|–) [A-Z][a-z]{2} \d{1,2}, \d{4},? \d{1,2}:\d{2}(?: ?[AP]M)?[ \t]*$)",
         check: Check::AtLeastThree,
-        what: "a copied Slack, Teams or Discord thread: sender-and-time lines (`Jon Bell  10:15 AM`, `Okafor, Chidi  9:41 AM`, `[11/5/2024 3:02 PM] Okafor, Chidi`, `[10:14 AM] Maria Jensen`, `**kaz** — Today at 3:13 PM: text`, Zulip's `**Ines Duarte** (10:31): text`, Telegram's `Name, [02.10.2024 22:41]`, a help desk's `Maya Goldberg — Mar 4, 2025, 09:12` or `Kwame (Support)  ·  Feb 2, 2024 10:02`), KakaoTalk's `[name] [오후 2:14] text` and `2024년 5월 12일 오후 9:03, name : text`; three or more",
+        what: "a copied Slack, Teams or Discord thread: sender-and-time lines (`Jon Bell  10:15 AM`, `Okafor, Chidi  9:41 AM`, `[11/5/2024 3:02 PM] Okafor, Chidi`, `[10:14 AM] Maria Jensen`, `**kaz** — Today at 3:13 PM: text`, Zulip's `**Ines Duarte** (10:31): text`, Telegram's `Name, [02.10.2024 22:41]`, a help desk's `Maya Goldberg — Mar 4, 2025, 09:12`), KakaoTalk's `[name] [오후 2:14] text` and `2024년 5월 12일 오후 9:03, name : text`; three or more",
         hit: "Priya Nair  10:14 AM\nchurn risk\nJon Bell  10:15 AM\nwhy?\nPriya Nair  10:17 AM\nprice",
         miss: "Standup  10:00 AM",
     },
