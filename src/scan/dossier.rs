@@ -418,12 +418,14 @@ const MARKED_LINES: usize = 4;
 
 /// Whether one of the first [`MARKED_LINES`] non-blank lines of `text` opens with a
 /// confidentiality marking ([`roles::MARKING`]: `POVJERLJIVO`, `ΕΜΠΙΣΤΕΥΤΙΚΟ –`), at most
-/// [`MARKING_LINES_MAX`] lines do, and the other lines hold [`MARKED_BODY_BYTES`] or more.
+/// [`MARKING_LINES_MAX`] lines do, and the other lines hold [`MARKED_BODY_BYTES`] or more;
+/// not a guide defining three classification levels or more ([`roles::LEVEL_DEFINED`]).
 fn marked(text: &str) -> bool {
     let is_marking = |l: &str| roles::MARKING.is_match(l);
     text.lines().filter(|l| !l.trim().is_empty()).take(MARKED_LINES).any(is_marking)
         && text.lines().filter(|l| is_marking(l)).nth(MARKING_LINES_MAX).is_none()
         && text.lines().filter(|l| !is_marking(l)).map(|l| l.trim().len()).sum::<usize>() >= MARKED_BODY_BYTES
+        && roles::LEVEL_DEFINED.find_iter(text).nth(2).is_none()
 }
 
 /// The fewest bytes besides its marking lines a marked text holds.
@@ -505,8 +507,29 @@ pub(super) fn is_exercise(text: &str) -> bool {
 /// Whether `text` is the minutes of a public body's meeting ([`roles::PUBLIC_BODY`]) with no
 /// words keeping it from others: the minutes' shape then marks no private document.
 #[must_use]
-pub(super) fn is_public_minutes(text: &str) -> bool {
+fn is_public_minutes(text: &str) -> bool {
     text.len() <= MAX_BYTES && roles::PUBLIC_BODY.is_match(text) && !secret_kept(text)
+}
+
+/// Drops from `hits` the document shapes that a public text wears too: a public body's
+/// minutes ([`is_public_minutes`]: `meeting_minutes`, `document_title`), and a message to a
+/// crowd or a published postmortem ([`roles::BROADCAST`]: `email_headers`,
+/// `email_reply_quote`, `postmortem_sections`) with no words keeping it from others, and the
+/// `confidential_marking` of a guide defining three classification levels or more
+/// ([`roles::LEVEL_DEFINED`]). The text's content is then judged as any text's is.
+pub(super) fn drop_public_shapes(text: &str, hits: &mut Vec<super::Hit>) {
+    let minutes = |h: &super::Hit| matches!(h.rule.id, "meeting_minutes" | "document_title");
+    if hits.iter().any(minutes) && is_public_minutes(text) {
+        hits.retain(|h| !minutes(h));
+    }
+    let sent = |h: &super::Hit| matches!(h.rule.id, "email_headers" | "email_reply_quote" | "postmortem_sections");
+    if hits.iter().any(sent) && text.len() <= MAX_BYTES && roles::BROADCAST.is_match(text) && !secret_kept(text) {
+        hits.retain(|h| !sent(h));
+    }
+    let marking = |h: &super::Hit| h.rule.id == "confidential_marking";
+    if hits.iter().any(marking) && text.len() <= MAX_BYTES && roles::LEVEL_DEFINED.find_iter(text).nth(2).is_some() {
+        hits.retain(|h| !marking(h));
+    }
 }
 
 /// [`find`] on every string of a JSON document read together, one per line (a document

@@ -133,3 +133,26 @@ pub(super) static PUBLISHED: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("the published pattern compiles")
 });
+
+/// A message sent to a crowd rather than to a person (issue 16, fourteenth round): a `To:`
+/// header naming everyone (`All Staff`, `All customers`, `Alle Mitarbeitenden`, `Tous les
+/// collaborateurs`, an `all-staff@` or `announce@` list) or a `Subject:` carrying a mailing
+/// list's tag (`Re: [fahrplan-dev] …`); and a postmortem its status page published
+/// (`Published 3 March`). Their headers and sections are then no sign of a private
+/// document: what they say is judged as any text's is.
+pub(super) static BROADCAST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?im)^[ \t]*(?:(?:To|An|À|A|Para|Aan|Til|Till|Do|Kime|Komu|Címzett|宛先|收件人|받는 사람)[ \t]*(?::|：)[ \t]*(?:all\b|alle\b|tous\b|toutes\b|todos\b|todas\b|tutti\b|iedereen\b|wszyscy\b|everyone\b|[\w.-]*(?:all|staff|everyone|announce|newsletter|news)[\w.-]*@)|(?:Subject|Betreff|Objet|Asunto|Oggetto|Onderwerp|Temat|Assunto|Ämne|Emne|Aihe|Předmět|Konu|件名|主题|主題|제목)[ \t]*(?::|：)[ \t]*(?:(?:re|aw|sv|vs|tr|fwd?|wg|r|rv|odp|ynt)[ \t]*:[ \t]*)*\[[\w.-]+\])|\b(?:published|posted) (?:on )?(?:\d{1,2} [A-Z][a-z]+|[A-Z][a-z]+ \d{1,2}|\d{4}-\d\d-\d\d)\b",
+    )
+    .expect("the broadcast pattern compiles")
+});
+
+/// A classification scheme's line: a level's name opening the line before its definition
+/// (`CONFIDENTIAL: limited to people who need it`, `INTERNAL – staff only`). Three or more
+/// make a handbook's guide to the labels, not a labelled document.
+pub(super) static LEVEL_DEFINED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?m)^[ \t*_#>-]*(?:PUBLIC|INTERNAL(?: USE)?(?: ONLY)?|(?:STRICTLY |HIGHLY )?CONFIDENTIAL|RESTRICTED|(?:TOP )?SECRET|SENSITIVE|Public|Internal|(?:Strictly |Highly )?Confidential|Restricted|Secret)[*_]*[ \t]*(?::|—|–|-)[ \t]+\S",
+    )
+    .expect("the level pattern compiles")
+});

@@ -248,3 +248,21 @@ fn the_attack_on_this_rounds_rules_mended() {
         "git clean -fdn",
     ]);
 }
+
+#[test]
+fn mail_to_a_crowd_a_published_postmortem_and_a_guide_to_labels_are_public() {
+    assert_quiet(&[
+        "From: Internal Communications <news@example.org>\nTo: All Staff\nSubject: The Monthly Loop – March edition\n\nHi everyone,\n\nThe new bike racks behind Building C are open. Our volunteering day is on 18 April.\n\nHave a great month,\nThe Comms Team",
+        "Betreff: Re: [fahrplan-dev] Umstieg auf Rust 1.80?\n\nAm 03.04. schrieb Henrik:\n> Ich würde die MSRV gern auf 1.80 anheben.\n> Einwände?\n\nKein Einwand von meiner Seite.\n\nGrüße\nCarla",
+        "Information classification — quick guide\n\nPUBLIC: may be shared with anyone (press releases, product docs).\nINTERNAL: for staff only (org charts, office announcements).\nCONFIDENTIAL: limited to people who need it (contracts, customer data).\nSTRICTLY CONFIDENTIAL: named recipients only (board papers, M&A material).",
+    ]);
+    // A message to one person, and a marked document, still block.
+    let one = rules_of_text(
+        "From: Dana Whitfield <dana@northwind.example>\nTo: Sam Okafor <sam@northwind.example>\nSubject: Your salary review\n\nHi Sam,\n\nThe board approved your rise to £58,000 from 1 May, but the bonus is withheld until the grievance from Priya Raman is closed.\n\nDana",
+    );
+    assert!(one.iter().any(|(_, s)| s == "block"), "{one:?}");
+    let marked = rules_of_text(
+        "CONFIDENTIAL\n\nThe acquisition of Helix Genomics closes on 14 June at £41m; only the deal team may know before the announcement.",
+    );
+    assert!(marked.iter().any(|(_, s)| s == "block"), "{marked:?}");
+}

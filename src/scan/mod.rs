@@ -183,10 +183,7 @@ fn hits_with_decoding_split(text: &str, split: usize, piece: usize) -> (Vec<Hit>
     hits.extend(keep_evidence(part.percent));
     hits.extend(part.base64);
     hits.extend(disguised_hits(text, part.stretches));
-    let minutes = |h: &Hit| matches!(h.rule.id, "meeting_minutes" | "document_title");
-    if hits.iter().any(minutes) && dossier::is_public_minutes(text) {
-        hits.retain(|h| !minutes(h));
-    }
+    dossier::drop_public_shapes(text, &mut hits);
     let documents = hits.iter().any(|h| h.rule.category == "private_documents");
     if documents && (dossier::is_template(text) || dossier::is_exercise(text)) {
         hits.retain(|h| h.rule.category != "private_documents");
