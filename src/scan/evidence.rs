@@ -309,7 +309,9 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
         Check::NotPlaceholderUser => !values::is_placeholder_user(&text(value)),
         Check::NotNetwork => !is_cidr_network(bytes, at.1),
         Check::NetworkShare => checks::network_share(bytes, at),
-        Check::AccessCode => !is_reference_or_placeholder(&text(value)) && !checks::date_or_year(value),
+        Check::AccessCode => {
+            !is_reference_or_placeholder(&text(value)) && !checks::date_or_year(value) && !checks::trivial_code(value)
+        }
         Check::NoDryRun => !checks::asks_dry_run(checks::near_line(bytes, at.0, at.0).1),
         // `.env.local`, `.npmrc.local`: a file name, not a host.
         Check::NotFileName => at.0.checked_sub(1).is_none_or(|i| bytes[i] != b'.') && !is_documentation_host(bytes, at),

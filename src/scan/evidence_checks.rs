@@ -73,6 +73,15 @@ pub(super) fn date_or_year(value: &[u8]) -> bool {
     year && (digits.len() == 4 || (digits.len() == 8 && value.len() == 10 && value[4] == b'-'))
 }
 
+/// Whether an access code's digits are a factory default or a rejected example rather than
+/// a secret: one digit repeated (`0000`, `000000`) or a run up or down (`1234`, `987654`).
+pub(super) fn trivial_code(value: &[u8]) -> bool {
+    let digits: Vec<i16> = value.iter().filter(|b| b.is_ascii_digit()).map(|&b| i16::from(b - b'0')).collect();
+    let steps: Vec<i16> = digits.windows(2).map(|w| w[1] - w[0]).collect();
+    digits.len() >= 4
+        && (steps.iter().all(|&s| s == 0) || steps.iter().all(|&s| s == 1) || steps.iter().all(|&s| s == -1))
+}
+
 /// [`Check::SecretAssigned`]: `whole` is the match (name, sign, value), `value` the value.
 pub(super) fn assigned_secret(whole: &str, value: &str) -> bool {
     const SECRET_NAMES: &[&str] = &[

@@ -246,6 +246,14 @@ fn the_attack_on_this_rounds_rules_mended() {
         "The vault kv delete command soft-deletes the latest version.",
         "firebase firestore:delete --help",
         "git clean -fdn",
+        // A field's name, a factory default.
+        "The form stores only SSN4 (the last four digits).",
+        "Unlock code 1234 is the factory default; change it on first login.",
+        "Tresorcode 0000 ist der Werkszustand; bitte sofort ändern.",
+    ]);
+    assert_found(&[
+        ("Date of birth: 3 March 1985", "personal_identifier", "block"),
+        ("SSN: 512-48-3391", "personal_identifier", "block"),
     ]);
 }
 

@@ -53,7 +53,7 @@ pub enum Check {
     /// that mounts nothing. Reads at most 200 bytes either side of the match.
     NetworkShare,
     /// [`Check::NotPlaceholder`], and the value is no date or year (`PIN 2024-03-15
-    /// rollout`, `код от сейфа: 2024 год`).
+    /// rollout`, `код от сейфа: 2024 год`) and no factory default (`0000`, `1234`).
     AccessCode,
     /// The command from the match to its end (`&&`, `;`, `|`, `#`, the line's end; at most
     /// 200 bytes) has no dry-run argument (`--dry-run`, `--dryrun`, Ansible's `--check`,

@@ -458,7 +458,9 @@ pub(super) const DOCUMENTS: &[Rule] = &[
         public: B,
         local: W,
         // A person's date of birth or national number with its value: personal data, whatever
-        // the document around it.
+        // the document around it. A separator or a blank stands between the label and the
+        // value, and the value is a date or a number (`SSN4`, a field's name, and `SSN 4` are
+        // none).
         literals: &[
             "dob",
             "d.o.b",
@@ -472,7 +474,7 @@ pub(super) const DOCUMENTS: &[Rule] = &[
             "fecha de nacimiento",
             "date de naissance",
         ],
-        pattern: r"\b(?:DOB|D\.O\.B\.?|[Dd]ate of [Bb]irth|NHS (?:[Nn]o\.?|[Nn]umber)|[Ss]ocial [Ss]ecurity (?:[Nn]o\.?|[Nn]umber)|SSN|[Nn]ational [Ii]nsurance (?:[Nn]o\.?|[Nn]umber)|[Pp]assport (?:[Nn]o\.?|[Nn]umber)|[Gg]eburtsdatum|[Ff]echa de nacimiento|[Dd]ate de naissance)[ \t]*[:#.]?[ \t]*\d",
+        pattern: r"\b(?:DOB|D\.O\.B\.?|[Dd]ate of [Bb]irth|NHS (?:[Nn]o\.?|[Nn]umber)|[Ss]ocial [Ss]ecurity (?:[Nn]o\.?|[Nn]umber)|SSN|[Nn]ational [Ii]nsurance (?:[Nn]o\.?|[Nn]umber)|[Pp]assport (?:[Nn]o\.?|[Nn]umber)|[Gg]eburtsdatum|[Ff]echa de nacimiento|[Dd]ate de naissance)(?:[ \t]*[:#.][ \t]*|[ \t]+)\d(?:[\d/.-]|[ \t]*(?:[A-Z][a-z]{2,}|[a-z]{3,})\.?[ \t,]+\d)",
         check: Check::NotTestIdentifier,
         what: "a person's date of birth or national number with its value (`DOB 14/07/1951`, `NHS no. 943…`, `SSN: 078-…`)",
         hit: "Re: Mrs. Evelyn Marsh, DOB 14/07/1951",
