@@ -156,12 +156,18 @@ fn operations_tools_output_blocks() {
         "Level,Date and Time,Source,Event ID,Task Category\nError,3/11/2024 2:14:07 AM,Service Control Manager,7031,None,\"stopped\"",
     );
     found("#  @timestamp               @message\n1  2024-05-20 14:03:55.118  ERROR InvoiceRenderer failed");
+    assert_found(&[(
+        "14:02:11  Running with dbt=1.7.11\n14:02:12  Found 188 models, 412 tests, 9 seeds, 31 sources",
+        "dbt_run_log",
+        "block",
+    )]);
     assert_quiet(&[
         "[FIRING:2] KubePodCrashLooping was the page that woke us; fixed by raising the memory limit.",
         "Labels: backend, needs-triage",
         "pool: tank (the big one)\nstate of the art: nothing better yet",
         "Attaching 3 screenshots to the ticket.",
         "ID: 4411\nFunction of the team: triage",
+        "We run with dbt=1.7.11 in CI; see the adapter notes.",
     ]);
 }
 

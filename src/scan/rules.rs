@@ -314,7 +314,7 @@ pub fn extra_lines(rule: &Rule) -> usize {
         "shell_session" => 6,
         // `error[E…]: …` then ` --> file:line:col`; `Agenda:` then a list item; an
         // operations tool's first line, then its second
-        "compiler_error" | "meeting_minutes" | "tool_table" | "ops_run_output" => 1,
+        "compiler_error" | "meeting_minutes" | "tool_table" | "ops_run_output" | "dbt_run_log" => 1,
         // `Kind regards,` then the name on the next line or after a blank one; a runtime's
         // banner or prompt, (a blank line,) its first frame; a dump's role field, a line,
         // the turn's text field

@@ -378,6 +378,7 @@ pub const STEMS: &[&str] = &[
     "dingtalk",
     "b3blbnnz",
     "wallet",
+    "with dbt=",
     "chat.googleapis",
     "docker",
     "psql",

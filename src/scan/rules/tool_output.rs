@@ -379,6 +379,20 @@ pub(super) const TOOL_OUTPUT: &[Rule] = &[
         miss: "zpool status said the pool tank was DEGRADED",
     },
     Rule {
+        id: "dbt_run_log",
+        category: "raw_tool_output",
+        public: B,
+        local: B,
+        // dbt's run log: `Running with dbt=1.7.11` over the line that registers its adapter,
+        // counts the project's models or gives up partial parsing (each under dbt's clock).
+        literals: &["running with dbt="],
+        pattern: r"Running with dbt=\d[\w.]*[ \t]*\r?\n[^\n]*\b(?:Registered adapter: |Found \d+ models?, |Unable to do partial parsing)",
+        check: Check::Always,
+        what: "a dbt run's log (`Running with dbt=…` over its adapter or its count of models)",
+        hit: "14:02:11  Running with dbt=1.7.11\n14:02:12  Found 188 models, 412 tests, 9 seeds",
+        miss: "we run with dbt=1.7 in CI",
+    },
+    Rule {
         id: "pytest_lines",
         category: "raw_tool_output",
         public: B,
