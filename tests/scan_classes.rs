@@ -556,7 +556,10 @@ fn twentieth_held_out_classes_report() {
 /// saw only the class descriptions: 70 private documents in about 50 languages,
 /// long and short, and the other five classes with their clean look-alikes), committed
 /// unseen in the fourteenth round for a later blind score, held back from the private-prose
-/// model's training. Not yet scored.
+/// model's training. Scored once, blind, at the end of the fourteenth round on dd2f16c:
+/// all 0.920 (184/200), private documents 0.871 (61/70), credentials 0.893, tool output
+/// 0.955, warn 0.925, transcripts and paths 1.000, 1 false block of 50 (a court's published
+/// headnote); then its seen misses were mended where a rule could, and it was trained on.
 #[test]
 #[ignore = "held out: scored on purpose, not on every run"]
 fn twenty_first_held_out_classes_report() {

@@ -280,3 +280,21 @@ fn mail_to_a_crowd_a_published_postmortem_and_a_guide_to_labels_are_public() {
     );
     assert!(marked.iter().any(|(_, s)| s == "block"), "{marked:?}");
 }
+
+#[test]
+fn shapes_found_missing_by_the_twenty_first_blind_score() {
+    assert_found(&[
+        ("社用スマホのPINコード：134123（総務に返却時に初期化）", "access_code", "warn"),
+        (
+            "Apply the fix with: psql -d billing_prod -f sql/2025-06-02_fix_invoice_totals.sql",
+            "operational_command",
+            "warn",
+        ),
+    ]);
+    assert_quiet(&[
+        "PINコードを変更してください。",
+        "psql -d billing_prod --help",
+        // A court's published headnote.
+        "EMENTA\nRECURSO ESPECIAL. DIREITO DO CONSUMIDOR. CONTRATO DE LOCAÇÃO DE VEÍCULO. CLÁUSULA DE FIDELIDADE.\n1. É abusiva a cláusula que impõe multa integral ao consumidor pela rescisão antecipada.\n2. Aplicação do art. 51, IV, do Código de Defesa do Consumidor.\n3. Recurso especial parcialmente provido.\nPublicado no Diário da Justiça Eletrônico em 14/03/2025.",
+    ]);
+}

@@ -35,6 +35,7 @@ pub const STEMS: &[&str] = &[
     "pin ",
     "pin:",
     "pin：",
+    "pinコード",
     "pin-k",
     "rozbrojenia",
     "drzwi",
