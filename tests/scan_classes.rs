@@ -458,6 +458,32 @@ fn thirteenth_round_parts_are_caught_and_no_clean_case_blocks() {
     assert_every_class("tuning_38.jsonl", 0.7, &[("warn_class", 1)]);
 }
 
+/// The fourteenth round's parts (training figures: tuned against or trained on): private
+/// documents in 104 languages (`tuning_40`: case notes, statements, claims, CSV rows, form
+/// fields), in 96 (`tuning_42`: lender letters, IOUs, school reports, certificates, salary
+/// decisions), in 95 (`tuning_43`: e-mail threads, memos, board notes, reviews, postmortems)
+/// and in 112 (`tuning_44`, most with little web text), held to 0.95; their public
+/// look-alikes (`clean_public_21` to `clean_public_24`: policies, templates, newsletters,
+/// mailing lists, published postmortems and judgments, news, fiction): none blocks but a
+/// novel's in-story e-mail with headers in `clean_public_24`; the long tail of the other five
+/// classes (`tuning_41`: depositions, alerting notifications, split keys, chat-app webhooks)
+/// every class to 0.8, its one false block an internal host in a JDBC URL whose password is
+/// a placeholder (`internal_host`, by design).
+#[test]
+fn fourteenth_round_parts_are_caught_and_no_clean_case_blocks() {
+    assert_private_documents(&[
+        ("tuning_40.jsonl", 0.95, 0),
+        ("clean_public_21.jsonl", 1.0, 0),
+        ("tuning_42.jsonl", 0.95, 0),
+        ("clean_public_22.jsonl", 1.0, 0),
+        ("tuning_43.jsonl", 0.95, 0),
+        ("clean_public_23.jsonl", 1.0, 0),
+        ("tuning_44.jsonl", 0.95, 0),
+        ("clean_public_24.jsonl", 1.0, 1),
+    ]);
+    assert_every_class("tuning_41.jsonl", 0.8, &[("credential_disguise", 1)]);
+}
+
 /// The thirteenth held-out part (`held_out_13.jsonl`, 250 cases by a helper session that saw
 /// only the class descriptions, 70 private documents of which 48 not in English in
 /// 44 languages), committed unseen at the seventh round's end, held back from the
