@@ -68,9 +68,9 @@ pub(super) fn base64_runs(bytes: &[u8]) -> Vec<(usize, usize)> {
 const WRAP_WIDTHS: std::ops::RangeInclusive<usize> = B64_MIN_RUN..=128;
 
 /// The runs of [`base64_runs`] in `bytes` that an encoder wrapped: a run that is its whole
-/// line (blanks around it aside), of a width in [`WRAP_WIDTHS`], and the lines after it that hold only the alphabet (the last
-/// one shorter, with its padding: [`wrapped_line`]), joined without their breaks: `(start of the first line,
-/// joined run)`. `echo $TOKEN | base64` wraps a token of more than 57 bytes so, and its
+/// line (blanks around it aside), of a width in [`WRAP_WIDTHS`], and the lines after it
+/// that hold only the alphabet (the last one shorter, with its padding: [`wrapped_line`]),
+/// joined without their breaks: `(start of the first line, joined run)`. `echo $TOKEN | base64` wraps a token of more than 57 bytes so, and its
 /// halves decode to nothing whole. A block of more than [`WRAP_LINES_MAX`] lines (an
 /// attachment, a key's body) is no token and is passed over without a copy.
 #[must_use]

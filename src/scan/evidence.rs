@@ -117,8 +117,9 @@ const ESCAPED_BREAKS: &[&[u8]] = &[
 /// JSON string, a one-line key, a URL-encoded or HTML one; PGP armour leaves a blank line),
 /// a header line (`Proc-Type: …`, `Version: …`, `Comment: …`) or a run of 16 or more base64
 /// characters, or nothing (the text ends); or, a line or two of words after the marker, a
-/// line of 40 or more base64 characters (in quotes too, as a line of an array of strings). A sentence naming the marker (`starts with
-/// -----BEGIN … KEY----- and ends with …`) carries no key.
+/// line of 40 or more base64 characters (in quotes too, as a line of an array of strings).
+/// A sentence naming the marker (`starts with -----BEGIN … KEY----- and ends with …`)
+/// carries no key.
 fn key_body_follows(after: &[u8]) -> bool {
     let mut rest = after;
     loop {
@@ -438,9 +439,9 @@ pub(super) fn keep_evidence(hits: Vec<Hit>) -> Vec<Hit> {
         .collect()
 }
 
-/// The speaker of a [`Check::Speakers`] turn (after a leading `[date clock]`, skipped): a
-/// deposition's `Q.` or `A.`, the
-/// nick of `<nick> …` (IRC's mode mark dropped) unless it names an HTML element
+/// The speaker of a [`Check::Speakers`] turn (after a leading `[date clock]` or Pidgin's
+/// `(clock)`, skipped): a deposition's `Q.` or `A.`, the nick of `<nick> …` (IRC's mode mark
+/// dropped) unless it names an HTML element
 /// ([`rules::HTML_ELEMENTS`]), the name before a column chat's clock (`Agent Rosa  10:02
 /// …`), else the words before `:` unless they are a field label ([`rules::NOT_SPEAKERS`],
 /// [`rules::FAQ_LABELS`]).

@@ -114,8 +114,10 @@ pub(super) const GENERIC_SECRETS: &[Rule] = &[
         // code in Italian, French or Korean (`codice di sblocco`, `code de déverrouillage`,
         // `잠금 해제 코드`), a Japanese PIN (`暗証番号：…`, `暗証番号は 7377`), or in hex (`0x7F3A-19C2`); as a JSON
         // key too (`"unlock_code": "336403"`); a safe's code in Korean or Russian (`금고 다이얼
-        // 번호`, `код от сейфа`, `ПИН-код`); a dash may stand for `is` (`Код от сейфа — 39-17-52`).
-        // Not a date or a year (`PIN 2024-03-15 rollout`).
+        // 번호`, `код от сейфа`, `ПИН-код`), a Japanese `PINコード：`; a dash may stand for `is`
+        // (`Код от сейфа — 39-17-52`), and a safe's or alarm's code may follow its label bare
+        // (`Tresorcode 867999`, `kod do alarmu 23690`). Not a date or a year (`PIN 2024-03-15
+        // rollout`), not a factory default (`0000`, `1234`).
         literals: &[
             "잠금",
             "暗証番号",
