@@ -471,6 +471,10 @@ fn speaker(turn: &str) -> Option<&str> {
         let html = rules::HTML_ELEMENTS.iter().any(|e| e.eq_ignore_ascii_case(nick));
         return (!html).then_some(nick);
     }
+    // A help desk's header (`Kwame (Support)  ·  Feb 2, 2024 10:02`): the name before its dot.
+    if let Some(i) = turn.find(" · ").or_else(|| turn.find(" • ")) {
+        return Some(turn[..i].trim());
+    }
     // A chat in columns (`Agent Rosa  10:02  Hi!`): the name before the clock.
     if let Some(i) = turn.find(['\t']).or_else(|| turn.find("  "))
         && !turn[..i].contains(':')

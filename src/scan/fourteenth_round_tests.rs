@@ -114,6 +114,11 @@ fn depositions_courtrooms_interviews_and_more_chat_logs_block() {
             "dated_chat_log",
             "block",
         ),
+        (
+            "Rosalind Achterberg  ·  Feb 2, 2024 09:14\nStill no refund.\n\nKwame (Support)  ·  Feb 2, 2024 10:02\nEscalated.\n\nRosalind Achterberg  ·  Feb 3, 2024 17:40\nAny date?\n\nKwame (Support)  ·  Feb 5, 2024 08:31\nReleased.",
+            "chat_columns",
+            "block",
+        ),
     ]);
     assert_quiet(&[
         // An FAQ (its marks spaced as a deposition's too) and an interview guide's template.

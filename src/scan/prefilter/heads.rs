@@ -67,7 +67,9 @@ fn head(r: &Rules, line: &[u8], start: usize, skips: &Skips, col: &mut Collector
     if named_turn_head(line) {
         col.add(r.named_turns, start);
     }
-    if (line[0].is_ascii_uppercase() || (0xC3..=0xC5).contains(&line[0])) && clock_between_blanks(line) {
+    if (line[0].is_ascii_uppercase() || (0xC3..=0xC5).contains(&line[0]))
+        && (clock_between_blanks(line) || ends_with_clock(line))
+    {
         col.add(r.chat_columns, start);
     }
     if first.is_ascii_digit() && strace_prefixed_head(line, rules::RULES[r.strace].literals) {
@@ -274,7 +276,8 @@ static DAY_AT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
     std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"day at "));
 
 /// The end `chat_export`'s name line must have, `\d:\d{2}(?:[ \t]?[AP]M)?[ \t]*$`: a clock
-/// time closes the line (prose lines start with a capital too).
+/// time closes the line (prose lines start with a capital too); `chat_columns`' help-desk
+/// header ends so too.
 fn ends_with_clock(line: &[u8]) -> bool {
     let mut end = line.len();
     while end > 0 && matches!(line[end - 1], b' ' | b'\t') {

@@ -342,8 +342,10 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         // A support chat exported in columns: a name (one to four capitalised words, Latin
         // letters with accents too), two blanks or a tab, a clock, two blanks or a tab, the
         // message. Judged as `named_turns` is (two speakers, two turns each: a timetable's
-        // rows name each stop once). Gated by line start.
-        pattern: r"(?m)^((?:[A-Z]|[\xC3-\xC5][\x80-\xBF])(?:[A-Za-z.'-]|[\xC3-\xC5][\x80-\xBF])*(?: (?:[A-Z]|[\xC3-\xC5][\x80-\xBF])(?:[A-Za-z.'-]|[\xC3-\xC5][\x80-\xBF])*){0,3})(?: {2,}|\t)\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[AP]M)?(?: {2,}|\t)\S",
+        // rows name each stop once). Also a help desk's thread, each message under its
+        // author's name and date (`Kwame (Support)  ·  Feb 2, 2024 10:02`). Gated by line
+        // start.
+        pattern: r"(?m)^(?:((?:[A-Z]|[\xC3-\xC5][\x80-\xBF])(?:[A-Za-z.'-]|[\xC3-\xC5][\x80-\xBF])*(?: (?:[A-Z]|[\xC3-\xC5][\x80-\xBF])(?:[A-Za-z.'-]|[\xC3-\xC5][\x80-\xBF])*){0,3})(?: {2,}|\t)\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[AP]M)?(?: {2,}|\t)\S|((?:[A-Z]|[\xC3-\xC5][\x80-\xBF])[^\n]{0,40}?) +(?:·|•) +(?:[A-Z][a-z]{2} \d{1,2}, \d{4}|\d{1,2} [A-Z][a-z]{2} \d{4}|\d{4}-\d\d-\d\d),? \d{1,2}:\d{2}(?: ?[AP]M)?[ \t]*$)",
         check: Check::Speakers,
         what: "a chat exported in columns (`Agent Rosa  10:02  Hi!`: two speakers, two turns each)",
         hit: "Agent Rosa  10:02  Hi! How can I help?\nCustomer  10:03  my parcel is late\nAgent Rosa  10:04  I opened a trace.\nCustomer  10:06  thanks",
