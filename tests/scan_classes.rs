@@ -468,7 +468,10 @@ fn thirteenth_round_parts_are_caught_and_no_clean_case_blocks() {
 /// novel's in-story e-mail with headers in `clean_public_24`; the long tail of the other five
 /// classes (`tuning_41`: depositions, alerting notifications, split keys, chat-app webhooks)
 /// every class to 0.8, its one false block an internal host in a JDBC URL whose password is
-/// a placeholder (`internal_host`, by design).
+/// a placeholder (`internal_host`, by design); everyday shapes of the same five classes as
+/// agents paste them (`tuning_45`: partial copies, indented blocks, quoted lines) every
+/// class to 0.8, its one false block a redacted token under a forbidden key (by design:
+/// DESIGN.md §5).
 #[test]
 fn fourteenth_round_parts_are_caught_and_no_clean_case_blocks() {
     assert_private_documents(&[
@@ -482,6 +485,7 @@ fn fourteenth_round_parts_are_caught_and_no_clean_case_blocks() {
         ("clean_public_24.jsonl", 1.0, 1),
     ]);
     assert_every_class("tuning_41.jsonl", 0.8, &[("credential_disguise", 1)]);
+    assert_every_class("tuning_45.jsonl", 0.8, &[("credential_disguise", 1)]);
 }
 
 /// The thirteenth held-out part (`held_out_13.jsonl`, 250 cases by a helper session that saw

@@ -148,6 +148,7 @@ fn operations_tools_output_blocks() {
         "Cell In[14], line 3\n      1 cohort = df[df[\"signup_month\"] == \"2024-02\"]\n----> 3 retention.loc[\"w13\"]",
     );
     found("╷\n│ Error: updating RDS DB Instance (reporting-prod): operation error\n│\n╵");
+    found("│ Error: creating EC2 Instance: InvalidParameterCombination\n│ \tstatus code: 400\n│\n╵");
     found(
         "          ID: postgresql-conf\n    Function: file.managed\n        Name: /etc/postgresql/15/main/postgresql.conf",
     );

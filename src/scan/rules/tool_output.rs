@@ -351,7 +351,7 @@ pub(super) const TOOL_OUTPUT: &[Rule] = &[
         // round): Alertmanager's `[FIRING:2] …` over its `*Alert:*`, `*Description:*` or
         // `Labels:`; Grafana's `Labels:` over ` - alertname = …`; a Jupyter cell's `Cell
         // In[14], line 3` over a numbered source line; Terraform's error box (`╷` over `│
-        // Error: …`); SaltStack's state `ID:` over `Function: file.managed`; Chef's `Error
+        // Error: …`, or that line over the box's next); SaltStack's state `ID:` over `Function: file.managed`; Chef's `Error
         // executing action` over its rule of `=`; an Erlang crasher's `initial call:` over its
         // `pid: <0.2211.0>`; `zpool status`' `pool:` over `state: DEGRADED`; bpftrace's
         // `Attaching 1 probe...` over output; Event Viewer's CSV header over a row; CloudWatch
@@ -364,6 +364,8 @@ pub(super) const TOOL_OUTPUT: &[Rule] = &[
             "labels:",
             "cell in[",
             "╷",
+            "│ error: ",
+            "│ warning: ",
             "id: ",
             "error executing action ",
             "initial call: ",
@@ -372,7 +374,7 @@ pub(super) const TOOL_OUTPUT: &[Rule] = &[
             "level,date and time,",
             "@timestamp",
         ],
-        pattern: r"(?m)^[ \t]*(?:\[(?:FIRING|RESOLVED):\d+\] [^\n]+\n[ \t]*(?:\*(?:Alert|Description|Summary|Details):\*|Labels:|Alerts? Firing:)|Labels:[ \t]*\n[ \t]*- alertname = [^\s{<$]|Cell In\[\d+\], line \d+[ \t]*\n[ \t]+(?:-+> +)?\d+ \S|╷[ \t]*\n│ (?:Error|Warning): [^\s{<]|ID: \S+[ \t]*\n[ \t]+Function: \w+\.\w+|Error executing action \x60\w+\x60 on resource '[^'\n]+'[ \t]*\n[ \t]*={10,}|initial call: \S+[ \t]*\n[ \t]*pid: <\d+\.\d+\.\d+>|pool: \S+[ \t]*\n[ \t]*state: (?:ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED|SUSPENDED)\b|Attaching \d+ probes?\.\.\.[ \t]*\n[ \t]*[^\s<{][^<\n]*(?:\n|\z)|Level,Date and Time,Source,Event ID,Task Category[ \t]*\r?\n(?:Error|Warning|Information|Critical|Verbose),\d|\#?[ \t]*@timestamp[ \t]+@\w+[^\n]*\n[ \t]*1[ \t]+\d{4}-\d\d-\d\d)",
+        pattern: r"(?m)^[ \t]*(?:\[(?:FIRING|RESOLVED):\d+\] [^\n]+\n[ \t]*(?:\*(?:Alert|Description|Summary|Details):\*|Labels:|Alerts? Firing:)|Labels:[ \t]*\n[ \t]*- alertname = [^\s{<$]|Cell In\[\d+\], line \d+[ \t]*\n[ \t]+(?:-+> +)?\d+ \S|╷[ \t]*\n│ (?:Error|Warning): [^\s{<]|│ (?:Error|Warning): [^\s{<][^\n]*\n│|ID: \S+[ \t]*\n[ \t]+Function: \w+\.\w+|Error executing action \x60\w+\x60 on resource '[^'\n]+'[ \t]*\n[ \t]*={10,}|initial call: \S+[ \t]*\n[ \t]*pid: <\d+\.\d+\.\d+>|pool: \S+[ \t]*\n[ \t]*state: (?:ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED|SUSPENDED)\b|Attaching \d+ probes?\.\.\.[ \t]*\n[ \t]*[^\s<{][^<\n]*(?:\n|\z)|Level,Date and Time,Source,Event ID,Task Category[ \t]*\r?\n(?:Error|Warning|Information|Critical|Verbose),\d|\#?[ \t]*@timestamp[ \t]+@\w+[^\n]*\n[ \t]*1[ \t]+\d{4}-\d\d-\d\d)",
         check: Check::Always,
         what: "lines in a row only an operations tool prints: an Alertmanager or Grafana notification, a Jupyter error cell, Terraform's error box, a SaltStack or Chef run, an Erlang crash report, `zpool status`, bpftrace, an Event Viewer CSV export, CloudWatch Logs Insights results",
         hit: "  pool: tank\n state: DEGRADED\nstatus: One or more devices could not be used.",
