@@ -304,3 +304,21 @@ fn shapes_found_missing_by_the_twenty_first_blind_score() {
         "EMENTA\nRECURSO ESPECIAL. DIREITO DO CONSUMIDOR. CONTRATO DE LOCAÇÃO DE VEÍCULO. CLÁUSULA DE FIDELIDADE.\n1. É abusiva a cláusula que impõe multa integral ao consumidor pela rescisão antecipada.\n2. Aplicação do art. 51, IV, do Código de Defesa do Consumidor.\n3. Recurso especial parcialmente provido.\nPublicado no Diário da Justiça Eletrônico em 14/03/2025.",
     ]);
 }
+
+#[test]
+fn safe_codes_in_six_languages_and_a_push_deleting_a_branch_warn() {
+    assert_found(&[
+        ("Safe code: 391752", "access_code", "warn"),
+        ("Code du coffre-fort : 3917", "access_code", "warn"),
+        ("kluiscode 867999", "access_code", "warn"),
+        ("codice della cassaforte: 3917", "access_code", "warn"),
+        ("código de la caja fuerte: 3917", "access_code", "warn"),
+        ("código do cofre: 3917", "access_code", "warn"),
+        ("git push origin :release/1.4", "operational_command", "warn"),
+    ]);
+    assert_quiet(&[
+        "Change the safe code every quarter.",
+        "The digicode is on the intranet.",
+        "git push origin HEAD:main",
+    ]);
+}

@@ -116,7 +116,9 @@ pub(super) const GENERIC_SECRETS: &[Rule] = &[
         // key too (`"unlock_code": "336403"`); a safe's code in Korean or Russian (`금고 다이얼
         // 번호`, `код от сейфа`, `ПИН-код`), a Japanese `PINコード：`; a dash may stand for `is`
         // (`Код от сейфа — 39-17-52`), and a safe's or alarm's code may follow its label bare
-        // (`Tresorcode 867999`, `kod do alarmu 23690`). Not a date or a year (`PIN 2024-03-15
+        // (`Tresorcode 867999`, `kod do alarmu 23690`); a safe's code in English, French,
+        // Dutch, Italian, Spanish and Portuguese (`safe code`, `code du coffre`, `digicode`,
+        // `kluiscode`, `codice della cassaforte`, `caja fuerte`, `código do cofre`). Not a date or a year (`PIN 2024-03-15
         // rollout`), not a factory default (`0000`, `1234`).
         literals: &[
             "잠금",
@@ -146,6 +148,19 @@ pub(super) const GENERIC_SECRETS: &[Rule] = &[
             "kod do alarmu",
             "código do port",
             "codigo do port",
+            "código do cofre",
+            "codigo do cofre",
+            "código do alarme",
+            "codigo do alarme",
+            "cassaforte",
+            "codice allarme",
+            "safe code",
+            "safecode",
+            "safe combination",
+            "digicode",
+            "kluiscode",
+            "code du coffre",
+            "caja fuerte",
             "puk ",
             "recovery",
             "backup",
@@ -165,7 +180,7 @@ pub(super) const GENERIC_SECRETS: &[Rule] = &[
             "קוד פתיחה",
             "קוד כניסה",
         ],
-        pattern: r"(?i)(?:\b(?:alarm[ _-]?code|alarmcode|tresor-?code|door[ -]?code|gate[ -]?code|unlock[ _-]?code|(?:sim[ -])?pin(?:[ -]?(?:code|koodi|kode|kód))?|puk|(?-i:[Tt]ürcode|[Ee]ntsperrcode|[Cc]ode d'accès|[Cc]ódigo de (?:acceso|la alarma|desbloqueo)|[Uu]pplåsningskod)|code de l'alarme|codice (?:d'allarme|di accesso|del cancello|di sblocco)|kod (?:rozbrojenia|alarmu|do alarmu|do drzwi)|(?-i:[Cc](?:ó|o)digo do port(?:ã|a)o)|(?-i:[Cc]ode de d(?:é|e)verrouillage))\b|잠금 ?해제 ?코드|금고 ?(?:다이얼 ?)?(?:비밀)?번호|暗証番号|pinコード|解錠コード|解除コード|解锁码|开锁密码|(?-i:ПИН(?:-код)?|(?:П|п)ин-код|(?:К|к)од от сейфа)|קוד פתיחה|קוד כניסה)(?:[ \t]+[^\s:=]+){0,10}?[ \t]*(?:\x22?[ \t]*[:=]|：|は|\b(?:is|lautet|ist|est|es|changed to|set to|now)\b|[ \t](?-i:è)[ \t]|—|–|[ \t]-[ \t])[ \t]*(?:(?:jetzt|nun|now|maintenant|ahora|agora|ora|teraz|nu)[ \t]+)?(?:[\x22'`]|«)?(\d(?:[ -]?\d){3,9}|0x[0-9A-Fa-f]{2,8}(?:-[0-9A-Fa-f]{2,8}){0,3})\b|\b(?:recovery|unlock)\b[^\n]{0,80}?\b(\d{6}(?:-\d{6}){7})\b|(?-i:\b(?:PIN|PUK)[ \t]+(\d(?:-?\d){3,7}))\b|\b(?:(?:unlock|door|gate|alarm)[ -]?code|alarmcode|tresor-?code|code de l'alarme|kod (?:do )?alarmu)[ \t]+(\d{4,8})\b|\b(?:recovery|backup|2fa)\b[^\n:]{0,60}:[ \t]*(\d{4}-?\d{4}(?:,[ \t]*\d{4}-?\d{4}){1,15})\b",
+        pattern: r"(?i)(?:\b(?:alarm[ _-]?code|alarmcode|tresor-?code|door[ -]?code|gate[ -]?code|unlock[ _-]?code|(?:sim[ -])?pin(?:[ -]?(?:code|koodi|kode|kód))?|puk|(?-i:[Tt]ürcode|[Ee]ntsperrcode|[Cc]ode d'accès|[Cc]ódigo de (?:acceso|la alarma|desbloqueo)|[Uu]pplåsningskod)|code de l'alarme|codice (?:d'allarme|di accesso|del cancello|di sblocco|della cassaforte|allarme)|safe ?(?:code|combination)|digicode|kluiscode|code du coffre(?:-fort)?|caja fuerte|kod (?:rozbrojenia|alarmu|do alarmu|do drzwi)|(?-i:[Cc](?:ó|o)digo do (?:port(?:ã|a)o|cofre|alarme))|(?-i:[Cc]ode de d(?:é|e)verrouillage))\b|잠금 ?해제 ?코드|금고 ?(?:다이얼 ?)?(?:비밀)?번호|暗証番号|pinコード|解錠コード|解除コード|解锁码|开锁密码|(?-i:ПИН(?:-код)?|(?:П|п)ин-код|(?:К|к)од от сейфа)|קוד פתיחה|קוד כניסה)(?:[ \t]+[^\s:=]+){0,10}?[ \t]*(?:\x22?[ \t]*[:=]|：|は|\b(?:is|lautet|ist|est|es|changed to|set to|now)\b|[ \t](?-i:è)[ \t]|—|–|[ \t]-[ \t])[ \t]*(?:(?:jetzt|nun|now|maintenant|ahora|agora|ora|teraz|nu)[ \t]+)?(?:[\x22'`]|«)?(\d(?:[ -]?\d){3,9}|0x[0-9A-Fa-f]{2,8}(?:-[0-9A-Fa-f]{2,8}){0,3})\b|\b(?:recovery|unlock)\b[^\n]{0,80}?\b(\d{6}(?:-\d{6}){7})\b|(?-i:\b(?:PIN|PUK)[ \t]+(\d(?:-?\d){3,7}))\b|\b(?:(?:unlock|door|gate|alarm)[ -]?code|alarmcode|tresor-?code|kluiscode|digicode|safe ?code|code de l'alarme|kod (?:do )?alarmu)[ \t]+(\d{4,8})\b|\b(?:recovery|backup|2fa)\b[^\n:]{0,60}:[ \t]*(\d{4}-?\d{4}(?:,[ \t]*\d{4}-?\d{4}){1,15})\b",
         check: Check::AccessCode,
         what: "an alarm, door, gate, safe (`Tresorcode`) or unlock code (also Italian, French, Polish, Portuguese, Korean; digits or hex), a PIN or PUK with its digits; a recovery key of eight groups of six digits (BitLocker's shape); a list of 2FA recovery or backup codes",
         hit: "Der Alarmcode für das Lager lautet 4-7-7-1-9",
