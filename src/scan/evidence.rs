@@ -447,25 +447,20 @@ pub(super) fn keep_evidence(hits: Vec<Hit>) -> Vec<Hit> {
 /// [`rules::FAQ_LABELS`]).
 /// `None`: no speaker.
 fn speaker(turn: &str) -> Option<&str> {
+    // A dated line's bracketed date and clock, or Pidgin's clock (`(11:40:19 AM) nick: …`),
+    // come before its speaker.
     let turn = turn.trim_start();
-    // Pidgin's clock (`(11:40:19 AM) nick: …`) comes before its speaker.
-    let turn = match turn.strip_prefix('(') {
-        Some(rest) if rest.starts_with(|c: char| c.is_ascii_digit()) => {
-            rest.split_once(')').map_or(turn, |(_, after)| after.trim_start())
-        }
-        _ => turn,
-    };
+    let turn = [('[', ']'), ('(', ')')]
+        .iter()
+        .find_map(|&(open, close)| {
+            let rest = turn.strip_prefix(open).filter(|r| r.starts_with(|c: char| c.is_ascii_digit()))?;
+            rest.split_once(close).map(|(_, after)| after.trim_start())
+        })
+        .unwrap_or(turn);
     // A court reporter's question and answer marks (`Q.  …`, `A.  …`).
     if let Some(mark) = turn.get(..2).filter(|m| matches!(*m, "Q." | "A.")) {
         return Some(mark);
     }
-    // A dated line's bracketed date and clock come before its speaker.
-    let turn = match turn.strip_prefix('[') {
-        Some(rest) if rest.starts_with(|c: char| c.is_ascii_digit()) => {
-            rest.split_once(']').map_or(turn, |(_, after)| after.trim_start())
-        }
-        _ => turn,
-    };
     if let Some(rest) = turn.strip_prefix('<') {
         let nick = rest.split('>').next().unwrap_or_default().trim_start_matches(['@', '+', '%', '~', '&']);
         let html = rules::HTML_ELEMENTS.iter().any(|e| e.eq_ignore_ascii_case(nick));
