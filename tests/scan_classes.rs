@@ -599,12 +599,23 @@ fn twenty_first_held_out_classes_report() {
 /// The twenty-second held-out part (`held_out_22.jsonl`, 250 cases by a helper session that
 /// saw only the class descriptions: 70 private documents in 51 languages, and the
 /// other five classes with their clean look-alikes), committed unseen in the fourteenth
-/// round for a later blind score, held back from the private-prose model's training. Not
-/// yet scored.
+/// round, scored once blind at the start of the fifteenth on a28910a: all 0.870 (174/200),
+/// private 0.743, 1 false block of 50 (ASP.NET routes under `/Users/`). Seen since.
 #[test]
 #[ignore = "held out: scored on purpose, not on every run"]
 fn twenty_second_held_out_classes_report() {
     report_table("held_out_22.jsonl");
+}
+
+/// The twenty-third held-out part (`held_out_23.jsonl`, 250 cases by a helper session that
+/// saw only the class descriptions: 70 private documents in about 67 languages,
+/// and the other five classes with their clean look-alikes), committed unseen in the
+/// fifteenth round for a later blind score, held back from the private-prose model's
+/// training. Not yet scored.
+#[test]
+#[ignore = "held out: scored on purpose, not on every run"]
+fn twenty_third_held_out_classes_report() {
+    report_table("held_out_23.jsonl");
 }
 
 /// The table (and, with `WG_SHOW_MISSES`, the misses) of each part named in `WG_PARTS`

@@ -93,7 +93,12 @@ pub(super) fn announced(lines: &str, out: &mut String) {
         }
     }
     if says(lines, SAID_REVERSED) {
-        for run in token_runs(lines) {
+        // A run with a `:` inside is read backwards whole too: a Telegram bot token's
+        // `id:secret` reversed is `terces:di`.
+        let with_colon = lines
+            .split(|c: char| !c.is_ascii() || !(is_token_byte(c as u8) || c == ':'))
+            .filter(|r| r.len() >= REVERSED_MIN && r.trim_matches(':').contains(':'));
+        for run in token_runs(lines).chain(with_colon) {
             out.extend(run.chars().rev());
             out.push('\n');
         }

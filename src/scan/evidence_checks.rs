@@ -149,3 +149,15 @@ pub(super) fn asks_dry_run(command: &[u8]) -> bool {
         )
     })
 }
+
+/// Whether the path that starts in `from` (at or before its `~/`, the match of `tilde_path`)
+/// is where a program keeps its settings ([`Check::NotSettingsPath`]): a dot-folder or
+/// dot-file right under `~` (`~/.config/…`, `~/.bashrc`), or macOS's `~/Library/Application
+/// Support`, `Preferences`, `Logs`, `Caches` or `Containers`.
+pub(super) fn settings_path(from: &[u8]) -> bool {
+    const LIBRARY: &[&[u8]] = &[b"Application Support/", b"Preferences/", b"Logs/", b"Caches/", b"Containers/"];
+    let Some(i) = memchr::memmem::find(&from[..from.len().min(8)], b"~/") else { return false };
+    let path = &from[i + 2..];
+    path.first() == Some(&b'.')
+        || path.strip_prefix(b"Library/").is_some_and(|rest| LIBRARY.iter().any(|l| rest.starts_with(l)))
+}

@@ -576,6 +576,8 @@ mod eighth_round_tests;
 #[cfg(test)]
 mod eleventh_round_tests;
 #[cfg(test)]
+mod fifteenth_round_tests;
+#[cfg(test)]
 mod fourteenth_round_tests;
 #[cfg(test)]
 mod mask_tests;

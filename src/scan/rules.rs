@@ -98,6 +98,11 @@ pub enum Check {
     /// AutoGen's console banners: two or more, one of them the user's (`---------- user
     /// ----------`, `---------- TextMessage (user) ----------`).
     ConsoleRun,
+    /// A path under `~` that is not a program's settings: a dot-folder or dot-file
+    /// (`~/.config/tool/config.toml`, `~/.bashrc`) or macOS's `~/Library/Application
+    /// Support`, `Preferences`, `Logs`, `Caches` or `Containers` is where a program keeps its
+    /// settings, as its documentation says; it shows nothing of the user's own files.
+    NotSettingsPath,
 }
 
 /// HTML element names (lower case): `<li> item` lines are markup, never an IRC nick of
@@ -375,8 +380,8 @@ pub const APPROXIMATIONS: &[&str] =
 #[must_use]
 pub fn gate(rule: &Rule) -> Gate {
     match rule.id {
-        "home_path" | "windows_home_path" | "wsl_home_path" | "tilde_path" | "system_path" | "unc_path"
-        | "unc_slash_path" | "tilde_user_path" | "user_temp_path" => Gate::Slash,
+        "home_path" | "windows_home_path" | "wsl_home_path" | "tilde_path" | "home_folder_path" | "system_path"
+        | "unc_path" | "unc_slash_path" | "tilde_user_path" | "user_temp_path" => Gate::Slash,
         "email" | "url_password" => Gate::At,
         "tilde_user" => Gate::Tilde,
         "private_ip" | "internal_host" => Gate::Dot,

@@ -25,7 +25,7 @@ fn is_cjk_sentence(v: &str) -> bool {
 /// ([`is_letters_and_digits`]), 12 or more hex digits (blanks and dashes between groups
 /// allowed), or three or more words of two or more lower-case letters or digits joined by
 /// `-`, `_`, `.` or blanks, 12 characters or more in all (`such as Mr` is prose; blanks
-/// between words none of which is a small word of prose, [`PROSE_WORDS`]), or four or
+/// between words none of which is a small word of prose, `PROSE_WORDS`), or four or
 /// more capitalised words or numbers apart by blanks, none of them a title's small word
 /// (`Lumen Fjord Otter 2291`, not `Managed By The Platform Team`); never a reference or
 /// placeholder, nor a small hex number (`0x5EED1234`), nor CJK prose ([`is_cjk_sentence`]);
@@ -126,12 +126,20 @@ fn is_letters_and_digits(v: &str) -> bool {
 /// separators between them are skipped; a seed copied by hand may carry a misspelt word),
 /// or one in three under a label that names a seed (`cipher`, `seed`, `mnemonic`, or a
 /// label holding `phrase`, `words` or `wallet`: a seed written out from memory or in another
-/// wallet's list), at least half of them different
+/// wallet's list; one in two when none of the words is one prose needs, `PROSE_WORDS`),
+/// at least half of them different
 /// (not the test vector `abandon … about`): prose after `Backup plan:` uses words such as
 /// `the` and `we` that the list leaves out. Any other match (a label in another language,
 /// LND's `BEGIN LND CIPHER SEED` banner) is judged by its pattern alone.
 #[must_use]
 pub fn is_seed_words(matched: &str, value: &str) -> bool {
+    /// Words an English sentence of a dozen words seldom goes without.
+    #[rustfmt::skip]
+    const PROSE_WORDS: &[&str] = &[
+        "the", "and", "for", "with", "that", "this", "from", "into", "then", "than", "are", "was", "were", "have",
+        "has", "not", "but", "you", "your", "our", "its", "will", "can", "should", "must", "when", "which", "each",
+        "only", "also", "use", "after", "before", "there", "they", "them", "what",
+    ];
     const ENGLISH_LABELS: &[&str] = &["cipher", "seed", "recovery", "mnemonic", "backup", "wallet"];
     let head = matched.get(..8.min(matched.len())).unwrap_or_default().to_ascii_lowercase();
     if !ENGLISH_LABELS.iter().any(|l| head.starts_with(l)) {
@@ -153,6 +161,13 @@ pub fn is_seed_words(matched: &str, value: &str) -> bool {
     let label = matched.find(value).map_or(matched, |i| &matched[..i]).to_ascii_lowercase();
     let named = ["cipher", "seed", "mnemonic"].iter().any(|l| head.starts_with(l))
         || ["phrase", "words", "wallet"].iter().any(|w| label.contains(w));
-    let allowed = if named { words.len() / 3 } else { words.len() / 6 };
+    // Under such a label, a list with no word prose cannot do without (`the`, `and`, …)
+    // is read as a seed from another list (Monero's, Electrum's old one) when half its
+    // words are BIP-39's.
+    let allowed = match (named, words.iter().any(|w| PROSE_WORDS.contains(&w.as_str()))) {
+        (true, false) => words.len() / 2,
+        (true, true) => words.len() / 3,
+        (false, _) => words.len() / 6,
+    };
     (12..=24).contains(&words.len()) && outside <= allowed && distinct.len() * 2 >= words.len()
 }

@@ -467,7 +467,9 @@ pub fn is_test_identifier(line: &str) -> bool {
 /// `사용자이름`); `Public`,
 /// `Default`, `Default User`, `All Users`, and macOS's `/Users/Shared`; `linuxbrew`, the account Homebrew on Linux
 /// documents for its prefix (`/home/linuxbrew/.linuxbrew`) (case ignored). `user` and `dev`
-/// are real account names and stay paths.
+/// are real account names and stay paths. A web framework's action after a `Users` or `Home`
+/// controller (`/Users/Index`, `/Users/Details/{id}`, `/Home/Privacy`: ASP.NET MVC's
+/// routes, [`ROUTE_ACTIONS`]) is no user either.
 #[must_use]
 pub fn is_placeholder_user(path: &str) -> bool {
     const USERS: &[&str] = &[
@@ -507,5 +509,10 @@ pub fn is_placeholder_user(path: &str) -> bool {
         .map(|rest| rest.split('/').find(|s| !s.is_empty()).unwrap_or_default())
         // A placeholder in brackets (`[ユーザー名]`, `{user_name}`) is still one.
         .map(|u| u.trim_matches(['[', ']', '{', '}', '(', ')']));
-    user.is_some_and(|u| USERS.iter().any(|p| p.eq_ignore_ascii_case(u)))
+    user.is_some_and(|u| USERS.iter().chain(ROUTE_ACTIONS).any(|p| p.eq_ignore_ascii_case(u)))
 }
+
+/// The actions of a web framework's controller that follow it in a route (`/Users/Edit/{id}`):
+/// names no account takes ([`is_placeholder_user`]).
+const ROUTE_ACTIONS: &[&str] =
+    &["index", "details", "edit", "create", "delete", "privacy", "login", "logout", "register", "manage"];

@@ -29,6 +29,10 @@ pub(super) fn byte_gates(r: &Rules, bytes: &[u8], from: usize, to: usize, col: &
             folder_gates(r, s, next, col);
             if s > 0 && at(s - 1) == b'~' {
                 col.add(r.tilde, s);
+                col.add(r.home_folder, s);
+            }
+            if s >= 5 && (bytes[..s].ends_with(b"$HOME") || bytes[..s].ends_with(b"{HOME}")) {
+                col.add(r.home_folder, s);
             }
             let before_ok =
                 s == 0 || matches!(at(s - 1), b'\n' | b'"' | b'\'' | b'=' | b'(' | b':' | b',') || is_blank(at(s - 1));
@@ -164,6 +168,10 @@ fn upper(r: &Rules, bytes: &[u8], from: usize, to: usize, u: usize, col: &mut Co
         }
         if next.starts_with(b"KLT") {
             col.add(r.aklt, u);
+        }
+        // A Twilio account SID: `AC` and lower-case hex.
+        if next.first() == Some(&b'C') && next.get(1).is_some_and(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b)) {
+            col.add(r.twilio, u);
         }
         // A Telegram bot token's secret half: `AA` after the id's `:`.
         if next.starts_with(b"A") && u > 0 && bytes[u - 1] == b':' {

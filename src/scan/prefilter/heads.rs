@@ -121,8 +121,8 @@ fn role_word_at(line: &[u8], k: usize) -> bool {
 
 /// The gates of `dated_chat_log` (`^\[\d{4}-\d\d-\d\d[ T]\d`), `session_log`
 /// (`^\[?\d{1,2}:`), `chat_log` (the same clock) and
-/// `timestamped_log` (`^\[?(\d\d|\d:|[A-Z][a-z][a-z] +\d)`, `^\[[ \t]*\d`, or a service's name
-/// before ` | ` and a digit), `compose_log_lines` (a service's name before ` | `).
+/// `timestamped_log` (`^\[?(\d\d|\d:|[A-Z][a-z][a-z] +\d)`, `^\[[ \t]*\d`, a service's name
+/// before ` | ` and a digit, or Ruby's Logger's `^[DIWEFA], \[`), `compose_log_lines` (a service's name before ` | `).
 fn clock_heads(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
     // `docker compose logs`: a service's name, blanks, `| ` (and a date, for
     // `timestamped_log`).
@@ -137,6 +137,10 @@ fn clock_heads(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
         }
     }
     if line[0] == b'[' && line[1..].iter().find(|&&c| !matches!(c, b' ' | b'\t')).is_some_and(u8::is_ascii_digit) {
+        col.add(r.timestamped, start);
+    }
+    // Ruby's Logger: a severity letter, `, [` and the date (`I, [2024-12-02T18:22:04…`).
+    if line.len() > 5 && matches!(line[0], b'D' | b'I' | b'W' | b'E' | b'F' | b'A') && line[1..].starts_with(b", [") {
         col.add(r.timestamped, start);
     }
     let b = if line[0] == b'[' { &line[1..] } else { line };

@@ -170,9 +170,11 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         public: B,
         local: B,
         literals: &[],
-        pattern: r"\bSK[0-9a-f]{32}\b",
+        // An account SID (`AC…`) alone names the account; with a 32-digit hex token after
+        // it on its line it is the account's key pair.
+        pattern: r"\b(?:SK[0-9a-f]{32}|AC[0-9a-f]{32}\b[^\n]{0,80}?\b[0-9a-f]{32})\b",
         check: Check::Always,
-        what: "Twilio API key sid",
+        what: "Twilio API key sid, or an account SID with its auth token",
         hit: "SK0123456789abcdef0123456789abcdef",
         miss: "SKU-1234",
     },
@@ -406,6 +408,21 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         what: "a secret-named field assigned a random-looking literal (or hex digits or a UUID under a secret's or a token's name)",
         hit: "client_secret = \"9xQe7Lk2Vb8Nw3Rt6Yh1Uj4\"",
         miss: "password = os.environ[\"DB_PASSWORD\"]",
+    },
+    Rule {
+        id: "password_stated",
+        category: "credentials",
+        public: B,
+        local: B,
+        // A password told in a sentence, a blank (or `is`, `now`, `set to`) between the
+        // word and its value (`WPA2 password VxJzO7pADy!2024`, `the root password is …`):
+        // `secret_assignment` reads `:` and `=`.
+        literals: &["password", "passwd"],
+        pattern: r#"(?i)\bpass(?:word|wd)(?:[ \t]+(?:is|is now|was|now|now is|set to|reset to|changed to))?[ \t]+[\x22'`]?([^\s\x22'`<>,;]{8,})"#,
+        check: Check::Random,
+        what: "a password stated in a sentence with a random-looking value",
+        hit: "Wi-Fi: SSID whs-scan-5g, WPA2 password VxJzO7pADy!2024",
+        miss: "the password is rotated every quarter",
     },
     Rule {
         id: "slack_webhook",

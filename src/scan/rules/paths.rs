@@ -82,10 +82,26 @@ pub(super) const PATHS: &[Rule] = &[
         local: I,
         literals: &[],
         pattern: r#"(?:^|[\s"'=(:,`])~/[A-Za-z0-9._-]+"#,
-        check: Check::Always,
-        what: "a path in the current user's home",
-        hit: "~/.ssh/config",
-        miss: "roughly ~5 ms",
+        check: Check::NotSettingsPath,
+        what: "a path in the current user's home (not a program's settings: `~/.config/…`, `~/.bashrc`, `~/Library/Application Support/…`)",
+        hit: "the notes are in ~/notes/plan.md",
+        miss: "add the alias to ~/.bashrc",
+    },
+    Rule {
+        id: "home_folder_path",
+        category: "local_paths",
+        public: B,
+        local: W,
+        literals: &[],
+        // Two levels or more inside a personal folder of the home (`~/Documents/clients/…`,
+        // `$HOME/Projects/acme/infra`, iCloud Drive's `~/Library/Mobile
+        // Documents/com~apple~CloudDocs/…` past its container): the user's own files, named. One level (`~/Downloads/kubectl`) is how install guides
+        // write; a placeholder's folder (`~/Projects/<name>/…`) is none.
+        pattern: r#"(?:^|[\s"'=(:,`])(?:~|\$HOME|\$\{HOME\})/(?:Documents|Desktop|Downloads|Projects|projects|work|Work|Dropbox|OneDrive|Google Drive|Pictures|Movies|Music|Videos|Library/Mobile Documents/[^\s/\x22'<>]+|Library/CloudStorage/[^\s/\x22'<>]+)/([^\s/\x22'<>]+)/[^\s\x22'<>]*[^\s\x22'<>.,;:)]"#,
+        check: Check::NotPlaceholder,
+        what: "a path two levels or more inside a personal folder of the current user's home (Documents, Desktop, Projects, iCloud Drive, …)",
+        hit: "client notes are in ~/Documents/clients/halvorsen/notes.md",
+        miss: "mv ~/Downloads/kubectl /usr/local/bin/",
     },
     Rule {
         id: "system_path",

@@ -257,10 +257,10 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         local: B,
         literals: &[],
         // A chat export whose lines start with a bracketed ISO date and clock, judged by its
-        // speakers as `named_turns` is (a Matrix ID, `@sigrun:matrix.example.org:`, is a
+        // speakers as `named_turns` is (a Discord name may carry its tag, `kaito#0412`; a Matrix ID, `@sigrun:matrix.example.org:`, is a
         // speaker too; Pidgin's XMPP log opens its lines with `(11:40:19 AM)`): a dated progress ledger (`[…] Note: …`, `[…] Next:
         // …`) has labels, not speakers, each once.
-        pattern: r"(?m)^(?:\[\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}(?::\d{2})?\]|\(\d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\))[ \t]+(?:[A-Za-z][A-Za-z0-9._-]{1,30}(?: \([^)\n]{1,20}\))?:|@[a-z0-9._=/-]{1,40}:[A-Za-z0-9.-]{1,60}\.[A-Za-z]{2,}:|<[@+%~&]?[A-Za-z][A-Za-z0-9._|-]{0,30}>)[ \t]+\S",
+        pattern: r"(?m)^(?:\[\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}(?::\d{2})?\]|\(\d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\))[ \t]+(?:[A-Za-z][A-Za-z0-9._-]{1,30}(?:#\d{4})?(?: \([^)\n]{1,20}\))?:|@[a-z0-9._=/-]{1,40}:[A-Za-z0-9.-]{1,60}\.[A-Za-z]{2,}:|<[@+%~&]?[A-Za-z][A-Za-z0-9._|-]{0,30}>)[ \t]+\S",
         check: Check::Speakers,
         what: "a chat export with dated lines (`[2025-03-02 21:14] kestrel: …`, two speakers, two turns each)",
         hit: "[2025-03-02 21:14] kestrel: desync again?\n[2025-03-02 21:15] mossbyte: yes, every 10 min\n[2025-03-02 21:15] kestrel: my router then\n[2025-03-02 21:16] mossbyte: no, the patch",

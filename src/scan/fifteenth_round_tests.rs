@@ -1,0 +1,99 @@
+//! Tests of the issue-16 fifteenth round (session of 2026-12-06, fifth): held_out_22's seen
+//! misses (a Discord export, Ruby's Logger, a Twilio key pair, a reversed Telegram token, a
+//! password told in a sentence, a cipher seed outside BIP-39, `psql service=`), and a home
+//! path read by what it names: a program's settings are quiet, the user's own folders block.
+
+use super::second_pass_tests::{assert_found, assert_quiet, rules_of_text};
+
+#[test]
+fn a_discord_export_and_rubys_logger_block() {
+    assert_found(&[
+        (
+            "[2024-08-02 22:10] kaito#0412: gg, close round\n[2024-08-02 22:10] Wren: timing was cursed\n[2024-08-02 22:11] kaito#0412: tomorrow?\n[2024-08-02 22:12] Wren: sunday then",
+            "dated_chat_log",
+            "block",
+        ),
+        (
+            "I, [2024-12-02T18:22:04.118231 #27]  INFO -- : Started PATCH \"/accounts/4411\"\nI, [2024-12-02T18:22:04.120911 #27]  INFO -- : Processing by SubscriptionsController#update\nE, [2024-12-02T18:22:04.388417 #27] ERROR -- : Stripe::InvalidRequestError",
+            "timestamped_log",
+            "block",
+        ),
+    ]);
+    assert_quiet(&[
+        "Discord tags look like kaito#0412; the bot reads them from the member list.",
+        "I, [2024-12-02T18:22:04.118231 #27]  INFO -- : one line quoted from the log",
+    ]);
+}
+
+#[test]
+fn key_pairs_reversed_tokens_and_stated_passwords_block() {
+    assert_found(&[
+        (
+            "sms: account AC5eda0f74429649c47f636f23e86689d3 / auth 4825f71874837df1881d1b3335df3609",
+            "twilio_key",
+            "block",
+        ),
+        ("bot token (reversed): bcCi7tW3i8p2U_qIXwJPAyHxPC0-0tABOAA:7691936591", "telegram_bot_token", "block"),
+        ("Wi-Fi for the scanners: SSID whs-scan-5g, WPA2 password VxJzO7pADy!2024", "password_stated", "block"),
+        ("the root password is now Tq8#mZr4Lw2x for the night", "password_stated", "block"),
+    ]);
+    assert_quiet(&[
+        "Twilio account AC5eda0f74429649c47f636f23e86689d3 is the paid project",
+        "the password is rotated every quarter",
+        "reset the password afterwards; password managers help",
+        "WPA2 password: see the sticker under the router",
+    ]);
+}
+
+#[test]
+fn a_cipher_seed_from_another_list_and_psql_on_a_service_warn() {
+    assert_found(&[
+        (
+            "lnd cipher seed for node-2 (write down, then delete this note):\npepper harvest ember dolphin saddle jasmine marble pepper lantern timber lantern nectar hollow copper zephyr pillow elbow marble pillow walnut kettle meadow timber ladder",
+            "seed_phrase",
+            "warn",
+        ),
+        ("{\"runbook_step\": \"psql service=reporting_prod -f fix_duplicates.sql\"}", "operational_command", "warn"),
+    ]);
+    assert_quiet(&[
+        "cipher seed: write the words on paper and keep them with the other recovery material in the safe",
+        "psql service names live in ~/.pg_service.conf",
+    ]);
+}
+
+#[test]
+fn a_programs_settings_under_the_home_are_quiet_and_the_users_own_folders_block() {
+    assert_found(&[
+        ("Client notes are in ~/Documents/clients/halvorsen/notes.md now.", "home_folder_path", "block"),
+        ("Working copy is ~/Projects/client-acme/infra-live; tfvars only there.", "home_folder_path", "block"),
+        (
+            "Keep it in ~/Library/Mobile Documents/com~apple~CloudDocs/Contracts/2025/ so it syncs.",
+            "home_folder_path",
+            "block",
+        ),
+        ("cd $HOME/Desktop/handover/notes-final.md", "home_folder_path", "block"),
+        ("the draft is in ~/drafts/q3.md", "tilde_path", "warn"),
+    ]);
+    assert_quiet(&[
+        "Settings are stored in ~/.config/tallyho/ on Linux.",
+        "Add the alias to ~/.bashrc and reload the shell.",
+        "On macOS use ~/Library/Application Support/Tool/ and ~/Library/Logs/Tool/tool.log.",
+        "Tell users to look in \"$HOME/Library/Mobile Documents/com~apple~CloudDocs/Northwind\".",
+    ]);
+    // One level inside a personal folder is an install guide's, a placeholder's folder is
+    // nobody's: `tilde_path` warns alone.
+    for t in ["mv ~/Downloads/kubectl /usr/local/bin/", "clone it into ~/Projects/<name>/src"] {
+        assert_eq!(rules_of_text(t), [("tilde_path".to_owned(), "warn".to_owned())], "{t}");
+    }
+    // A credential file under a dot-folder still warns by its own rule.
+    let found = rules_of_text("copied the key to ~/.ssh/id_ed25519_deploy");
+    assert!(found.contains(&("credential_file_path".to_owned(), "warn".to_owned())), "{found:?}");
+}
+
+#[test]
+fn mvc_routes_under_users_are_no_home() {
+    assert_quiet(&[
+        "{\"routes\": [\"/Users/Index\", \"/Users/Details/{id}\", \"/Users/Edit/{id}\", \"/Home/Privacy\"]}",
+    ]);
+    assert_found(&[("open /Users/inga/Documents/edit.txt", "home_path", "block")]);
+}
