@@ -119,6 +119,17 @@ pub(super) static PUBLIC_GENRES: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the public-genre pattern compiles")
 });
 
+/// A passage's source in a published novel or story collection, as its last line gives it
+/// (`— from *Title*, a novel (Press, 2022), p. 88`, `— Extrait du roman *…*`, `(Aus: …,
+/// „…“, Roman, Hamburg 2020, S. 143)`): fiction's letters and e-mails, whose characters'
+/// secrets are the story's (issue 16, fifteenth round). Read by [`super::is_exercise`].
+pub(super) static FICTION_SOURCE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i-u)\b(?:a novel (?:\(|of )|in the collection \*|extrait du roman|aus dem roman|dal romanzo|de la novela|uit de roman)|(?-i:, Roman, [A-Z][a-z]+ \d{4})",
+    )
+    .expect("the fiction-source pattern compiles")
+});
+
 /// A policy's words about itself (`This policy explains how …`, `applies to all UK staff`):
 /// a published rule for everyone, whose `confidential` (`Medical information … is handled
 /// by HR only`, `Reports are confidential to each family`) promises secrecy rather than

@@ -97,3 +97,16 @@ fn mvc_routes_under_users_are_no_home() {
     ]);
     assert_found(&[("open /Users/inga/Documents/edit.txt", "home_path", "block")]);
 }
+
+#[test]
+fn a_novels_letters_and_e_mails_are_no_private_document_when_the_last_line_gives_the_book() {
+    let novel = "The email arrived at 2:14 a.m.\n\nFrom: Lydia Marsh\nTo: Tom Ellery\nSubject: don't open the attic\n\nTom — I know what you found. Please don't tell Mum until I've spoken to the solicitor. L.\n\nTom read it three times.\n\n— from *The Quiet House at Wren End*, a novel (Harrowgate Press, 2022), pp. 88–89";
+    let roman = "Von: Dr. Albrecht Sommerfeld\nAn: Henrike Voss\nBetreff: Ihr Befund – bitte dringend zurückrufen\n\nLiebe Frau Voss,\nich möchte die Ergebnisse nicht per E-Mail besprechen.\nHerzliche Grüße, A. Sommerfeld\n\n(Aus: Katrin Ahlers, „Der Winter der Henrike Voss“, Roman, Hamburg 2020, S. 143)";
+    assert_quiet(&[novel, roman]);
+    // The same e-mail without its source, or with the book named above the e-mail rather
+    // than as the passage's source, is still one.
+    let bare = novel.rsplit_once("\n\n—").map(|(head, _)| head).unwrap_or_default();
+    assert_found(&[(bare, "email_headers", "block")]);
+    let named_first = format!("A novel (draft) I liked:\n{bare}\n\nThanks, Tom");
+    assert_found(&[(named_first.as_str(), "email_headers", "block")]);
+}
