@@ -610,12 +610,25 @@ fn twenty_second_held_out_classes_report() {
 /// The twenty-third held-out part (`held_out_23.jsonl`, 250 cases by a helper session that
 /// saw only the class descriptions: 70 private documents in about 67 languages,
 /// and the other five classes with their clean look-alikes), committed unseen in the
-/// fifteenth round for a later blind score, held back from the private-prose model's
-/// training. Not yet scored.
+/// fifteenth round and scored once on fd6da06 (its list of misses was printed by a
+/// regression run a moment before; nothing was tuned between): all 0.935 (187/200),
+/// private 0.843 (59/70), credential 0.964, warn 0.975, the other three 1.000, 0 false
+/// blocks of 50. Seen since, and trained on.
 #[test]
 #[ignore = "held out: scored on purpose, not on every run"]
 fn twenty_third_held_out_classes_report() {
     report_table("held_out_23.jsonl");
+}
+
+/// The twenty-fourth held-out part (`held_out_24.jsonl`, 250 cases by a helper session that
+/// saw only the class descriptions: 70 private documents in 67 languages, some in
+/// JSON fields, and the other five classes with their clean look-alikes), committed unseen
+/// in the fifteenth round for a later blind score, held back from the private-prose
+/// model's training. Not yet scored.
+#[test]
+#[ignore = "held out: scored on purpose, not on every run"]
+fn twenty_fourth_held_out_classes_report() {
+    report_table("held_out_24.jsonl");
 }
 
 /// The table (and, with `WG_SHOW_MISSES`, the misses) of each part named in `WG_PARTS`

@@ -440,9 +440,11 @@ pub(super) fn keep_evidence(hits: Vec<Hit>) -> Vec<Hit> {
         .collect()
 }
 
-/// The speaker of a [`Check::Speakers`] turn (after a leading `[date clock]` or Pidgin's
-/// `(clock)`, skipped): a deposition's `Q.` or `A.`, the nick of `<nick> …` (IRC's mode mark
-/// dropped) unless it names an HTML element
+/// The speaker of a [`Check::Speakers`] turn (after a leading `[date clock]`, a bare ISO
+/// date and clock, Pidgin's `(clock)` or a transcript page's line number, skipped): a
+/// deposition's `Q.` or `A.` (`Q` or `A` before two blanks), a courtroom's speaker in
+/// capitals before two blanks (`MR. OYELARAN   Objection`), the nick of `<nick> …` (IRC's
+/// mode mark dropped) unless it names an HTML element
 /// ([`rules::HTML_ELEMENTS`]), the name before a column chat's clock (`Agent Rosa  10:02
 /// …`), else the words before `:` unless they are a field label ([`rules::NOT_SPEAKERS`],
 /// [`rules::FAQ_LABELS`]).
@@ -450,17 +452,29 @@ pub(super) fn keep_evidence(hits: Vec<Hit>) -> Vec<Hit> {
 fn speaker(turn: &str) -> Option<&str> {
     // A dated line's bracketed date and clock, or Pidgin's clock (`(11:40:19 AM) nick: …`),
     // come before its speaker.
-    let turn = turn.trim_start();
+    let turn = after_line_number(turn.trim_start());
     let turn = [('[', ']'), ('(', ')')]
         .iter()
         .find_map(|&(open, close)| {
             let rest = turn.strip_prefix(open).filter(|r| r.starts_with(|c: char| c.is_ascii_digit()))?;
             rest.split_once(close).map(|(_, after)| after.trim_start())
         })
+        .or_else(|| after_iso_clock(turn))
         .unwrap_or(turn);
-    // A court reporter's question and answer marks (`Q.  …`, `A.  …`).
+    // A court reporter's question and answer marks (`Q.  …`, `A.  …`, `Q   …`).
     if let Some(mark) = turn.get(..2).filter(|m| matches!(*m, "Q." | "A.")) {
         return Some(mark);
+    }
+    let blanks_at = turn.find('\t').into_iter().chain(turn.find("  ")).min();
+    if let Some(i) = blanks_at {
+        let head = &turn[..i];
+        if matches!(head, "Q" | "A") {
+            return Some(head);
+        }
+        // A courtroom's speaker in capitals (`THE WITNESS  Yes`, `MR. OYELARAN   Objection`).
+        if head.len() >= 4 && head.bytes().all(|b| b.is_ascii_uppercase() || matches!(b, b' ' | b'.' | b'\'' | b'-')) {
+            return Some(head);
+        }
     }
     if let Some(rest) = turn.strip_prefix('<') {
         let nick = rest.split('>').next().unwrap_or_default().trim_start_matches(['@', '+', '%', '~', '&']);
@@ -483,12 +497,38 @@ fn speaker(turn: &str) -> Option<&str> {
     (!rules::NOT_SPEAKERS.contains(&speaker) && !rules::FAQ_LABELS.contains(&speaker)).then_some(speaker)
 }
 
+/// `turn` past a transcript page's line number (one to three digits, then two blanks or a
+/// tab: ` 14   Q   And when…`); `turn` itself when it has none.
+fn after_line_number(turn: &str) -> &str {
+    let digits = turn.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = &turn[digits..];
+    if (1..=3).contains(&digits) && (rest.starts_with("  ") || rest.starts_with('\t')) {
+        rest.trim_start()
+    } else {
+        turn
+    }
+}
+
+/// `turn` past a leading ISO date and clock (`2024-01-28 08:14  Henrike: …`, seconds
+/// optional), blanks trimmed; `None` when it opens with none.
+fn after_iso_clock(turn: &str) -> Option<&str> {
+    let b = turn.as_bytes();
+    let date = b.len() > 16
+        && b[..10].iter().enumerate().all(|(i, c)| if i == 4 || i == 7 { *c == b'-' } else { c.is_ascii_digit() })
+        && matches!(b[10], b' ' | b'T');
+    if !date {
+        return None;
+    }
+    let clock = turn[11..].find(|c: char| !(c.is_ascii_digit() || c == ':'))?;
+    Some(turn[11 + clock..].trim_start())
+}
+
 /// Turns of a [`Check::Speakers`] rule looked at (the first ones of a text).
 const SPEAKER_TURNS_KEPT: usize = 64;
 
 /// Whether the [`Check::Speakers`] hits among `hits` make a conversation: four or more turns
 /// by speakers (see [`speaker`]), two or more of whom speak twice or more, not all of them a
-/// deposition's `Q.` and `A.`.
+/// deposition's `Q.` and `A.` unless the lines are numbered as a transcript's page.
 pub(super) fn speakers_hold(hits: &[Hit]) -> bool {
     let mut turns: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     for h in hits.iter().filter(|h| h.rule.check == Check::Speakers) {
@@ -496,7 +536,12 @@ pub(super) fn speakers_hold(hits: &[Hit]) -> bool {
             *turns.entry(speaker).or_default() += 1;
         }
     }
-    // A deposition's `Q.` and `A.` need another speaker beside them (an FAQ has none).
-    let marks_only = turns.keys().all(|s| matches!(*s, "Q." | "A."));
+    // A deposition's `Q.` and `A.` need another speaker beside them (an FAQ has none), or
+    // the line numbers of a transcript's page.
+    let numbered = hits.iter().any(|h| {
+        h.rule.check == Check::Speakers
+            && after_line_number(h.matched.trim_start()).len() < h.matched.trim_start().len()
+    });
+    let marks_only = !numbered && turns.keys().all(|s| matches!(*s, "Q." | "A." | "Q" | "A"));
     !marks_only && turns.values().sum::<usize>() >= 4 && turns.values().filter(|&&n| n >= 2).count() >= 2
 }

@@ -110,3 +110,102 @@ fn a_novels_letters_and_e_mails_are_no_private_document_when_the_last_line_gives
     let named_first = format!("A novel (draft) I liked:\n{bare}\n\nThanks, Tom");
     assert_found(&[(named_first.as_str(), "email_headers", "block")]);
 }
+
+#[test]
+fn numbered_depositions_bare_dated_chats_and_column_chats_with_a_role_block() {
+    assert_found(&[
+        (
+            " 14   Q   And when did you first see the invoice\n 15   A   The Tuesday after the audit\n 16   Q   Who sent it to you\n 17   A   Gareth did",
+            "court_turns",
+            "block",
+        ),
+        (
+            "2024-01-28 08:14  Henrike: hast du den Schlüssel?\n2024-01-28 08:15  Me: nein, den hat Jonas\n2024-01-28 08:15  Henrike: mist\n2024-01-28 08:17  Me: ich ruf ihn an",
+            "dated_chat_log",
+            "block",
+        ),
+        (
+            "Visitor (Elif K.)  16:48  hi my order says delivered\nAgent Priyanka    16:49  Sorry to hear that!\nVisitor (Elif K.)  16:50  same as always\nAgent Priyanka    16:52  I've opened a trace.",
+            "chat_columns",
+            "block",
+        ),
+        (
+            "{\"messages\": [{\"sender_name\": \"Idris Bello\", \"timestamp_ms\": 1712345678123, \"content\": \"still on for the viewing?\"}, {\"sender_name\": \"Catalina Ruiz\", \"timestamp_ms\": 1712345702881, \"content\": \"yes 6pm\"}]}",
+            "chat_message_array",
+            "block",
+        ),
+    ]);
+    assert_quiet(&[
+        // An FAQ spacing its marks, unnumbered, is still no transcript.
+        "Q   How do I reset my password?\nA   Use the portal.\nQ   Can I change my e-mail?\nA   Yes, in settings.",
+        // A dated changelog names no speaker twice.
+        "2024-01-28 08:14  Release: 2.4.0 tagged\n2024-01-29 09:00  Note: docs updated",
+    ]);
+}
+
+#[test]
+fn chef_runs_buildkit_progress_tab_event_exports_and_sqlite_sessions_block() {
+    assert_found(&[
+        (
+            "Starting Chef Infra Client, version 18.3.0\nresolving cookbooks for run list: [\"role[web]\"]",
+            "ops_run_output",
+            "block",
+        ),
+        (
+            "Converging 14 resources\nRecipe: nginx::default\n  * apt_package[nginx] action install",
+            "ops_run_output",
+            "block",
+        ),
+        (
+            "#7 [builder 4/7] RUN pip install -r requirements.txt\n#7 3.112 Collecting psycopg2==2.9.9",
+            "ops_run_output",
+            "block",
+        ),
+        (
+            "Level\tDate and Time\tSource\tEvent ID\tTask Category\nError\t6/14/2024 2:11:07 AM\tService Control Manager\t7031\tNone",
+            "ops_run_output",
+            "block",
+        ),
+        ("sqlite> .mode column\nsqlite> SELECT id, title FROM tasks;\n17   renew domain", "sql_result_table", "block"),
+    ]);
+    assert_quiet(&[
+        "Run `chef-client` and look for Converging N resources in the output.",
+        "#7 is the step that failed; see the build log.",
+        "Open sqlite> and type .mode column to see tables.",
+    ]);
+}
+
+#[test]
+fn seeds_pins_and_passphrases_named_in_more_languages_warn() {
+    assert_found(&[
+        ("kurtarma ifadesi: elma deniz kapı yıldız bulut kalem köprü orman kuş taş ayna rüzgar", "seed_phrase", "warn"),
+        (
+            "リカバリーフレーズ: さくら みずうみ たいよう えんぴつ かがみ ゆうびん こおり はなび つばさ しんぶん まくら ふうせん",
+            "seed_phrase",
+            "warn",
+        ),
+        (
+            "{\"リカバリーフレーズ\": \"さくら みずうみ たいよう えんぴつ かがみ ゆうびん こおり はなび つばさ しんぶん まくら ふうせん\"}",
+            "generic_secret",
+            "warn",
+        ),
+        ("Парольная фраза для ключа GPG: «зелёный трамвай едет в полночь»", "password_in_prose", "warn"),
+        ("लॉकर का पिन: 6402", "access_code", "warn"),
+        ("Ontgrendelcode voor de fietskluis bij kantoor: 7-3-9-1", "access_code", "warn"),
+    ]);
+    assert_quiet(&[
+        "kurtarma ifadesi: cüzdan ayarlarında yazıyor",
+        "Пароль: «не помню»",
+        "लॉकर का पिन बदलना है",
+        "Ontgrendelcode: vraag het aan de receptie",
+    ]);
+}
+
+#[test]
+fn public_boards_written_questions_and_filings_read_public() {
+    let filing = "UNITED STATES SECURITIES AND EXCHANGE COMMISSION\nFORM 8-K — CURRENT REPORT\n\nOn June 3, 2024, Marcus J. Hale notified the Board of his decision to resign as Chief Financial Officer. The Company and Mr. Hale entered into a separation agreement providing for a lump-sum payment of $412,500.";
+    assert!(super::dossier::reads_public(filing));
+    // Words of secrecy still outweigh them.
+    let kept = format!("{filing}\nConfidential: do not share before the filing is made.");
+    assert!(!super::dossier::reads_public(&kept));
+}

@@ -27,10 +27,11 @@ fn generic_rule() -> &'static Rule {
 }
 
 /// Key names of secrets named only generically (issue 16): passphrases, salts, peppers,
-/// unseal keys, unlock and PIN codes, master keys, seeds and mnemonics, encryption and
-/// signing keys, matched on the lowercased name.
+/// unseal keys, unlock and PIN codes, master keys, seeds and mnemonics (recovery phrases
+/// named in Spanish, Portuguese, Italian, French, German, Dutch, Turkish, Polish, Japanese,
+/// Chinese and Korean too), encryption and signing keys, matched on the lowercased name.
 static GENERIC_SECRET_NAME: LazyLock<regex::Regex> = LazyLock::new(|| {
-    regex::Regex::new(r"(?:pass[_-]?phrase|salt|pepper|unseal[_-]?key|unlock[_-]?code|(?:^|_)pin$|pin[_-]?code|(?:^|_)puk$|master[_.-]?(?:key|secret|password)|cipher[_-]?seed|^seed$|seed[_-]?(?:phrase|words)|mnemonic|recovery[_-]?(?:phrase|key|code)|frase[_-]?d[eio][_-]?recuper|phrase[_-]?de[_-]?r[ée]cup[ée]ration|wiederherstellungs|herstelzin|hoofdsleutel|hauptschlüssel|encryption[_-]?(?:key|secret)|signing[_-]?(?:key|secret)|hmac[_-]?(?:key|secret))").expect("static regex")
+    regex::Regex::new(r"(?:pass[_-]?phrase|salt|pepper|unseal[_-]?key|unlock[_-]?code|(?:^|_)pin$|pin[_-]?code|(?:^|_)puk$|master[_.-]?(?:key|secret|password)|cipher[_-]?seed|^seed$|seed[_-]?(?:phrase|words)|mnemonic|recovery[_-]?(?:phrase|key|code)|frase[_-]?d[eio][_-]?recuper|phrase[_-]?de[_-]?r[ée]cup[ée]ration|wiederherstellungs|herstelzin|kurtarma|fraza[_ -]?odzyskiwania|リカバリー(?:フレーズ|キー)|シードフレーズ|助记词|恢复短语|恢復短語|복구 ?문구|시드 ?문구|hoofdsleutel|hauptschlüssel|encryption[_-]?(?:key|secret)|signing[_-]?(?:key|secret)|hmac[_-]?(?:key|secret))").expect("static regex")
 });
 
 /// Twelve to twenty-four words of letters, none upper case (in any script: BIP-39 has

@@ -221,9 +221,10 @@ fn is_serialised_message(v: &Value) -> bool {
 /// Chat, a Zendesk ticket's comments, a web chat's turns): a string text under `text`,
 /// `message`, `body`, `content` or `utterance` (or Microsoft Graph's `body.content`, Matrix's
 /// `content.body`), a sender under `speaker`, `user`, `user_name`, `user_id`, `author`,
-/// `author_id`, `from`, `sender`, `sender_full_name` or `creator`, and a time under `ts`,
-/// `timestamp`, `time`, `at`, `date`, `created_at`, `create_at`, `created_date`,
-/// `date_sent` or `origin_server_ts`; or a Mattermost bulk-export line holding one under
+/// `author_id`, `from`, `sender`, `sender_full_name`, `sender_name` (Messenger's and
+/// Instagram's exports) or `creator`, and a time under `ts`, `timestamp`, `time`, `at`,
+/// `date`, `created_at`, `create_at`, `created_date`, `date_sent`, `origin_server_ts` or
+/// `timestamp_ms`; or a Mattermost bulk-export line holding one under
 /// `post` or `reply`. Not a commit (a `sha`, `commit`, `oid`, `hash` or `revision` beside
 /// them).
 fn is_chat_export_message(v: &Value) -> bool {
@@ -248,6 +249,7 @@ fn is_chat_export_message(v: &Value) -> bool {
             "sender",
             "sender_id",
             "sender_full_name",
+            "sender_name",
             "creator",
         ])
         && has(&[
@@ -262,6 +264,7 @@ fn is_chat_export_message(v: &Value) -> bool {
             "created_date",
             "date_sent",
             "origin_server_ts",
+            "timestamp_ms",
         ]))
         || ["post", "reply"].iter().any(|k| v.get(*k).is_some_and(|p| p.is_object() && is_chat_export_message(p)))
 }

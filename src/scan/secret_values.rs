@@ -37,9 +37,9 @@ pub fn is_secret_value(v: &str) -> bool {
         &["A", "An", "And", "As", "At", "By", "For", "From", "In", "Is", "Of", "On", "Or", "The", "To", "With"];
     // Three or more lower-case words in quotes right after `passphrase is` or `passphrase:`
     // (`generic_secret` captures the quotes only there): a passphrase quoted as one, small
-    // words of prose and all (`"copper mill at dusk"`, `“…”`, `'…'`, `«…»`).
-    const OPEN: &[char] = &['"', '\'', '“', '`', '«'];
-    const CLOSE: &[char] = &['"', '\'', '”', '`', '»'];
+    // words of prose and all (`"copper mill at dusk"`, `“…”`, `„…“`, `'…'`, `«…»`).
+    const OPEN: &[char] = &['"', '\'', '“', '„', '`', '«'];
+    const CLOSE: &[char] = &['"', '\'', '”', '“', '`', '»'];
     if let Some(quoted) = v.strip_prefix(OPEN).and_then(|q| q.strip_suffix(CLOSE)).map(str::trim) {
         let words = quoted.split([' ', '\t']).filter(|w| !w.is_empty()).count();
         if words >= 3 && quoted.len() >= 12 && !is_reference_or_placeholder(quoted) {

@@ -75,6 +75,17 @@ fn head(r: &Rules, line: &[u8], start: usize, skips: &Skips, col: &mut Collector
     if first.is_ascii_digit() && strace_prefixed_head(line, rules::RULES[r.strace].literals) {
         col.add(r.strace, start);
     }
+    // court_turns on a transcript's page: a line number (one to three digits) and two blanks
+    // or a tab before the turn.
+    let digits = line[skips.blanks..].iter().take(4).take_while(|b| b.is_ascii_digit()).count();
+    let after = &line[skips.blanks + digits..];
+    if (1..=3).contains(&digits) && (after.starts_with(b"  ") || after.starts_with(b"\t")) {
+        col.add(r.court, start);
+    }
+    // ops_run_output's BuildKit progress: `^#\d` (section heads read `#` as a heading's mark).
+    if first == b'#' && line.get(1).is_some_and(u8::is_ascii_digit) {
+        col.add(r.ops_run, start);
+    }
     // autogen_console: `^-{10} `
     if first == b'-' && line.starts_with(b"---------- ") {
         col.add(r.autogen_console, start);
@@ -119,7 +130,7 @@ fn role_word_at(line: &[u8], k: usize) -> bool {
         && ROLES.iter().any(|w| starts_with_ci(&line[k..], w))
 }
 
-/// The gates of `dated_chat_log` (`^\[\d{4}-\d\d-\d\d[ T]\d`), `session_log`
+/// The gates of `dated_chat_log` (`^\[?\d{4}-\d\d-\d\d[ T]\d`, `^\(\d`), `session_log`
 /// (`^\[?\d{1,2}:`), `chat_log` (the same clock) and
 /// `timestamped_log` (`^\[?(\d\d|\d:|[A-Z][a-z][a-z] +\d)`, `^\[[ \t]*\d`, a service's name
 /// before ` | ` and a digit, or Ruby's Logger's `^[DIWEFA], \[`), `compose_log_lines` (a service's name before ` | `).
@@ -146,7 +157,10 @@ fn clock_heads(r: &Rules, line: &[u8], start: usize, col: &mut Collector) {
     let b = if line[0] == b'[' { &line[1..] } else { line };
     let d = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
     // `[2025-03-02 21:14]`, and Pidgin's `(11:40:19 AM)`.
-    if (line[0] == b'[' && iso_date_and_clock(b)) || (line[0] == b'(' && line.get(1).is_some_and(u8::is_ascii_digit)) {
+    if (line[0] == b'[' && iso_date_and_clock(b))
+        || iso_date_and_clock(line)
+        || (line[0] == b'(' && line.get(1).is_some_and(u8::is_ascii_digit))
+    {
         col.add(r.dated_chat, start);
     }
     if d(0) {

@@ -44,11 +44,12 @@ pub(super) const TOOL_OUTPUT: &[Rule] = &[
         // What a database shell prints around a result: psql's header rule (`----+------`, from
         // the line's first column: a table drawn in indented documentation is not one)
         // and row count (`(4 rows)`), MySQL's borders (`+----+-----+`) and `4 rows in set`,
-        // and a prompt with a query (`orders=> select …`): two in one text.
-        literals: &["-+-", "+--", "rows)", "row)", "row in set", "rows in set", "=> ", "=# "],
-        pattern: r"(?im)^[A-Za-z_][A-Za-z0-9_-]*=[>#][ \t]*(?:select|insert|update|delete|with|explain|table|show|\\[a-z])|^-{2,}(?:\+-{2,})+[ \t]*$|^\+-{2,}(?:\+-{2,})*\+[ \t]*$|^\(\d+ rows?\)[ \t]*$|^\d+ rows? in set\b",
+        // and a prompt with a query (`orders=> select …`, `sqlite> .mode column`, `mysql>
+        // show tables;`): two in one text.
+        literals: &["-+-", "+--", "rows)", "row)", "row in set", "rows in set", "=> ", "=# ", "sqlite> ", "mysql> "],
+        pattern: r"(?im)^[A-Za-z_][A-Za-z0-9_-]*=[>#][ \t]*(?:select|insert|update|delete|with|explain|table|show|\\[a-z])|^(?:sqlite|mysql)> [ \t]*(?:select|insert|update|delete|with|explain|show|create|drop|pragma|\.[a-z]+)|^-{2,}(?:\+-{2,})+[ \t]*$|^\+-{2,}(?:\+-{2,})*\+[ \t]*$|^\(\d+ rows?\)[ \t]*$|^\d+ rows? in set\b",
         check: Check::AtLeastTwo,
-        what: "a database shell's result (psql's `----+----` rule and `(N rows)`, MySQL's `+----+` borders, a `db=> select …` prompt), two of its lines",
+        what: "a database shell's result (psql's `----+----` rule and `(N rows)`, MySQL's `+----+` borders, a `db=> select …`, `sqlite> …` or `mysql> …` prompt), two of its lines",
         hit: "orders=> select id, total from orders limit 1;\n  id   | total\n-------+--------\n 88213 | 129.00\n(1 row)",
         miss: "psql prints (N rows) after a result",
     },
@@ -354,7 +355,10 @@ pub(super) const TOOL_OUTPUT: &[Rule] = &[
         // Error: …`, or that line over the box's next); SaltStack's state `ID:` over `Function: file.managed`; Chef's `Error
         // executing action` over its rule of `=`; an Erlang crasher's `initial call:` over its
         // `pid: <0.2211.0>`; `zpool status`' `pool:` over `state: DEGRADED`; bpftrace's
-        // `Attaching 1 probe...` over output; Event Viewer's CSV header over a row; CloudWatch
+        // `Attaching 1 probe...` over output; Event Viewer's CSV (or tab-separated) header over
+        // a row; a Chef run's start, converge or end (`Starting Chef Infra Client` over
+        // `resolving cookbooks`, `Converging 14 resources` over `Recipe: …`); BuildKit's plain
+        // progress (`#7 [builder 4/7] RUN …` over `#7 3.112 …`); CloudWatch
         // Logs Insights' result header over row 1 (a template's `{{ … }}` or `<…>` values are
         // none). One line alone may be quoted in a note.
         // Gated by line start.
@@ -372,11 +376,15 @@ pub(super) const TOOL_OUTPUT: &[Rule] = &[
             "pool: ",
             "attaching ",
             "level,date and time,",
+            "level\tdate and time\t",
+            "starting chef ",
+            "converging ",
+            "running handlers complete",
             "@timestamp",
         ],
-        pattern: r"(?m)^[ \t]*(?:\[(?:FIRING|RESOLVED):\d+\] [^\n]+\n[ \t]*(?:\*(?:Alert|Description|Summary|Details):\*|Labels:|Alerts? Firing:)|Labels:[ \t]*\n[ \t]*- alertname = [^\s{<$]|Cell In\[\d+\], line \d+[ \t]*\n[ \t]+(?:-+> +)?\d+ \S|╷[ \t]*\n│ (?:Error|Warning): [^\s{<]|│ (?:Error|Warning): [^\s{<][^\n]*\n│|ID: \S+[ \t]*\n[ \t]+Function: \w+\.\w+|Error executing action \x60\w+\x60 on resource '[^'\n]+'[ \t]*\n[ \t]*={10,}|initial call: \S+[ \t]*\n[ \t]*pid: <\d+\.\d+\.\d+>|pool: \S+[ \t]*\n[ \t]*state: (?:ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED|SUSPENDED)\b|Attaching \d+ probes?\.\.\.[ \t]*\n[ \t]*[^\s<{][^<\n]*(?:\n|\z)|Level,Date and Time,Source,Event ID,Task Category[ \t]*\r?\n(?:Error|Warning|Information|Critical|Verbose),\d|\#?[ \t]*@timestamp[ \t]+@\w+[^\n]*\n[ \t]*1[ \t]+\d{4}-\d\d-\d\d)",
+        pattern: r"(?m)^[ \t]*(?:\[(?:FIRING|RESOLVED):\d+\] [^\n]+\n[ \t]*(?:\*(?:Alert|Description|Summary|Details):\*|Labels:|Alerts? Firing:)|Labels:[ \t]*\n[ \t]*- alertname = [^\s{<$]|Cell In\[\d+\], line \d+[ \t]*\n[ \t]+(?:-+> +)?\d+ \S|╷[ \t]*\n│ (?:Error|Warning): [^\s{<]|│ (?:Error|Warning): [^\s{<][^\n]*\n│|ID: \S+[ \t]*\n[ \t]+Function: \w+\.\w+|Error executing action \x60\w+\x60 on resource '[^'\n]+'[ \t]*\n[ \t]*={10,}|initial call: \S+[ \t]*\n[ \t]*pid: <\d+\.\d+\.\d+>|pool: \S+[ \t]*\n[ \t]*state: (?:ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED|SUSPENDED)\b|Attaching \d+ probes?\.\.\.[ \t]*\n[ \t]*[^\s<{][^<\n]*(?:\n|\z)|Level[,\t]Date and Time[,\t]Source[,\t]Event ID[,\t]Task Category[ \t]*\r?\n(?:Error|Warning|Information|Critical|Verbose)[,\t]\d|Starting Chef (?:Infra )?Client, version \d[^\n]*\n[ \t]*(?:\[[^\n]*\n[ \t]*)?resolving cookbooks for run list|Converging \d+ resources[ \t]*\n[ \t]*Recipe: [\w-]+::[\w-]+|Running handlers complete[ \t]*\n[ \t]*Chef (?:Infra )?Client finished, \d+/\d+ resources|\#\d{1,3} \[[^\]\n]+\] (?:RUN|COPY|FROM|ADD|WORKDIR|ENV|ARG)\b[^\n]*\n\#\d{1,3} \d+\.\d+ \S|\#?[ \t]*@timestamp[ \t]+@\w+[^\n]*\n[ \t]*1[ \t]+\d{4}-\d\d-\d\d)",
         check: Check::Always,
-        what: "lines in a row only an operations tool prints: an Alertmanager or Grafana notification, a Jupyter error cell, Terraform's error box, a SaltStack or Chef run, an Erlang crash report, `zpool status`, bpftrace, an Event Viewer CSV export, CloudWatch Logs Insights results",
+        what: "lines in a row only an operations tool prints: an Alertmanager or Grafana notification, a Jupyter error cell, Terraform's error box, a SaltStack or Chef run, an Erlang crash report, `zpool status`, bpftrace, an Event Viewer CSV or tab-separated export, BuildKit's progress, CloudWatch Logs Insights results",
         hit: "  pool: tank\n state: DEGRADED\nstatus: One or more devices could not be used.",
         miss: "zpool status said the pool tank was DEGRADED",
     },

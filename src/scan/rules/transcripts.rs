@@ -257,10 +257,11 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         local: B,
         literals: &[],
         // A chat export whose lines start with a bracketed ISO date and clock, judged by its
-        // speakers as `named_turns` is (a Discord name may carry its tag, `kaito#0412`; a Matrix ID, `@sigrun:matrix.example.org:`, is a
+        // speakers as `named_turns` is (the brackets may go, as a Signal backup viewer writes
+        // `2024-01-28 08:14  Henrike: …`; a Discord name may carry its tag, `kaito#0412`; a Matrix ID, `@sigrun:matrix.example.org:`, is a
         // speaker too; Pidgin's XMPP log opens its lines with `(11:40:19 AM)`): a dated progress ledger (`[…] Note: …`, `[…] Next:
         // …`) has labels, not speakers, each once.
-        pattern: r"(?m)^(?:\[\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}(?::\d{2})?\]|\(\d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\))[ \t]+(?:[A-Za-z][A-Za-z0-9._-]{1,30}(?:#\d{4})?(?: \([^)\n]{1,20}\))?:|@[a-z0-9._=/-]{1,40}:[A-Za-z0-9.-]{1,60}\.[A-Za-z]{2,}:|<[@+%~&]?[A-Za-z][A-Za-z0-9._|-]{0,30}>)[ \t]+\S",
+        pattern: r"(?m)^(?:\[\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}(?::\d{2})?\]|\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}(?::\d{2})?|\(\d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?\))[ \t]+(?:[A-Za-z][A-Za-z0-9._-]{1,30}(?:#\d{4})?(?: \([^)\n]{1,20}\))?:|@[a-z0-9._=/-]{1,40}:[A-Za-z0-9.-]{1,60}\.[A-Za-z]{2,}:|<[@+%~&]?[A-Za-z][A-Za-z0-9._|-]{0,30}>)[ \t]+\S",
         check: Check::Speakers,
         what: "a chat export with dated lines (`[2025-03-02 21:14] kestrel: …`, two speakers, two turns each)",
         hit: "[2025-03-02 21:14] kestrel: desync again?\n[2025-03-02 21:15] mossbyte: yes, every 10 min\n[2025-03-02 21:15] kestrel: my router then\n[2025-03-02 21:16] mossbyte: no, the patch",
@@ -345,7 +346,7 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         // rows name each stop once). Also a help desk's thread, each message under its
         // author's name and date (`Kwame (Support)  ·  Feb 2, 2024 10:02`). Gated by line
         // start.
-        pattern: r"(?m)^(?:((?:[A-Z]|[\xC3-\xC5][\x80-\xBF])(?:[A-Za-z.'-]|[\xC3-\xC5][\x80-\xBF])*(?: (?:[A-Z]|[\xC3-\xC5][\x80-\xBF])(?:[A-Za-z.'-]|[\xC3-\xC5][\x80-\xBF])*){0,3})(?: {2,}|\t)\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[AP]M)?(?: {2,}|\t)\S|((?:[A-Z]|[\xC3-\xC5][\x80-\xBF])[^\n]{0,40}?) +(?:·|•) +(?:[A-Z][a-z]{2} \d{1,2}, \d{4}|\d{1,2} [A-Z][a-z]{2} \d{4}|\d{4}-\d\d-\d\d),? \d{1,2}:\d{2}(?: ?[AP]M)?[ \t]*$)",
+        pattern: r"(?m)^(?:((?:[A-Z]|[\xC3-\xC5][\x80-\xBF])(?:[A-Za-z.'-]|[\xC3-\xC5][\x80-\xBF])*(?: (?:[A-Z]|[\xC3-\xC5][\x80-\xBF])(?:[A-Za-z.'-]|[\xC3-\xC5][\x80-\xBF])*){0,3}(?: \([^()\n]{1,30}\))?)(?: {2,}|\t)\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[AP]M)?(?: {2,}|\t)\S|((?:[A-Z]|[\xC3-\xC5][\x80-\xBF])[^\n]{0,40}?) +(?:·|•) +(?:[A-Z][a-z]{2} \d{1,2}, \d{4}|\d{1,2} [A-Z][a-z]{2} \d{4}|\d{4}-\d\d-\d\d),? \d{1,2}:\d{2}(?: ?[AP]M)?[ \t]*$)",
         check: Check::Speakers,
         what: "a chat exported in columns (`Agent Rosa  10:02  Hi!`: two speakers, two turns each)",
         hit: "Agent Rosa  10:02  Hi! How can I help?\nCustomer  10:03  my parcel is late\nAgent Rosa  10:04  I opened a trace.\nCustomer  10:06  thanks",
@@ -376,9 +377,11 @@ pub(super) const TRANSCRIPTS: &[Rule] = &[
         // WITNESS:`, `MR. ABERNATHY:`), an interview's `I:` and participant codes (`P07:`,
         // `R3:`; not before a template's `[…]`). Judged as `named_turns` is: two speakers, two
         // turns each, and `Q.` and `A.` alone are no conversation (an FAQ may space its marks
-        // so too): a deposition's excerpt names a lawyer or the witness. Gated by line start.
-        literals: &["q.", "a.", "the ", "mr. ", "ms. ", "mrs. ", "i:", "p", "r"],
-        pattern: r"(?m)^[ \t]*(?:[QA]\.(?: {2,}|\t)\S|(?:THE (?:COURT|WITNESS|CLERK|DEFENDANT|BAILIFF|REPORTER|VIDEOGRAPHER|INTERPRETER)|MRS?\. [A-Z][A-Z'-]+(?: [A-Z][A-Z'-]+)?|MS\. [A-Z][A-Z'-]+(?: [A-Z][A-Z'-]+)?|I|[PR]\d{1,3}):(?: {1,2}|\t)[^\s\[<{])",
+        // so too): a deposition's excerpt names a lawyer or the witness. A transcript's page
+        // may number its lines (` 14   Q   And when…`; the period and the colon may go):
+        // numbered marks are a transcript's alone. Gated by line start.
+        literals: &["q.", "a.", "q  ", "a  ", "q\t", "a\t", "the ", "mr. ", "ms. ", "mrs. ", "i:", "p", "r"],
+        pattern: r"(?m)^[ \t]*(?:\d{1,3}(?: {2,}|\t))?(?:[QA]\.?(?: {2,}|\t)\S|(?:THE (?:COURT|WITNESS|CLERK|DEFENDANT|BAILIFF|REPORTER|VIDEOGRAPHER|INTERPRETER)|MRS?\. [A-Z][A-Z'-]+(?: [A-Z][A-Z'-]+)?|MS\. [A-Z][A-Z'-]+(?: [A-Z][A-Z'-]+)?|I|[PR]\d{1,3}):(?: {1,2}|\t)[^\s\[<{]|(?:THE (?:COURT|WITNESS)|MRS?\. [A-Z][A-Z'-]+|MS\. [A-Z][A-Z'-]+)(?: {2,}|\t)[A-Z])",
         check: Check::Speakers,
         what: "a deposition's, courtroom's or interview's transcript (`Q.  …` / `A.  …`, `THE COURT:`, `MR. ABERNATHY:`, `I:` / `P07:`; two speakers, two turns each)",
         hit: "Q.  Who else was present?\nA.  Just Mr. Okonjo.\nMS. LEE:  Objection.\nQ.  Did he say anything?\nA.  No.",
