@@ -449,7 +449,7 @@ fn reversed_literals(lines: &str, out: &mut String) {
 
 /// The contents of the quoted literals of `line` (`'…'`, `"…"`; a backslash escapes the
 /// next byte), in order. Backticks are not quotes here: Markdown puts code in them.
-fn literals_of(line: &str) -> Vec<&str> {
+pub(super) fn literals_of(line: &str) -> Vec<&str> {
     let bytes = line.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;

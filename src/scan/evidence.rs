@@ -315,6 +315,7 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
         }
         Check::NoDryRun => !checks::asks_dry_run(checks::near_line(bytes, at.0, at.0).1),
         Check::NotSettingsPath => !checks::settings_path(&bytes[at.0..]),
+        Check::Assembled => checks::assembled(bytes, at, value),
         // `.env.local`, `.npmrc.local`: a file name, not a host.
         Check::NotFileName => at.0.checked_sub(1).is_none_or(|i| bytes[i] != b'.') && !is_documentation_host(bytes, at),
         Check::NotApproximation => !rules::APPROXIMATIONS.iter().any(|w| w.as_bytes() == value),

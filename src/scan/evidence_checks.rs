@@ -161,3 +161,78 @@ pub(super) fn settings_path(from: &[u8]) -> bool {
     path.first() == Some(&b'.')
         || path.strip_prefix(b"Library/").is_some_and(|rest| LIBRARY.iter().any(|l| rest.starts_with(l)))
 }
+
+/// Lines below a token's first piece whose literals may complete it ([`assembled`]).
+pub(super) const ASSEMBLED_LINES: usize = 8;
+
+/// Bytes read from a token's first piece on ([`assembled`]).
+const ASSEMBLED_REACH: usize = 2048;
+
+/// Longest join of pieces tried ([`assembled`]): the longest token a rule reads is shorter.
+const ASSEMBLED_MAX: usize = 320;
+
+thread_local! {
+    /// Set while [`assembled`] scans a join, so the scan of a join never starts another.
+    static ASSEMBLING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the literal `piece` (a provider token's prefix and first characters, matched by
+/// `assembled_token` at `at` in `bytes`) is completed by the pieces after it
+/// ([`super::Check::Assembled`]): code that builds a key from parts (`_a = "AKIAIVTV"` then
+/// `_b = "MD55WRBSX47E"`; `.append("ghp_UH39m")` over several `.append(…)` lines; `TOKEN_A
+/// := glpat-qEs-y` then `TOKEN_B := 5Ypwob4CBonGVUR`). The pieces are the quoted literals
+/// after it on its line and on the [`ASSEMBLED_LINES`] lines below, and the bare values of
+/// assignment lines there (`NAME := value`, `NAME=value`), in order; each is appended in
+/// turn, and the check holds as soon as the join is a token a blocking credential rule
+/// finds and the piece alone is none. A piece joined to the next on its own line (`"ghp_"
+/// + "…"`) is left to [`super::super::disguise`], which reads such joins.
+pub(super) fn assembled(bytes: &[u8], at: (usize, usize), piece: &[u8]) -> bool {
+    let rest = &bytes[at.1..bytes.len().min(at.1 + ASSEMBLED_REACH)];
+    let next = rest.iter().find(|b| !matches!(b, b' ' | b'\t')).copied();
+    if matches!(next, Some(b'+' | b'"' | b'\'')) || ASSEMBLING.get() {
+        return false;
+    }
+    let is_token = |s: &[u8]| {
+        ASSEMBLING.set(true);
+        let found = super::raw_hits(s)
+            .iter()
+            .any(|h| h.rule.category == "credentials" && h.rule.public == "block" && h.rule.id != "assembled_token");
+        ASSEMBLING.set(false);
+        found
+    };
+    if is_token(piece) {
+        return false;
+    }
+    let mut joined = piece.to_vec();
+    let text = String::from_utf8_lossy(rest);
+    for line in text.split('\n').take(ASSEMBLED_LINES + 1) {
+        for p in line_pieces(line) {
+            if joined.len() + p.len() > ASSEMBLED_MAX {
+                return false;
+            }
+            joined.extend_from_slice(p.as_bytes());
+            if is_token(&joined) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The pieces of a key a line may hold ([`assembled`]): its quoted literals made only of a
+/// token's bytes, or the bare value of an assignment (`NAME := value`, `NAME ?= value`,
+/// `NAME=value`, `export NAME=value`) when the line has no quote.
+fn line_pieces(line: &str) -> Vec<&str> {
+    let token =
+        |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
+    let literals = crate::scan::disguise::literals_of(line);
+    if !literals.is_empty() || line.contains(['"', '\'']) {
+        return literals.into_iter().filter(|l| token(l)).collect();
+    }
+    let line = line.trim().strip_prefix("export ").unwrap_or(line.trim());
+    let Some(eq) = line.find('=') else { return Vec::new() };
+    let name = line[..eq].trim_end_matches([':', '?', ' ', '\t']);
+    let value = line[eq + 1..].trim();
+    let named = !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    if named && token(value) { vec![value] } else { Vec::new() }
+}

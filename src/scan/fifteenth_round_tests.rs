@@ -209,3 +209,39 @@ fn public_boards_written_questions_and_filings_read_public() {
     let kept = format!("{filing}\nConfidential: do not share before the filing is made.");
     assert!(!super::dossier::reads_public(&kept));
 }
+
+#[test]
+fn a_token_built_from_pieces_over_lines_blocks() {
+    assert_found(&[
+        (
+            "_a = \"AKIAIVTV\"\n_b = \"MD55WRBSX47E\"\nsession = boto3.Session(aws_access_key_id=_a + _b)",
+            "assembled_token",
+            "block",
+        ),
+        (
+            "String token = new StringBuilder()\n    .append(\"ghp_UH39m\")\n    .append(\"NRulFb0cu\")\n    .append(\"MvstXtyIe\")\n    .append(\"BR0kJ4IN0\")\n    .append(\"S3t7\")\n    .toString();",
+            "assembled_token",
+            "block",
+        ),
+        (
+            "const head = 'sk_live_1AHx';\nconst tail = '7COgSEqJdPECKy8oGH9l';\nconst stripe = new Stripe(`${head}${tail}`);",
+            "assembled_token",
+            "block",
+        ),
+        (
+            "TOKEN_A := glpat-qEs-y\nTOKEN_B := 5Ypwob4CBonGVUR\nGITLAB_TOKEN := $(TOKEN_A)$(TOKEN_B)",
+            "assembled_token",
+            "block",
+        ),
+    ]);
+    assert_quiet(&[
+        "PREFIX = \"ghp_\"\nif token.startswith(PREFIX):\n    return True",
+        "head = \"ghp_\"\ntail = \"<your-token>\"\ntoken = head + tail",
+        "key = \"AKIA\"\nrest = os.environ[\"AWS_KEY_REST\"]",
+        "_a = \"AKIAIOSFODNN\"\n_b = \"7EXAMPLE\"",
+        "prefix: 'sk_live_'\nsuffix: 'replace-me'",
+    ]);
+    // One finding for a join on the piece's own line: the disguise rules read it.
+    let found = rules_of_text("tok = \"ghp_\" + \"UH39mNRulFb0cuMvstXtyIeBR0kJ4IN0S3t7\"");
+    assert_eq!(found, [("github_token".to_owned(), "block".to_owned())]);
+}

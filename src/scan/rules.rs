@@ -103,6 +103,10 @@ pub enum Check {
     /// Support`, `Preferences`, `Logs`, `Caches` or `Containers` is where a program keeps its
     /// settings, as its documentation says; it shows nothing of the user's own files.
     NotSettingsPath,
+    /// A provider token's first piece that the literals after it complete: read in order
+    /// over the lines below and joined until a blocking credential rule finds a token
+    /// (`.append("ghp_UH39m")` over more `.append(…)` lines).
+    Assembled,
 }
 
 /// HTML element names (lower case): `<li> item` lines are markup, never an IRC nick of

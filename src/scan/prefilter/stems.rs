@@ -162,6 +162,8 @@ pub const STEMS: &[&str] = &[
     "=> ",
     "=# ",
     "sqlite>",
+    "\"akia",
+    "'akia",
     "curl ",
     "of_turn>",
     "header_id",
