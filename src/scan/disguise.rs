@@ -449,13 +449,19 @@ fn reversed_literals(lines: &str, out: &mut String) {
 
 /// The contents of the quoted literals of `line` (`'…'`, `"…"`; a backslash escapes the
 /// next byte), in order. Backticks are not quotes here: Markdown puts code in them.
-pub(super) fn literals_of(line: &str) -> Vec<&str> {
+fn literals_of(line: &str) -> Vec<&str> {
+    literals_in(line, b"\"'")
+}
+
+/// The contents of `line`'s literals between any of the `quotes` (a backslash escapes the
+/// next byte), in order.
+pub(super) fn literals_in<'a>(line: &'a str, quotes: &[u8]) -> Vec<&'a str> {
     let bytes = line.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
         let q = bytes[i];
-        if !matches!(q, b'"' | b'\'') {
+        if !quotes.contains(&q) {
             i += 1;
             continue;
         }

@@ -498,14 +498,16 @@ fn public_words(text: &str) -> bool {
 
 /// Whether `text` is a textbook exercise built on a made-up document ([`words::PUBLIC_GENRES`]:
 /// `Read the memo and answer the questions`, `a fictional company`) with no words keeping it
-/// from others, or a passage whose last line gives its source in a published novel
-/// ([`words::FICTION_SOURCE`], secrets or not): the document's shape then marks no private
-/// document.
+/// from others, or a passage whose last line gives its source in a published novel or
+/// column ([`words::FICTION_SOURCE`]) or a screenplay's scene ([`words::SCENE_HEADING`]),
+/// secrets or not: the document's shape then marks no private document.
 #[must_use]
 pub(super) fn is_exercise(text: &str) -> bool {
     let last_line = text.trim_end().rsplit('\n').next().unwrap_or_default();
     text.len() <= MAX_BYTES
-        && ((words::PUBLIC_GENRES.is_match(text) && !secret_kept(text)) || words::FICTION_SOURCE.is_match(last_line))
+        && ((words::PUBLIC_GENRES.is_match(text) && !secret_kept(text))
+            || words::FICTION_SOURCE.is_match(last_line)
+            || words::SCENE_HEADING.is_match(text))
 }
 
 /// Whether `text` is the minutes of a public body's meeting ([`roles::PUBLIC_BODY`]) with no

@@ -120,15 +120,27 @@ pub(super) static PUBLIC_GENRES: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the public-genre pattern compiles")
 });
 
-/// A passage's source in a published novel or story collection, as its last line gives it
-/// (`— from *Title*, a novel (Press, 2022), p. 88`, `— Extrait du roman *…*`, `(Aus: …,
-/// „…“, Roman, Hamburg 2020, S. 143)`): fiction's letters and e-mails, whose characters'
-/// secrets are the story's (issue 16, fifteenth round). Read by [`super::is_exercise`].
+/// A passage's source in a published novel, story collection or advice column, as its
+/// last line gives it (`— from *Title*, a novel (Press, 2022), p. 88`, `— Extrait du roman
+/// *…*`, `(Aus: …, „…“, Roman, Hamburg 2020, S. 143)`, `all characters are fictitious`,
+/// `Letters are edited for length and published anonymously`): fiction's letters and
+/// e-mails, and readers' letters as a paper prints them, whose secrets are the story's or
+/// given for print (issue 16, fifteenth round). Read by [`super::is_exercise`].
 pub(super) static FICTION_SOURCE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i-u)\b(?:a novel (?:\(|of )|in the collection \*|extrait du roman|aus dem roman|dal romanzo|de la novela|uit de roman)|(?-i:, Roman, [A-Z][a-z]+ \d{4})",
+        r"(?i-u)\b(?:a novel (?:\(|of )|a novel[;,.)]|in the collection \*|extrait du roman|aus dem roman|dal romanzo|de la novela|uit de roman|characters are fictitious|a work of fiction|letters (?:may be|are) edited|edited for length|published anonymously|anonymisiert ver(?u:ö)ffentlicht)|(?-i:, Roman, [A-Z][a-z]+ \d{4})",
     )
     .expect("the fiction-source pattern compiles")
+});
+
+/// A screenplay's scene heading (`INT. OPEN-PLAN OFFICE — NIGHT`, `EXT. CITY BRIDGE -
+/// CONTINUOUS`): the letters and e-mails in a script are its props. Read by
+/// [`super::is_exercise`].
+pub(super) static SCENE_HEADING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?m)^(?:INT|EXT|INT\./EXT)\. [^\n]{1,80} (?:—|–|-) (?:DAY|NIGHT|MORNING|EVENING|CONTINUOUS|LATER|DAWN|DUSK)[ \t]*$",
+    )
+    .expect("the scene-heading pattern compiles")
 });
 
 /// A policy's words about itself (`This policy explains how …`, `applies to all UK staff`):

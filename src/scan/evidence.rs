@@ -284,7 +284,11 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
             !mailbox_of_a_template(&text(&bytes[at.0..at.1]), &v) && !is_reference_or_placeholder(&v.replace('.', "-"))
         }
         Check::Random => looks_random(&text(value)),
-        Check::SecretAssigned => checks::assigned_secret(&text(&bytes[at.0..at.1]), &text(value)),
+        // A value joined to the next literal (`"…/" + "…"`) is judged whole, as the
+        // disguise rules read the joined line.
+        Check::SecretAssigned => {
+            !checks::joined_on(&bytes[at.1..]) && checks::assigned_secret(&text(&bytes[at.0..at.1]), &text(value))
+        }
         // A value read as words (`5pW3…T1 on nodes`, `9f8e…3921 so old hashes verify`) may be
         // one secret word and prose.
         Check::SecretValue => {

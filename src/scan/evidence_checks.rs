@@ -163,7 +163,7 @@ pub(super) fn settings_path(from: &[u8]) -> bool {
 }
 
 /// Lines below a token's first piece whose literals may complete it ([`assembled`]).
-pub(super) const ASSEMBLED_LINES: usize = 8;
+pub(super) const ASSEMBLED_LINES: usize = 12;
 
 /// Bytes read from a token's first piece on ([`assembled`]).
 const ASSEMBLED_REACH: usize = 2048;
@@ -171,63 +171,121 @@ const ASSEMBLED_REACH: usize = 2048;
 /// Longest join of pieces tried ([`assembled`]): the longest token a rule reads is shorter.
 const ASSEMBLED_MAX: usize = 320;
 
+/// Pieces after the first that [`assembled`] reads, and most of them in one join.
+const ASSEMBLED_PIECES: usize = 10;
+const ASSEMBLED_JOINED: usize = 6;
+
+/// Joins [`assembled`] scans at most per first piece: the search is bounded whatever the
+/// code around it.
+const ASSEMBLED_TRIES: usize = 96;
+
 thread_local! {
     /// Set while [`assembled`] scans a join, so the scan of a join never starts another.
     static ASSEMBLING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Whether the literal `piece` (a provider token's prefix and first characters, matched by
-/// `assembled_token` at `at` in `bytes`) is completed by the pieces after it
+/// `assembled_token` at `at` in `bytes`) is completed by pieces after it
 /// ([`super::Check::Assembled`]): code that builds a key from parts (`_a = "AKIAIVTV"` then
 /// `_b = "MD55WRBSX47E"`; `.append("ghp_UH39m")` over several `.append(…)` lines; `TOKEN_A
-/// := glpat-qEs-y` then `TOKEN_B := 5Ypwob4CBonGVUR`). The pieces are the quoted literals
-/// after it on its line and on the [`ASSEMBLED_LINES`] lines below, and the bare values of
-/// assignment lines there (`NAME := value`, `NAME=value`), in order; each is appended in
-/// turn, and the check holds as soon as the join is a token a blocking credential rule
-/// finds and the piece alone is none. A piece joined to the next on its own line (`"ghp_"
-/// + "…"`) is left to [`super::super::disguise`], which reads such joins.
+/// := glpat-qEs-y` then `TOKEN_B := 5Ypwob4CBonGVUR`). The pieces are the literals after it
+/// on its line and on the [`ASSEMBLED_LINES`] lines below, and the bare values of assignment
+/// lines there (`NAME := value`, `NAME=value`), in order ([`line_pieces`]); joins of the
+/// first piece with up to [`ASSEMBLED_JOINED`] of the next [`ASSEMBLED_PIECES`], in order
+/// (others may come between: `BUCKET = "…"` amid a key's parts), are scanned, neighbours
+/// first, at most [`ASSEMBLED_TRIES`] of them; the check holds when one is a token a
+/// blocking credential rule finds and the piece alone is none. A piece joined to the next
+/// on its own line (`"ghp_" + "…"`) is left to [`super::super::disguise`], which reads such
+/// joins.
 pub(super) fn assembled(bytes: &[u8], at: (usize, usize), piece: &[u8]) -> bool {
     let rest = &bytes[at.1..bytes.len().min(at.1 + ASSEMBLED_REACH)];
     let next = rest.iter().find(|b| !matches!(b, b' ' | b'\t')).copied();
-    if matches!(next, Some(b'+' | b'"' | b'\'')) || ASSEMBLING.get() {
+    if matches!(next, Some(b'+' | b'"' | b'\'')) || ASSEMBLING.get() || is_token(piece) {
         return false;
     }
-    let is_token = |s: &[u8]| {
-        ASSEMBLING.set(true);
-        let found = super::raw_hits(s)
-            .iter()
-            .any(|h| h.rule.category == "credentials" && h.rule.public == "block" && h.rule.id != "assembled_token");
-        ASSEMBLING.set(false);
-        found
-    };
-    if is_token(piece) {
-        return false;
-    }
-    let mut joined = piece.to_vec();
     let text = String::from_utf8_lossy(rest);
-    for line in text.split('\n').take(ASSEMBLED_LINES + 1) {
-        for p in line_pieces(line) {
-            if joined.len() + p.len() > ASSEMBLED_MAX {
-                return false;
-            }
-            joined.extend_from_slice(p.as_bytes());
-            if is_token(&joined) {
-                return true;
-            }
+    // A piece that opens another token (a list of prefixes, `["ghp_", "gho_", …]`) or is a
+    // placeholder (`xxxxxxxx`, `<your-token>`) is no part of this one.
+    let part = |p: &&str| !PREFIXES.iter().any(|x| p.starts_with(x)) && !super::super::is_reference_or_placeholder(p);
+    let pieces: Vec<&str> =
+        text.split('\n').take(ASSEMBLED_LINES + 1).flat_map(line_pieces).filter(part).take(ASSEMBLED_PIECES).collect();
+    let mut tries = ASSEMBLED_TRIES;
+    joins_to_token(&mut piece.to_vec(), &pieces, ASSEMBLED_JOINED, &mut tries)
+}
+
+/// The prefixes `assembled_token` reads a first piece by (the same as its pattern's).
+const PREFIXES: &[&str] = &[
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+    "github_pat_",
+    "glpat-",
+    "xoxa-",
+    "xoxb-",
+    "xoxp-",
+    "xoxo-",
+    "xoxs-",
+    "xoxr-",
+    "xapp-",
+    "sk_live_",
+    "rk_live_",
+    "sk-proj-",
+    "sk-ant-",
+    "npm_",
+    "pypi-",
+    "hf_",
+    "AKIA",
+    "dop_v1_",
+    "shpat_",
+    "hvs.",
+    "SG.",
+];
+
+/// Whether `joined` followed by up to `more` of `pieces` (in order, any left out) makes a
+/// token ([`is_token`]), trying at most `tries` joins, the next piece first.
+fn joins_to_token(joined: &mut Vec<u8>, pieces: &[&str], more: usize, tries: &mut usize) -> bool {
+    if more == 0 {
+        return false;
+    }
+    for (i, p) in pieces.iter().enumerate() {
+        if *tries == 0 {
+            return false;
         }
+        if joined.len() + p.len() > ASSEMBLED_MAX {
+            continue;
+        }
+        *tries -= 1;
+        let len = joined.len();
+        joined.extend_from_slice(p.as_bytes());
+        if is_token(joined) || joins_to_token(joined, &pieces[i + 1..], more - 1, tries) {
+            return true;
+        }
+        joined.truncate(len);
     }
     false
 }
 
-/// The pieces of a key a line may hold ([`assembled`]): its quoted literals made only of a
-/// token's bytes, or the bare value of an assignment (`NAME := value`, `NAME ?= value`,
-/// `NAME=value`, `export NAME=value`) when the line has no quote.
+/// Whether a blocking credential rule (not `assembled_token`) finds a token in `s`.
+fn is_token(s: &[u8]) -> bool {
+    ASSEMBLING.set(true);
+    let found = super::raw_hits(s)
+        .iter()
+        .any(|h| h.rule.category == "credentials" && h.rule.public == "block" && h.rule.id != "assembled_token");
+    ASSEMBLING.set(false);
+    found
+}
+
+/// The pieces of a key a line may hold ([`assembled`]): its literals (in `"…"`, `'…'` or
+/// `` `…` ``) made only of a token's bytes, or the bare value of an assignment (`NAME :=
+/// value`, `NAME ?= value`, `NAME=value`, `export NAME=value`) when the line has no quote.
 fn line_pieces(line: &str) -> Vec<&str> {
-    let token =
-        |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
-    let literals = crate::scan::disguise::literals_of(line);
-    if !literals.is_empty() || line.contains(['"', '\'']) {
-        return literals.into_iter().filter(|l| token(l)).collect();
+    let token = |s: &str| {
+        !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/' | b'+'))
+    };
+    if line.contains(['"', '\'', '`']) {
+        return crate::scan::disguise::literals_in(line, b"\"'`").into_iter().filter(|l| token(l)).collect();
     }
     let line = line.trim().strip_prefix("export ").unwrap_or(line.trim());
     let Some(eq) = line.find('=') else { return Vec::new() };
@@ -235,4 +293,12 @@ fn line_pieces(line: &str) -> Vec<&str> {
     let value = line[eq + 1..].trim();
     let named = !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
     if named && token(value) { vec![value] } else { Vec::new() }
+}
+
+/// Whether a literal's value that ends where `after` starts is joined to the next literal:
+/// its closing quote, blanks, then `+` or another quote (`"wJalr…/" + "bPxR…"`).
+pub(super) fn joined_on(after: &[u8]) -> bool {
+    let rest = after.strip_prefix(b"\"").or_else(|| after.strip_prefix(b"'")).unwrap_or(after);
+    let next = rest.iter().take(16).find(|b| !matches!(b, b' ' | b'\t'));
+    rest.len() < after.len() && matches!(next, Some(b'+' | b'"' | b'\''))
 }

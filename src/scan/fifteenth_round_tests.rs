@@ -240,8 +240,35 @@ fn a_token_built_from_pieces_over_lines_blocks() {
         "key = \"AKIA\"\nrest = os.environ[\"AWS_KEY_REST\"]",
         "_a = \"AKIAIOSFODNN\"\n_b = \"7EXAMPLE\"",
         "prefix: 'sk_live_'\nsuffix: 'replace-me'",
+        // A list of prefixes, and a token's documented shape.
+        "prefixes = [\"ghp_\", \"gho_\", \"github_pat_\", \"glpat-\", \"xoxb-\", \"xoxp-\", \"sk_live_\", \"npm_\"]",
+        "tokens start with `glpat-` and 20 characters. Example shape: `glpat-xxxxxxxxxxxxxxxxxxxx`. Store it in `GITLAB_TOKEN`.",
+        // AWS's documented example secret, split: judged whole.
+        "EXAMPLE_SECRET = \"wJalrXUtnFEMI/K7MDENG/\" + \"bPxRfiCYEXAMPLEKEY\"",
+    ]);
+    assert_found(&[
+        // Other literals may come between a key's parts.
+        (
+            "ak_head = \"AKIAZUJEI\"\nBUCKET = \"acme-exports-prod\"\nak_tail = \"WWTBLWJTQAO\"\nid = f\"{ak_head}{ak_tail}\"",
+            "assembled_token",
+            "block",
+        ),
+        // A random value split in two still blocks, judged whole.
+        ("SECRET = \"wJalrXUtnFEMI/K7MDENG/\" + \"bPxRfiCYzQ3mKLP9rTy\"", "secret_assignment", "block"),
     ]);
     // One finding for a join on the piece's own line: the disguise rules read it.
     let found = rules_of_text("tok = \"ghp_\" + \"UH39mNRulFb0cuMvstXtyIeBR0kJ4IN0S3t7\"");
     assert_eq!(found, [("github_token".to_owned(), "block".to_owned())]);
+}
+
+#[test]
+fn advice_columns_and_screenplays_are_no_private_document_by_their_letters() {
+    let column = "The Heart Line\n\nDear Marisol,\nMy boyfriend still keeps his ex as his wallpaper. Don't tell him I wrote. Am I jealous?\n— Background Character\n\nDear Background Character,\nTell him it bothers you.\n— Marisol\n\nLetters are edited for length and clarity and published anonymously.";
+    let script = "INT. OPEN-PLAN OFFICE — NIGHT\n\nMAYA stares at her monitor.\n\nFrom: Daniel Cole\nTo: Maya Okafor\nSubject: Tomorrow\n\nMaya, please don't come in tomorrow. — D.\n\nCUT TO:";
+    assert_quiet(&[column, script]);
+    // Without the column's last line or the scene heading, the same letters are private.
+    let letter = column.rsplit_once("\n\nLetters").map(|(head, _)| head).unwrap_or_default();
+    assert!(!rules_of_text(letter).is_empty());
+    let mail = script.replace("INT. OPEN-PLAN OFFICE — NIGHT", "Office notes");
+    assert_found(&[(mail.as_str(), "email_headers", "block")]);
 }

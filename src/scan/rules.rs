@@ -384,8 +384,9 @@ pub const APPROXIMATIONS: &[&str] =
 #[must_use]
 pub fn gate(rule: &Rule) -> Gate {
     match rule.id {
-        "home_path" | "windows_home_path" | "wsl_home_path" | "tilde_path" | "home_folder_path" | "system_path"
-        | "unc_path" | "unc_slash_path" | "tilde_user_path" | "user_temp_path" => Gate::Slash,
+        "home_path" | "windows_home_path" | "wsl_home_path" | "tilde_path" | "home_folder_path"
+        | "android_user_path" | "system_path" | "unc_path" | "unc_slash_path" | "tilde_user_path"
+        | "user_temp_path" => Gate::Slash,
         "email" | "url_password" => Gate::At,
         "tilde_user" => Gate::Tilde,
         "private_ip" | "internal_host" => Gate::Dot,

@@ -114,7 +114,8 @@ fn colon_gate(r: &Rules, bytes: &[u8], from: usize, to: usize, col: &mut Collect
 
 /// The gates of the folders a `/` at `s` can start (`next` is what follows it): a home
 /// (`/home/`, `/Users/`, `/root`, JSON-escaped `\/home\/`), a WSL mount (`/mnt/`), macOS's
-/// per-user temporary folder (`/private/var/folders/`).
+/// per-user temporary folder (`/private/var/folders/`), an Android device's shared storage
+/// (`/storage/emulated/`, `/sdcard/`).
 fn folder_gates(r: &Rules, s: usize, next: &[u8], col: &mut Collector) {
     if next.starts_with(b"home/")
         || next.starts_with(b"Users/")
@@ -126,6 +127,9 @@ fn folder_gates(r: &Rules, s: usize, next: &[u8], col: &mut Collector) {
     }
     if next.starts_with(b"mnt/") {
         col.add(r.wsl, s);
+    }
+    if next.starts_with(b"storage/emulated/") || next.starts_with(b"sdcard/") {
+        col.add(r.android, s);
     }
     if next.starts_with(b"private/var/folders/") || next.starts_with(b"var/folders/") {
         col.add(r.user_temp, s);
