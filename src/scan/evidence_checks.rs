@@ -171,13 +171,16 @@ const ASSEMBLED_REACH: usize = 2048;
 /// Longest join of pieces tried ([`assembled`]): the longest token a rule reads is shorter.
 const ASSEMBLED_MAX: usize = 320;
 
-/// Pieces after the first that [`assembled`] reads, and most of them in one join.
+/// Pieces after the first that [`assembled`] reads; most of them in one join; most of them
+/// left out of one join (others' literals between a key's parts: `BUCKET = "…"`). More
+/// parts, and more left out, would make a token of any run of random literals.
 const ASSEMBLED_PIECES: usize = 10;
-const ASSEMBLED_JOINED: usize = 6;
+const ASSEMBLED_JOINED: usize = 5;
+const ASSEMBLED_SKIPS: usize = 2;
 
 /// Joins [`assembled`] scans at most per first piece: the search is bounded whatever the
 /// code around it.
-const ASSEMBLED_TRIES: usize = 96;
+const ASSEMBLED_TRIES: usize = 40;
 
 thread_local! {
     /// Set while [`assembled`] scans a join, so the scan of a join never starts another.
@@ -191,9 +194,9 @@ thread_local! {
 /// := glpat-qEs-y` then `TOKEN_B := 5Ypwob4CBonGVUR`). The pieces are the literals after it
 /// on its line and on the [`ASSEMBLED_LINES`] lines below, and the bare values of assignment
 /// lines there (`NAME := value`, `NAME=value`), in order ([`line_pieces`]); joins of the
-/// first piece with up to [`ASSEMBLED_JOINED`] of the next [`ASSEMBLED_PIECES`], in order
-/// (others may come between: `BUCKET = "…"` amid a key's parts), are scanned, neighbours
-/// first, at most [`ASSEMBLED_TRIES`] of them; the check holds when one is a token a
+/// first piece with up to [`ASSEMBLED_JOINED`] of the next [`ASSEMBLED_PIECES`], in order,
+/// at most [`ASSEMBLED_SKIPS`] left out between them (`BUCKET = "…"` amid a key's parts),
+/// are scanned, neighbours first, at most [`ASSEMBLED_TRIES`] of them; the check holds when one is a token a
 /// blocking credential rule finds and the piece alone is none. A piece joined to the next
 /// on its own line (`"ghp_" + "…"`) is left to [`super::super::disguise`], which reads such
 /// joins.
@@ -206,65 +209,76 @@ pub(super) fn assembled(bytes: &[u8], at: (usize, usize), piece: &[u8]) -> bool 
     let text = String::from_utf8_lossy(rest);
     // A piece that opens another token (a list of prefixes, `["ghp_", "gho_", …]`) or is a
     // placeholder (`xxxxxxxx`, `<your-token>`) is no part of this one.
-    let part = |p: &&str| !PREFIXES.iter().any(|x| p.starts_with(x)) && !super::super::is_reference_or_placeholder(p);
+    let part =
+        |p: &&str| !PREFIXES.iter().any(|(x, ..)| p.starts_with(x)) && !super::super::is_reference_or_placeholder(p);
+    let Some(&(_, shortest, longest)) = PREFIXES.iter().find(|(x, ..)| piece.starts_with(x.as_bytes())) else {
+        return false;
+    };
     let pieces: Vec<&str> =
         text.split('\n').take(ASSEMBLED_LINES + 1).flat_map(line_pieces).filter(part).take(ASSEMBLED_PIECES).collect();
-    let mut tries = ASSEMBLED_TRIES;
-    joins_to_token(&mut piece.to_vec(), &pieces, ASSEMBLED_JOINED, &mut tries)
+    let mut search = Search { pieces: &pieces, lengths: (shortest, longest), tries: ASSEMBLED_TRIES };
+    search.joins_to_token(&mut piece.to_vec(), 0, ASSEMBLED_JOINED, ASSEMBLED_SKIPS)
 }
 
-/// The prefixes `assembled_token` reads a first piece by (the same as its pattern's).
-const PREFIXES: &[&str] = &[
-    "ghp_",
-    "gho_",
-    "ghu_",
-    "ghs_",
-    "ghr_",
-    "github_pat_",
-    "glpat-",
-    "xoxa-",
-    "xoxb-",
-    "xoxp-",
-    "xoxo-",
-    "xoxs-",
-    "xoxr-",
-    "xapp-",
-    "sk_live_",
-    "rk_live_",
-    "sk-proj-",
-    "sk-ant-",
-    "npm_",
-    "pypi-",
-    "hf_",
-    "AKIA",
-    "dop_v1_",
-    "shpat_",
-    "hvs.",
-    "SG.",
+/// The prefixes `assembled_token` reads a first piece by (the same as its pattern's), each
+/// with the shortest and longest whole token its provider issues, in bytes (GitHub's classic
+/// tokens are 40, an AWS key id 20, npm's 40, a DigitalOcean token 71, a SendGrid key 69, a
+/// Shopify token 38, a fine-grained GitHub token 93): a join is scanned only at a length a
+/// token has ([`assembled`]).
+#[rustfmt::skip]
+const PREFIXES: &[(&str, usize, usize)] = &[
+    ("ghp_", 40, 40), ("gho_", 40, 40), ("ghu_", 40, 40), ("ghs_", 40, 40), ("ghr_", 40, 40),
+    ("github_pat_", 93, 93), ("glpat-", 26, 64), ("xoxa-", 15, 255), ("xoxb-", 15, 255), ("xoxp-", 15, 255),
+    ("xoxo-", 15, 255), ("xoxs-", 15, 255), ("xoxr-", 15, 255), ("xapp-", 15, 255), ("sk_live_", 24, 255),
+    ("rk_live_", 24, 255), ("sk-proj-", 28, 255), ("sk-ant-", 27, 255), ("npm_", 40, 40), ("pypi-", 55, 255),
+    ("hf_", 33, 64), ("AKIA", 20, 20), ("dop_v1_", 71, 71), ("shpat_", 38, 38), ("hvs.", 35, 255), ("SG.", 69, 69),
 ];
 
-/// Whether `joined` followed by up to `more` of `pieces` (in order, any left out) makes a
-/// token ([`is_token`]), trying at most `tries` joins, the next piece first.
-fn joins_to_token(joined: &mut Vec<u8>, pieces: &[&str], more: usize, tries: &mut usize) -> bool {
-    if more == 0 {
-        return false;
-    }
-    for (i, p) in pieces.iter().enumerate() {
-        if *tries == 0 {
+/// The search of [`assembled`]: its pieces, a whole token's lengths, the joins left to try.
+struct Search<'a> {
+    pieces: &'a [&'a str],
+    lengths: (usize, usize),
+    tries: usize,
+}
+
+impl Search<'_> {
+    /// Whether `joined` followed by up to `more` of the pieces from `from` on (in order, at
+    /// most `skips` of them left out in all) makes a token ([`is_token`]), the next piece
+    /// first; a join is scanned only at a whole token's length, and when it looks random
+    /// ([`random_join`]).
+    fn joins_to_token(&mut self, joined: &mut Vec<u8>, from: usize, more: usize, skips: usize) -> bool {
+        if more == 0 {
             return false;
         }
-        if joined.len() + p.len() > ASSEMBLED_MAX {
-            continue;
+        for (i, p) in self.pieces.iter().enumerate().skip(from).take(skips + 1) {
+            if self.tries == 0 {
+                return false;
+            }
+            if joined.len() + p.len() > self.lengths.1.min(ASSEMBLED_MAX) {
+                continue;
+            }
+            let len = joined.len();
+            joined.extend_from_slice(p.as_bytes());
+            let whole = joined.len() >= self.lengths.0;
+            if whole {
+                self.tries -= 1;
+            }
+            if (whole && random_join(joined) && is_token(joined))
+                || self.joins_to_token(joined, i + 1, more - 1, skips - (i - from))
+            {
+                return true;
+            }
+            joined.truncate(len);
         }
-        *tries -= 1;
-        let len = joined.len();
-        joined.extend_from_slice(p.as_bytes());
-        if is_token(joined) || joins_to_token(joined, &pieces[i + 1..], more - 1, tries) {
-            return true;
-        }
-        joined.truncate(len);
+        false
     }
-    false
+}
+
+/// Whether a join of pieces may be a key: random-looking, unless it has no lower-case letter
+/// (an AWS key id is upper case and digits, and may hold no digit). Lower-case words of a
+/// program's literals joined are no key.
+fn random_join(joined: &[u8]) -> bool {
+    !joined.iter().any(u8::is_ascii_lowercase) || looks_random(&String::from_utf8_lossy(joined))
 }
 
 /// Whether a blocking credential rule (not `assembled_token`) finds a token in `s`.

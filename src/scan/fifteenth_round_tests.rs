@@ -272,3 +272,18 @@ fn advice_columns_and_screenplays_are_no_private_document_by_their_letters() {
     let mail = script.replace("INT. OPEN-PLAN OFFICE — NIGHT", "Office notes");
     assert_found(&[(mail.as_str(), "email_headers", "block")]);
 }
+
+#[test]
+fn literals_joined_only_into_words_or_at_no_tokens_length_are_no_token() {
+    // Random lower-case words after a prefix make a string of a token's length, but not a
+    // random one; random pieces that never make a whole token's length are none either.
+    let mut words = String::from("a = \"ghp_abcd\"\n");
+    for w in ["qwertzui", "asdfghjk", "yxcvbnml", "poiuztre"] {
+        words.push_str(&format!("b = \"{w}\"\n"));
+    }
+    let mut short = String::from("a = \"ghp_Ab3\"\n");
+    for w in ["Xy9Qk2", "Lm4Np7", "Rt8Vw1"] {
+        short.push_str(&format!("b = \"{w}\"\n"));
+    }
+    assert_quiet(&[words.as_str(), short.as_str()]);
+}
