@@ -192,12 +192,17 @@ fn seeds_pins_and_passphrases_named_in_more_languages_warn() {
         ("Парольная фраза для ключа GPG: «зелёный трамвай едет в полночь»", "password_in_prose", "warn"),
         ("लॉकर का पिन: 6402", "access_code", "warn"),
         ("Ontgrendelcode voor de fietskluis bij kantoor: 7-3-9-1", "access_code", "warn"),
+        // held_out_24's seen misses: a bare `PIN-Code`, an alarm's code under a JSON key.
+        ("Tresor im Serverraum – PIN-Code 793167, bitte nach dem Audit ändern.", "access_code", "warn"),
+        ("{\"site\": \"warehouse-b\", \"alarm_disarm_code\": \"49121\"}", "generic_secret", "warn"),
     ]);
     assert_quiet(&[
         "kurtarma ifadesi: cüzdan ayarlarında yazıyor",
         "Пароль: «не помню»",
         "लॉकर का पिन बदलना है",
         "Ontgrendelcode: vraag het aan de receptie",
+        "PIN-Code 2024 rollout",
+        "{\"alarm_disarm_code\": \"ask facilities\"}",
     ]);
 }
 

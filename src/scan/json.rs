@@ -31,7 +31,7 @@ fn generic_rule() -> &'static Rule {
 /// named in Spanish, Portuguese, Italian, French, German, Dutch, Turkish, Polish, Japanese,
 /// Chinese and Korean too), encryption and signing keys, matched on the lowercased name.
 static GENERIC_SECRET_NAME: LazyLock<regex::Regex> = LazyLock::new(|| {
-    regex::Regex::new(r"(?:pass[_-]?phrase|salt|pepper|unseal[_-]?key|unlock[_-]?code|(?:^|_)pin$|pin[_-]?code|(?:^|_)puk$|master[_.-]?(?:key|secret|password)|cipher[_-]?seed|^seed$|seed[_-]?(?:phrase|words)|mnemonic|recovery[_-]?(?:phrase|key|code)|frase[_-]?d[eio][_-]?recuper|phrase[_-]?de[_-]?r[ée]cup[ée]ration|wiederherstellungs|herstelzin|kurtarma|fraza[_ -]?odzyskiwania|リカバリー(?:フレーズ|キー)|シードフレーズ|助记词|恢复短语|恢復短語|복구 ?문구|시드 ?문구|hoofdsleutel|hauptschlüssel|encryption[_-]?(?:key|secret)|signing[_-]?(?:key|secret)|hmac[_-]?(?:key|secret))").expect("static regex")
+    regex::Regex::new(r"(?:pass[_-]?phrase|salt|pepper|unseal[_-]?key|unlock[_-]?code|(?:alarm|disarm|door|gate|safe)[_-]?code|(?:^|_)pin$|pin[_-]?code|(?:^|_)puk$|master[_.-]?(?:key|secret|password)|cipher[_-]?seed|^seed$|seed[_-]?(?:phrase|words)|mnemonic|recovery[_-]?(?:phrase|key|code)|frase[_-]?d[eio][_-]?recuper|phrase[_-]?de[_-]?r[ée]cup[ée]ration|wiederherstellungs|herstelzin|kurtarma|fraza[_ -]?odzyskiwania|リカバリー(?:フレーズ|キー)|シードフレーズ|助记词|恢复短语|恢復短語|복구 ?문구|시드 ?문구|hoofdsleutel|hauptschlüssel|encryption[_-]?(?:key|secret)|signing[_-]?(?:key|secret)|hmac[_-]?(?:key|secret))").expect("static regex")
 });
 
 /// Twelve to twenty-four words of letters, none upper case (in any script: BIP-39 has
@@ -45,7 +45,8 @@ fn is_word_list(value: &str) -> bool {
 }
 
 /// A PIN, PUK or unlock code under a key naming one ([`GENERIC_SECRET_NAME`]'s `pin`,
-/// `sim_pin`, `puk`, `unlock_code`): 4 to 8 digits.
+/// `sim_pin`, `puk`, `unlock_code`, an alarm's, door's, gate's or safe's `…_code`): 4 to 8
+/// digits.
 fn is_pin(key: &str, value: &str) -> bool {
     let key = key.to_ascii_lowercase();
     (key == "pin"
@@ -55,7 +56,8 @@ fn is_pin(key: &str, value: &str) -> bool {
         || key.contains("pin_code")
         || key.contains("pincode")
         || key.contains("unlock_code")
-        || key.contains("unlockcode"))
+        || key.contains("unlockcode")
+        || ["alarm_code", "disarm_code", "door_code", "gate_code", "safe_code"].iter().any(|c| key.contains(c)))
         && (4..=8).contains(&value.len())
         && value.bytes().all(|b| b.is_ascii_digit())
 }
