@@ -488,6 +488,29 @@ fn fourteenth_round_parts_are_caught_and_no_clean_case_blocks() {
     assert_every_class("tuning_45.jsonl", 0.8, &[("credential_disguise", 1)]);
 }
 
+/// The fifteenth round's parts (training figures: tuned against or trained on): private
+/// documents in 141 languages (`tuning_46`: short notes, letters, closed minutes, many
+/// languages with little web text) and in 136 (`tuning_48`: workplace and everyday papers,
+/// a fifth split over JSON fields), held to 0.95; their public look-alikes
+/// (`clean_public_25`, `clean_public_26`: filings, judgments, board minutes, written
+/// questions, breach notices, open letters, advice columns, fiction and screenplays) block
+/// no more than the 7 and 16 they do (all the prose model's, on English institutional
+/// texts it weighs as private even trained on them); the long tail of the other five classes
+/// (`tuning_47`) every class to 0.88, its false block a placeholder password beside an
+/// internal host (`internal_host`, by design); keys built from pieces over lines
+/// (`tuning_49`, 110 of them) to 0.75.
+#[test]
+fn fifteenth_round_parts_are_held_to_their_bars() {
+    assert_private_documents(&[
+        ("tuning_46.jsonl", 0.95, 0),
+        ("clean_public_25.jsonl", 1.0, 7),
+        ("tuning_48.jsonl", 0.95, 0),
+        ("clean_public_26.jsonl", 1.0, 16),
+    ]);
+    assert_every_class("tuning_47.jsonl", 0.88, &[("credential_disguise", 1)]);
+    assert_every_class("tuning_49.jsonl", 0.75, &[]);
+}
+
 /// The thirteenth held-out part (`held_out_13.jsonl`, 250 cases by a helper session that saw
 /// only the class descriptions, 70 private documents of which 48 not in English in
 /// 44 languages), committed unseen at the seventh round's end, held back from the
@@ -631,6 +654,17 @@ fn twenty_third_held_out_classes_report() {
 #[ignore = "held out: scored on purpose, not on every run"]
 fn twenty_fourth_held_out_classes_report() {
     report_table("held_out_24.jsonl");
+}
+
+/// The twenty-fifth held-out part (`held_out_25.jsonl`, 250 cases by a helper session that
+/// saw only the class descriptions: 70 private documents in about 66 languages,
+/// some in JSON fields, and the other five classes with their clean look-alikes), committed
+/// unseen at the fifteenth round's end for the next blind score, held back from the
+/// private-prose model's training. Not yet scored.
+#[test]
+#[ignore = "held out: scored on purpose, not on every run"]
+fn twenty_fifth_held_out_classes_report() {
+    report_table("held_out_25.jsonl");
 }
 
 /// The table (and, with `WG_SHOW_MISSES`, the misses) of each part named in `WG_PARTS`

@@ -14,7 +14,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// Parts never trained on: blind held-out parts and the public look-alikes' report half.
-const HELD_BACK: &[&str] = &["clean_public_held_out.jsonl"];
+const HELD_BACK: &[&str] = &["held_out_25.jsonl", "clean_public_held_out.jsonl"];
 
 /// Passes over the data, step size, L2 penalty.
 const EPOCHS: usize = 12;

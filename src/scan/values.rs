@@ -507,8 +507,9 @@ pub fn is_placeholder_user(path: &str) -> bool {
         .iter()
         .find_map(|h| lower.find(h).map(|i| &path[i + h.len()..]))
         .map(|rest| rest.split('/').find(|s| !s.is_empty()).unwrap_or_default())
-        // A placeholder in brackets (`[ユーザー名]`, `{user_name}`) is still one.
-        .map(|u| u.trim_matches(['[', ']', '{', '}', '(', ')']));
+        // A placeholder in brackets (`[ユーザー名]`, `{user_name}`) is still one, and a
+        // sentence's stop after it (`C:\\Users\\Default.`) is no part of the name.
+        .map(|u| u.trim_matches(['[', ']', '{', '}', '(', ')']).trim_end_matches(['.', ',', ';', ':']));
     user.is_some_and(|u| USERS.iter().chain(ROUTE_ACTIONS).any(|p| p.eq_ignore_ascii_case(u)))
 }
 
