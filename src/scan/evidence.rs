@@ -318,7 +318,7 @@ fn passes(rule: &Rule, bytes: &[u8], at: (usize, usize), value: &[u8]) -> bool {
             !is_reference_or_placeholder(&text(value)) && !checks::date_or_year(value) && !checks::trivial_code(value)
         }
         Check::NoDryRun => !checks::asks_dry_run(checks::near_line(bytes, at.0, at.0).1),
-        Check::NotSettingsPath => !checks::settings_path(&bytes[at.0..]),
+        Check::NotSettingsPath => !checks::settings_path(bytes, at.0),
         Check::Assembled => checks::assembled(bytes, at, value),
         // `.env.local`, `.npmrc.local`: a file name, not a host.
         Check::NotFileName => at.0.checked_sub(1).is_none_or(|i| bytes[i] != b'.') && !is_documentation_host(bytes, at),

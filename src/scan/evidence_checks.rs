@@ -150,20 +150,27 @@ pub(super) fn asks_dry_run(command: &[u8]) -> bool {
     })
 }
 
-/// Whether the path that starts in `from` (at or before its `~/`, the match of `tilde_path`)
-/// is where a program keeps its settings ([`Check::NotSettingsPath`]): a dot-folder or
-/// dot-file right under `~` (`~/.config/…`, `~/.bashrc`), or macOS's `~/Library/Application
-/// Support`, `Preferences`, `Logs`, `Caches` or `Containers`.
-pub(super) fn settings_path(from: &[u8]) -> bool {
+/// Whether the path matched by `tilde_path` at `at` in `bytes` (the match holds its `~/`
+/// near its start) is named in a sentence as where a program keeps its settings
+/// ([`Check::NotSettingsPath`]): a dot-folder or dot-file right under `~` (`~/.config/…`,
+/// `~/.bashrc`), or macOS's `~/Library/Application Support`, `Preferences`, `Logs`,
+/// `Caches` or `Containers`, after a blank, `(` or a backtick. The same path as a whole
+/// value, alone on its line or after `=` (`"artifact": "~/.config/loopx/settings.toml"`,
+/// `path=~/.cache/pip/wheels`) is a file on the machine, not a program's documented place.
+pub(super) fn settings_path(bytes: &[u8], at: usize) -> bool {
     const LIBRARY: &[&[u8]] = &[b"Application Support/", b"Preferences/", b"Logs/", b"Caches/", b"Containers/"];
-    let Some(i) = memchr::memmem::find(&from[..from.len().min(8)], b"~/") else { return false };
-    let path = &from[i + 2..];
-    path.first() == Some(&b'.')
-        || path.strip_prefix(b"Library/").is_some_and(|rest| LIBRARY.iter().any(|l| rest.starts_with(l)))
+    let Some(i) = memchr::memmem::find(&bytes[at..bytes.len().min(at + 8)], b"~/").map(|i| at + i) else {
+        return false;
+    };
+    let in_sentence = i.checked_sub(1).is_some_and(|p| matches!(bytes[p], b' ' | b'\t' | b'(' | b'`'));
+    let path = &bytes[i + 2..];
+    in_sentence
+        && (path.first() == Some(&b'.')
+            || path.strip_prefix(b"Library/").is_some_and(|rest| LIBRARY.iter().any(|l| rest.starts_with(l))))
 }
 
 /// Lines below a token's first piece whose literals may complete it ([`assembled`]).
-pub(super) const ASSEMBLED_LINES: usize = 12;
+const ASSEMBLED_LINES: usize = 12;
 
 /// Bytes read from a token's first piece on ([`assembled`]).
 const ASSEMBLED_REACH: usize = 2048;
@@ -171,11 +178,15 @@ const ASSEMBLED_REACH: usize = 2048;
 /// Longest join of pieces tried ([`assembled`]): the longest token a rule reads is shorter.
 const ASSEMBLED_MAX: usize = 320;
 
-/// Pieces after the first that [`assembled`] reads; most of them in one join; most of them
-/// left out of one join (others' literals between a key's parts: `BUCKET = "…"`). More
-/// parts, and more left out, would make a token of any run of random literals.
+/// Pieces after the first that [`assembled`] reads.
 const ASSEMBLED_PIECES: usize = 10;
+
+/// Most pieces after the first in one join ([`assembled`]): more, and any run of random
+/// literals would join into a token's length.
 const ASSEMBLED_JOINED: usize = 5;
+
+/// Most pieces left out between those of one join ([`assembled`]): others' literals among
+/// a key's parts (`BUCKET = "…"`).
 const ASSEMBLED_SKIPS: usize = 2;
 
 /// Joins [`assembled`] scans at most per first piece: the search is bounded whatever the
@@ -196,10 +207,10 @@ thread_local! {
 /// lines there (`NAME := value`, `NAME=value`), in order ([`line_pieces`]); joins of the
 /// first piece with up to [`ASSEMBLED_JOINED`] of the next [`ASSEMBLED_PIECES`], in order,
 /// at most [`ASSEMBLED_SKIPS`] left out between them (`BUCKET = "…"` amid a key's parts),
-/// are scanned, neighbours first, at most [`ASSEMBLED_TRIES`] of them; the check holds when one is a token a
-/// blocking credential rule finds and the piece alone is none. A piece joined to the next
-/// on its own line (`"ghp_" + "…"`) is left to [`super::super::disguise`], which reads such
-/// joins.
+/// are scanned, neighbours first, at most [`ASSEMBLED_TRIES`] of them; the check holds when
+/// one is a token a blocking credential rule finds and the piece alone is none. A piece
+/// joined to the next on its own line (`"ghp_" + "…"`) is left to
+/// [`super::super::disguise`], which reads such joins.
 pub(super) fn assembled(bytes: &[u8], at: (usize, usize), piece: &[u8]) -> bool {
     let rest = &bytes[at.1..bytes.len().min(at.1 + ASSEMBLED_REACH)];
     let next = rest.iter().find(|b| !matches!(b, b' ' | b'\t')).copied();

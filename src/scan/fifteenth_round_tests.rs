@@ -73,6 +73,9 @@ fn a_programs_settings_under_the_home_are_quiet_and_the_users_own_folders_block(
         ),
         ("cd $HOME/Desktop/handover/notes-final.md", "home_folder_path", "block"),
         ("the draft is in ~/drafts/q3.md", "tilde_path", "warn"),
+        // A program's settings as a whole value or after `=` are a file on the machine.
+        ("~/.config/loopx/settings.toml", "tilde_path", "warn"),
+        ("<!-- loopx:artifact path=~/.cache/pip/wheels status=done -->", "tilde_path", "warn"),
     ]);
     assert_quiet(&[
         "Settings are stored in ~/.config/tallyho/ on Linux.",

@@ -98,10 +98,11 @@ pub enum Check {
     /// AutoGen's console banners: two or more, one of them the user's (`---------- user
     /// ----------`, `---------- TextMessage (user) ----------`).
     ConsoleRun,
-    /// A path under `~` that is not a program's settings: a dot-folder or dot-file
-    /// (`~/.config/tool/config.toml`, `~/.bashrc`) or macOS's `~/Library/Application
-    /// Support`, `Preferences`, `Logs`, `Caches` or `Containers` is where a program keeps its
-    /// settings, as its documentation says; it shows nothing of the user's own files.
+    /// A path under `~` that is not a program's settings named in a sentence: a dot-folder
+    /// or dot-file (`~/.config/tool/config.toml`, `~/.bashrc`) or macOS's `~/Library/Application
+    /// Support`, `Preferences`, `Logs`, `Caches` or `Containers` after a blank, `(` or a
+    /// backtick is where a program keeps its settings, as its documentation says; it shows
+    /// nothing of the user's own files. As a whole value or after `=` it is a file's path.
     NotSettingsPath,
     /// A provider token's first piece that the literals after it complete: read in order
     /// over the lines below and joined until a blocking credential rule finds a token

@@ -418,7 +418,7 @@ pub(super) const CREDENTIALS: &[Rule] = &[
         // word and its value (`WPA2 password VxJzO7pADy!2024`, `the root password is …`):
         // `secret_assignment` reads `:` and `=`.
         literals: &["password", "passwd"],
-        pattern: r#"(?i)\bpass(?:word|wd)(?:[ \t]+(?:is|is now|was|now|now is|set to|reset to|changed to))?[ \t]+[\x22'`]?([^\s\x22'`<>,;]{8,})"#,
+        pattern: r"(?i)\bpass(?:word|wd)(?:[ \t]+(?:is|is now|was|now|now is|set to|reset to|changed to))?[ \t]+[\x22'`]?([^\s\x22'`<>,;]{8,})",
         check: Check::Random,
         what: "a password stated in a sentence with a random-looking value",
         hit: "Wi-Fi: SSID whs-scan-5g, WPA2 password VxJzO7pADy!2024",

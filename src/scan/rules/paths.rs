@@ -113,7 +113,7 @@ pub(super) const PATHS: &[Rule] = &[
         // (`/storage/emulated/0/Documents/Scans/…`, `/sdcard/DCIM/Camera/…`): the owner's
         // own files, named, as `home_folder_path` reads a home. One level (`adb push app.apk
         // /sdcard/Download/`) is how guides write.
-        pattern: r#"(?:^|[^A-Za-z0-9_.~/-])/(?:storage/emulated/\d{1,3}|sdcard)/(?:Documents|Download|DCIM|Pictures|Movies|Music|Recordings|WhatsApp|Telegram)/([^\s/\x22'<>]+)/[^\s\x22'<>]*[^\s\x22'<>.,;:)]"#,
+        pattern: r"(?:^|[^A-Za-z0-9_.~/-])/(?:storage/emulated/\d{1,3}|sdcard)/(?:Documents|Download|DCIM|Pictures|Movies|Music|Recordings|WhatsApp|Telegram)/([^\s/\x22'<>]+)/[^\s\x22'<>]*[^\s\x22'<>.,;:)]",
         check: Check::NotPlaceholder,
         what: "a path two levels or more inside a personal folder of an Android device's shared storage",
         hit: "the picker handed us /storage/emulated/0/Documents/Scans/Okafor_passport.pdf",
