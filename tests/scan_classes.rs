@@ -490,12 +490,14 @@ fn fourteenth_round_parts_are_caught_and_no_clean_case_blocks() {
 
 /// The fifteenth round's parts (training figures: tuned against or trained on): private
 /// documents in 141 languages (`tuning_46`: short notes, letters, closed minutes, many
-/// languages with little web text) and in 136 (`tuning_48`: workplace and everyday papers,
-/// a fifth split over JSON fields), held to 0.95; their public look-alikes
-/// (`clean_public_25`, `clean_public_26`: filings, judgments, board minutes, written
-/// questions, breach notices, open letters, advice columns, fiction and screenplays) block
-/// no more than the 7 and 16 they do (all the prose model's, on English institutional
-/// texts it weighs as private even trained on them); the long tail of the other five classes
+/// languages with little web text), in 136 (`tuning_48`: workplace and everyday papers, a
+/// fifth split over JSON fields) and in 104 (`tuning_50`: official letters, contracts,
+/// certificates), held to 0.95; their public look-alikes (`clean_public_25` to
+/// `clean_public_27`: filings, judgments, tribunal decisions, board minutes, written
+/// questions, breach notices, sports and political news, staff newsletters, advice
+/// columns, fiction and screenplays) block no more than the 7, 16 and 33 they do (all the
+/// prose model's, on institutional and news texts naming people and sums, which it weighs
+/// as private even trained on them: the known weakness these bars record, not a target); the long tail of the other five classes
 /// (`tuning_47`) every class to 0.88, its false block a placeholder password beside an
 /// internal host (`internal_host`, by design); keys built from pieces over lines
 /// (`tuning_49`, 110 of them) to 0.75.
@@ -506,6 +508,8 @@ fn fifteenth_round_parts_are_held_to_their_bars() {
         ("clean_public_25.jsonl", 1.0, 7),
         ("tuning_48.jsonl", 0.95, 0),
         ("clean_public_26.jsonl", 1.0, 16),
+        ("tuning_50.jsonl", 0.95, 0),
+        ("clean_public_27.jsonl", 1.0, 33),
     ]);
     assert_every_class("tuning_47.jsonl", 0.88, &[("credential_disguise", 1)]);
     assert_every_class("tuning_49.jsonl", 0.75, &[]);
