@@ -125,7 +125,7 @@ pub(super) static PUBLIC_GENRES: LazyLock<Regex> = LazyLock::new(|| {
 /// *…*`, `(Aus: …, „…“, Roman, Hamburg 2020, S. 143)`, `all characters are fictitious`,
 /// `Letters are edited for length and published anonymously`): fiction's letters and
 /// e-mails, and readers' letters as a paper prints them, whose secrets are the story's or
-/// given for print (issue 16, fifteenth round). Read by [`super::is_exercise`].
+/// given for print (issue 16, fifteenth round). Read by [`super::is_fiction`].
 pub(super) static FICTION_SOURCE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?i-u)\b(?:a novel (?:\(|of )|a novel[;,.)]|in the collection \*|extrait du roman|aus dem roman|dal romanzo|de la novela|uit de roman|characters are fictitious|a work of fiction|letters (?:may be|are) edited|edited for length|published anonymously|anonymisiert ver(?u:ö)ffentlicht)|(?-i:, Roman, [A-Z][a-z]+ \d{4})",
@@ -135,12 +135,19 @@ pub(super) static FICTION_SOURCE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A screenplay's scene heading (`INT. OPEN-PLAN OFFICE — NIGHT`, `EXT. CITY BRIDGE -
 /// CONTINUOUS`): the letters and e-mails in a script are its props. Read by
-/// [`super::is_exercise`].
+/// [`super::is_fiction`], which wants two, or one and a [`SCENE_TRANSITION`].
 pub(super) static SCENE_HEADING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?m)^(?:INT|EXT|INT\./EXT)\. [^\n]{1,80} (?:—|–|-) (?:DAY|NIGHT|MORNING|EVENING|CONTINUOUS|LATER|DAWN|DUSK)[ \t]*$",
     )
     .expect("the scene-heading pattern compiles")
+});
+
+/// A screenplay's transition on a line of its own (`CUT TO:`, `FADE IN:`, `FADE OUT.`,
+/// `DISSOLVE TO:`, `SMASH CUT TO:`, `MATCH CUT TO:`).
+pub(super) static SCENE_TRANSITION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?m)^[ \t]*(?:(?:SMASH |MATCH |JUMP )?CUT TO:|FADE (?:IN|OUT)[:.]|DISSOLVE TO:)[ \t]*$")
+        .expect("the transition pattern compiles")
 });
 
 /// A policy's words about itself (`This policy explains how …`, `applies to all UK staff`):

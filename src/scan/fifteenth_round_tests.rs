@@ -104,8 +104,8 @@ fn mvc_routes_under_users_are_no_home() {
 }
 
 #[test]
-fn a_novels_letters_and_e_mails_are_no_private_document_when_the_last_line_gives_the_book() {
-    let novel = "The email arrived at 2:14 a.m.\n\nFrom: Lydia Marsh\nTo: Tom Ellery\nSubject: don't open the attic\n\nTom — I know what you found. Please don't tell Mum until I've spoken to the solicitor. L.\n\nTom read it three times.\n\n— from *The Quiet House at Wren End*, a novel (Harrowgate Press, 2022), pp. 88–89";
+fn a_novels_letters_and_e_mails_are_no_private_document_by_their_shape_when_the_last_line_gives_the_book() {
+    let novel = "The email arrived at 2:14 a.m.\n\nFrom: Lydia Marsh\nTo: Tom Ellery\nSubject: the attic\n\nTom — I know what you found in the box. I will ring the solicitor on Monday. L.\n\nTom read it three times.\n\n— from *The Quiet House at Wren End*, a novel (Harrowgate Press, 2022), pp. 88–89";
     let roman = "Von: Dr. Albrecht Sommerfeld\nAn: Henrike Voss\nBetreff: Ihr Befund – bitte dringend zurückrufen\n\nLiebe Frau Voss,\nich möchte die Ergebnisse nicht per E-Mail besprechen.\nHerzliche Grüße, A. Sommerfeld\n\n(Aus: Katrin Ahlers, „Der Winter der Henrike Voss“, Roman, Hamburg 2020, S. 143)";
     assert_quiet(&[novel, roman]);
     // The same e-mail without its source, or with the book named above the e-mail rather
@@ -114,6 +114,20 @@ fn a_novels_letters_and_e_mails_are_no_private_document_when_the_last_line_gives
     assert_found(&[(bare, "email_headers", "block")]);
     let named_first = format!("A novel (draft) I liked:\n{bare}\n\nThanks, Tom");
     assert_found(&[(named_first.as_str(), "email_headers", "block")]);
+    // A citation or a scene heading added to a real memo quiets its letter shape only: its
+    // marking, identifiers and content are still judged (the attack's evasions).
+    assert_found(&[
+        (
+            "CONFIDENTIAL — board use only\nQ3 headcount plan: close the Lisbon office and let 14 people go, Ana Pires first.\n— from *Quarter Close*, a novel (Penguin, 2022)",
+            "confidential_marking",
+            "block",
+        ),
+        (
+            "From: Dana Reyes <dana@acme.io>\nTo: Ops\nSubject: Q3 layoffs\n\nWe close Lisbon; Tom and Ana are out.\nINT. OFFICE — NIGHT",
+            "email_headers",
+            "block",
+        ),
+    ]);
 }
 
 #[test]
@@ -274,7 +288,7 @@ fn a_token_built_from_pieces_over_lines_blocks() {
 #[test]
 fn advice_columns_and_screenplays_are_no_private_document_by_their_letters() {
     let column = "The Heart Line\n\nDear Marisol,\nMy boyfriend still keeps his ex as his wallpaper. Don't tell him I wrote. Am I jealous?\n— Background Character\n\nDear Background Character,\nTell him it bothers you.\n— Marisol\n\nLetters are edited for length and clarity and published anonymously.";
-    let script = "INT. OPEN-PLAN OFFICE — NIGHT\n\nMAYA stares at her monitor.\n\nFrom: Daniel Cole\nTo: Maya Okafor\nSubject: Tomorrow\n\nMaya, please don't come in tomorrow. — D.\n\nCUT TO:";
+    let script = "INT. OPEN-PLAN OFFICE — NIGHT\n\nMAYA stares at her monitor.\n\nFrom: Daniel Cole\nTo: Maya Okafor\nSubject: Tomorrow\n\nMaya, the partners have decided. — D.\n\nCUT TO:";
     assert_quiet(&[column, script]);
     // Without the column's last line or the scene heading, the same letters are private.
     let letter = column.rsplit_once("\n\nLetters").map(|(head, _)| head).unwrap_or_default();
