@@ -559,6 +559,8 @@ mod public;
 #[path = "dossier_words.rs"]
 mod words;
 pub(super) use public::drop_public_shapes;
+#[cfg(test)]
+use public::is_public_minutes;
 
 #[cfg(test)]
 #[path = "dossier_tests.rs"]

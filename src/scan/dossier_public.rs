@@ -22,7 +22,7 @@ fn is_fiction(text: &str) -> bool {
 /// Whether `text` is the minutes of a public body's meeting ([`roles::PUBLIC_BODY`]) with no
 /// words keeping it from others: the minutes' shape then marks no private document.
 #[must_use]
-fn is_public_minutes(text: &str) -> bool {
+pub(super) fn is_public_minutes(text: &str) -> bool {
     text.len() <= MAX_BYTES && roles::PUBLIC_BODY.is_match(text) && !secret_kept(text)
 }
 

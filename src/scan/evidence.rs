@@ -455,31 +455,9 @@ pub(super) fn keep_evidence(hits: Vec<Hit>) -> Vec<Hit> {
 /// [`rules::FAQ_LABELS`]).
 /// `None`: no speaker.
 fn speaker(turn: &str) -> Option<&str> {
-    // A dated line's bracketed date and clock, or Pidgin's clock (`(11:40:19 AM) nick: …`),
-    // come before its speaker.
-    let turn = after_line_number(turn.trim_start());
-    let turn = [('[', ']'), ('(', ')')]
-        .iter()
-        .find_map(|&(open, close)| {
-            let rest = turn.strip_prefix(open).filter(|r| r.starts_with(|c: char| c.is_ascii_digit()))?;
-            rest.split_once(close).map(|(_, after)| after.trim_start())
-        })
-        .or_else(|| after_iso_clock(turn))
-        .unwrap_or(turn);
-    // A court reporter's question and answer marks (`Q.  …`, `A.  …`, `Q   …`).
-    if let Some(mark) = turn.get(..2).filter(|m| matches!(*m, "Q." | "A.")) {
+    let turn = past_line_head(turn);
+    if let Some(mark) = court_speaker(turn) {
         return Some(mark);
-    }
-    let blanks_at = turn.find('\t').into_iter().chain(turn.find("  ")).min();
-    if let Some(i) = blanks_at {
-        let head = &turn[..i];
-        if matches!(head, "Q" | "A") {
-            return Some(head);
-        }
-        // A courtroom's speaker in capitals (`THE WITNESS  Yes`, `MR. OYELARAN   Objection`).
-        if head.len() >= 4 && head.bytes().all(|b| b.is_ascii_uppercase() || matches!(b, b' ' | b'.' | b'\'' | b'-')) {
-            return Some(head);
-        }
     }
     if let Some(rest) = turn.strip_prefix('<') {
         let nick = rest.split('>').next().unwrap_or_default().trim_start_matches(['@', '+', '%', '~', '&']);
@@ -500,6 +478,34 @@ fn speaker(turn: &str) -> Option<&str> {
     // A bold name (`**Elif Demir**`) is the name; a bold field label is still a label.
     let speaker = turn.split(':').next().unwrap_or_default().trim_matches('*');
     (!rules::NOT_SPEAKERS.contains(&speaker) && !rules::FAQ_LABELS.contains(&speaker)).then_some(speaker)
+}
+
+/// `turn` past what comes before a speaker: a transcript page's line number, then a dated
+/// line's bracketed date and clock, Pidgin's clock (`(11:40:19 AM) nick: …`) or a bare ISO
+/// date and clock.
+fn past_line_head(turn: &str) -> &str {
+    let turn = after_line_number(turn.trim_start());
+    [('[', ']'), ('(', ')')]
+        .iter()
+        .find_map(|&(open, close)| {
+            let rest = turn.strip_prefix(open).filter(|r| r.starts_with(|c: char| c.is_ascii_digit()))?;
+            rest.split_once(close).map(|(_, after)| after.trim_start())
+        })
+        .or_else(|| after_iso_clock(turn))
+        .unwrap_or(turn)
+}
+
+/// A court reporter's speaker at the start of `turn`: the question and answer marks (`Q.  …`,
+/// `A.  …`, `Q   …`), or a courtroom's speaker in capitals before two blanks or a tab (`THE
+/// WITNESS  Yes`, `MR. OYELARAN   Objection`); `None` for any other turn.
+fn court_speaker(turn: &str) -> Option<&str> {
+    if let Some(mark) = turn.get(..2).filter(|m| matches!(*m, "Q." | "A.")) {
+        return Some(mark);
+    }
+    let head = &turn[..turn.find('\t').into_iter().chain(turn.find("  ")).min()?];
+    let capitals =
+        head.len() >= 4 && head.bytes().all(|b| b.is_ascii_uppercase() || matches!(b, b' ' | b'.' | b'\'' | b'-'));
+    (matches!(head, "Q" | "A") || capitals).then_some(head)
 }
 
 /// `turn` past a transcript page's line number (one to three digits, then two blanks or a
